@@ -1,0 +1,78 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "redeem",
+    platforms: [.macOS(.v14), .iOS(.v15)],
+    products: [
+        .library(name: "RedeemKit", targets: ["RedeemKit"]),
+        .executable(name: "redeem", targets: ["redeem"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
+    ],
+    targets: [
+        .target(
+            name: "RedeemCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "RedeemStore",
+            dependencies: [
+                "RedeemCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "RedeemServer",
+            dependencies: [
+                "RedeemCore",
+                "RedeemStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Resources")],
+            swiftSettings: strict
+        ),
+        .target(name: "RedeemKit", swiftSettings: strict),
+        .executableTarget(
+            name: "redeem",
+            dependencies: [
+                "RedeemServer",
+                "RedeemStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "RedeemCoreTests", dependencies: ["RedeemCore"], swiftSettings: strict),
+        .testTarget(name: "RedeemStoreTests", dependencies: ["RedeemStore"], swiftSettings: strict),
+        .testTarget(
+            name: "RedeemServerTests",
+            dependencies: [
+                "RedeemServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "RedeemKitTests", dependencies: ["RedeemKit"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,67 @@
+import Foundation
+
+/// What a key may do. Public keys reach only SDK routes.
+public enum APIKeyKind: String, Codable, CaseIterable, Sendable {
+    case publicSandbox = "public_sandbox"
+    case publicProduction = "public_production"
+    /// Per-app secret: the admin and server APIs of that app.
+    case secret
+    /// Instance-wide secret: every app, and creating apps.
+    case admin
+
+    public var isPublic: Bool { self == .publicSandbox || self == .publicProduction }
+
+    var prefix: String {
+        switch self {
+        case .publicSandbox: "rdm_pk_sbx_"
+        case .publicProduction: "rdm_pk_prod_"
+        case .secret: "rdm_sk_"
+        case .admin: "rdm_admin_"
+        }
+    }
+}
+
+/// A stored key: never its plaintext, which is shown once at creation.
+public struct APIKey: Codable, Equatable, Sendable {
+    public var id: String
+    public var appID: String?
+    public var kind: APIKeyKind
+    /// The first characters of the key, safe to show.
+    public var displayPrefix: String
+    public var createdAt: Date
+    public var revokedAt: Date?
+
+    public init(id: String, appID: String?, kind: APIKeyKind, displayPrefix: String, createdAt: Date, revokedAt: Date?) {
+        self.id = id
+        self.appID = appID
+        self.kind = kind
+        self.displayPrefix = displayPrefix
+        self.createdAt = createdAt
+        self.revokedAt = revokedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, kind
+        case appID = "app_id"
+        case displayPrefix = "display_prefix"
+        case createdAt = "created_at"
+        case revokedAt = "revoked_at"
+    }
+}
+
+/// A key as generated: the plaintext (shown once) and what is stored.
+public struct GeneratedAPIKey: Sendable {
+    public let plaintext: String
+    public let hash: String
+    public let record: APIKey
+
+    public init(appID: String?, kind: APIKeyKind, now: Date) {
+        let plaintext = kind.prefix + SecretToken.generate(byteCount: 24)
+        self.plaintext = plaintext
+        self.hash = SecretToken.hash(plaintext)
+        self.record = APIKey(
+            id: Identifier.make(prefix: "key"), appID: appID, kind: kind,
+            displayPrefix: String(plaintext.prefix(kind.prefix.count + 4)), createdAt: now, revokedAt: nil
+        )
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Whether redemption links are issued for an app's purchases.
+public enum RedemptionLinkPolicy: String, Codable, CaseIterable, Sendable {
+    case disabled
+    case sandboxOnly = "sandbox_only"
+    case enabled
+
+    public func allowsLinks(sandbox: Bool) -> Bool {
+        switch self {
+        case .disabled: false
+        case .sandboxOnly: sandbox
+        case .enabled: true
+        }
+    }
+}
+
+/// What happens when a purchase owned by one identified user is claimed by another.
+public enum RestoreBehavior: String, Codable, CaseIterable, Sendable {
+    case transfer
+    case transferIfNoActiveSubscription = "transfer_if_no_active_subscription"
+    case keepWithOriginal = "keep_with_original"
+}
+
+/// One mobile app and its settings.
+public struct App: Codable, Equatable, Sendable {
+    public var id: String
+    public var name: String
+    public var iconURL: String?
+    public var appStoreURL: String?
+    public var playStoreURL: String?
+    public var scheme: String
+    public var iosTeamID: String?
+    public var iosBundleID: String?
+    public var androidPackageName: String?
+    public var androidCertFingerprints: [String]
+    public var redemptionLinkPolicy: RedemptionLinkPolicy
+    public var restoreBehavior: RestoreBehavior
+    public var redemptionLinkLifetimeSeconds: Int
+    public var supportEmail: String?
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public static let defaultLinkLifetimeSeconds = 3600
+
+    public init(
+        id: String, name: String, iconURL: String? = nil, appStoreURL: String? = nil, playStoreURL: String? = nil,
+        scheme: String, iosTeamID: String? = nil, iosBundleID: String? = nil, androidPackageName: String? = nil,
+        androidCertFingerprints: [String] = [], redemptionLinkPolicy: RedemptionLinkPolicy = .enabled,
+        restoreBehavior: RestoreBehavior = .transfer, redemptionLinkLifetimeSeconds: Int = App.defaultLinkLifetimeSeconds,
+        supportEmail: String? = nil, createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.name = name
+        self.iconURL = iconURL
+        self.appStoreURL = appStoreURL
+        self.playStoreURL = playStoreURL
+        self.scheme = scheme
+        self.iosTeamID = iosTeamID
+        self.iosBundleID = iosBundleID
+        self.androidPackageName = androidPackageName
+        self.androidCertFingerprints = androidCertFingerprints
+        self.redemptionLinkPolicy = redemptionLinkPolicy
+        self.restoreBehavior = restoreBehavior
+        self.redemptionLinkLifetimeSeconds = redemptionLinkLifetimeSeconds
+        self.supportEmail = supportEmail
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, scheme
+        case iconURL = "icon_url"
+        case appStoreURL = "app_store_url"
+        case playStoreURL = "play_store_url"
+        case iosTeamID = "ios_team_id"
+        case iosBundleID = "ios_bundle_id"
+        case androidPackageName = "android_package_name"
+        case androidCertFingerprints = "android_cert_fingerprints"
+        case redemptionLinkPolicy = "redemption_link_policy"
+        case restoreBehavior = "restore_behavior"
+        case redemptionLinkLifetimeSeconds = "redemption_link_lifetime_seconds"
+        case supportEmail = "support_email"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    /// A new custom URL scheme, `rdm-` plus 10 hex digits.
+    public static func generateScheme() -> String {
+        var rng = SystemRandomNumberGenerator()
+        let value = (rng.next() as UInt64) & 0xff_ffff_ffff
+        let hex = String(value, radix: 16)
+        return "rdm-" + String(repeating: "0", count: 10 - hex.count) + hex
+    }
+
+    /// A new app ID, `app_` plus 16 hex digits.
+    public static func generateID() -> String { Identifier.make(prefix: "app") }
+}
+
+/// Random, prefixed identifiers for stored rows.
+public enum Identifier {
+    public static func make(prefix: String) -> String {
+        var rng = SystemRandomNumberGenerator()
+        let hex = String(rng.next() as UInt64, radix: 16)
+        return prefix + "_" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

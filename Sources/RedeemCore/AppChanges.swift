@@ -1,0 +1,104 @@
+import Foundation
+
+/// Settings a client sends to create or update an app. Nil leaves a field as it is; an empty string clears it.
+public struct AppChanges: Codable, Equatable, Sendable {
+    public var name: String?
+    public var iconURL: String?
+    public var appStoreURL: String?
+    public var playStoreURL: String?
+    public var iosTeamID: String?
+    public var iosBundleID: String?
+    public var androidPackageName: String?
+    public var androidCertFingerprints: [String]?
+    public var redemptionLinkPolicy: String?
+    public var restoreBehavior: String?
+    public var redemptionLinkLifetimeSeconds: Int?
+    public var supportEmail: String?
+
+    public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case name
+        case iconURL = "icon_url"
+        case appStoreURL = "app_store_url"
+        case playStoreURL = "play_store_url"
+        case iosTeamID = "ios_team_id"
+        case iosBundleID = "ios_bundle_id"
+        case androidPackageName = "android_package_name"
+        case androidCertFingerprints = "android_cert_fingerprints"
+        case redemptionLinkPolicy = "redemption_link_policy"
+        case restoreBehavior = "restore_behavior"
+        case redemptionLinkLifetimeSeconds = "redemption_link_lifetime_seconds"
+        case supportEmail = "support_email"
+    }
+
+    /// A new app from these settings, with defaults for the rest.
+    public func makeApp(now: Date) throws(ValidationError) -> App {
+        guard name != nil else { throw ValidationError(field: "name", reason: "is required") }
+        var app = App(id: App.generateID(), name: "", scheme: App.generateScheme(), createdAt: now, updatedAt: now)
+        try apply(to: &app, now: now)
+        return app
+    }
+
+    /// Validates every given field, then applies them all; `app` is untouched on error.
+    public func apply(to app: inout App, now: Date) throws(ValidationError) {
+        var next = app
+        if let name {
+            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard (1...100).contains(trimmed.count) else { throw ValidationError(field: "name", reason: "must be 1–100 characters") }
+            next.name = trimmed
+        }
+        next.iconURL = try Self.url(iconURL, field: "icon_url", current: app.iconURL)
+        next.appStoreURL = try Self.url(appStoreURL, field: "app_store_url", current: app.appStoreURL)
+        next.playStoreURL = try Self.url(playStoreURL, field: "play_store_url", current: app.playStoreURL)
+        next.iosTeamID = try Self.text(iosTeamID, current: app.iosTeamID, field: "ios_team_id",
+                                       reason: "must be 10 uppercase letters or digits", valid: Formats.isTeamID)
+        next.iosBundleID = try Self.text(iosBundleID, current: app.iosBundleID, field: "ios_bundle_id",
+                                         reason: "must be a reverse-DNS identifier such as com.example.app", valid: Formats.isBundleID)
+        next.androidPackageName = try Self.text(androidPackageName, current: app.androidPackageName, field: "android_package_name",
+                                                reason: "must be a Java package name such as com.example.app", valid: Formats.isPackageName)
+        if let fingerprints = androidCertFingerprints {
+            next.androidCertFingerprints = try fingerprints.map { fingerprint throws(ValidationError) in
+                guard let normalized = Formats.normalizedFingerprint(fingerprint) else {
+                    throw ValidationError(field: "android_cert_fingerprints", reason: "'\(fingerprint)' is not a SHA-256 fingerprint (32 colon-separated hex bytes)")
+                }
+                return normalized
+            }
+        }
+        if let policy = redemptionLinkPolicy {
+            guard let value = RedemptionLinkPolicy(rawValue: policy) else {
+                throw ValidationError(field: "redemption_link_policy", reason: "must be one of disabled, sandbox_only, enabled")
+            }
+            next.redemptionLinkPolicy = value
+        }
+        if let behavior = restoreBehavior {
+            guard let value = RestoreBehavior(rawValue: behavior) else {
+                throw ValidationError(field: "restore_behavior", reason: "must be one of transfer, transfer_if_no_active_subscription, keep_with_original")
+            }
+            next.restoreBehavior = value
+        }
+        if let lifetime = redemptionLinkLifetimeSeconds {
+            guard (60...604_800).contains(lifetime) else {
+                throw ValidationError(field: "redemption_link_lifetime_seconds", reason: "must be between 60 and 604800 (7 days)")
+            }
+            next.redemptionLinkLifetimeSeconds = lifetime
+        }
+        next.supportEmail = try Self.text(supportEmail, current: app.supportEmail, field: "support_email",
+                                          reason: "must be an e-mail address", valid: Formats.isEmail)
+        next.updatedAt = now
+        app = next
+    }
+
+    static func url(_ value: String?, field: String, current: String?) throws(ValidationError) -> String? {
+        try text(value, current: current, field: field, reason: "must be an absolute https URL", valid: Formats.isHTTPSURL)
+    }
+
+    static func text(
+        _ value: String?, current: String?, field: String, reason: String, valid: (String) -> Bool
+    ) throws(ValidationError) -> String? {
+        guard let value else { return current }
+        if value.isEmpty { return nil }
+        guard valid(value) else { throw ValidationError(field: field, reason: reason) }
+        return value
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+
+/// RevenueCat's CustomerInfo wire format (`GET /v1/subscribers/{id}`), built from stored facts.
+public struct CustomerInfo: Encodable, Sendable {
+    public var requestDate: String
+    public var requestDateMs: Int64
+    public var subscriber: Subscriber
+
+    enum CodingKeys: String, CodingKey {
+        case subscriber
+        case requestDate = "request_date"
+        case requestDateMs = "request_date_ms"
+    }
+
+    public struct Subscriber: Encodable, Sendable {
+        public var originalAppUserID: String
+        public var originalApplicationVersion: String?
+        public var originalPurchaseDate: String?
+        public var firstSeen: String
+        public var lastSeen: String
+        public var managementURL: String?
+        public var subscriptions: [String: SubscriptionInfo]
+        public var nonSubscriptions: [String: [Transaction]]
+        public var entitlements: [String: EntitlementInfo]
+        public var otherPurchases: [String: Transaction]
+        public var subscriberAttributes: [String: Attribute]
+
+        enum CodingKeys: String, CodingKey {
+            case subscriptions, entitlements
+            case originalAppUserID = "original_app_user_id"
+            case originalApplicationVersion = "original_application_version"
+            case originalPurchaseDate = "original_purchase_date"
+            case firstSeen = "first_seen"
+            case lastSeen = "last_seen"
+            case managementURL = "management_url"
+            case nonSubscriptions = "non_subscriptions"
+            case otherPurchases = "other_purchases"
+            case subscriberAttributes = "subscriber_attributes"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(originalAppUserID, forKey: .originalAppUserID)
+            try c.encode(originalApplicationVersion, forKey: .originalApplicationVersion)
+            try c.encode(originalPurchaseDate, forKey: .originalPurchaseDate)
+            try c.encode(firstSeen, forKey: .firstSeen)
+            try c.encode(lastSeen, forKey: .lastSeen)
+            try c.encode(managementURL, forKey: .managementURL)
+            try c.encode(subscriptions, forKey: .subscriptions)
+            try c.encode(nonSubscriptions, forKey: .nonSubscriptions)
+            try c.encode(entitlements, forKey: .entitlements)
+            try c.encode(otherPurchases, forKey: .otherPurchases)
+            try c.encode(subscriberAttributes, forKey: .subscriberAttributes)
+        }
+    }
+
+    public struct PriceInfo: Encodable, Sendable {
+        public var amount: Double
+        public var currency: String
+    }
+
+    public struct SubscriptionInfo: Encodable, Sendable {
+        public var purchaseDate: String
+        public var originalPurchaseDate: String
+        public var expiresDate: String?
+        public var store: String
+        public var isSandbox: Bool
+        public var periodType: String
+        public var ownershipType: String
+        public var unsubscribeDetectedAt: String?
+        public var billingIssuesDetectedAt: String?
+        public var gracePeriodExpiresDate: String?
+        public var refundedAt: String?
+        public var autoResumeDate: String?
+        public var storeTransactionID: String
+        public var displayName: String?
+        public var price: PriceInfo?
+        public var managementURL: String?
+
+        enum CodingKeys: String, CodingKey {
+            case store, price
+            case purchaseDate = "purchase_date"
+            case originalPurchaseDate = "original_purchase_date"
+            case expiresDate = "expires_date"
+            case isSandbox = "is_sandbox"
+            case periodType = "period_type"
+            case ownershipType = "ownership_type"
+            case unsubscribeDetectedAt = "unsubscribe_detected_at"
+            case billingIssuesDetectedAt = "billing_issues_detected_at"
+            case gracePeriodExpiresDate = "grace_period_expires_date"
+            case refundedAt = "refunded_at"
+            case autoResumeDate = "auto_resume_date"
+            case storeTransactionID = "store_transaction_id"
+            case displayName = "display_name"
+            case managementURL = "management_url"
+        }
+
+        // Nulls are written out, as RevenueCat does.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(purchaseDate, forKey: .purchaseDate)
+            try c.encode(originalPurchaseDate, forKey: .originalPurchaseDate)
+            try c.encode(expiresDate, forKey: .expiresDate)
+            try c.encode(store, forKey: .store)
+            try c.encode(isSandbox, forKey: .isSandbox)
+            try c.encode(periodType, forKey: .periodType)
+            try c.encode(ownershipType, forKey: .ownershipType)
+            try c.encode(unsubscribeDetectedAt, forKey: .unsubscribeDetectedAt)
+            try c.encode(billingIssuesDetectedAt, forKey: .billingIssuesDetectedAt)
+            try c.encode(gracePeriodExpiresDate, forKey: .gracePeriodExpiresDate)
+            try c.encode(refundedAt, forKey: .refundedAt)
+            try c.encode(autoResumeDate, forKey: .autoResumeDate)
+            try c.encode(storeTransactionID, forKey: .storeTransactionID)
+            try c.encode(displayName, forKey: .displayName)
+            try c.encode(price, forKey: .price)
+            try c.encode(managementURL, forKey: .managementURL)
+        }
+    }
+
+    public struct Transaction: Encodable, Sendable {
+        public var id: String
+        public var purchaseDate: String
+        public var originalPurchaseDate: String
+        public var store: String
+        public var isSandbox: Bool
+        public var storeTransactionID: String
+        public var displayName: String?
+        public var refundedAt: String?
+        public var price: PriceInfo?
+
+        enum CodingKeys: String, CodingKey {
+            case id, store, price
+            case purchaseDate = "purchase_date"
+            case originalPurchaseDate = "original_purchase_date"
+            case isSandbox = "is_sandbox"
+            case storeTransactionID = "store_transaction_id"
+            case displayName = "display_name"
+            case refundedAt = "refunded_at"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(purchaseDate, forKey: .purchaseDate)
+            try c.encode(originalPurchaseDate, forKey: .originalPurchaseDate)
+            try c.encode(store, forKey: .store)
+            try c.encode(isSandbox, forKey: .isSandbox)
+            try c.encode(storeTransactionID, forKey: .storeTransactionID)
+            try c.encode(displayName, forKey: .displayName)
+            try c.encode(refundedAt, forKey: .refundedAt)
+            try c.encode(price, forKey: .price)
+        }
+    }
+
+    public struct EntitlementInfo: Encodable, Sendable {
+        public var expiresDate: String?
+        public var purchaseDate: String
+        public var productIdentifier: String
+        public var gracePeriodExpiresDate: String?
+
+        enum CodingKeys: String, CodingKey {
+            case expiresDate = "expires_date"
+            case purchaseDate = "purchase_date"
+            case productIdentifier = "product_identifier"
+            case gracePeriodExpiresDate = "grace_period_expires_date"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(expiresDate, forKey: .expiresDate)
+            try c.encode(purchaseDate, forKey: .purchaseDate)
+            try c.encode(productIdentifier, forKey: .productIdentifier)
+            try c.encode(gracePeriodExpiresDate, forKey: .gracePeriodExpiresDate)
+        }
+    }
+
+    public struct Attribute: Encodable, Sendable {
+        public var value: String
+        public var updatedAtMs: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case value
+            case updatedAtMs = "updated_at_ms"
+        }
+    }
+}

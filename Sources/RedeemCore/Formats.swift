@@ -1,0 +1,43 @@
+import Foundation
+
+/// Pure checks for identifiers and addresses that clients send.
+public enum Formats {
+    public static func isHTTPSURL(_ string: String) -> Bool {
+        guard string.count <= 2048, let url = URL(string: string), url.scheme == "https", let host = url.host else { return false }
+        return !host.isEmpty
+    }
+
+    public static func isTeamID(_ string: String) -> Bool {
+        string.count == 10 && string.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }
+    }
+
+    public static func isBundleID(_ string: String) -> Bool {
+        let parts = string.split(separator: ".", omittingEmptySubsequences: false)
+        return string.count <= 155 && parts.count >= 2
+            && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }
+    }
+
+    public static func isPackageName(_ string: String) -> Bool {
+        let parts = string.split(separator: ".", omittingEmptySubsequences: false)
+        return string.count <= 255 && parts.count >= 2 && parts.allSatisfy { part in
+            guard let first = part.first, first.isASCII, first.isLetter else { return false }
+            return part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        }
+    }
+
+    /// `AB:CD:…` with 32 bytes, uppercased; nil when malformed.
+    public static func normalizedFingerprint(_ string: String) -> String? {
+        let bytes = string.split(separator: ":", omittingEmptySubsequences: false)
+        guard bytes.count == 32, bytes.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isHexDigit) }) else { return nil }
+        return bytes.joined(separator: ":").uppercased()
+    }
+
+    public static func isEmail(_ string: String) -> Bool {
+        let parts = string.split(separator: "@", omittingEmptySubsequences: false)
+        guard string.count <= 254, parts.count == 2, !parts[0].isEmpty else { return false }
+        let domain = parts[1]
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
+            && !string.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" || $0 == "," })
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+public enum ProductType: String, Codable, CaseIterable, Sendable {
+    case subscription
+    case consumable
+    case nonConsumable = "non_consumable"
+}
+
+/// Something an app sells, with the entitlements it unlocks.
+public struct Product: Codable, Equatable, Sendable {
+    public var appID: String
+    public var id: String
+    public var type: ProductType
+    /// Set for subscriptions only.
+    public var period: String?
+    public var displayName: String?
+    public var entitlements: [String]
+    public var createdAt: Date
+
+    public init(
+        appID: String, id: String, type: ProductType, period: String?, displayName: String?,
+        entitlements: [String], createdAt: Date
+    ) {
+        self.appID = appID
+        self.id = id
+        self.type = type
+        self.period = period
+        self.displayName = displayName
+        self.entitlements = entitlements
+        self.createdAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, type, period, entitlements
+        case appID = "app_id"
+        case displayName = "display_name"
+        case createdAt = "created_at"
+    }
+
+    /// Checks the identifier and the type/period pairing.
+    public func validate() throws(ValidationError) {
+        try Identifier.validate(id, field: "id")
+        switch (type, period) {
+        case (.subscription, nil):
+            throw ValidationError(field: "period", reason: "a subscription needs a period such as P1M")
+        case (.subscription, let period?):
+            _ = try ISO8601Period(parsing: period)
+        case (_, .some):
+            throw ValidationError(field: "period", reason: "only subscriptions have a period")
+        case (_, nil):
+            break
+        }
+        if let displayName, displayName.count > 200 {
+            throw ValidationError(field: "display_name", reason: "must be at most 200 characters")
+        }
+        for entitlement in entitlements { try Identifier.validate(entitlement, field: "entitlements") }
+    }
+}
+
+/// Access that products unlock, e.g. `pro`.
+public struct Entitlement: Codable, Equatable, Sendable {
+    public var appID: String
+    public var id: String
+    public var displayName: String?
+    public var createdAt: Date
+
+    public init(appID: String, id: String, displayName: String?, createdAt: Date) {
+        self.appID = appID
+        self.id = id
+        self.displayName = displayName
+        self.createdAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case appID = "app_id"
+        case displayName = "display_name"
+        case createdAt = "created_at"
+    }
+}
+
+extension Identifier {
+    /// Product and entitlement identifiers: 1–100 of `A–Z a–z 0–9 . _ -`.
+    public static func validate(_ value: String, field: String) throws(ValidationError) {
+        guard (1...100).contains(value.count),
+              value.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) })
+        else {
+            throw ValidationError(field: field, reason: "must be 1–100 characters of letters, digits, '.', '_' or '-'")
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Where a purchase was made, as CustomerInfo's `store` names it. Unknown values are kept.
+public struct Store: RawRepresentable, Hashable, Codable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Redeem's hosted checkout, named as RevenueCat names its Web Billing.
+    public static let rcBilling = Store(rawValue: "rc_billing")
+    public static let stripe = Store(rawValue: "stripe")
+    public static let external = Store(rawValue: "external")
+    public static let promotional = Store(rawValue: "promotional")
+    public static let known: [Store] = [.rcBilling, .stripe, .external, .promotional]
+}
+
+public enum PeriodType: String, Codable, CaseIterable, Sendable {
+    case normal, intro, trial, prepaid
+}
+
+/// A price in minor-unit-free micros, e.g. 4.99 USD is 4_990_000.
+public struct Price: Codable, Equatable, Sendable {
+    public var amountMicros: Int64
+    public var currency: String
+
+    public init(amountMicros: Int64, currency: String) {
+        self.amountMicros = amountMicros
+        self.currency = currency
+    }
+
+    public var amount: Double { Double(amountMicros) / 1_000_000 }
+}
+
+/// One purchase: a subscription (renewals extend `expiresDate`) or a one-time product.
+public struct Purchase: Codable, Equatable, Sendable {
+    public var id: String
+    public var appID: String
+    public var customerID: String
+    public var productID: String
+    public var store: Store
+    public var isSandbox: Bool
+    public var purchaseDate: Date
+    public var originalPurchaseDate: Date
+    /// Nil for one-time products.
+    public var expiresDate: Date?
+    public var gracePeriodExpiresDate: Date?
+    public var periodType: PeriodType
+    public var storeTransactionID: String
+    public var price: Price?
+    public var email: String?
+    public var unsubscribeDetectedAt: Date?
+    public var billingIssuesDetectedAt: Date?
+    public var refundedAt: Date?
+    public var createdAt: Date
+
+    public init(
+        id: String, appID: String, customerID: String, productID: String, store: Store, isSandbox: Bool,
+        purchaseDate: Date, originalPurchaseDate: Date, expiresDate: Date?, gracePeriodExpiresDate: Date? = nil,
+        periodType: PeriodType = .normal, storeTransactionID: String, price: Price?, email: String?,
+        unsubscribeDetectedAt: Date? = nil, billingIssuesDetectedAt: Date? = nil, refundedAt: Date? = nil, createdAt: Date
+    ) {
+        self.id = id
+        self.appID = appID
+        self.customerID = customerID
+        self.productID = productID
+        self.store = store
+        self.isSandbox = isSandbox
+        self.purchaseDate = purchaseDate
+        self.originalPurchaseDate = originalPurchaseDate
+        self.expiresDate = expiresDate
+        self.gracePeriodExpiresDate = gracePeriodExpiresDate
+        self.periodType = periodType
+        self.storeTransactionID = storeTransactionID
+        self.price = price
+        self.email = email
+        self.unsubscribeDetectedAt = unsubscribeDetectedAt
+        self.billingIssuesDetectedAt = billingIssuesDetectedAt
+        self.refundedAt = refundedAt
+        self.createdAt = createdAt
+    }
+
+    /// Grants access at `date`: not refunded, and unexpired (counting the grace period).
+    public func isActive(at date: Date) -> Bool {
+        guard refundedAt == nil else { return false }
+        guard let expiresDate else { return true }
+        return max(expiresDate, gracePeriodExpiresDate ?? expiresDate) > date
+    }
+}
+
+/// A buyer or app user. Every alias, the original ID included, resolves to one customer.
+public struct Customer: Codable, Equatable, Sendable {
+    public var id: String
+    public var appID: String
+    public var originalAppUserID: String
+    public var aliases: [String]
+    public var firstSeen: Date
+    public var lastSeen: Date
+
+    public init(id: String, appID: String, originalAppUserID: String, aliases: [String], firstSeen: Date, lastSeen: Date) {
+        self.id = id
+        self.appID = appID
+        self.originalAppUserID = originalAppUserID
+        self.aliases = aliases
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+    }
+}

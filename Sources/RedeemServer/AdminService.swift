@@ -1,0 +1,173 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+
+/// Admin operations shared by the admin API and the CLI, so both validate and write alike.
+public struct AdminService: Sendable {
+    public let store: any RedeemStore
+    public let clock: any RedeemClock
+    let keyCache: KeyCache?
+
+    public init(store: any RedeemStore, clock: any RedeemClock = SystemClock(), keyCache: KeyCache? = nil) {
+        self.store = store
+        self.clock = clock
+        self.keyCache = keyCache
+    }
+
+    /// Creates an app with its three keys (public sandbox, public production, secret), shown once.
+    public func createApp(_ changes: AppChanges) async throws -> CreatedApp {
+        let now = clock.now()
+        let app = try changes.makeApp(now: now)
+        let keys = [APIKeyKind.publicSandbox, .publicProduction, .secret].map { GeneratedAPIKey(appID: app.id, kind: $0, now: now) }
+        try await store.createApp(app, keys: keys)
+        return CreatedApp(app: app, keys: keys)
+    }
+
+    public func updateApp(id: String, _ changes: AppChanges) async throws -> App {
+        var app = try await store.app(id: id)
+        try changes.apply(to: &app, now: clock.now())
+        try await store.updateApp(app)
+        return app
+    }
+
+    public func createProduct(appID: String, _ input: ProductInput) async throws -> Product {
+        guard let type = ProductType(rawValue: input.type) else {
+            throw ValidationError(field: "type", reason: "must be one of subscription, consumable, non_consumable")
+        }
+        let product = Product(
+            appID: appID, id: input.id, type: type, period: input.period, displayName: input.displayName,
+            entitlements: Array(Set(input.entitlements ?? [])).sorted(), createdAt: clock.now()
+        )
+        try product.validate()
+        do {
+            try await store.createProduct(product)
+        } catch let error as StoreError where error.isConflict {
+            throw StoreError.conflict("product '\(product.id)' already exists")
+        }
+        return product
+    }
+
+    public func updateProduct(appID: String, id: String, _ update: ProductUpdate) async throws -> Product {
+        var product = try await store.product(appID: appID, id: id)
+        if let displayName = update.displayName { product.displayName = displayName.isEmpty ? nil : displayName }
+        if let entitlements = update.entitlements { product.entitlements = Array(Set(entitlements)).sorted() }
+        try product.validate()
+        try await store.updateProduct(product)
+        return product
+    }
+
+    public func createEntitlement(appID: String, _ input: EntitlementInput) async throws -> Entitlement {
+        try Identifier.validate(input.id, field: "id")
+        let entitlement = Entitlement(appID: appID, id: input.id, displayName: input.displayName, createdAt: clock.now())
+        do {
+            try await store.createEntitlement(entitlement)
+        } catch let error as StoreError where error.isConflict {
+            throw StoreError.conflict("entitlement '\(input.id)' already exists")
+        }
+        return entitlement
+    }
+
+    public func updateEntitlement(appID: String, id: String, displayName: String?) async throws -> Entitlement {
+        var entitlement = try await store.entitlement(appID: appID, id: id)
+        entitlement.displayName = displayName.flatMap { $0.isEmpty ? nil : $0 }
+        try await store.updateEntitlement(entitlement)
+        return entitlement
+    }
+
+    /// A new key for an app (public or secret), or an instance admin key when `appID` is nil.
+    public func createKey(appID: String?, kind: String) async throws -> CreatedKey {
+        guard let kind = APIKeyKind(rawValue: kind), (kind == .admin) == (appID == nil) else {
+            throw ValidationError(
+                field: "kind", reason: appID == nil ? "instance keys are of kind admin" : "must be one of public_sandbox, public_production, secret"
+            )
+        }
+        let key = GeneratedAPIKey(appID: appID, kind: kind, now: clock.now())
+        try await store.createKey(key)
+        return CreatedKey(key: key.record, plaintext: key.plaintext)
+    }
+
+    public func revokeKey(id: String, appID: String?) async throws {
+        try await store.revokeKey(id: id, appID: appID, at: clock.now())
+        keyCache?.invalidateAll()
+    }
+}
+
+/// An app as created: its settings and its keys in plaintext, the only time they are shown.
+public struct CreatedApp: Encodable, Sendable {
+    public let app: App
+    public let keys: [GeneratedAPIKey]
+
+    public func plaintext(_ kind: APIKeyKind) -> String? { keys.first { $0.record.kind == kind }?.plaintext }
+
+    public func encode(to encoder: any Encoder) throws {
+        try app.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        var keys = container.nestedContainer(keyedBy: Key.self, forKey: Key("keys"))
+        for key in self.keys { try keys.encode(key.plaintext, forKey: Key(key.record.kind.rawValue)) }
+    }
+
+    struct Key: CodingKey {
+        let stringValue: String
+        init(_ string: String) { self.stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+}
+
+public struct CreatedKey: Encodable, Sendable {
+    public let key: APIKey
+    public let plaintext: String
+
+    public func encode(to encoder: any Encoder) throws {
+        try key.encode(to: encoder)
+        var container = encoder.container(keyedBy: CreatedApp.Key.self)
+        try container.encode(plaintext, forKey: .init("key"))
+    }
+}
+
+public struct ProductInput: Codable, Sendable {
+    public var id: String
+    public var type: String
+    public var period: String?
+    public var displayName: String?
+    public var entitlements: [String]?
+
+    public init(id: String, type: String, period: String? = nil, displayName: String? = nil, entitlements: [String]? = nil) {
+        self.id = id
+        self.type = type
+        self.period = period
+        self.displayName = displayName
+        self.entitlements = entitlements
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, type, period, entitlements
+        case displayName = "display_name"
+    }
+}
+
+public struct ProductUpdate: Codable, Sendable {
+    public var displayName: String?
+    public var entitlements: [String]?
+
+    enum CodingKeys: String, CodingKey {
+        case entitlements
+        case displayName = "display_name"
+    }
+}
+
+public struct EntitlementInput: Codable, Sendable {
+    public var id: String
+    public var displayName: String?
+
+    public init(id: String, displayName: String? = nil) {
+        self.id = id
+        self.displayName = displayName
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case displayName = "display_name"
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+
+/// The request context of every route: the core context plus the authenticated key, if any.
+public struct AppRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// Set by `AuthMiddleware` on authenticated routes.
+    public var key: APIKey?
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+    }
+
+    public var requestDecoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let string = try decoder.singleValueContainer().decode(String.self)
+            guard let date = ISODate.parse(string) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected an ISO-8601 date"))
+            }
+            return date
+        }
+        return decoder
+    }
+
+    public var responseEncoder: JSONEncoder { Self.sharedEncoder }
+}

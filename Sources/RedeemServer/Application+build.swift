@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import Logging
+import RedeemCore
+import RedeemStore
+
+/// The pieces a running server is made of, built once and shared by routes and tests.
+public struct ServerDependencies: Sendable {
+    public let store: SQLStore
+    public let clock: any RedeemClock
+    public let keyCache: KeyCache
+
+    public init(store: SQLStore, clock: any RedeemClock = SystemClock(), keyTTL: TimeInterval = 5) {
+        self.store = store
+        self.clock = clock
+        self.keyCache = KeyCache(store: store, ttl: keyTTL)
+    }
+
+    public var admin: AdminService { AdminService(store: store, clock: clock, keyCache: keyCache) }
+}
+
+/// The router with every route: public, SDK (`/v1`, any key of the app) and admin (`/admin/v1`, secret keys).
+public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.addMiddleware {
+        RequestLogMiddleware<AppRequestContext>()
+        ErrorMiddleware<AppRequestContext>()
+    }
+    HealthController(database: deps.store.database).addRoutes(to: router)
+    try OpenAPIController().addRoutes(to: router)
+
+    let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
+    SubscribersController(store: deps.store, clock: deps.clock).addRoutes(to: v1)
+    PurchasesController(store: deps.store, clock: deps.clock).addRoutes(to: v1)
+
+    let admin = router.group("/admin/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
+    AdminAppsController(admin: deps.admin).addRoutes(to: admin)
+    AdminCatalogController(admin: deps.admin).addRoutes(to: admin)
+    AdminKeysController(admin: deps.admin).addRoutes(to: admin)
+    return router
+}
+
+/// Opens the store, migrates (or checks nothing is pending), and builds the application.
+public func buildApplication(
+    _ configuration: ServerConfiguration, clock: any RedeemClock = SystemClock(), logger: Logger? = nil
+) async throws -> some ApplicationProtocol {
+    var logger = logger ?? Logger(label: "redeem")
+    logger.logLevel = configuration.logLevel
+    let store = try await SQLStore.open(url: configuration.databaseURL, logger: logger)
+    let runner = MigrationRunner(database: store.database)
+    if configuration.migrateOnStart {
+        try await runner.apply(logger: logger)
+    } else {
+        let pending = try await runner.pending()
+        guard pending.isEmpty else { throw MigrationError.pending(pending.map(\.version)) }
+    }
+    let deps = ServerDependencies(store: store, clock: clock)
+    let router = try buildRouter(deps)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "redeem"),
+        services: [StoreService(store: store)],
+        logger: logger
+    )
+}

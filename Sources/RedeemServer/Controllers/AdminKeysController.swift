@@ -1,0 +1,41 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+import RedeemStore
+
+/// `/admin/v1/apps/{app_id}/keys`: create (shown once), list (never the plaintext), revoke.
+struct AdminKeysController {
+    let admin: AdminService
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("/apps/{app_id}/keys", use: create)
+        group.get("/apps/{app_id}/keys", use: list)
+        group.delete("/apps/{app_id}/keys/{key_id}", use: revoke)
+    }
+
+    struct KeyRequest: Decodable { let kind: String }
+    struct KeyList: Encodable { let keys: [APIKey] }
+
+    func authorizedApp(_ context: AppRequestContext) async throws -> String {
+        let appID = try context.parameters.decoded("app_id")
+        try context.requireAdmin(appID: appID)
+        _ = try await admin.store.app(id: appID)
+        return appID
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CreatedKey> {
+        let appID = try await authorizedApp(context)
+        let input = try await request.decodeJSON(KeyRequest.self, context: context)
+        return JSONResponse(try await admin.createKey(appID: appID, kind: input.kind), status: .created)
+    }
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<KeyList> {
+        JSONResponse(KeyList(keys: try await admin.store.keys(appID: try await authorizedApp(context))))
+    }
+
+    @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
+        let appID = try await authorizedApp(context)
+        try await admin.revokeKey(id: try context.parameters.decoded("key_id"), appID: appID)
+        return .noContent
+    }
+}

@@ -1,0 +1,133 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import RedeemCore
+import RedeemStore
+
+/// The server API (secret key): record a purchase made anywhere, exactly once per idempotency key.
+struct PurchasesController<Store: RedeemStore> {
+    let store: Store
+    let clock: any RedeemClock
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("/purchases", use: create)
+    }
+
+    struct GrantResponse: Encodable {
+        let purchase: Purchase
+        let customerInfo: CustomerInfo
+
+        enum CodingKeys: String, CodingKey {
+            case purchase
+            case customerInfo = "customer_info"
+        }
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<GrantResponse> {
+        let appID = try context.secretAppID()
+        guard let key = request.headers[.idempotencyKey], (1...255).contains(key.count) else {
+            throw APIError.badRequest("An Idempotency-Key header (1–255 characters) is required.", field: "Idempotency-Key")
+        }
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let input = try request.decodeJSON(GrantRequest.self, from: body, context: context)
+        let now = clock.now()
+        let grant = try PurchaseGrant(input, appID: appID, now: now)
+        let fingerprint = SHA256.hash(data: Data(body.readableBytesView)).map { String(format: "%02x", $0) }.joined()
+        let result = try await store.grant(grant, idempotency: Idempotency(key: key, fingerprint: fingerprint), now: now)
+        let info = try await store.customerInfo(appID: appID, appUserID: grant.appUserID, now: now)
+        return JSONResponse(GrantResponse(purchase: result.purchase, customerInfo: info), status: result.created ? .created : .ok)
+    }
+}
+
+/// The server API's purchase body.
+struct GrantRequest: Decodable {
+    var appUserID: String
+    var productID: String
+    var store: String?
+    var isSandbox: Bool?
+    var purchaseDate: Date?
+    var expiresDate: Date?
+    var periodType: String?
+    var storeTransactionID: String?
+    var price: PriceInput?
+    var email: String?
+
+    enum CodingKeys: String, CodingKey {
+        case store, price, email
+        case appUserID = "app_user_id"
+        case productID = "product_id"
+        case isSandbox = "is_sandbox"
+        case purchaseDate = "purchase_date"
+        case expiresDate = "expires_date"
+        case periodType = "period_type"
+        case storeTransactionID = "store_transaction_id"
+    }
+}
+
+/// A price as clients send it: `amount` as a number or a decimal string.
+struct PriceInput: Decodable {
+    let amountMicros: Int64
+    let currency: String
+
+    enum CodingKeys: String, CodingKey { case amount, currency }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let text: String
+        if let string = try? container.decode(String.self, forKey: .amount) {
+            text = string
+        } else {
+            text = "\(try container.decode(Decimal.self, forKey: .amount))"
+        }
+        guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), decimal >= 0, decimal < 1_000_000_000 else {
+            throw ValidationError(field: "price.amount", reason: "must be a non-negative decimal amount")
+        }
+        var micros = decimal * 1_000_000
+        var rounded = Decimal()
+        NSDecimalRound(&rounded, &micros, 0, .plain)
+        self.amountMicros = NSDecimalNumber(decimal: rounded).int64Value
+        self.currency = try container.decode(String.self, forKey: .currency)
+        guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+            throw ValidationError(field: "price.currency", reason: "must be an ISO-4217 code such as USD")
+        }
+    }
+}
+
+extension PurchaseGrant {
+    init(_ input: GrantRequest, appID: String, now: Date) throws {
+        let appUserID = try AppUserID.parse(input.appUserID)
+        try Identifier.validate(input.productID, field: "product_id")
+        let store = Store(rawValue: input.store ?? Store.external.rawValue)
+        guard Store.known.contains(store) else {
+            throw ValidationError(field: "store", reason: "must be one of \(Store.known.map(\.rawValue).joined(separator: ", "))")
+        }
+        var periodType = PeriodType.normal
+        if let raw = input.periodType {
+            guard let value = PeriodType(rawValue: raw) else {
+                throw ValidationError(field: "period_type", reason: "must be one of normal, intro, trial, prepaid")
+            }
+            periodType = value
+        }
+        if let email = input.email, !Formats.isEmail(email) {
+            throw ValidationError(field: "email", reason: "must be an e-mail address")
+        }
+        if let transaction = input.storeTransactionID, !(1...255).contains(transaction.count) {
+            throw ValidationError(field: "store_transaction_id", reason: "must be 1–255 characters")
+        }
+        let purchaseDate = input.purchaseDate ?? now
+        if let expires = input.expiresDate, expires <= purchaseDate {
+            throw ValidationError(field: "expires_date", reason: "must be after purchase_date")
+        }
+        self.init(
+            appID: appID, appUserID: appUserID, productID: input.productID, store: store, isSandbox: input.isSandbox ?? false,
+            purchaseDate: purchaseDate, expiresDate: input.expiresDate, periodType: periodType,
+            storeTransactionID: input.storeTransactionID,
+            price: input.price.map { Price(amountMicros: $0.amountMicros, currency: $0.currency) }, email: input.email
+        )
+    }
+}
+
+extension HTTPField.Name {
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Logging
+import RedeemStore
+
+/// Everything `serve` needs, from flags and environment; invalid values fail before anything starts.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    public var databaseURL: String
+    /// The public base URL (`https://…`) that links and pages use; defaults to the listening address.
+    public var publicURL: URL
+    public var migrateOnStart: Bool
+    public var logLevel: Logger.Level
+
+    public static let defaultDatabaseURL = "./redeem.sqlite"
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, databaseURL: String = defaultDatabaseURL, publicURL: String? = nil,
+        migrateOnStart: Bool = true, logLevel: String = "info"
+    ) throws(ConfigurationError) {
+        guard !host.isEmpty else { throw ConfigurationError(setting: "--host / REDEEM_HOST", reason: "is empty") }
+        guard (0...65535).contains(port) else {
+            throw ConfigurationError(setting: "--port / REDEEM_PORT", reason: "\(port) is not a TCP port (0–65535)")
+        }
+        do { _ = try DatabaseLocation(databaseURL) } catch {
+            throw ConfigurationError(setting: "--database-url / REDEEM_DATABASE_URL", reason: error.description)
+        }
+        guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
+            throw ConfigurationError(setting: "--log-level / REDEEM_LOG_LEVEL", reason: "'\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
+        }
+        let base = publicURL ?? "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        guard let url = URL(string: base), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil,
+              url.path.isEmpty || url.path == "/" else {
+            throw ConfigurationError(setting: "--public-url / REDEEM_PUBLIC_URL", reason: "'\(base)' must be an absolute http(s) URL with no path")
+        }
+        self.host = host
+        self.port = port
+        self.databaseURL = databaseURL
+        self.publicURL = url
+        self.migrateOnStart = migrateOnStart
+        self.logLevel = level
+    }
+}
+
+/// A setting that cannot be used, named as the operator wrote it.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let setting: String
+    public let reason: String
+
+    public init(setting: String, reason: String) {
+        self.setting = setting
+        self.reason = reason
+    }
+
+    public var description: String { "configuration error: \(setting) \(reason)" }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+
+/// An `Encodable` value as a JSON response with a chosen status.
+struct JSONResponse<Value: Encodable>: ResponseGenerator {
+    var status: HTTPResponse.Status = .ok
+    let value: Value
+
+    init(_ value: Value, status: HTTPResponse.Status = .ok) {
+        self.value = value
+        self.status = status
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let data = try JSONCoding.encoder.encode(value)
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+}
+
+/// The JSON settings every route uses: ISO-8601 UTC dates, sorted keys.
+public enum JSONCoding {
+    public static var encoder: JSONEncoder { AppRequestContext.sharedEncoder }
+}
+
+extension AppRequestContext {
+    static let sharedEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ISODate.format(date))
+        }
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+}
+
+extension Request {
+    /// Decodes the JSON body; a body that is not JSON, or that misses a field, is a 400 naming the field.
+    func decodeJSON<T: Decodable>(_ type: T.Type, context: AppRequestContext) async throws -> T {
+        let buffer = try await body.collect(upTo: context.maxUploadSize)
+        return try decodeJSON(type, from: buffer, context: context)
+    }
+
+    func decodeJSON<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer, context: AppRequestContext) throws -> T {
+        guard buffer.readableBytes > 0 else { throw APIError.badRequest("A JSON body is required.") }
+        return try context.requestDecoder.decode(type, from: Data(buffer.readableBytesView))
+    }
+}
+
+extension Parameters {
+    /// A path parameter, percent-decoded.
+    func decoded(_ name: String) throws -> String {
+        let raw = try require(name)
+        return raw.removingPercentEncoding ?? raw
+    }
+}

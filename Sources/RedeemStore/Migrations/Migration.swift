@@ -1,0 +1,34 @@
+/// One versioned schema change. Once applied anywhere, a migration's SQL is never edited:
+/// the runner stores a checksum and refuses to start when it changes.
+public struct Migration: Sendable {
+    public let version: Int
+    public let name: String
+    let statements: [String]
+    /// Engine-specific replacements, where the portable SQL is not enough.
+    let postgres: [String]?
+
+    init(_ version: Int, _ name: String, _ statements: [String], postgres: [String]? = nil) {
+        self.version = version
+        self.name = name
+        self.statements = statements
+        self.postgres = postgres
+    }
+
+    func statements(for engine: SQLEngine) -> [String] {
+        engine == .postgres ? (postgres ?? statements) : statements
+    }
+
+    /// FNV-1a over the statements, stable across runs and platforms.
+    func checksum(for engine: SQLEngine) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in statements(for: engine).joined(separator: ";\n").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}
+
+extension Migration {
+    /// Every migration, in order. Append only.
+    public static let all: [Migration] = [v001Foundation]
+}

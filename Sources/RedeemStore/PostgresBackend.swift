@@ -1,0 +1,98 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// PostgreSQL through PostgresNIO's pooled client, for several server instances sharing one database.
+public final class PostgresBackend: SQLDatabase {
+    public let engine = SQLEngine.postgres
+    let client: PostgresClient
+    private let runner: Task<Void, Never>
+    private let logger: Logger
+
+    public init(url: URL, maxConnections: Int = 20, logger: Logger) throws {
+        guard let host = url.host, !host.isEmpty else { throw StoreError.badURL("missing host") }
+        let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
+        var configuration = PostgresClient.Configuration(
+            host: host, port: url.port ?? 5432, username: url.user ?? "postgres",
+            password: url.password?.removingPercentEncoding, database: database.isEmpty ? nil : database,
+            tls: .disable
+        )
+        configuration.options.maximumConnections = maxConnections
+        configuration.options.minimumConnections = 0
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.logger = logger
+        self.runner = Task { await client.run() }
+    }
+
+    public func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        let logger = self.logger
+        return try await client.withConnection { connection in
+            try await body(PostgresSession(connection: connection, logger: logger))
+        }
+    }
+
+    public func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        let logger = self.logger
+        return try await client.withTransaction(logger: logger) { connection in
+            try await body(PostgresSession(connection: connection, logger: logger))
+        }
+    }
+
+    public func close() async {
+        runner.cancel()
+        _ = await runner.value
+    }
+}
+
+/// One leased PostgreSQL connection seen through `SQLConnection`.
+struct PostgresSession: SQLConnection {
+    let connection: PostgresConnection
+    let logger: Logger
+
+    @discardableResult
+    func query(_ sql: SQL) async throws -> [SQLRow] {
+        var bindings = PostgresBindings(capacity: sql.binds.count)
+        for value in sql.binds {
+            switch value {
+            case .int(let i): bindings.append(i)
+            case .double(let d): bindings.append(d)
+            case .text(let s): bindings.append(s)
+            case .null: bindings.appendNull()
+            }
+        }
+        var result: [SQLRow] = []
+        do {
+            try await collect(PostgresQuery(unsafeSQL: sql.text, binds: bindings), into: &result)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            throw StoreError.uniqueViolation(error.serverInfo?[.message] ?? "unique violation")
+        }
+        return result
+    }
+
+    private func collect(_ query: PostgresQuery, into result: inout [SQLRow]) async throws {
+        let rows = try await connection.query(query, logger: logger)
+        for try await row in rows {
+            var names: [String] = []
+            var values: [SQLValue] = []
+            for cell in row {
+                names.append(cell.columnName)
+                values.append(try Self.value(cell))
+            }
+            result.append(SQLRow(names: names, values: values))
+        }
+    }
+
+    static func value(_ cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int8: return .int(try cell.decode(Int64.self))
+        case .int4: return .int(Int64(try cell.decode(Int32.self)))
+        case .int2: return .int(Int64(try cell.decode(Int16.self)))
+        case .bool: return .int(try cell.decode(Bool.self) ? 1 : 0)
+        case .float8, .float4, .numeric: return .double(try cell.decode(Double.self))
+        default: return .text(try cell.decode(String.self))
+        }
+    }
+}

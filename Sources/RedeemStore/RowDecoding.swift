@@ -1,0 +1,90 @@
+import Foundation
+import RedeemCore
+
+extension App {
+    init(row: SQLRow) throws {
+        let fingerprints = row.optionalString("android_cert_fingerprints") ?? ""
+        self.init(
+            id: try row.string("id"), name: try row.string("name"), iconURL: row.optionalString("icon_url"),
+            appStoreURL: row.optionalString("app_store_url"), playStoreURL: row.optionalString("play_store_url"),
+            scheme: try row.string("scheme"), iosTeamID: row.optionalString("ios_team_id"),
+            iosBundleID: row.optionalString("ios_bundle_id"), androidPackageName: row.optionalString("android_package_name"),
+            androidCertFingerprints: fingerprints.isEmpty ? [] : fingerprints.split(separator: ",").map(String.init),
+            redemptionLinkPolicy: try row.enumeration("redemption_link_policy"),
+            restoreBehavior: try row.enumeration("restore_behavior"),
+            redemptionLinkLifetimeSeconds: Int(try row.int("redemption_link_lifetime_seconds")),
+            supportEmail: row.optionalString("support_email"),
+            createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")
+        )
+    }
+}
+
+extension APIKey {
+    init(row: SQLRow) throws {
+        self.init(
+            id: try row.string("id"), appID: row.optionalString("app_id"), kind: try row.enumeration("kind"),
+            displayPrefix: try row.string("display_prefix"), createdAt: try row.date("created_at"),
+            revokedAt: row.optionalDate("revoked_at")
+        )
+    }
+}
+
+extension Entitlement {
+    init(row: SQLRow) throws {
+        self.init(
+            appID: try row.string("app_id"), id: try row.string("id"), displayName: row.optionalString("display_name"),
+            createdAt: try row.date("created_at")
+        )
+    }
+}
+
+extension Product {
+    /// The product columns; entitlements are joined in by the caller.
+    init(row: SQLRow) throws {
+        self.init(
+            appID: try row.string("app_id"), id: try row.string("id"), type: try row.enumeration("type"),
+            period: row.optionalString("period"), displayName: row.optionalString("display_name"), entitlements: [],
+            createdAt: try row.date("created_at")
+        )
+    }
+}
+
+extension Customer {
+    /// The customer columns; aliases are read separately where needed.
+    init(row: SQLRow) throws {
+        self.init(
+            id: try row.string("id"), appID: try row.string("app_id"),
+            originalAppUserID: try row.string("original_app_user_id"), aliases: [],
+            firstSeen: try row.date("first_seen"), lastSeen: try row.date("last_seen")
+        )
+    }
+}
+
+extension Purchase {
+    init(row: SQLRow) throws {
+        let price: Price? = if let micros = row.optionalInt("price_amount_micros"), let currency = row.optionalString("price_currency") {
+            Price(amountMicros: micros, currency: currency)
+        } else {
+            nil
+        }
+        self.init(
+            id: try row.string("id"), appID: try row.string("app_id"), customerID: try row.string("customer_id"),
+            productID: try row.string("product_id"), store: Store(rawValue: try row.string("store")),
+            isSandbox: try row.bool("is_sandbox"), purchaseDate: try row.date("purchase_date"),
+            originalPurchaseDate: try row.date("original_purchase_date"), expiresDate: row.optionalDate("expires_date"),
+            gracePeriodExpiresDate: row.optionalDate("grace_period_expires_date"),
+            periodType: try row.enumeration("period_type"), storeTransactionID: try row.string("store_transaction_id"),
+            price: price, email: row.optionalString("email"),
+            unsubscribeDetectedAt: row.optionalDate("unsubscribe_detected_at"),
+            billingIssuesDetectedAt: row.optionalDate("billing_issues_detected_at"),
+            refundedAt: row.optionalDate("refunded_at"), createdAt: try row.date("created_at")
+        )
+    }
+}
+
+extension SQLRow {
+    func enumeration<E: RawRepresentable>(_ name: String) throws -> E where E.RawValue == String {
+        guard let value = E(rawValue: try string(name)) else { throw StoreError.corrupt(column: name) }
+        return value
+    }
+}

@@ -1,0 +1,24 @@
+/// Runs statements on one connection, inside or outside a transaction.
+public protocol SQLConnection: Sendable {
+    @discardableResult
+    func query(_ sql: SQL) async throws -> [SQLRow]
+}
+
+/// The engine under the store: SQLite or PostgreSQL.
+public protocol SQLDatabase: Sendable {
+    var engine: SQLEngine { get }
+    /// Runs `body` on a connection, with no transaction.
+    func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T
+    /// Runs `body` in one write transaction: committed when it returns, rolled back when it throws.
+    func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T
+    func close() async
+}
+
+public enum SQLEngine: String, Sendable {
+    case sqlite
+    case postgres
+}
+
+extension SQLConnection {
+    public func first(_ sql: SQL) async throws -> SQLRow? { try await query(sql).first }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import RedeemCore
+
+extension SQLStore {
+    public func createApp(_ app: App, keys: [GeneratedAPIKey]) async throws {
+        try await write { connection in
+            try await connection.query("""
+                INSERT INTO apps (id, name, icon_url, app_store_url, play_store_url, scheme, ios_team_id, ios_bundle_id,
+                    android_package_name, android_cert_fingerprints, redemption_link_policy, restore_behavior,
+                    redemption_link_lifetime_seconds, support_email, created_at, updated_at)
+                VALUES (\(app.id), \(app.name), \(app.iconURL), \(app.appStoreURL), \(app.playStoreURL), \(app.scheme),
+                    \(app.iosTeamID), \(app.iosBundleID), \(app.androidPackageName),
+                    \(app.androidCertFingerprints.joined(separator: ",")), \(app.redemptionLinkPolicy.rawValue),
+                    \(app.restoreBehavior.rawValue), \(app.redemptionLinkLifetimeSeconds), \(app.supportEmail),
+                    \(app.createdAt), \(app.updatedAt))
+                """)
+            for key in keys { try await Self.insertKey(key, on: connection) }
+        }
+    }
+
+    public func app(id: String) async throws -> App {
+        try await read { connection in
+            guard let row = try await connection.first("SELECT * FROM apps WHERE id = \(id)") else {
+                throw StoreError.notFound("app '\(id)'")
+            }
+            return try App(row: row)
+        }
+    }
+
+    public func apps() async throws -> [App] {
+        try await read { try await $0.query("SELECT * FROM apps ORDER BY created_at, id").map(App.init(row:)) }
+    }
+
+    public func updateApp(_ app: App) async throws {
+        try await write { connection in
+            let rows = try await connection.query("""
+                UPDATE apps SET name = \(app.name), icon_url = \(app.iconURL), app_store_url = \(app.appStoreURL),
+                    play_store_url = \(app.playStoreURL), ios_team_id = \(app.iosTeamID), ios_bundle_id = \(app.iosBundleID),
+                    android_package_name = \(app.androidPackageName),
+                    android_cert_fingerprints = \(app.androidCertFingerprints.joined(separator: ",")),
+                    redemption_link_policy = \(app.redemptionLinkPolicy.rawValue),
+                    restore_behavior = \(app.restoreBehavior.rawValue),
+                    redemption_link_lifetime_seconds = \(app.redemptionLinkLifetimeSeconds),
+                    support_email = \(app.supportEmail), updated_at = \(app.updatedAt)
+                WHERE id = \(app.id) RETURNING id
+                """)
+            guard !rows.isEmpty else { throw StoreError.notFound("app '\(app.id)'") }
+        }
+    }
+
+    public func createKey(_ key: GeneratedAPIKey) async throws {
+        try await write { connection in
+            if let appID = key.record.appID {
+                guard try await connection.first("SELECT id FROM apps WHERE id = \(appID)") != nil else {
+                    throw StoreError.notFound("app '\(appID)'")
+                }
+            }
+            try await Self.insertKey(key, on: connection)
+        }
+    }
+
+    public func keys(appID: String?) async throws -> [APIKey] {
+        try await read { connection in
+            let rows = if let appID {
+                try await connection.query("SELECT * FROM api_keys WHERE app_id = \(appID) ORDER BY created_at, id")
+            } else {
+                try await connection.query("SELECT * FROM api_keys ORDER BY created_at, id")
+            }
+            return try rows.map(APIKey.init(row:))
+        }
+    }
+
+    public func revokeKey(id: String, appID: String?, at date: Date) async throws {
+        try await write { connection in
+            let rows = if let appID {
+                try await connection.query("""
+                    UPDATE api_keys SET revoked_at = COALESCE(revoked_at, \(date))
+                    WHERE id = \(id) AND app_id = \(appID) RETURNING id
+                    """)
+            } else {
+                try await connection.query("UPDATE api_keys SET revoked_at = COALESCE(revoked_at, \(date)) WHERE id = \(id) RETURNING id")
+            }
+            guard !rows.isEmpty else { throw StoreError.notFound("key '\(id)'") }
+        }
+    }
+
+    public func activeKey(hash: String) async throws -> APIKey? {
+        try await read { connection in
+            try await connection.first("SELECT * FROM api_keys WHERE key_hash = \(hash) AND revoked_at IS NULL")
+                .map(APIKey.init(row:))
+        }
+    }
+
+    static func insertKey(_ key: GeneratedAPIKey, on connection: any SQLConnection) async throws {
+        let record = key.record
+        try await connection.query("""
+            INSERT INTO api_keys (id, app_id, kind, key_hash, display_prefix, created_at)
+            VALUES (\(record.id), \(record.appID), \(record.kind.rawValue), \(key.hash), \(record.displayPrefix), \(record.createdAt))
+            """)
+    }
+}

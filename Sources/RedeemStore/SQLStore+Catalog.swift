@@ -1,0 +1,126 @@
+import Foundation
+import RedeemCore
+
+extension SQLStore {
+    public func createEntitlement(_ entitlement: Entitlement) async throws {
+        try await write { connection in
+            try await Self.requireApp(entitlement.appID, on: connection)
+            try await connection.query("""
+                INSERT INTO entitlements (app_id, id, display_name, created_at)
+                VALUES (\(entitlement.appID), \(entitlement.id), \(entitlement.displayName), \(entitlement.createdAt))
+                """)
+        }
+    }
+
+    public func updateEntitlement(_ entitlement: Entitlement) async throws {
+        try await write { connection in
+            let rows = try await connection.query("""
+                UPDATE entitlements SET display_name = \(entitlement.displayName)
+                WHERE app_id = \(entitlement.appID) AND id = \(entitlement.id) RETURNING id
+                """)
+            guard !rows.isEmpty else { throw StoreError.notFound("entitlement '\(entitlement.id)'") }
+        }
+    }
+
+    public func entitlement(appID: String, id: String) async throws -> Entitlement {
+        try await read { connection in
+            guard let row = try await connection.first("SELECT * FROM entitlements WHERE app_id = \(appID) AND id = \(id)") else {
+                throw StoreError.notFound("entitlement '\(id)'")
+            }
+            return try Entitlement(row: row)
+        }
+    }
+
+    public func entitlements(appID: String) async throws -> [Entitlement] {
+        try await read { connection in
+            try await Self.requireApp(appID, on: connection)
+            return try await connection.query("SELECT * FROM entitlements WHERE app_id = \(appID) ORDER BY id")
+                .map(Entitlement.init(row:))
+        }
+    }
+
+    public func createProduct(_ product: Product) async throws {
+        try await write { connection in
+            try await Self.requireApp(product.appID, on: connection)
+            try await connection.query("""
+                INSERT INTO products (app_id, id, type, period, display_name, created_at)
+                VALUES (\(product.appID), \(product.id), \(product.type.rawValue), \(product.period), \(product.displayName),
+                    \(product.createdAt))
+                """)
+            try await Self.link(product, on: connection)
+        }
+    }
+
+    public func updateProduct(_ product: Product) async throws {
+        try await write { connection in
+            let rows = try await connection.query("""
+                UPDATE products SET display_name = \(product.displayName), period = \(product.period)
+                WHERE app_id = \(product.appID) AND id = \(product.id) RETURNING id
+                """)
+            guard !rows.isEmpty else { throw StoreError.notFound("product '\(product.id)'") }
+            try await connection.query("DELETE FROM product_entitlements WHERE app_id = \(product.appID) AND product_id = \(product.id)")
+            try await Self.link(product, on: connection)
+        }
+    }
+
+    public func product(appID: String, id: String) async throws -> Product {
+        try await read { connection in
+            guard let product = try await Self.products(appID: appID, ids: [id], on: connection).first else {
+                throw StoreError.notFound("product '\(id)'")
+            }
+            return product
+        }
+    }
+
+    public func products(appID: String) async throws -> [Product] {
+        try await read { connection in
+            try await Self.requireApp(appID, on: connection)
+            return try await Self.products(appID: appID, ids: nil, on: connection)
+        }
+    }
+
+    /// Products with their entitlements; all of the app's when `ids` is nil.
+    static func products(appID: String, ids: [String]?, on connection: any SQLConnection) async throws -> [Product] {
+        var sql: SQL = """
+            SELECT p.*, pe.entitlement_id FROM products p
+            LEFT JOIN product_entitlements pe ON pe.app_id = p.app_id AND pe.product_id = p.id
+            WHERE p.app_id = \(appID)
+            """
+        if let ids {
+            guard !ids.isEmpty else { return [] }
+            sql.text += " AND p.id IN (" + ids.map { id -> String in
+                sql.binds.append(.text(id))
+                return "$\(sql.binds.count)"
+            }.joined(separator: ", ") + ")"
+        }
+        sql.text += " ORDER BY p.id, pe.entitlement_id"
+        var products: [Product] = []
+        for row in try await connection.query(sql) {
+            let id = try row.string("id")
+            if products.last?.id != id { products.append(try Product(row: row)) }
+            if let entitlement = row.optionalString("entitlement_id") {
+                products[products.count - 1].entitlements.append(entitlement)
+            }
+        }
+        return products
+    }
+
+    static func link(_ product: Product, on connection: any SQLConnection) async throws {
+        for entitlement in Set(product.entitlements).sorted() {
+            try await connection.query("""
+                INSERT INTO entitlements (app_id, id, created_at) VALUES (\(product.appID), \(entitlement), \(product.createdAt))
+                ON CONFLICT (app_id, id) DO NOTHING
+                """)
+            try await connection.query("""
+                INSERT INTO product_entitlements (app_id, product_id, entitlement_id)
+                VALUES (\(product.appID), \(product.id), \(entitlement))
+                """)
+        }
+    }
+
+    static func requireApp(_ appID: String, on connection: any SQLConnection) async throws {
+        guard try await connection.first("SELECT id FROM apps WHERE id = \(appID)") != nil else {
+            throw StoreError.notFound("app '\(appID)'")
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import RedeemCore
+
+extension SQLStore {
+    public func customer(appID: String, appUserID: AppUserID, now: Date) async throws -> Customer {
+        let resolution = lastSeenResolution
+        if let found = try await read({ try await Self.resolve(appID: appID, appUserID: appUserID, on: $0) }),
+           now.timeIntervalSince(found.lastSeen) < resolution {
+            return found
+        }
+        return try await write { try await Self.resolveOrCreate(appID: appID, appUserID: appUserID, now: now, on: $0) }
+    }
+
+    public func findCustomer(appID: String, appUserID: AppUserID) async throws -> Customer? {
+        try await read { connection in
+            guard var customer = try await Self.resolve(appID: appID, appUserID: appUserID, on: connection) else { return nil }
+            customer.aliases = try await Self.aliases(customerID: customer.id, on: connection)
+            return customer
+        }
+    }
+
+    public func alias(appID: String, _ source: AppUserID, into target: AppUserID, now: Date) async throws -> Customer {
+        try await write { connection in
+            try await Self.requireApp(appID, on: connection)
+            let from = try await Self.resolveOrCreate(appID: appID, appUserID: source, now: now, on: connection)
+            var into = try await Self.resolveOrCreate(appID: appID, appUserID: target, now: now, on: connection)
+            if from.id != into.id {
+                try await Self.merge(from, into: into, on: connection)
+                into.firstSeen = min(from.firstSeen, into.firstSeen)
+            }
+            into.aliases = try await Self.aliases(customerID: into.id, on: connection)
+            return into
+        }
+    }
+
+    public func transferPurchase(appID: String, purchaseID: String, to appUserID: AppUserID, now: Date) async throws -> Purchase {
+        try await write { connection in
+            let customer = try await Self.resolveOrCreate(appID: appID, appUserID: appUserID, now: now, on: connection)
+            guard let row = try await connection.first("""
+                UPDATE purchases SET customer_id = \(customer.id) WHERE app_id = \(appID) AND id = \(purchaseID) RETURNING *
+                """) else {
+                throw StoreError.notFound("purchase '\(purchaseID)'")
+            }
+            return try Purchase(row: row)
+        }
+    }
+
+    /// Every alias and purchase of `source` moves to `target`, and `source` is deleted.
+    static func merge(_ source: Customer, into target: Customer, on connection: any SQLConnection) async throws {
+        try await connection.query("UPDATE customer_aliases SET customer_id = \(target.id) WHERE customer_id = \(source.id)")
+        try await connection.query("UPDATE purchases SET customer_id = \(target.id) WHERE customer_id = \(source.id)")
+        try await connection.query("""
+            UPDATE customers SET first_seen = \(min(source.firstSeen, target.firstSeen)),
+                last_seen = \(max(source.lastSeen, target.lastSeen))
+            WHERE id = \(target.id)
+            """)
+        try await connection.query("DELETE FROM customers WHERE id = \(source.id)")
+    }
+
+    static func resolve(appID: String, appUserID: AppUserID, on connection: any SQLConnection) async throws -> Customer? {
+        try await connection.first("""
+            SELECT c.* FROM customer_aliases a JOIN customers c ON c.id = a.customer_id
+            WHERE a.app_id = \(appID) AND a.app_user_id = \(appUserID.rawValue)
+            """).map(Customer.init(row:))
+    }
+
+    /// Inside a write transaction: the customer, created if new, with `last_seen` set to `now`.
+    static func resolveOrCreate(appID: String, appUserID: AppUserID, now: Date, on connection: any SQLConnection) async throws -> Customer {
+        if var customer = try await resolve(appID: appID, appUserID: appUserID, on: connection) {
+            if customer.lastSeen < now {
+                try await connection.query("UPDATE customers SET last_seen = \(now) WHERE id = \(customer.id)")
+                customer.lastSeen = now
+            }
+            return customer
+        }
+        try await requireApp(appID, on: connection)
+        let id = Identifier.make(prefix: "cus")
+        try await connection.query("""
+            INSERT INTO customers (id, app_id, original_app_user_id, first_seen, last_seen)
+            VALUES (\(id), \(appID), \(appUserID.rawValue), \(now), \(now))
+            """)
+        let claimed = try await connection.query("""
+            INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at)
+            VALUES (\(appID), \(appUserID.rawValue), \(id), \(now))
+            ON CONFLICT (app_id, app_user_id) DO NOTHING RETURNING customer_id
+            """)
+        guard claimed.isEmpty else {
+            return Customer(id: id, appID: appID, originalAppUserID: appUserID.rawValue, aliases: [appUserID.rawValue], firstSeen: now, lastSeen: now)
+        }
+        // A concurrent transaction created this user first: use theirs.
+        try await connection.query("DELETE FROM customers WHERE id = \(id)")
+        guard let existing = try await resolve(appID: appID, appUserID: appUserID, on: connection) else {
+            throw StoreError.conflict("customer '\(appUserID)' changed concurrently")
+        }
+        return existing
+    }
+
+    static func aliases(customerID: String, on connection: any SQLConnection) async throws -> [String] {
+        try await connection.query("SELECT app_user_id FROM customer_aliases WHERE customer_id = \(customerID) ORDER BY created_at, app_user_id")
+            .map { try $0.string("app_user_id") }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import RedeemCore
+
+extension SQLStore {
+    public func grant(_ grant: PurchaseGrant, idempotency: Idempotency?, now: Date) async throws -> GrantResult {
+        try await write { connection in
+            if let idempotency, let row = try await connection.first("""
+                SELECT request_hash, resource_id FROM idempotency_keys
+                WHERE app_id = \(grant.appID) AND idempotency_key = \(idempotency.key)
+                """) {
+                guard SecretToken.constantTimeEquals(try row.string("request_hash"), idempotency.fingerprint) else {
+                    throw StoreError.idempotencyMismatch
+                }
+                return GrantResult(purchase: try await Self.purchase(appID: grant.appID, id: try row.string("resource_id"), on: connection), created: false)
+            }
+            let purchase = try await Self.insertPurchase(grant, now: now, on: connection)
+            if let idempotency {
+                try await connection.query("""
+                    INSERT INTO idempotency_keys (app_id, idempotency_key, request_hash, resource_id, created_at)
+                    VALUES (\(grant.appID), \(idempotency.key), \(idempotency.fingerprint), \(purchase.id), \(now))
+                    """)
+            }
+            return GrantResult(purchase: purchase, created: true)
+        }
+    }
+
+    public func purchase(appID: String, id: String) async throws -> Purchase {
+        try await read { try await Self.purchase(appID: appID, id: id, on: $0) }
+    }
+
+    public func purchases(customerID: String) async throws -> [Purchase] {
+        try await read { connection in
+            try await connection.query("SELECT * FROM purchases WHERE customer_id = \(customerID) ORDER BY purchase_date, id")
+                .map(Purchase.init(row:))
+        }
+    }
+
+    public func customerInfo(appID: String, appUserID: AppUserID, now: Date) async throws -> CustomerInfo {
+        let customer = try await customer(appID: appID, appUserID: appUserID, now: now)
+        let (purchases, products) = try await read { connection in
+            let purchases = try await connection.query("SELECT * FROM purchases WHERE customer_id = \(customer.id)")
+                .map(Purchase.init(row:))
+            let ids = Array(Set(purchases.map(\.productID)))
+            let products = try await Self.products(appID: appID, ids: ids, on: connection)
+            return (purchases, products)
+        }
+        return CustomerInfo(
+            customer: customer, purchases: purchases,
+            products: Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }), requestDate: now
+        )
+    }
+
+    static func purchase(appID: String, id: String, on connection: any SQLConnection) async throws -> Purchase {
+        guard let row = try await connection.first("SELECT * FROM purchases WHERE app_id = \(appID) AND id = \(id)") else {
+            throw StoreError.notFound("purchase '\(id)'")
+        }
+        return try Purchase(row: row)
+    }
+
+    /// Inside a write transaction: records `grant` for its customer (created if new).
+    static func insertPurchase(_ grant: PurchaseGrant, now: Date, on connection: any SQLConnection) async throws -> Purchase {
+        guard let product = try await products(appID: grant.appID, ids: [grant.productID], on: connection).first else {
+            throw StoreError.notFound("product '\(grant.productID)'")
+        }
+        let customer = try await resolveOrCreate(appID: grant.appID, appUserID: grant.appUserID, now: now, on: connection)
+        var expires: Date? = nil
+        if product.type == .subscription, let period = product.period {
+            expires = try grant.expiresDate ?? ISO8601Period(parsing: period).advance(grant.purchaseDate)
+        }
+        let purchase = Purchase(
+            id: Identifier.make(prefix: "pur"), appID: grant.appID, customerID: customer.id, productID: product.id,
+            store: grant.store, isSandbox: grant.isSandbox, purchaseDate: grant.purchaseDate,
+            originalPurchaseDate: grant.purchaseDate, expiresDate: expires, periodType: grant.periodType,
+            storeTransactionID: grant.storeTransactionID ?? Identifier.make(prefix: "txn"), price: grant.price,
+            email: grant.email, createdAt: now
+        )
+        try await connection.query("""
+            INSERT INTO purchases (id, app_id, customer_id, product_id, store, is_sandbox, purchase_date, original_purchase_date,
+                expires_date, period_type, store_transaction_id, price_amount_micros, price_currency, email, created_at)
+            VALUES (\(purchase.id), \(purchase.appID), \(purchase.customerID), \(purchase.productID), \(purchase.store.rawValue),
+                \(purchase.isSandbox), \(purchase.purchaseDate), \(purchase.originalPurchaseDate), \(purchase.expiresDate),
+                \(purchase.periodType.rawValue), \(purchase.storeTransactionID), \(purchase.price?.amountMicros),
+                \(purchase.price?.currency), \(purchase.email), \(purchase.createdAt))
+            """)
+        return purchase
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+import RedeemCore
+
+/// `RedeemStore` in portable SQL, run by either engine.
+public final class SQLStore: RedeemStore {
+    public let database: any SQLDatabase
+    /// How stale `last_seen` may get before a read refreshes it.
+    let lastSeenResolution: TimeInterval = 60
+
+    public init(database: any SQLDatabase) {
+        self.database = database
+    }
+
+    /// Opens the database a URL names: `sqlite:///abs/path`, `sqlite://relative/path`, a plain path, or `postgres://…`.
+    public static func open(url: String, logger: Logger) async throws -> SQLStore {
+        switch try DatabaseLocation(url) {
+        case .sqlite(let path):
+            return SQLStore(database: try await SQLiteBackend.open(path: path, logger: logger))
+        case .postgres(let url):
+            return SQLStore(database: try PostgresBackend(url: url, logger: logger))
+        }
+    }
+
+    public func migrate(logger: Logger) async throws {
+        try await MigrationRunner(database: database).apply(logger: logger)
+    }
+
+    public func close() async { await database.close() }
+
+    func write<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        try await database.transaction(body)
+    }
+
+    func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        try await database.read(body)
+    }
+}
+
+/// Where the database is, parsed from `--database-url` / `REDEEM_DATABASE_URL`.
+public enum DatabaseLocation: Equatable, Sendable {
+    case sqlite(path: String)
+    case postgres(URL)
+
+    public init(_ string: String) throws(StoreError) {
+        if string.hasPrefix("postgres://") || string.hasPrefix("postgresql://") {
+            guard let url = URL(string: string), url.host != nil else {
+                throw .badURL("'\(string)' is not a valid postgres:// URL")
+            }
+            self = .postgres(url)
+        } else if string.hasPrefix("sqlite://") {
+            // sqlite:///abs/path keeps its leading slash; sqlite://rel/path is relative.
+            let path = String(string.dropFirst("sqlite://".count))
+            guard !path.isEmpty, path != "/" else { throw .badURL("sqlite:// URL names no file") }
+            self = .sqlite(path: path)
+        } else if string.contains("://") {
+            throw .badURL("unsupported scheme in '\(string)'; use sqlite:// or postgres://")
+        } else {
+            guard !string.isEmpty else { throw .badURL("empty database URL") }
+            self = .sqlite(path: string)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// Storage failures that callers act on. Wraps a private enum so cases can grow.
+public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    enum Code: Equatable, Sendable {
+        case notFound(String)
+        case conflict(String)
+        case corrupt(String)
+        case badURL(String)
+        case idempotencyMismatch
+        case uniqueViolation(String)
+    }
+
+    let code: Code
+
+    public static func notFound(_ what: String) -> StoreError { StoreError(code: .notFound(what)) }
+    public static func conflict(_ what: String) -> StoreError { StoreError(code: .conflict(what)) }
+    static func corrupt(column: String) -> StoreError { StoreError(code: .corrupt(column)) }
+    public static func badURL(_ reason: String) -> StoreError { StoreError(code: .badURL(reason)) }
+    static func uniqueViolation(_ detail: String) -> StoreError { StoreError(code: .uniqueViolation(detail)) }
+    public static let idempotencyMismatch = StoreError(code: .idempotencyMismatch)
+
+    public var isNotFound: Bool { if case .notFound = code { true } else { false } }
+    public var isConflict: Bool {
+        switch code {
+        case .conflict, .uniqueViolation: true
+        default: false
+        }
+    }
+    public var isIdempotencyMismatch: Bool { code == .idempotencyMismatch }
+
+    public var description: String {
+        switch code {
+        case .notFound(let what): "\(what) not found"
+        case .conflict(let what): what
+        case .corrupt(let column): "stored column '\(column)' is missing or malformed"
+        case .badURL(let reason): "database URL: \(reason)"
+        case .idempotencyMismatch: "the idempotency key was used with a different request"
+        case .uniqueViolation(let detail): "already exists (\(detail))"
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RedeemServer
+import RedeemStore
+
+/// `--database-url`, falling back to `REDEEM_DATABASE_URL`, then `./redeem.sqlite`.
+struct DatabaseOptions: ParsableArguments {
+    @Option(help: "sqlite:///abs/path.sqlite, sqlite://relative.sqlite, a file path, or postgres://user@host:port/db (env REDEEM_DATABASE_URL; default ./redeem.sqlite)")
+    var databaseURL: String?
+
+    var resolvedURL: String {
+        databaseURL ?? Environment.value("REDEEM_DATABASE_URL") ?? ServerConfiguration.defaultDatabaseURL
+    }
+
+    /// Opens the store and applies pending migrations, as `serve` does.
+    func openStore(logger: Logger) async throws -> SQLStore {
+        let store = try await SQLStore.open(url: resolvedURL, logger: logger)
+        do {
+            try await store.migrate(logger: logger)
+        } catch {
+            await store.close()
+            throw error
+        }
+        return store
+    }
+
+    func withAdmin<T>(_ body: (AdminService) async throws -> T) async throws -> T {
+        let store = try await openStore(logger: Logger.cli)
+        do {
+            let result = try await body(AdminService(store: store))
+            await store.close()
+            return result
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+}
+
+enum Environment {
+    static func value(_ name: String) -> String? {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
+        return value
+    }
+}
+
+extension Logger {
+    static var cli: Logger {
+        var logger = Logger(label: "redeem")
+        logger.logLevel = .warning
+        return logger
+    }
+}
+
+/// Prints a value as the API would (`--json`), or as readable lines.
+enum Output {
+    static func json(_ value: some Encodable) throws {
+        let data = try JSONCoding.encoder.encode(value)
+        print(String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+@main
+struct Redeem: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "redeem",
+        abstract: "Self-hosted web-to-app purchases: redemption links, offer codes and customer info.",
+        subcommands: [
+            Serve.self, Demo.self, Migrate.self, Apps.self, Products.self, Entitlements.self, Keys.self,
+        ]
+    )
+
+    static func main() async {
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

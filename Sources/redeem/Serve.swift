@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import RedeemServer
+import RedeemStore
+
+/// Options shared by `serve` and `demo`.
+struct ServerOptions: ParsableArguments {
+    @Option(help: "Address to listen on (env REDEEM_HOST; default 127.0.0.1).")
+    var host: String?
+    @Option(help: "Port to listen on (env REDEEM_PORT; default 8080).")
+    var port: String?
+    @Option(help: "Public base URL for links and pages, e.g. https://pay.example.com (env REDEEM_PUBLIC_URL).")
+    var publicURL: String?
+    @Option(help: "trace, debug, info, notice, warning, error or critical (env REDEEM_LOG_LEVEL; default info).")
+    var logLevel: String?
+    @Flag(help: "Refuse to start when migrations are pending instead of applying them.")
+    var noMigrate = false
+    @OptionGroup var database: DatabaseOptions
+
+    func configuration() throws -> ServerConfiguration {
+        let portText = port ?? Environment.value("REDEEM_PORT") ?? "8080"
+        guard let port = Int(portText) else {
+            throw ConfigurationError(setting: "--port / REDEEM_PORT", reason: "'\(portText)' is not a number")
+        }
+        return try ServerConfiguration(
+            host: host ?? Environment.value("REDEEM_HOST") ?? "127.0.0.1", port: port,
+            databaseURL: database.resolvedURL, publicURL: publicURL ?? Environment.value("REDEEM_PUBLIC_URL"),
+            migrateOnStart: !noMigrate, logLevel: logLevel ?? Environment.value("REDEEM_LOG_LEVEL") ?? "info"
+        )
+    }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the HTTP server.")
+
+    @OptionGroup var options: ServerOptions
+
+    func run() async throws {
+        let configuration = try options.configuration()
+        let app = try await buildApplication(configuration)
+        try await app.runService()
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Apply pending database migrations.")
+
+    @OptionGroup var database: DatabaseOptions
+    @Flag(help: "Only list pending migrations.")
+    var dryRun = false
+
+    func run() async throws {
+        let store = try await SQLStore.open(url: database.resolvedURL, logger: .cli)
+        let runner = MigrationRunner(database: store.database)
+        if dryRun {
+            let pending = try await runner.pending()
+            print(pending.isEmpty ? "No pending migrations." : pending.map { "pending: \($0.version) \($0.name)" }.joined(separator: "\n"))
+        } else {
+            let applied = try await runner.apply(logger: .cli)
+            print(applied.isEmpty ? "Database is up to date." : "Applied migrations \(applied.map(String.init).joined(separator: ", ")).")
+        }
+        await store.close()
+    }
+}
