@@ -64,11 +64,18 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "RedeemCoreTests", dependencies: ["RedeemCore"], swiftSettings: strict),
-        .testTarget(name: "RedeemStoreTests", dependencies: ["RedeemStore"], swiftSettings: strict),
+        .target(
+            name: "RedeemTestSupport",
+            dependencies: ["RedeemStore", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/RedeemTestSupport",
+            swiftSettings: strict
+        ),
+        .testTarget(name: "RedeemStoreTests", dependencies: ["RedeemStore", "RedeemTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "RedeemServerTests",
             dependencies: [
                 "RedeemServer",
+                "RedeemTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict

@@ -35,8 +35,13 @@ public final class PostgresBackend: SQLDatabase {
 
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let logger = self.logger
-        return try await client.withTransaction(logger: logger) { connection in
-            try await body(PostgresSession(connection: connection, logger: logger))
+        do {
+            return try await client.withTransaction(logger: logger) { connection in
+                try await body(PostgresSession(connection: connection, logger: logger))
+            }
+        } catch let error as PostgresTransactionError {
+            // Callers act on what the body threw, not on the wrapper.
+            throw error.closureError ?? error.commitError ?? error.beginError ?? error
         }
     }
 

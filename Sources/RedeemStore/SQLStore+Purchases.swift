@@ -3,6 +3,15 @@ import RedeemCore
 
 extension SQLStore {
     public func grant(_ grant: PurchaseGrant, idempotency: Idempotency?, now: Date) async throws -> GrantResult {
+        do {
+            return try await grantOnce(grant, idempotency: idempotency, now: now)
+        } catch let error as StoreError where error.isConflict && idempotency != nil {
+            // A concurrent request with the same key committed first; this attempt now finds its result.
+            return try await grantOnce(grant, idempotency: idempotency, now: now)
+        }
+    }
+
+    func grantOnce(_ grant: PurchaseGrant, idempotency: Idempotency?, now: Date) async throws -> GrantResult {
         try await write { connection in
             if let idempotency, let row = try await connection.first("""
                 SELECT request_hash, resource_id FROM idempotency_keys

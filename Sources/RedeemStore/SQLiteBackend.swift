@@ -79,7 +79,7 @@ struct SQLiteSession: SQLConnection {
         let rows: [SQLiteRow]
         do {
             rows = try await connection.query(Self.sqliteText(sql.text), sql.binds.map(Self.data))
-        } catch let error as SQLiteError where error.reason == .constraint && error.message.contains("UNIQUE") {
+        } catch let error as SQLiteError where error.message.contains("UNIQUE constraint failed") {
             throw StoreError.uniqueViolation(error.message)
         }
         return rows.map { row in

@@ -1,0 +1,55 @@
+import Foundation
+import RedeemCore
+import Testing
+
+@Suite struct AppChangesTests {
+    let now = Date(timeIntervalSince1970: 1_767_225_600)
+
+    @Test func newAppsGetDefaultsAndAUniqueScheme() throws {
+        var changes = AppChanges()
+        changes.name = "  Fitness  "
+        let app = try changes.makeApp(now: now)
+        #expect(app.name == "Fitness")
+        #expect(app.redemptionLinkPolicy == .enabled)
+        #expect(app.restoreBehavior == .transfer)
+        #expect(app.redemptionLinkLifetimeSeconds == 3600)
+        #expect(app.scheme.wholeMatch(of: /rdm-[0-9a-f]{10}/) != nil)
+        #expect(try changes.makeApp(now: now).scheme != app.scheme)
+    }
+
+    @Test func nameIsRequired() {
+        #expect(throws: ValidationError(field: "name", reason: "is required")) { try AppChanges().makeApp(now: now) }
+    }
+
+    @Test(arguments: [
+        ("icon_url", "http://example.com/i.png"), ("app_store_url", "not a url"), ("ios_team_id", "abc"),
+        ("ios_bundle_id", "nodots"), ("android_package_name", "1com.x"), ("redemption_link_policy", "sometimes"),
+        ("restore_behavior", "share"), ("support_email", "nobody"),
+    ])
+    func rejectsBadFieldsNamingThem(_ field: String, value: String) throws {
+        let json = try JSONSerialization.data(withJSONObject: ["name": "App", field: value])
+        let changes = try JSONDecoder().decode(AppChanges.self, from: json)
+        #expect { try changes.makeApp(now: now) } throws: { ($0 as? ValidationError)?.field == field }
+    }
+
+    @Test func updatesAreAllOrNothingAndEmptyClears() throws {
+        var create = AppChanges()
+        create.name = "App"
+        create.supportEmail = "help@example.com"
+        var app = try create.makeApp(now: now)
+        var bad = AppChanges()
+        bad.name = "Renamed"
+        bad.redemptionLinkLifetimeSeconds = 5
+        #expect(throws: ValidationError.self) { try bad.apply(to: &app, now: now) }
+        #expect(app.name == "App")
+        var good = AppChanges()
+        good.supportEmail = ""
+        good.androidCertFingerprints = [Array(repeating: "ab", count: 32).joined(separator: ":")]
+        good.restoreBehavior = "keep_with_original"
+        try good.apply(to: &app, now: now.addingTimeInterval(5))
+        #expect(app.supportEmail == nil)
+        #expect(app.androidCertFingerprints == [Array(repeating: "AB", count: 32).joined(separator: ":")])
+        #expect(app.restoreBehavior == .keepWithOriginal)
+        #expect(app.updatedAt == now.addingTimeInterval(5))
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import RedeemStore
+
+/// The engines a test can run on.
+public enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite, postgres
+    public var description: String { rawValue }
+}
+
+/// Fresh, migrated databases for tests: a temporary SQLite file, or a PostgreSQL database
+/// copied from a migrated template (`CREATE DATABASE … TEMPLATE`), so resets are cheap.
+public enum TestDatabases {
+    /// Set by scripts/test.sh (and so by CI). Unset: PostgreSQL tests are skipped, never passed.
+    public static let postgresURL = ProcessInfo.processInfo.environment["REDEEM_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    public static var postgresConfigured: Bool { postgresURL != nil }
+    /// The backends to run on: SQLite always, PostgreSQL when configured.
+    public static var available: [TestBackend] { postgresConfigured ? [.sqlite, .postgres] : [.sqlite] }
+
+    public static let logger: Logger = {
+        var logger = Logger(label: "redeem-tests")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    /// Runs `body` with a fresh, migrated store, and removes the database afterwards.
+    public static func withStore<T: Sendable>(_ backend: TestBackend, _ body: (SQLStore) async throws -> T) async throws -> T {
+        let (url, cleanup) = try await makeDatabase(backend)
+        let store = try await SQLStore.open(url: url, logger: logger)
+        do {
+            if backend == .sqlite { try await store.migrate(logger: logger) }
+            let result = try await body(store)
+            await store.close()
+            try await cleanup()
+            return result
+        } catch {
+            await store.close()
+            try? await cleanup()
+            throw error
+        }
+    }
+
+    /// A new empty (SQLite) or template-migrated (PostgreSQL) database URL and its cleanup.
+    public static func makeDatabase(_ backend: TestBackend, migrated: Bool = true) async throws -> (String, @Sendable () async throws -> Void) {
+        switch backend {
+        case .sqlite:
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("redeem-test-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            let path = dir.appendingPathComponent("db.sqlite").path
+            return ("sqlite://" + path, { try? FileManager.default.removeItem(at: dir) })
+        case .postgres:
+            return try await PostgresTemplates.shared.makeDatabase(migrated: migrated)
+        }
+    }
+}
+
+/// Creates PostgreSQL test databases from one migrated template per test process.
+actor PostgresTemplates {
+    static let shared = PostgresTemplates()
+    private var admin: SQLStore?
+    private var template: Task<String, any Error>?
+
+    func makeDatabase(migrated: Bool) async throws -> (String, @Sendable () async throws -> Void) {
+        guard let base = TestDatabases.postgresURL, var components = URLComponents(string: base) else {
+            throw TestSetupError("REDEEM_TEST_POSTGRES_URL is not set")
+        }
+        let admin = try await adminStore(base)
+        let name = "redeem_t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(20)
+        let source = migrated ? try await migratedTemplate(components: components, admin: admin) : "template0"
+        try await admin.database.read { try await $0.query("CREATE DATABASE \(unsafeRaw: name) TEMPLATE \(unsafeRaw: source)") }
+        components.path = "/" + name
+        let url = components.string!
+        return (url, { _ = try await admin.database.read { try await $0.query("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)") } })
+    }
+
+    private func adminStore(_ base: String) async throws -> SQLStore {
+        if let admin { return admin }
+        let store = try await SQLStore.open(url: base, logger: TestDatabases.logger)
+        admin = store
+        return store
+    }
+
+    private func migratedTemplate(components: URLComponents, admin: SQLStore) async throws -> String {
+        if let template { return try await template.value }
+        let task = Task { try await Self.createTemplate(components: components, admin: admin) }
+        template = task
+        return try await task.value
+    }
+
+    private static func createTemplate(components: URLComponents, admin: SQLStore) async throws -> String {
+        let name = "redeem_template_\(ProcessInfo.processInfo.processIdentifier)_\(Int(Date().timeIntervalSince1970))"
+        try await admin.database.read { try await $0.query("CREATE DATABASE \(unsafeRaw: name) TEMPLATE template0") }
+        var components = components
+        components.path = "/" + name
+        let store = try await SQLStore.open(url: components.string!, logger: TestDatabases.logger)
+        try await store.migrate(logger: TestDatabases.logger)
+        await store.close()
+        return name
+    }
+}
+
+public struct TestSetupError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
