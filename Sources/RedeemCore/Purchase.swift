@@ -28,6 +28,11 @@ public struct Price: Codable, Equatable, Sendable {
     }
 
     public var amount: Double { Double(amountMicros) / 1_000_000 }
+
+    enum CodingKeys: String, CodingKey {
+        case currency
+        case amountMicros = "amount_micros"
+    }
 }
 
 /// One purchase: a subscription (renewals extend `expiresDate`) or a one-time product.
@@ -76,6 +81,24 @@ public struct Purchase: Codable, Equatable, Sendable {
         self.billingIssuesDetectedAt = billingIssuesDetectedAt
         self.refundedAt = refundedAt
         self.createdAt = createdAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, store, price, email
+        case appID = "app_id"
+        case customerID = "customer_id"
+        case productID = "product_id"
+        case isSandbox = "is_sandbox"
+        case purchaseDate = "purchase_date"
+        case originalPurchaseDate = "original_purchase_date"
+        case expiresDate = "expires_date"
+        case gracePeriodExpiresDate = "grace_period_expires_date"
+        case periodType = "period_type"
+        case storeTransactionID = "store_transaction_id"
+        case unsubscribeDetectedAt = "unsubscribe_detected_at"
+        case billingIssuesDetectedAt = "billing_issues_detected_at"
+        case refundedAt = "refunded_at"
+        case createdAt = "created_at"
     }
 
     /// Grants access at `date`: not refunded, and unexpired (counting the grace period).

@@ -31,6 +31,16 @@ public struct APIError: HTTPResponseError, Sendable {
 }
 
 extension APIError {
+    /// An error the framework raised (unknown route, body too large…), in our body format.
+    init(framework status: HTTPResponse.Status, message: String?) {
+        let code = switch status.code {
+        case 404: 7004
+        case 500...: 7500
+        default: 7000
+        }
+        self.init(status, code: code, message: message ?? status.reasonPhrase)
+    }
+
     public static func validation(_ error: ValidationError) -> APIError {
         APIError(.unprocessableContent, code: 7001, message: "\(error.field) \(error.reason)", field: error.field)
     }

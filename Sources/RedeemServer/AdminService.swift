@@ -35,7 +35,7 @@ public struct AdminService: Sendable {
             throw ValidationError(field: "type", reason: "must be one of subscription, consumable, non_consumable")
         }
         let product = Product(
-            appID: appID, id: input.id, type: type, period: input.period, displayName: input.displayName,
+            appID: appID, id: input.id, type: type, period: input.period, displayName: input.displayName.flatMap { $0.isEmpty ? nil : $0 },
             entitlements: Array(Set(input.entitlements ?? [])).sorted(), createdAt: clock.now()
         )
         try product.validate()
@@ -58,7 +58,10 @@ public struct AdminService: Sendable {
 
     public func createEntitlement(appID: String, _ input: EntitlementInput) async throws -> Entitlement {
         try Identifier.validate(input.id, field: "id")
-        let entitlement = Entitlement(appID: appID, id: input.id, displayName: input.displayName, createdAt: clock.now())
+        try Self.validateDisplayName(input.displayName)
+        let entitlement = Entitlement(
+            appID: appID, id: input.id, displayName: input.displayName.flatMap { $0.isEmpty ? nil : $0 }, createdAt: clock.now()
+        )
         do {
             try await store.createEntitlement(entitlement)
         } catch let error as StoreError where error.isConflict {
@@ -67,11 +70,17 @@ public struct AdminService: Sendable {
         return entitlement
     }
 
+    /// Renames an entitlement; nil leaves the name, an empty string clears it.
     public func updateEntitlement(appID: String, id: String, displayName: String?) async throws -> Entitlement {
         var entitlement = try await store.entitlement(appID: appID, id: id)
-        entitlement.displayName = displayName.flatMap { $0.isEmpty ? nil : $0 }
+        try Self.validateDisplayName(displayName)
+        if let displayName { entitlement.displayName = displayName.isEmpty ? nil : displayName }
         try await store.updateEntitlement(entitlement)
         return entitlement
+    }
+
+    static func validateDisplayName(_ name: String?) throws(ValidationError) {
+        if let name, name.count > 200 { throw ValidationError(field: "display_name", reason: "must be at most 200 characters") }
     }
 
     /// A new key for an app (public or secret), or an instance admin key when `appID` is nil.

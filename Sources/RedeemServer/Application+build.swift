@@ -30,7 +30,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     try OpenAPIController().addRoutes(to: router)
 
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
-    SubscribersController(store: deps.store, clock: deps.clock).addRoutes(to: v1)
+    SubscribersController(store: deps.store, clock: deps.clock, cache: CustomerInfoCache()).addRoutes(to: v1)
     PurchasesController(store: deps.store, clock: deps.clock).addRoutes(to: v1)
 
     let admin = router.group("/admin/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))

@@ -45,6 +45,9 @@ public final class PostgresBackend: SQLDatabase {
         }
     }
 
+    /// Other instances write to the same database unseen, so nothing read here may be cached.
+    public func changeToken() async throws -> UInt64? { nil }
+
     public func close() async {
         runner.cancel()
         _ = await runner.value
@@ -78,14 +81,13 @@ struct PostgresSession: SQLConnection {
 
     private func collect(_ query: PostgresQuery, into result: inout [SQLRow]) async throws {
         let rows = try await connection.query(query, logger: logger)
+        var columns: SQLColumns?
         for try await row in rows {
-            var names: [String] = []
             var values: [SQLValue] = []
-            for cell in row {
-                names.append(cell.columnName)
-                values.append(try Self.value(cell))
-            }
-            result.append(SQLRow(names: names, values: values))
+            for cell in row { values.append(try Self.value(cell)) }
+            let shared = columns ?? SQLColumns(row.map(\.columnName))
+            columns = shared
+            result.append(SQLRow(columns: shared, values: values))
         }
     }
 

@@ -41,6 +41,8 @@ public protocol RedeemStore: Sendable {
     func purchases(customerID: String) async throws -> [Purchase]
     /// Everything CustomerInfo is built from, read consistently.
     func customerInfo(appID: String, appUserID: AppUserID, now: Date) async throws -> CustomerInfo
+    /// Changes whenever committed data may have changed; nil when reads must not be cached (see `SQLDatabase`).
+    func changeToken() async throws -> UInt64?
 }
 
 /// A purchase to record, from the server API or a checkout.

@@ -12,6 +12,9 @@ public protocol SQLDatabase: Sendable {
     /// Runs `body` in one write transaction: committed when it returns, rolled back when it throws.
     func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T
     func close() async
+    /// A number that changes whenever a write committed by any connection or process may have changed data;
+    /// nil when the engine cannot tell, so callers must not cache.
+    func changeToken() async throws -> UInt64?
 }
 
 public enum SQLEngine: String, Sendable {

@@ -1,18 +1,30 @@
 import Foundation
 import RedeemCore
 
+/// The column names of one result, shared by its rows.
+final class SQLColumns: Sendable {
+    let index: [String: Int]
+
+    init(_ names: [String]) {
+        var index: [String: Int] = [:]
+        for (i, name) in names.enumerated() where index[name] == nil { index[name] = i }
+        self.index = index
+    }
+}
+
 /// One result row, read by column name.
 public struct SQLRow: Sendable {
-    let names: [String]
+    let columns: SQLColumns
     let values: [SQLValue]
 
-    init(names: [String], values: [SQLValue]) {
-        self.names = names
+    init(columns: SQLColumns, values: [SQLValue]) {
+        self.columns = columns
         self.values = values
     }
 
+    /// The value of the first column with this name; `.null` when there is none.
     public subscript(_ name: String) -> SQLValue {
-        guard let index = names.firstIndex(of: name) else { return .null }
+        guard let index = columns.index[name] else { return .null }
         return values[index]
     }
 

@@ -45,18 +45,56 @@ extension SQLStore {
     }
 
     public func customerInfo(appID: String, appUserID: AppUserID, now: Date) async throws -> CustomerInfo {
-        let customer = try await customer(appID: appID, appUserID: appUserID, now: now)
-        let (purchases, products) = try await read { connection in
-            let purchases = try await connection.query("SELECT * FROM purchases WHERE customer_id = \(customer.id)")
-                .map(Purchase.init(row:))
-            let ids = Array(Set(purchases.map(\.productID)))
-            let products = try await Self.products(appID: appID, ids: ids, on: connection)
-            return (purchases, products)
+        // The hot path: one statement reads the customer, purchases, products and entitlements.
+        var snapshot = try await read { try await Self.snapshot(appID: appID, appUserID: appUserID, on: $0) }
+        if snapshot == nil || now.timeIntervalSince(snapshot!.customer.lastSeen) >= lastSeenResolution {
+            _ = try await write { try await Self.resolveOrCreate(appID: appID, appUserID: appUserID, now: now, on: $0) }
+            snapshot = try await read { try await Self.snapshot(appID: appID, appUserID: appUserID, on: $0) }
         }
-        return CustomerInfo(
-            customer: customer, purchases: purchases,
-            products: Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }), requestDate: now
-        )
+        guard let snapshot else { throw StoreError.conflict("customer '\(appUserID)' changed concurrently") }
+        return CustomerInfo(customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now)
+    }
+
+    struct Snapshot: Sendable {
+        var customer: Customer
+        var purchases: [Purchase] = []
+        var products: [String: Product] = [:]
+    }
+
+    /// The customer `appUserID` resolves to, with every purchase and the products behind them; nil when unknown.
+    static func snapshot(appID: String, appUserID: AppUserID, on connection: any SQLConnection) async throws -> Snapshot? {
+        let rows = try await connection.query("""
+            SELECT c.id AS customer_ref, c.original_app_user_id, c.first_seen, c.last_seen, p.*,
+                pr.type AS product_type, pr.period AS product_period, pr.display_name AS product_display_name, pe.entitlement_id
+            FROM customer_aliases a
+            JOIN customers c ON c.id = a.customer_id
+            LEFT JOIN purchases p ON p.customer_id = c.id
+            LEFT JOIN products pr ON pr.app_id = p.app_id AND pr.id = p.product_id
+            LEFT JOIN product_entitlements pe ON pe.app_id = pr.app_id AND pe.product_id = pr.id
+            WHERE a.app_id = \(appID) AND a.app_user_id = \(appUserID.rawValue)
+            ORDER BY p.purchase_date, p.id, pe.entitlement_id
+            """)
+        guard let first = rows.first else { return nil }
+        var snapshot = Snapshot(customer: Customer(
+            id: try first.string("customer_ref"), appID: appID, originalAppUserID: try first.string("original_app_user_id"),
+            aliases: [], firstSeen: try first.date("first_seen"), lastSeen: try first.date("last_seen")
+        ))
+        for row in rows where row.optionalString("id") != nil {
+            let purchase = try Purchase(row: row)
+            if snapshot.purchases.last?.id != purchase.id { snapshot.purchases.append(purchase) }
+            if snapshot.products[purchase.productID] == nil {
+                snapshot.products[purchase.productID] = Product(
+                    appID: appID, id: purchase.productID, type: try row.enumeration("product_type"),
+                    period: row.optionalString("product_period"), displayName: row.optionalString("product_display_name"),
+                    entitlements: [], createdAt: purchase.createdAt
+                )
+            }
+            if let entitlement = row.optionalString("entitlement_id"),
+               snapshot.products[purchase.productID]?.entitlements.contains(entitlement) == false {
+                snapshot.products[purchase.productID]?.entitlements.append(entitlement)
+            }
+        }
+        return snapshot
     }
 
     static func purchase(appID: String, id: String, on connection: any SQLConnection) async throws -> Purchase {

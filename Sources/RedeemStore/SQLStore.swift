@@ -28,6 +28,8 @@ public final class SQLStore: RedeemStore {
 
     public func close() async { await database.close() }
 
+    public func changeToken() async throws -> UInt64? { try await database.changeToken() }
+
     func write<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         try await database.transaction(body)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import SQLiteNIO
 
@@ -10,6 +11,8 @@ public final class SQLiteBackend: SQLDatabase {
     private let writer: SQLiteConnection
     private let writeGate = SerialGate()
     private let readers: ResourcePool<SQLiteConnection>
+    /// Per reader, the last `PRAGMA data_version` seen, and the epoch they feed.
+    private let versions = NIOLockedValueBox((seen: [ObjectIdentifier: Int64](), epoch: UInt64(0)))
 
     public static func open(path: String, readerCount: Int = 4, logger: Logger) async throws -> SQLiteBackend {
         let writer = try await openConnection(path: path, logger: logger)
@@ -63,6 +66,30 @@ public final class SQLiteBackend: SQLDatabase {
         }
     }
 
+    /// SQLite's `data_version` differs between two reads on one connection exactly when another connection
+    /// (this process's writer, or another process) committed in between. Each reader reports its changes
+    /// into one epoch, so an epoch read after a commit always differs from one read before it.
+    public func changeToken() async throws -> UInt64? {
+        let connection = await readers.checkout()
+        let rows: [SQLiteRow]
+        do {
+            rows = try await connection.query("PRAGMA data_version", [])
+        } catch {
+            await readers.checkin(connection)
+            throw error
+        }
+        await readers.checkin(connection)
+        let version = Int64(rows.first?.columns.first?.data.integer ?? -1)
+        return versions.withLockedValue { state in
+            let id = ObjectIdentifier(connection)
+            if state.seen[id] != version {
+                state.seen[id] = version
+                state.epoch &+= 1
+            }
+            return state.epoch
+        }
+    }
+
     public func close() async {
         await writeGate.acquire()
         for reader in await readers.drain() { try? await reader.close() }
@@ -82,23 +109,17 @@ struct SQLiteSession: SQLConnection {
         } catch let error as SQLiteError where error.message.contains("UNIQUE constraint failed") {
             throw StoreError.uniqueViolation(error.message)
         }
-        return rows.map { row in
-            let columns = row.columns
-            return SQLRow(names: columns.map(\.name), values: columns.map { Self.value($0.data) })
-        }
+        guard let first = rows.first else { return [] }
+        let columns = SQLColumns(first.columns.map(\.name))
+        return rows.map { row in SQLRow(columns: columns, values: row.columns.map { Self.value($0.data) }) }
     }
 
-    /// `$n` placeholders become SQLite's numbered `?n`.
+    /// `$n` placeholders become SQLite's numbered `?n` (statements never hold a literal `$`).
     static func sqliteText(_ text: String) -> String {
-        guard text.contains("$") else { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        var previous: Character = " "
-        for ch in text {
-            out.append(ch == "$" && previous != "'" ? "?" : ch)
-            previous = ch
-        }
-        return out
+        var bytes = Array(text.utf8)
+        guard let first = bytes.firstIndex(of: UInt8(ascii: "$")) else { return text }
+        for i in first..<bytes.count where bytes[i] == UInt8(ascii: "$") { bytes[i] = UInt8(ascii: "?") }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func data(_ value: SQLValue) -> SQLiteData {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import RedeemServer
 
 @main
 struct Redeem: AsyncParsableCommand {
@@ -13,7 +14,11 @@ struct Redeem: AsyncParsableCommand {
     )
 
     static func main() async {
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        if ProcessInfo.processInfo.environment["REDEEM_LOG_FORMAT"] == "json" {
+            LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
+        } else {
+            LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        }
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {

@@ -25,51 +25,45 @@ struct AdminCatalogController {
         enum CodingKeys: String, CodingKey { case displayName = "display_name" }
     }
 
-    func authorizedApp(_ context: AppRequestContext) async throws -> String {
-        let appID = try context.parameters.decoded("app_id")
-        try context.requireAdmin(appID: appID)
-        _ = try await admin.store.app(id: appID)
-        return appID
-    }
 
     @Sendable func createProduct(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Product> {
-        let appID = try await authorizedApp(context)
+        let appID = try await admin.authorizedAppID(context)
         let input = try await request.decodeJSON(ProductInput.self, context: context)
         return JSONResponse(try await admin.createProduct(appID: appID, input), status: .created)
     }
 
     @Sendable func listProducts(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<ProductList> {
-        JSONResponse(ProductList(products: try await admin.store.products(appID: try await authorizedApp(context))))
+        JSONResponse(ProductList(products: try await admin.store.products(appID: try await admin.authorizedAppID(context))))
     }
 
     @Sendable func showProduct(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Product> {
-        let appID = try await authorizedApp(context)
+        let appID = try await admin.authorizedAppID(context)
         return JSONResponse(try await admin.store.product(appID: appID, id: try context.parameters.decoded("product_id")))
     }
 
     @Sendable func updateProduct(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Product> {
-        let appID = try await authorizedApp(context)
+        let appID = try await admin.authorizedAppID(context)
         let update = try await request.decodeJSON(ProductUpdate.self, context: context)
         return JSONResponse(try await admin.updateProduct(appID: appID, id: try context.parameters.decoded("product_id"), update))
     }
 
     @Sendable func createEntitlement(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Entitlement> {
-        let appID = try await authorizedApp(context)
+        let appID = try await admin.authorizedAppID(context)
         let input = try await request.decodeJSON(EntitlementInput.self, context: context)
         return JSONResponse(try await admin.createEntitlement(appID: appID, input), status: .created)
     }
 
     @Sendable func listEntitlements(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<EntitlementList> {
-        JSONResponse(EntitlementList(entitlements: try await admin.store.entitlements(appID: try await authorizedApp(context))))
+        JSONResponse(EntitlementList(entitlements: try await admin.store.entitlements(appID: try await admin.authorizedAppID(context))))
     }
 
     @Sendable func showEntitlement(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Entitlement> {
-        let appID = try await authorizedApp(context)
+        let appID = try await admin.authorizedAppID(context)
         return JSONResponse(try await admin.store.entitlement(appID: appID, id: try context.parameters.decoded("entitlement_id")))
     }
 
     @Sendable func updateEntitlement(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Entitlement> {
-        let appID = try await authorizedApp(context)
+        let appID = try await admin.authorizedAppID(context)
         let update = try await request.decodeJSON(EntitlementUpdate.self, context: context)
         let id = try context.parameters.decoded("entitlement_id")
         return JSONResponse(try await admin.updateEntitlement(appID: appID, id: id, displayName: update.displayName))

@@ -16,25 +16,19 @@ struct AdminKeysController {
     struct KeyRequest: Decodable { let kind: String }
     struct KeyList: Encodable { let keys: [APIKey] }
 
-    func authorizedApp(_ context: AppRequestContext) async throws -> String {
-        let appID = try context.parameters.decoded("app_id")
-        try context.requireAdmin(appID: appID)
-        _ = try await admin.store.app(id: appID)
-        return appID
-    }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CreatedKey> {
-        let appID = try await authorizedApp(context)
+        let appID = try await admin.authorizedAppID(context)
         let input = try await request.decodeJSON(KeyRequest.self, context: context)
         return JSONResponse(try await admin.createKey(appID: appID, kind: input.kind), status: .created)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<KeyList> {
-        JSONResponse(KeyList(keys: try await admin.store.keys(appID: try await authorizedApp(context))))
+        JSONResponse(KeyList(keys: try await admin.store.keys(appID: try await admin.authorizedAppID(context))))
     }
 
     @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        let appID = try await authorizedApp(context)
+        let appID = try await admin.authorizedAppID(context)
         try await admin.revokeKey(id: try context.parameters.decoded("key_id"), appID: appID)
         return .noContent
     }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -33,10 +32,17 @@ struct PurchasesController<Store: RedeemStore> {
         let input = try request.decodeJSON(GrantRequest.self, from: body, context: context)
         let now = clock.now()
         let grant = try PurchaseGrant(input, appID: appID, now: now)
-        let fingerprint = SHA256.hash(data: Data(body.readableBytesView)).map { String(format: "%02x", $0) }.joined()
+        let fingerprint = try Self.fingerprint(body)
         let result = try await store.grant(grant, idempotency: Idempotency(key: key, fingerprint: fingerprint), now: now)
         let info = try await store.customerInfo(appID: appID, appUserID: grant.appUserID, now: now)
         return JSONResponse(GrantResponse(purchase: result.purchase, customerInfo: info), status: result.created ? .created : .ok)
+    }
+
+    /// SHA-256 of the body's JSON with sorted keys, so a retry that reorders keys or whitespace still matches.
+    static func fingerprint(_ body: ByteBuffer) throws -> String {
+        let object = try JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed])
+        let canonical = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
+        return SecretToken.hash(String(decoding: canonical, as: UTF8.self))
     }
 }
 

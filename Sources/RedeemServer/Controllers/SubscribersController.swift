@@ -7,15 +7,25 @@ import RedeemStore
 struct SubscribersController<Store: RedeemStore> {
     let store: Store
     let clock: any RedeemClock
+    let cache: CustomerInfoCache
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("/subscribers/{app_user_id}", use: customerInfo)
     }
 
-    @Sendable func customerInfo(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CustomerInfo> {
+    @Sendable func customerInfo(_ request: Request, context: AppRequestContext) async throws -> CustomerInfoResponse {
         let appID = try context.sdkAppID()
         let appUserID = try AppUserID.parse(try context.parameters.decoded("app_user_id"))
-        return JSONResponse(try await store.customerInfo(appID: appID, appUserID: appUserID, now: clock.now()))
+        let now = clock.now()
+        let key = CustomerInfoCache.Key(appID: appID, appUserID: appUserID.rawValue)
+        let token = try await store.changeToken()
+        if let token, let subscriber = cache.lookup(key, token: token, now: now) {
+            return CustomerInfoResponse(requestDate: now, subscriber: subscriber)
+        }
+        let info = try await store.customerInfo(appID: appID, appUserID: appUserID, now: now)
+        let subscriber = try CustomerInfoResponse.render(info.subscriber)
+        if let token { cache.store(key, token: token, info: info, subscriber: subscriber) }
+        return CustomerInfoResponse(requestDate: now, subscriber: subscriber)
     }
 }
 

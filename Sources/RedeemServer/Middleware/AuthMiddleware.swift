@@ -16,7 +16,8 @@ struct AuthMiddleware: RouterMiddleware {
               header.prefix(7).lowercased() == "bearer " else {
             throw APIError.unauthenticated
         }
-        let presented = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        // Keys never contain blanks: drop any around (or in) the presented value.
+        let presented = String(decoding: header.utf8.dropFirst(7).filter { $0 != 0x20 && $0 != 0x09 }, as: UTF8.self)
         guard !presented.isEmpty, let key = try await keys.key(hash: SecretToken.hash(presented)) else {
             throw APIError.unauthenticated
         }

@@ -7,12 +7,15 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError {
-            let api = APIError(error.status, code: Int(error.status.code), message: error.body ?? error.status.reasonPhrase)
-            return try api.response(from: request, context: context)
+            return try APIError(framework: error.status, message: error.body).response(from: request, context: context)
         } catch {
             if let api = APIError.from(error) {
                 if api.status.code >= 500 { context.logger.critical("request failed", metadata: ["error": "\(error)"]) }
                 return try api.response(from: request, context: context)
+            }
+            if let error = error as? any HTTPResponseError, error.status.code < 500 {
+                // Framework errors such as an oversized body (413) keep their status.
+                return try APIError(framework: error.status, message: nil).response(from: request, context: context)
             }
             context.logger.critical("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
             let api = APIError(.internalServerError, code: 7500, message: "Internal error; it has been logged.")

@@ -1,0 +1,66 @@
+import Foundation
+import Hummingbird
+import NIOConcurrencyHelpers
+import RedeemCore
+import RedeemStore
+
+/// Rendered `subscriber` JSON per (app, app user ID), valid while the store's change token is unchanged.
+///
+/// CustomerInfo's `subscriber` does not depend on the request time (clients judge expiry against
+/// `request_date`), so a hit only needs the store to confirm nothing was committed since it was filled.
+/// Entries also lapse when `last_seen` is due a refresh, so that refresh still reaches the store.
+final class CustomerInfoCache: Sendable {
+    struct Key: Hashable {
+        let appID: String
+        let appUserID: String
+    }
+
+    struct Entry {
+        let token: UInt64
+        let refreshDue: Date
+        let subscriber: ByteBuffer
+    }
+
+    private let entries = NIOLockedValueBox([Key: Entry]())
+    let capacity: Int
+    static let lastSeenResolution: TimeInterval = 60
+
+    init(capacity: Int = 50_000) { self.capacity = capacity }
+
+    func lookup(_ key: Key, token: UInt64, now: Date) -> ByteBuffer? {
+        guard let entry = entries.withLockedValue({ $0[key] }), entry.token == token, now < entry.refreshDue else { return nil }
+        return entry.subscriber
+    }
+
+    /// `token` must have been read before the data the entry was built from.
+    func store(_ key: Key, token: UInt64, info: CustomerInfo, subscriber: ByteBuffer) {
+        let lastSeen = ISODate.parse(info.subscriber.lastSeen) ?? .distantPast
+        let entry = Entry(token: token, refreshDue: lastSeen.addingTimeInterval(Self.lastSeenResolution), subscriber: subscriber)
+        entries.withLockedValue { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = entry
+        }
+    }
+}
+
+/// CustomerInfo as `{"request_date", "request_date_ms", "subscriber"}`, with the subscriber already rendered:
+/// byte for byte what the shared encoder writes for the whole value.
+struct CustomerInfoResponse: ResponseGenerator {
+    let requestDate: Date
+    let subscriber: ByteBuffer
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var body = ByteBuffer()
+        body.reserveCapacity(subscriber.readableBytes + 80)
+        body.writeString(#"{"request_date":""# + ISODate.format(requestDate) + #"","request_date_ms":"#)
+        body.writeString(String(requestDate.millisecondsSince1970))
+        body.writeString(#","subscriber":"#)
+        body.writeImmutableBuffer(subscriber)
+        body.writeString("}")
+        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
+    }
+
+    static func render(_ subscriber: CustomerInfo.Subscriber) throws -> ByteBuffer {
+        ByteBuffer(bytes: try JSONCoding.encoder.encode(subscriber))
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HTTPTypes
+import RedeemCore
+import RedeemServer
+import RedeemStore
+import RedeemTestSupport
+import Testing
+
+/// The rendered-CustomerInfo cache must never serve data older than the last commit, from any process.
+@Suite struct CustomerInfoCacheTests {
+    @Test(arguments: TestDatabases.available)
+    func writesThroughTheAPIShowAtOnce(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            let before = try await server.send(.get, "/v1/subscribers/alice", key: app.publicSandbox).object()
+            #expect((before.value(at: "subscriber.entitlements") as? [String: Any])?.isEmpty == true)
+            let grant = try await server.send(.post, "/v1/purchases", key: app.secret, json: #"{"app_user_id": "alice", "product_id": "lifetime"}"#,
+                                              headers: [HTTPField.Name("Idempotency-Key")!: "g1"])
+            #expect(grant.status == 201)
+            let after = try await server.send(.get, "/v1/subscribers/alice", key: app.publicSandbox).object()
+            #expect(after.value(at: "subscriber.entitlements.pro.product_identifier") as? String == "lifetime")
+        }
+    }
+
+    @Test func writesFromAnotherProcessShowAtOnce() async throws {
+        let (url, cleanup) = try await TestDatabases.makeDatabase(.sqlite)
+        defer { Task { try? await cleanup() } }
+        let serverStore = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        try await serverStore.migrate(logger: TestDatabases.logger)
+        // A second store on the same file stands for `redeem` CLI commands run beside the server.
+        let cliStore = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        let clock = ManualClock(TestServer.start)
+        let deps = ServerDependencies(store: serverStore, clock: clock)
+        let created = try await AdminService(store: cliStore, clock: clock).createApp({ var c = AppChanges(); c.name = "A"; return c }())
+        _ = try await AdminService(store: cliStore, clock: clock).createProduct(appID: created.app.id, ProductInput(id: "life", type: "non_consumable", entitlements: ["pro"]))
+        let key = try #require(created.plaintext(.publicSandbox))
+        let app = Application(router: try buildRouter(deps))
+        try await app.test(.router) { client in
+            func entitlements() async throws -> [String: Any] {
+                try await client.execute(uri: "/v1/subscribers/bob", method: .get, headers: [.authorization: "Bearer \(key)"]) { response in
+                    let json = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any]
+                    return (json?["subscriber"] as? [String: Any])?["entitlements"] as? [String: Any] ?? ["missing": true]
+                }
+            }
+            #expect(try await entitlements().isEmpty)
+            #expect(try await entitlements().isEmpty)  // now served from the cache
+            let grant = PurchaseGrant(appID: created.app.id, appUserID: try AppUserID(validating: "bob"), productID: "life", purchaseDate: clock.now())
+            _ = try await cliStore.grant(grant, idempotency: nil, now: clock.now())
+            #expect(try await entitlements()["pro"] != nil)
+        }
+        await cliStore.close()
+        await serverStore.close()
+    }
+
+    @Test func cachedBodiesMatchTheEncoderAndLastSeenStillRefreshes() async throws {
+        let clock = ManualClock(TestServer.start)
+        try await TestServer.with(.sqlite, clock: clock) { server in
+            let app = try await server.createAppWithCatalog()
+            _ = try await server.send(.post, "/v1/purchases", key: app.secret, json: #"{"app_user_id": "carol", "product_id": "monthly"}"#,
+                                      headers: [HTTPField.Name("Idempotency-Key")!: "c1"])
+            let first = try await server.send(.get, "/v1/subscribers/carol", key: app.publicSandbox)
+            clock.advance(by: 30)
+            let cached = try await server.send(.get, "/v1/subscribers/carol", key: app.publicSandbox)
+            let info = try await server.deps.store.customerInfo(appID: app.id, appUserID: .init(validating: "carol"), now: clock.now())
+            #expect(cached.body == String(decoding: try JSONCoding.encoder.encode(info), as: UTF8.self))
+            #expect(try first.string("subscriber.last_seen") == "2026-06-01T00:00:00Z")
+            #expect(try cached.string("request_date") == "2026-06-01T00:00:30Z")
+            clock.advance(by: 31)
+            let refreshed = try await server.send(.get, "/v1/subscribers/carol", key: app.publicSandbox)
+            #expect(try refreshed.string("subscriber.last_seen") == "2026-06-01T00:01:01Z")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Hummingbird
+import RedeemServer
+import RedeemTestSupport
+import Testing
+
+@Suite struct HealthAndOpenAPITests {
+    @Test(arguments: TestDatabases.available)
+    func healthReportsTheDatabase(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let reply = try await server.send(.get, "/health", key: nil)
+            #expect(reply.status == 200)
+            #expect(try reply.string("status") == "ok")
+            #expect(try reply.string("database") == backend.rawValue)
+            #expect(try reply.object()["database_ok"] as? Bool == true)
+        }
+    }
+
+    @Test func documentDescribesExactlyTheRegisteredRoutes() async throws {
+        try await TestServer.with(.sqlite) { server in
+            let reply = try await server.send(.get, "/openapi.json", key: nil)
+            #expect(reply.status == 200)
+            #expect(reply.headers[.contentType] == "application/json")
+            let document = try reply.object()
+            #expect(document["openapi"] as? String == "3.1.0")
+            let paths = try #require(document["paths"] as? [String: [String: Any]])
+            let methods = Set(["get", "put", "post", "delete", "patch", "head", "options"])
+            let documented = Set(paths.flatMap { path, operations in
+                operations.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
+            })
+            let registered = Set(try buildRouter(server.deps).routes.map { "\($0.method.rawValue) \(Self.normalize($0.path.description))" })
+            #expect(registered.count > 10)
+            #expect(registered.subtracting(documented).sorted() == [], "routes missing from openapi.json")
+            #expect(documented.subtracting(registered).sorted() == [], "openapi.json names routes that do not exist")
+        }
+    }
+
+    /// `/v1/subscribers/:app_user_id` or `{app_user_id}` → `/v1/subscribers/{app_user_id}`.
+    static func normalize(_ path: String) -> String {
+        "/" + path.split(separator: "/").map { part in
+            part.hasPrefix(":") ? "{\(part.dropFirst())}" : String(part)
+        }.joined(separator: "/")
+    }
+}

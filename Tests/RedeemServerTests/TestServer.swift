@@ -1,0 +1,102 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RedeemCore
+import RedeemServer
+import RedeemStore
+import RedeemTestSupport
+import Testing
+
+/// A server on a fresh database, driven through Hummingbird's router tester, with an admin key ready.
+struct TestServer: Sendable {
+    let client: any TestClientProtocol
+    let deps: ServerDependencies
+    let adminKey: String
+
+    struct Reply: Sendable {
+        let status: Int
+        let headers: HTTPFields
+        let body: String
+
+        /// The body as a JSON object; fails the test when it is not one.
+        func object() throws -> [String: any Sendable] {
+            let value = try JSONSerialization.jsonObject(with: Data(body.utf8))
+            return try #require(value as? [String: any Sendable], "not a JSON object: \(body)")
+        }
+
+        func string(_ path: String) throws -> String? { try object().value(at: path) as? String }
+        var code: Int? { (try? object())?["code"] as? Int }
+    }
+
+    func send(_ method: HTTPRequest.Method, _ uri: String, key: String?, json: String? = nil, headers: HTTPFields = [:]) async throws -> Reply {
+        var headers = headers
+        if let key { headers[.authorization] = "Bearer \(key)" }
+        if json != nil { headers[.contentType] = "application/json" }
+        return try await client.execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }) { response in
+            Reply(status: Int(response.status.code), headers: response.headers, body: String(buffer: response.body))
+        }
+    }
+
+    /// Creates an app through the admin API and returns its id and keys.
+    func createApp(_ json: String = #"{"name": "Test App"}"#) async throws -> CreatedAppKeys {
+        let reply = try await send(.post, "/admin/v1/apps", key: adminKey, json: json)
+        #expect(reply.status == 201, "\(reply.body)")
+        let object = try reply.object()
+        let keys = try #require(object["keys"] as? [String: String])
+        return CreatedAppKeys(
+            id: try #require(object["id"] as? String), scheme: try #require(object["scheme"] as? String),
+            publicSandbox: try #require(keys["public_sandbox"]), publicProduction: try #require(keys["public_production"]),
+            secret: try #require(keys["secret"])
+        )
+    }
+
+    /// An app with a monthly subscription and a lifetime product, both unlocking `pro`.
+    func createAppWithCatalog() async throws -> CreatedAppKeys {
+        let app = try await createApp()
+        for product in [
+            #"{"id": "monthly", "type": "subscription", "period": "P1M", "entitlements": ["pro"]}"#,
+            #"{"id": "lifetime", "type": "non_consumable", "entitlements": ["pro", "extra"]}"#,
+        ] {
+            let reply = try await send(.post, "/admin/v1/apps/\(app.id)/products", key: app.secret, json: product)
+            #expect(reply.status == 201, "\(reply.body)")
+        }
+        return app
+    }
+}
+
+struct CreatedAppKeys: Sendable {
+    let id: String
+    let scheme: String
+    let publicSandbox: String
+    let publicProduction: String
+    let secret: String
+}
+
+extension TestServer {
+    static let start = ISODate.parse("2026-06-01T00:00:00Z")!
+
+    /// Runs `body` against a server on a fresh `backend` database.
+    static func with(
+        _ backend: TestBackend, clock: ManualClock = ManualClock(start), _ body: @escaping @Sendable (TestServer) async throws -> Void
+    ) async throws {
+        try await TestDatabases.withStore(backend) { store in
+            let deps = ServerDependencies(store: store, clock: clock)
+            let adminKey = try await deps.admin.createKey(appID: nil, kind: "admin").plaintext
+            let app = Application(router: try buildRouter(deps), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+            try await app.test(.router) { client in
+                try await body(TestServer(client: client, deps: deps, adminKey: adminKey))
+            }
+        }
+    }
+}
+
+extension Dictionary where Key == String, Value == any Sendable {
+    /// A value at a dotted path such as `subscriber.entitlements.pro`.
+    func value(at path: String) -> Any? {
+        var current: Any? = self
+        for part in path.split(separator: ".") {
+            current = (current as? [String: Any])?[String(part)]
+        }
+        return current
+    }
+}

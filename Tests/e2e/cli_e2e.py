@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""End-to-end checks of the `redeem` executable as an operator and a script use it:
+admin commands with --json, both sqlite URL forms, serve, customer info over HTTP, bad configuration,
+and the same on PostgreSQL when REDEEM_TEST_POSTGRES_URL is set. Prints 'N passed, M failed'."""
+import json, os, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request, uuid
+
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
+results = {"passed": 0, "failed": 0}
+
+
+def check(name, condition, detail=""):
+    results["passed" if condition else "failed"] += 1
+    print(("ok   " if condition else "FAIL ") + name + ("" if condition else f"  -- {detail}"), flush=True)
+
+
+def run(args, env=None, cwd=None):
+    return subprocess.run([BIN, *args], capture_output=True, text=True, env={**os.environ, **(env or {})}, cwd=cwd, timeout=120)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def http(method, url, key=None, body=None, headers=None):
+    request = urllib.request.Request(url, method=method, data=json.dumps(body).encode() if body is not None else None)
+    if key:
+        request.add_header("Authorization", f"Bearer {key}")
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    for k, v in (headers or {}).items():
+        request.add_header(k, v)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"null")
+
+
+def scenario(label, env, cwd):
+    created = run(["apps", "create", "--name", f"E2E {label}", "--support-email", "help@example.com", "--json"], env, cwd)
+    check(f"[{label}] apps create --json exits 0", created.returncode == 0, created.stderr)
+    if created.returncode != 0:
+        return
+    app = json.loads(created.stdout)
+    check(f"[{label}] apps create prints id, scheme and three keys",
+          app["id"].startswith("app_") and app["scheme"].startswith("rdm-") and len(app["scheme"]) == 14
+          and set(app["keys"]) == {"public_sandbox", "public_production", "secret"}, created.stdout)
+    product = run(["products", "create", "--app", app["id"], "--id", "pro_monthly", "--type", "subscription",
+                   "--period", "P1M", "--entitlement", "pro", "--json"], env, cwd)
+    check(f"[{label}] products create --json", product.returncode == 0 and json.loads(product.stdout)["entitlements"] == ["pro"],
+          product.stdout + product.stderr)
+    bad = run(["products", "create", "--app", app["id"], "--id", "x", "--type", "subscription", "--json"], env, cwd)
+    check(f"[{label}] a bad product fails naming the field", bad.returncode != 0 and "period" in bad.stderr, bad.stderr)
+    listed = run(["apps", "list", "--json"], env, cwd)
+    check(f"[{label}] apps list sees the app", app["id"] in [a["id"] for a in json.loads(listed.stdout)["apps"]], listed.stdout)
+    migrate = run(["migrate"], env, cwd)
+    check(f"[{label}] migrate reports up to date", migrate.returncode == 0 and "up to date" in migrate.stdout, migrate.stdout + migrate.stderr)
+
+    port = free_port()
+    log = tempfile.TemporaryFile(mode="w+")
+    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--log-level", "trace"],
+                              env={**os.environ, **env, "REDEEM_LOG_FORMAT": "json"}, cwd=cwd,
+                              stdout=subprocess.DEVNULL, stderr=log, text=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                if http("GET", base + "/health")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        status, health = http("GET", base + "/health")
+        check(f"[{label}] serve answers /health", status == 200 and health["status"] == "ok", health)
+        status, info = http("GET", base + "/v1/subscribers/e2e-user", key=app["keys"]["public_production"])
+        check(f"[{label}] customer info for a new user", status == 200 and info["subscriber"]["original_app_user_id"] == "e2e-user", info)
+        status, granted = http("POST", base + "/v1/purchases", key=app["keys"]["secret"],
+                               body={"app_user_id": "e2e-user", "product_id": "pro_monthly"}, headers={"Idempotency-Key": str(uuid.uuid4())})
+        check(f"[{label}] server API grant", status == 201, granted)
+        status, info = http("GET", base + "/v1/subscribers/e2e-user", key=app["keys"]["public_sandbox"])
+        check(f"[{label}] entitlement appears in customer info", "pro" in info["subscriber"]["entitlements"], info)
+        status, error = http("GET", base + "/admin/v1/apps", key=app["keys"]["public_sandbox"])
+        check(f"[{label}] public key refused on admin route", status == 403, error)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        log.seek(0)
+        stderr = log.read()
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    parsed = []
+    for line in lines:
+        try:
+            parsed.append(json.loads(line))
+        except ValueError:
+            pass
+    check(f"[{label}] REDEEM_LOG_FORMAT=json logs one JSON object per line", lines and len(parsed) == len(lines),
+          next((l for l in lines if not l.startswith("{")), ""))
+    check(f"[{label}] request logs name the route pattern", any(p.get("route") == "/v1/subscribers/{app_user_id}" for p in parsed))
+    for key in app["keys"].values():
+        check(f"[{label}] logs never contain a key", key not in stderr, "key found in logs")
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        scenario("sqlite absolute", {"REDEEM_DATABASE_URL": f"sqlite://{tmp}/abs.sqlite"}, None)
+        check("sqlite:///absolute/path creates that file", os.path.exists(f"{tmp}/abs.sqlite"))
+        scenario("sqlite relative", {"REDEEM_DATABASE_URL": "sqlite://rel.sqlite"}, tmp)
+        check("sqlite://relative/path is relative to the working directory", os.path.exists(f"{tmp}/rel.sqlite"))
+        scenario("default ./redeem.sqlite", {"REDEEM_DATABASE_URL": ""}, tmp)
+        check("the default database is ./redeem.sqlite", os.path.exists(f"{tmp}/redeem.sqlite"))
+
+        for args, setting in [(["serve", "--port", "abc"], "--port"), (["serve", "--port", "70000"], "--port"),
+                              (["serve", "--database-url", "mysql://x"], "REDEEM_DATABASE_URL"),
+                              (["serve", "--log-level", "loud"], "--log-level"),
+                              (["serve", "--public-url", "ftp://x"], "--public-url")]:
+            bad = run(args, {"REDEEM_DATABASE_URL": f"sqlite://{tmp}/bad.sqlite"})
+            check(f"bad configuration {' '.join(args[1:])} fails naming {setting}", bad.returncode != 0 and setting in bad.stderr, bad.stderr)
+
+        demo = run(["demo", "--setup-only"], {"REDEEM_DATABASE_URL": f"sqlite://{tmp}/demo.sqlite"})
+        check("demo --setup-only prints the demo app's keys", demo.returncode == 0 and "rdm_pk_sbx_" in demo.stdout and "rdm_sk_" in demo.stdout, demo.stderr)
+
+    pg = os.environ.get("REDEEM_TEST_POSTGRES_URL")
+    if pg:
+        name = "redeem_e2e_" + uuid.uuid4().hex[:12]
+        subprocess.run(["psql", pg, "-qc", f"CREATE DATABASE {name}"], check=True)
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                scenario("postgres", {"REDEEM_DATABASE_URL": pg.rsplit("/", 1)[0] + "/" + name}, tmp)
+                check("postgres leaves no sqlite file behind", not os.path.exists(f"{tmp}/redeem.sqlite"))
+        finally:
+            subprocess.run(["psql", pg, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"])
+    else:
+        print("skip postgres scenario: REDEEM_TEST_POSTGRES_URL is not set")
+
+    print(f"{results['passed']} passed, {results['failed']} failed")
+    sys.exit(1 if results["failed"] else 0)
+
+
+main()

@@ -1,0 +1,889 @@
+"""Writes Sources/RedeemServer/Resources/openapi.json, the OpenAPI 3.1 document of every route.
+Edit this file, then run `python3 scripts/openapi/generate.py`; RedeemServerTests check that the
+document names exactly the routes the server registers."""
+import json
+import os
+
+OUT = os.path.join(os.path.dirname(__file__), "..", "..", "Sources", "RedeemServer", "Resources", "openapi.json")
+
+
+def ref(name):
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def rresp(name):
+    return {"$ref": f"#/components/responses/{name}"}
+
+
+def pref(name):
+    return {"$ref": f"#/components/parameters/{name}"}
+
+
+def dt(desc=None, nullable=False):
+    s = {"type": ["string", "null"] if nullable else "string", "format": "date-time"}
+    if desc:
+        s["description"] = desc
+    s["examples"] = ["2026-01-01T00:00:00Z"] if not nullable else ["2026-01-01T00:00:00Z", None]
+    return s
+
+
+def s(desc=None, nullable=False, **kw):
+    out = {"type": ["string", "null"] if nullable else "string"}
+    if desc:
+        out["description"] = desc
+    out.update(kw)
+    return out
+
+
+def json_content(schema, example=None):
+    c = {"schema": schema}
+    if example is not None:
+        c["example"] = example
+    return {"application/json": c}
+
+
+def ok(desc, schema, example=None):
+    return {"description": desc, "content": json_content(schema, example)}
+
+
+ISO_NOTE = "ISO-8601 UTC timestamp such as `2026-01-01T00:00:00Z` (whole seconds)."
+REQ_DATE_NOTE = ("ISO-8601 timestamp: `YYYY-MM-DDTHH:MM:SS[.fff]Z` or with a `±HH:MM` offset. "
+                 "Anything else is a 400 naming the field.")
+
+ADMIN_AUTH = ("**Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. "
+              "A secret key of another app, or any public SDK key, gets 403.")
+
+# ---------------------------------------------------------------- schemas
+schemas = {}
+
+schemas["Error"] = {
+    "type": "object",
+    "description": (
+        "Every error body. `code` is numeric so RevenueCat's SDKs can read it:\n\n"
+        "| code | status | meaning |\n|---|---|---|\n"
+        "| 7000 | 400 | malformed request: no or invalid JSON body, missing or mistyped field, missing `Idempotency-Key` |\n"
+        "| 7001 | 422 | a field failed validation; `field` names it |\n"
+        "| 7004 | 404 | the app, product, entitlement or key does not exist |\n"
+        "| 7009 | 409 | already exists, or an `Idempotency-Key` reused with a different body |\n"
+        "| 7225 | 401 | missing, unknown or revoked API key |\n"
+        "| 7226 | 403 | the key is valid but of the wrong kind, or belongs to another app |\n"
+        "| 7256 | 400 | invalid app user ID (`field` is `app_user_id`) |\n"
+        "| 7500 | 500 | unexpected server error (logged) |\n\n"
+        "Errors raised by the HTTP framework itself (for example an unknown path or an unregistered method, "
+        "both 404) carry the HTTP status as `code`, e.g. `{\"code\": 404, \"message\": \"Not Found\"}`."
+    ),
+    "required": ["code", "message"],
+    "properties": {
+        "code": {"type": "integer", "description": "Redeem error code (see table).", "examples": [7001]},
+        "message": {"type": "string", "description": "Human-readable explanation.",
+                    "examples": ["name must be 1–100 characters"]},
+        "field": {"type": "string",
+                  "description": "The request field at fault, when there is one (dotted path for nested fields, "
+                                 "e.g. `price.amount`; `Idempotency-Key` for the header). Omitted otherwise.",
+                  "examples": ["name"]},
+    },
+    "additionalProperties": False,
+}
+
+schemas["Health"] = {
+    "type": "object",
+    "required": ["status", "database", "database_ok", "uptime_seconds"],
+    "properties": {
+        "status": {"type": "string", "enum": ["ok", "degraded"],
+                   "description": "`ok` when the database answers `SELECT 1`, otherwise `degraded` (and HTTP 503)."},
+        "database": {"type": "string", "enum": ["sqlite", "postgres"], "description": "The database engine in use."},
+        "database_ok": {"type": "boolean", "description": "Whether the database answered."},
+        "uptime_seconds": {"type": "integer", "minimum": 0,
+                           "description": "Whole seconds since the health route was set up (process start)."},
+    },
+}
+
+schemas["RedemptionLinkPolicy"] = {
+    "type": "string", "enum": ["disabled", "sandbox_only", "enabled"],
+    "description": "Whether redemption links are issued for the app's purchases.",
+}
+schemas["RestoreBehavior"] = {
+    "type": "string", "enum": ["transfer", "transfer_if_no_active_subscription", "keep_with_original"],
+    "description": "What happens when a purchase owned by one identified user is claimed by another.",
+}
+schemas["ProductType"] = {"type": "string", "enum": ["subscription", "consumable", "non_consumable"]}
+schemas["APIKeyKind"] = {
+    "type": "string", "enum": ["public_sandbox", "public_production", "secret", "admin"],
+    "description": ("`public_sandbox` (`rdm_pk_sbx_…`) and `public_production` (`rdm_pk_prod_…`) are SDK keys; "
+                    "`secret` (`rdm_sk_…`) is an app's server/admin key; `admin` (`rdm_admin_…`) is the "
+                    "instance-wide key (not bound to an app)."),
+}
+schemas["PeriodType"] = {"type": "string", "enum": ["normal", "intro", "trial", "prepaid"]}
+
+app_props = {
+    "id": s("App ID, `app_` plus 16 hex digits.", examples=["app_0123456789abcdef"]),
+    "name": s("Display name, 1–100 characters (trimmed).", examples=["Acme"]),
+    "icon_url": s("Absolute https URL. Omitted when unset."),
+    "app_store_url": s("Absolute https URL. Omitted when unset."),
+    "play_store_url": s("Absolute https URL. Omitted when unset."),
+    "scheme": s("Custom URL scheme for redemption links, generated at creation (`rdm-` plus 10 hex digits); "
+                "read-only.", examples=["rdm-00a1b2c3d4"]),
+    "ios_team_id": s("10 uppercase letters or digits. Omitted when unset."),
+    "ios_bundle_id": s("Reverse-DNS identifier such as `com.example.app`. Omitted when unset."),
+    "android_package_name": s("Java package name such as `com.example.app`. Omitted when unset."),
+    "android_cert_fingerprints": {
+        "type": "array", "items": {"type": "string", "pattern": "^([0-9A-F]{2}:){31}[0-9A-F]{2}$"},
+        "description": "SHA-256 signing-certificate fingerprints, 32 colon-separated uppercase hex bytes. "
+                       "Always present (possibly empty).",
+    },
+    "redemption_link_policy": ref("RedemptionLinkPolicy"),
+    "restore_behavior": ref("RestoreBehavior"),
+    "redemption_link_lifetime_seconds": {"type": "integer", "minimum": 60, "maximum": 604800,
+                                         "description": "Lifetime of a redemption link, 60–604800 (default 3600)."},
+    "support_email": s("E-mail address. Omitted when unset."),
+    "created_at": dt(ISO_NOTE),
+    "updated_at": dt(ISO_NOTE),
+}
+schemas["App"] = {
+    "type": "object",
+    "description": "One mobile app and its settings. Optional settings that are unset are omitted, not null.",
+    "required": ["id", "name", "scheme", "android_cert_fingerprints", "redemption_link_policy", "restore_behavior",
+                 "redemption_link_lifetime_seconds", "created_at", "updated_at"],
+    "properties": app_props,
+}
+
+app_example = {
+    "android_cert_fingerprints": [],
+    "created_at": "2026-01-01T00:00:00Z",
+    "id": "app_0123456789abcdef",
+    "ios_bundle_id": "com.example.acme",
+    "name": "Acme",
+    "redemption_link_lifetime_seconds": 3600,
+    "redemption_link_policy": "enabled",
+    "restore_behavior": "transfer",
+    "scheme": "rdm-00a1b2c3d4",
+    "updated_at": "2026-01-01T00:00:00Z",
+}
+
+
+def clearable(desc):
+    return s(desc + " An empty string clears it; omitted or null leaves it unchanged.", nullable=True)
+
+
+schemas["AppChanges"] = {
+    "type": "object",
+    "description": ("Settings to create or update an app. Every field is optional: an omitted (or null) field "
+                    "is left as it is (defaults on creation), an empty string clears an optional text setting. "
+                    "`name` is required when creating. All given fields are validated before any is applied; "
+                    "a bad value is a 422 naming the field. Unknown fields are ignored."),
+    "properties": {
+        "name": s("1–100 characters after trimming whitespace. Required on creation; cannot be cleared.",
+                  nullable=True, examples=["Acme"]),
+        "icon_url": clearable("Absolute https URL (at most 2048 characters)."),
+        "app_store_url": clearable("Absolute https URL (at most 2048 characters)."),
+        "play_store_url": clearable("Absolute https URL (at most 2048 characters)."),
+        "ios_team_id": clearable("10 uppercase letters or digits."),
+        "ios_bundle_id": clearable("Reverse-DNS identifier such as `com.example.app` (at most 155 characters)."),
+        "android_package_name": clearable("Java package name such as `com.example.app`."),
+        "android_cert_fingerprints": {
+            "type": ["array", "null"], "items": {"type": "string"},
+            "description": ("Replaces the whole list; `[]` clears it. Each entry is a SHA-256 fingerprint of 32 "
+                            "colon-separated hex bytes (either case; stored uppercase)."),
+        },
+        "redemption_link_policy": {"type": ["string", "null"], "enum": ["disabled", "sandbox_only", "enabled", None],
+                                   "description": "Default `enabled`."},
+        "restore_behavior": {"type": ["string", "null"],
+                             "enum": ["transfer", "transfer_if_no_active_subscription", "keep_with_original", None],
+                             "description": "Default `transfer`."},
+        "redemption_link_lifetime_seconds": {"type": ["integer", "null"], "minimum": 60, "maximum": 604800,
+                                             "description": "Default 3600."},
+        "support_email": clearable("E-mail address."),
+    },
+}
+
+schemas["CreatedAppKeys"] = {
+    "type": "object",
+    "description": "The app's three keys in plaintext. They are shown only in this response; only hashes are stored.",
+    "required": ["public_sandbox", "public_production", "secret"],
+    "properties": {
+        "public_sandbox": s("Public SDK key for sandbox builds.", examples=["rdm_pk_sbx_…"]),
+        "public_production": s("Public SDK key for production builds.", examples=["rdm_pk_prod_…"]),
+        "secret": s("Secret key: this app's admin routes and the server API.", examples=["rdm_sk_…"]),
+    },
+}
+schemas["CreatedApp"] = {
+    "description": "A newly created app: every `App` field plus `keys`, its keys in plaintext (shown once).",
+    "allOf": [
+        ref("App"),
+        {"type": "object", "required": ["keys"], "properties": {"keys": ref("CreatedAppKeys")}},
+    ],
+}
+schemas["AppList"] = {
+    "type": "object", "required": ["apps"],
+    "properties": {"apps": {"type": "array", "items": ref("App"),
+                            "description": "Ordered by creation time, then ID."}},
+}
+
+IDENT = {"type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[A-Za-z0-9._-]+$"}
+
+schemas["Product"] = {
+    "type": "object",
+    "description": "Something an app sells, with the entitlements it unlocks.",
+    "required": ["app_id", "id", "type", "entitlements", "created_at"],
+    "properties": {
+        "app_id": s(examples=["app_0123456789abcdef"]),
+        "id": dict(IDENT, description="Product identifier.", examples=["pro_monthly"]),
+        "type": ref("ProductType"),
+        "period": s("ISO-8601 period such as `P1M`; present for subscriptions only (omitted otherwise)."),
+        "display_name": s("Omitted when unset."),
+        "entitlements": {"type": "array", "items": {"type": "string"},
+                         "description": "IDs of the entitlements it unlocks, sorted, without duplicates."},
+        "created_at": dt(ISO_NOTE),
+    },
+}
+schemas["ProductInput"] = {
+    "type": "object",
+    "description": "A new product. Entitlement IDs that do not exist yet are created (without a display name).",
+    "required": ["id", "type"],
+    "properties": {
+        "id": dict(IDENT, description="1–100 of `A–Z a–z 0–9 . _ -`; unique within the app (409 otherwise)."),
+        "type": {"type": "string", "enum": ["subscription", "consumable", "non_consumable"],
+                 "description": "Any other value is a 422."},
+        "period": s("Required for `subscription`, forbidden otherwise: an ISO-8601 period `PnYnMnWnD` "
+                    "(date parts only, in that order, each at most 1000, at least one non-zero), "
+                    "e.g. `P1W`, `P1M`, `P1Y`, `P3D`.", nullable=True, examples=["P1M"]),
+        "display_name": s("At most 200 characters.", nullable=True),
+        "entitlements": {"type": ["array", "null"], "items": IDENT,
+                         "description": "Entitlement IDs this product unlocks; duplicates are dropped."},
+    },
+}
+schemas["ProductUpdate"] = {
+    "type": "object",
+    "description": "Changes to a product. Omitted or null fields are left as they are. `id`, `type` and `period` "
+                   "cannot be changed.",
+    "properties": {
+        "display_name": s("At most 200 characters; an empty string clears it.", nullable=True),
+        "entitlements": {"type": ["array", "null"], "items": IDENT,
+                         "description": "Replaces the whole set; `[]` removes all. Unknown IDs are created."},
+    },
+}
+schemas["ProductList"] = {
+    "type": "object", "required": ["products"],
+    "properties": {"products": {"type": "array", "items": ref("Product"), "description": "Ordered by ID."}},
+}
+
+schemas["Entitlement"] = {
+    "type": "object",
+    "description": "Access that products unlock, e.g. `pro`.",
+    "required": ["app_id", "id", "created_at"],
+    "properties": {
+        "app_id": s(examples=["app_0123456789abcdef"]),
+        "id": dict(IDENT, examples=["pro"]),
+        "display_name": s("Omitted when unset."),
+        "created_at": dt(ISO_NOTE),
+    },
+}
+schemas["EntitlementInput"] = {
+    "type": "object",
+    "required": ["id"],
+    "properties": {
+        "id": dict(IDENT, description="1–100 of `A–Z a–z 0–9 . _ -`; unique within the app (409 otherwise, "
+                                      "including entitlements created implicitly by a product)."),
+        "display_name": s(nullable=True),
+    },
+}
+schemas["EntitlementUpdate"] = {
+    "type": "object",
+    "description": "Sets the display name (at most 200 characters). An omitted `display_name` leaves it unchanged; "
+                   "an empty string clears it.",
+    "properties": {"display_name": s(nullable=True)},
+}
+schemas["EntitlementList"] = {
+    "type": "object", "required": ["entitlements"],
+    "properties": {"entitlements": {"type": "array", "items": ref("Entitlement"), "description": "Ordered by ID."}},
+}
+
+schemas["APIKey"] = {
+    "type": "object",
+    "description": "A stored key. The plaintext is never returned after creation.",
+    "required": ["id", "kind", "display_prefix", "created_at"],
+    "properties": {
+        "id": s("Key ID, `key_` plus 16 hex digits.", examples=["key_0123456789abcdef"]),
+        "app_id": s("The app it belongs to; omitted for instance admin keys."),
+        "kind": ref("APIKeyKind"),
+        "display_prefix": s("The first characters of the key (its kind prefix plus 4), safe to show.",
+                            examples=["rdm_sk_AbCd"]),
+        "created_at": dt(ISO_NOTE),
+        "revoked_at": dt("When it was revoked; omitted while the key is active. " + ISO_NOTE),
+    },
+}
+schemas["CreatedKey"] = {
+    "description": "A newly created key: every `APIKey` field plus `key`, the plaintext (shown once).",
+    "allOf": [
+        ref("APIKey"),
+        {"type": "object", "required": ["key"],
+         "properties": {"key": s("The key in plaintext.", examples=["rdm_pk_sbx_…"])}},
+    ],
+}
+schemas["KeyRequest"] = {
+    "type": "object",
+    "required": ["kind"],
+    "properties": {"kind": {"type": "string", "enum": ["public_sandbox", "public_production", "secret"],
+                            "description": "Any other value (including `admin`) is a 422."}},
+}
+schemas["KeyList"] = {
+    "type": "object", "required": ["keys"],
+    "properties": {"keys": {"type": "array", "items": ref("APIKey"),
+                            "description": "All of the app's keys, revoked ones included; ordered by creation."}},
+}
+
+# -- CustomerInfo (RevenueCat wire format)
+schemas["CustomerInfoPrice"] = {
+    "type": "object",
+    "required": ["amount", "currency"],
+    "properties": {
+        "amount": {"type": "number", "description": "Decimal amount, e.g. 4.99.", "examples": [4.99]},
+        "currency": s("ISO-4217 code.", examples=["USD"]),
+    },
+}
+schemas["CustomerInfoSubscription"] = {
+    "type": "object",
+    "description": "The latest-expiring purchase of a subscription product. Every key is always written; "
+                   "unknown values are null.",
+    "required": ["purchase_date", "original_purchase_date", "expires_date", "store", "is_sandbox", "period_type",
+                 "ownership_type", "unsubscribe_detected_at", "billing_issues_detected_at",
+                 "grace_period_expires_date", "refunded_at", "auto_resume_date", "store_transaction_id",
+                 "display_name", "price", "management_url"],
+    "properties": {
+        "purchase_date": dt(),
+        "original_purchase_date": dt(),
+        "expires_date": dt("Null means it never expires.", nullable=True),
+        "store": s("Where it was bought: `rc_billing`, `stripe`, `external`, `promotional` (other stored values "
+                   "are passed through).", examples=["external"]),
+        "is_sandbox": {"type": "boolean"},
+        "period_type": ref("PeriodType"),
+        "ownership_type": {"type": "string", "enum": ["PURCHASED"], "description": "Always `PURCHASED`."},
+        "unsubscribe_detected_at": dt(nullable=True),
+        "billing_issues_detected_at": dt(nullable=True),
+        "grace_period_expires_date": dt(nullable=True),
+        "refunded_at": dt(nullable=True),
+        "auto_resume_date": {"type": "null", "description": "Always null."},
+        "store_transaction_id": s(),
+        "display_name": s("The product's display name.", nullable=True),
+        "price": {"oneOf": [ref("CustomerInfoPrice"), {"type": "null"}]},
+        "management_url": {"type": "null", "description": "Always null."},
+    },
+}
+schemas["CustomerInfoTransaction"] = {
+    "type": "object",
+    "description": "A one-time (non-subscription) purchase. Every key is always written.",
+    "required": ["id", "purchase_date", "original_purchase_date", "store", "is_sandbox", "store_transaction_id",
+                 "display_name", "refunded_at", "price"],
+    "properties": {
+        "id": s("Redeem purchase ID (`pur_…`).", examples=["pur_0123456789abcdef"]),
+        "purchase_date": dt(),
+        "original_purchase_date": dt(),
+        "store": s(examples=["external"]),
+        "is_sandbox": {"type": "boolean"},
+        "store_transaction_id": s(),
+        "display_name": s(nullable=True),
+        "refunded_at": dt(nullable=True),
+        "price": {"oneOf": [ref("CustomerInfoPrice"), {"type": "null"}]},
+    },
+}
+schemas["CustomerInfoEntitlement"] = {
+    "type": "object",
+    "description": "An entitlement granted by an unrefunded purchase; the one lasting longest wins. Whether it is "
+                   "active is computed by the client from `expires_date` (and the grace period) against the "
+                   "request date. Every key is always written.",
+    "required": ["expires_date", "purchase_date", "product_identifier", "grace_period_expires_date"],
+    "properties": {
+        "expires_date": dt("Null means lifetime access.", nullable=True),
+        "purchase_date": dt(),
+        "product_identifier": s("The product that grants it.", examples=["pro_monthly"]),
+        "grace_period_expires_date": dt(nullable=True),
+    },
+}
+schemas["CustomerInfoAttribute"] = {
+    "type": "object",
+    "required": ["value", "updated_at_ms"],
+    "properties": {"value": s(), "updated_at_ms": {"type": "integer", "format": "int64"}},
+}
+schemas["CustomerInfoSubscriber"] = {
+    "type": "object",
+    "description": "Every key is always written; unknown values are null.",
+    "required": ["original_app_user_id", "original_application_version", "original_purchase_date", "first_seen",
+                 "last_seen", "management_url", "subscriptions", "non_subscriptions", "entitlements",
+                 "other_purchases", "subscriber_attributes"],
+    "properties": {
+        "original_app_user_id": s("The first app user ID this customer was seen with."),
+        "original_application_version": {"type": "null", "description": "Always null."},
+        "original_purchase_date": dt("Earliest original purchase date; null without purchases.", nullable=True),
+        "first_seen": dt(),
+        "last_seen": dt(),
+        "management_url": {"type": "null", "description": "Always null."},
+        "subscriptions": {"type": "object", "additionalProperties": ref("CustomerInfoSubscription"),
+                          "description": "Keyed by product ID."},
+        "non_subscriptions": {"type": "object",
+                              "additionalProperties": {"type": "array", "items": ref("CustomerInfoTransaction")},
+                              "description": "Keyed by product ID; purchases in purchase-date order."},
+        "entitlements": {"type": "object", "additionalProperties": ref("CustomerInfoEntitlement"),
+                         "description": "Keyed by entitlement ID. Refunded purchases grant nothing."},
+        "other_purchases": {"type": "object", "additionalProperties": ref("CustomerInfoTransaction"),
+                            "description": "Always empty."},
+        "subscriber_attributes": {"type": "object", "additionalProperties": ref("CustomerInfoAttribute"),
+                                  "description": "Always empty."},
+    },
+}
+schemas["CustomerInfo"] = {
+    "type": "object",
+    "description": "RevenueCat's CustomerInfo (subscriber) wire format, built from the stored purchases.",
+    "required": ["request_date", "request_date_ms", "subscriber"],
+    "properties": {
+        "request_date": dt("Server time of the request, whole seconds."),
+        "request_date_ms": {"type": "integer", "format": "int64",
+                            "description": "Server time of the request in milliseconds since 1970."},
+        "subscriber": ref("CustomerInfoSubscriber"),
+    },
+}
+
+customer_info_example = {
+    "request_date": "2026-01-02T00:00:00Z",
+    "request_date_ms": 1767312000000,
+    "subscriber": {
+        "entitlements": {
+            "pro": {"expires_date": "2026-02-01T00:00:00Z", "grace_period_expires_date": None,
+                    "product_identifier": "pro_monthly", "purchase_date": "2026-01-01T00:00:00Z"}
+        },
+        "first_seen": "2026-01-01T00:00:00Z",
+        "last_seen": "2026-01-02T00:00:00Z",
+        "management_url": None,
+        "non_subscriptions": {},
+        "original_app_user_id": "user-42",
+        "original_application_version": None,
+        "original_purchase_date": "2026-01-01T00:00:00Z",
+        "other_purchases": {},
+        "subscriber_attributes": {},
+        "subscriptions": {
+            "pro_monthly": {
+                "auto_resume_date": None, "billing_issues_detected_at": None, "display_name": "Pro Monthly",
+                "expires_date": "2026-02-01T00:00:00Z", "grace_period_expires_date": None, "is_sandbox": False,
+                "management_url": None, "original_purchase_date": "2026-01-01T00:00:00Z",
+                "ownership_type": "PURCHASED", "period_type": "normal",
+                "price": {"amount": 4.99, "currency": "USD"}, "purchase_date": "2026-01-01T00:00:00Z",
+                "refunded_at": None, "store": "stripe", "store_transaction_id": "pi_123",
+                "unsubscribe_detected_at": None,
+            }
+        },
+    },
+}
+
+# -- Purchases (server API)
+schemas["PurchasePrice"] = {
+    "type": "object",
+    "description": "A price in micros: 4.99 USD is `{\"amount_micros\": 4990000, \"currency\": \"USD\"}`.",
+    "required": ["amount_micros", "currency"],
+    "properties": {
+        "amount_micros": {"type": "integer", "format": "int64", "minimum": 0, "examples": [4990000]},
+        "currency": s(examples=["USD"]),
+    },
+}
+schemas["Purchase"] = {
+    "type": "object",
+    "description": ("A recorded purchase. Unset optional values are omitted, not null."),
+    "required": ["id", "app_id", "customer_id", "product_id", "store", "is_sandbox", "purchase_date",
+                 "original_purchase_date", "period_type", "store_transaction_id", "created_at"],
+    "properties": {
+        "id": s("Purchase ID, `pur_` plus 16 hex digits.", examples=["pur_0123456789abcdef"]),
+        "app_id": s(),
+        "customer_id": s("Internal customer ID (`cus_…`), not the app user ID."),
+        "product_id": s(),
+        "store": s("`rc_billing`, `stripe`, `external` or `promotional`.", examples=["external"]),
+        "is_sandbox": {"type": "boolean"},
+        "purchase_date": dt(),
+        "original_purchase_date": dt(),
+        "expires_date": dt("Subscriptions only: the given `expires_date`, or the purchase date advanced by the "
+                          "product's period. Omitted for one-time products."),
+        "grace_period_expires_date": dt("Omitted when unset."),
+        "period_type": ref("PeriodType"),
+        "store_transaction_id": s("The given `store_transaction_id`, or a generated `txn_…` ID."),
+        "price": ref("PurchasePrice"),
+        "email": s("Omitted when unset."),
+        "unsubscribe_detected_at": dt("Omitted when unset."),
+        "billing_issues_detected_at": dt("Omitted when unset."),
+        "refunded_at": dt("Omitted when unset."),
+        "created_at": dt("When Redeem recorded it."),
+    },
+}
+schemas["PriceInput"] = {
+    "type": "object",
+    "required": ["amount", "currency"],
+    "properties": {
+        "amount": {"type": ["number", "string"],
+                   "description": "Non-negative decimal below 1,000,000,000, as a number or a decimal string "
+                                  "(`4.99` or `\"4.99\"`); rounded to micros.",
+                   "examples": ["4.99"]},
+        "currency": {"type": "string", "pattern": "^[A-Z]{3}$", "description": "ISO-4217 code, uppercase.",
+                     "examples": ["USD"]},
+    },
+}
+schemas["GrantRequest"] = {
+    "type": "object",
+    "description": "A purchase made anywhere (e.g. your own web checkout), to be granted to an app user.",
+    "required": ["app_user_id", "product_id"],
+    "properties": {
+        "app_user_id": s("The buyer's app user ID (same rules as the path parameter of "
+                         "`GET /v1/subscribers/{app_user_id}`); the customer is created if new. "
+                         "An invalid ID is a 400 with code 7256.", maxLength=100, examples=["user-42"]),
+        "product_id": dict(IDENT, description="An existing product of the app (404 otherwise)."),
+        "store": {"type": ["string", "null"], "enum": ["rc_billing", "stripe", "external", "promotional", None],
+                  "description": "Default `external`."},
+        "is_sandbox": {"type": ["boolean", "null"], "description": "Default false."},
+        "purchase_date": dt("Default: now. " + REQ_DATE_NOTE, nullable=True),
+        "expires_date": dt("Must be after `purchase_date`. Used for subscription products only (default: "
+                           "`purchase_date` plus the product's period); ignored for one-time products. "
+                           + REQ_DATE_NOTE, nullable=True),
+        "period_type": {"type": ["string", "null"], "enum": ["normal", "intro", "trial", "prepaid", None],
+                        "description": "Default `normal`."},
+        "store_transaction_id": s("1–255 characters. Default: a generated `txn_…` ID.", nullable=True,
+                                  minLength=1, maxLength=255),
+        "price": {"oneOf": [ref("PriceInput"), {"type": "null"}]},
+        "email": s("The buyer's e-mail address.", nullable=True, maxLength=254),
+    },
+}
+schemas["GrantResponse"] = {
+    "type": "object",
+    "required": ["purchase", "customer_info"],
+    "properties": {
+        "purchase": ref("Purchase"),
+        "customer_info": ref("CustomerInfo"),
+    },
+}
+
+# ---------------------------------------------------------------- shared responses & parameters
+def err_resp(desc, example):
+    return {"description": desc, "content": json_content(ref("Error"), example)}
+
+
+responses = {
+    "BadRequest": err_resp(
+        "Malformed request (code 7000): no body, invalid JSON, or a missing or mistyped field (`field` names it).",
+        {"code": 7000, "field": "name", "message": "Field 'name' has the wrong type; expected String."}),
+    "Unauthorized": err_resp(
+        "Missing, unknown or revoked API key (code 7225).",
+        {"code": 7225, "message": "Missing or invalid API key: send Authorization: Bearer <key>."}),
+    "Forbidden": err_resp(
+        "The key is valid but may not use this route (code 7226).",
+        {"code": 7226, "message": "Public SDK keys cannot reach admin routes."}),
+    "NotFound": err_resp(
+        "The app, product, entitlement or key does not exist (code 7004).",
+        {"code": 7004, "message": "app 'app_0123456789abcdef' not found"}),
+    "Conflict": err_resp(
+        "It already exists (code 7009).",
+        {"code": 7009, "message": "product 'pro_monthly' already exists"}),
+    "UnprocessableContent": err_resp(
+        "A field failed validation (code 7001); `field` names it.",
+        {"code": 7001, "field": "name", "message": "name must be 1–100 characters"}),
+    "InternalError": err_resp(
+        "Unexpected failure (code 7500); details are logged, not returned.",
+        {"code": 7500, "message": "Internal error; it has been logged."}),
+}
+
+parameters = {
+    "AppID": {"name": "app_id", "in": "path", "required": True, "description": "App ID.",
+              "schema": {"type": "string", "examples": ["app_0123456789abcdef"]}},
+    "ProductID": {"name": "product_id", "in": "path", "required": True, "description": "Product ID.",
+                  "schema": dict(IDENT, examples=["pro_monthly"])},
+    "EntitlementID": {"name": "entitlement_id", "in": "path", "required": True, "description": "Entitlement ID.",
+                      "schema": dict(IDENT, examples=["pro"])},
+    "KeyID": {"name": "key_id", "in": "path", "required": True, "description": "Key ID (`key_…`).",
+              "schema": {"type": "string", "examples": ["key_0123456789abcdef"]}},
+    "AppUserID": {
+        "name": "app_user_id", "in": "path", "required": True,
+        "description": ("The app's user ID, percent-encoded as one path segment. Either an anonymous ID "
+                        "(`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 "
+                        "characters without `/` or control characters that is not a placeholder such as `null`, "
+                        "`anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256."),
+        "schema": {"type": "string", "minLength": 1, "maxLength": 100, "examples": ["user-42"]},
+    },
+    "IdempotencyKey": {
+        "name": "Idempotency-Key", "in": "header", "required": True,
+        "description": ("1–255 characters, unique per purchase. Repeating a request with the same key and a "
+                        "byte-identical body returns the original purchase with 200 and creates nothing; the same "
+                        "key with a different body is a 409. Keys are scoped to the app."),
+        "schema": {"type": "string", "minLength": 1, "maxLength": 255, "examples": ["order-1001"]},
+    },
+}
+
+
+def body(schema_name, desc=None, example=None):
+    rb = {"required": True, "content": json_content(ref(schema_name), example)}
+    if desc:
+        rb["description"] = desc
+    return rb
+
+
+BODY_NOTE = "A JSON body is required (send `{}` to change nothing); an empty body is a 400."
+
+
+def admin_op(op_id, summary, description, tag, params, ok_status, ok_resp, errors, request_body=None):
+    op = {
+        "operationId": op_id,
+        "summary": summary,
+        "description": description,
+        "tags": [tag],
+        "security": [{"bearerKey": []}],
+    }
+    if params:
+        op["parameters"] = [pref(p) for p in params]
+    if request_body:
+        op["requestBody"] = request_body
+    resps = {ok_status: ok_resp}
+    for code, name in errors:
+        resps[code] = rresp(name)
+    resps["500"] = rresp("InternalError")
+    op["responses"] = resps
+    return op
+
+
+E400 = ("400", "BadRequest")
+E401 = ("401", "Unauthorized")
+E403 = ("403", "Forbidden")
+E404 = ("404", "NotFound")
+E409 = ("409", "Conflict")
+E422 = ("422", "UnprocessableContent")
+
+paths = {}
+
+paths["/health"] = {
+    "get": {
+        "operationId": "getHealth",
+        "summary": "Health check",
+        "description": "Public. The process is up; checks that the database answers `SELECT 1`.",
+        "tags": ["Public"],
+        "security": [],
+        "responses": {
+            "200": ok("The database answers.", ref("Health"),
+                      {"database": "sqlite", "database_ok": True, "status": "ok", "uptime_seconds": 42}),
+            "503": ok("The database does not answer; same body with `status: degraded`.", ref("Health"),
+                      {"database": "postgres", "database_ok": False, "status": "degraded", "uptime_seconds": 42}),
+        },
+    }
+}
+paths["/openapi.json"] = {
+    "get": {
+        "operationId": "getOpenAPIDocument",
+        "summary": "This OpenAPI document",
+        "description": "Public. Serves this document, as bundled with the server.",
+        "tags": ["Public"],
+        "security": [],
+        "responses": {
+            "200": {"description": "The OpenAPI 3.1 document.",
+                    "content": {"application/json": {"schema": {"type": "object"}}}},
+        },
+    }
+}
+
+paths["/v1/subscribers/{app_user_id}"] = {
+    "get": {
+        "operationId": "getCustomerInfo",
+        "summary": "Get a customer's CustomerInfo",
+        "description": (
+            "The SDK route, in RevenueCat's CustomerInfo format.\n\n"
+            "**Keys:** any key bound to an app: its public SDK keys (`public_sandbox`, `public_production`) or its "
+            "secret key. The instance admin key is not bound to an app and gets 403.\n\n"
+            "An unknown app user ID is created as a new customer (with no purchases) and returned with 200; "
+            "`last_seen` is updated."),
+        "tags": ["SDK"],
+        "security": [{"bearerKey": []}],
+        "parameters": [pref("AppUserID")],
+        "responses": {
+            "200": ok("The customer's CustomerInfo.", ref("CustomerInfo"), customer_info_example),
+            "400": err_resp("Invalid app user ID (code 7256, `field` is `app_user_id`).",
+                            {"code": 7256, "field": "app_user_id",
+                             "message": "Invalid app user ID: 'anonymous' is not allowed as an app user ID."}),
+            "401": rresp("Unauthorized"),
+            "403": err_resp("The key is not bound to an app (the instance admin key) (code 7226).",
+                            {"code": 7226, "message": "This route needs an app's public SDK key or secret key."}),
+            "500": rresp("InternalError"),
+        },
+    }
+}
+
+paths["/v1/purchases"] = {
+    "post": {
+        "operationId": "createPurchase",
+        "summary": "Record a purchase (server API)",
+        "description": (
+            "Grants a purchase made anywhere to an app user, exactly once per `Idempotency-Key`, and returns it "
+            "with the user's updated CustomerInfo.\n\n"
+            "**Keys:** the app's secret key only. Public SDK keys and the instance admin key get 403.\n\n"
+            "Checks run in this order: key (401/403), `Idempotency-Key` header (400), body (400/422), product (404)."),
+        "tags": ["Server"],
+        "security": [{"bearerKey": []}],
+        "parameters": [pref("IdempotencyKey")],
+        "requestBody": body("GrantRequest", example={
+            "app_user_id": "user-42", "product_id": "pro_monthly", "store": "stripe",
+            "purchase_date": "2026-01-01T00:00:00Z", "store_transaction_id": "pi_123",
+            "price": {"amount": "4.99", "currency": "USD"}, "email": "buyer@example.com"}),
+        "responses": {
+            "201": ok("Recorded.", ref("GrantResponse")),
+            "200": ok("Already recorded under this `Idempotency-Key` with the same body: the original purchase "
+                      "and the current CustomerInfo. Nothing new is created.", ref("GrantResponse")),
+            "400": err_resp("Missing or over-long `Idempotency-Key` header (code 7000, `field` `Idempotency-Key`); "
+                            "a malformed body (code 7000); or an invalid `app_user_id` (code 7256).",
+                            {"code": 7000, "field": "Idempotency-Key",
+                             "message": "An Idempotency-Key header (1–255 characters) is required."}),
+            "401": rresp("Unauthorized"),
+            "403": err_resp("Not the app's secret key (code 7226).",
+                            {"code": 7226,
+                             "message": "This route needs the app's secret key; public SDK keys cannot use it."}),
+            "404": err_resp("No such product in the app (code 7004).",
+                            {"code": 7004, "message": "product 'pro_monthly' not found"}),
+            "409": err_resp("The `Idempotency-Key` was already used with a different body (code 7009). Bodies are compared "
+                            "as JSON with sorted keys, so key order and whitespace do not matter.",
+                            {"code": 7009, "message": "the idempotency key was used with a different request"}),
+            "422": err_resp("A field failed validation (code 7001): `product_id`, `store`, `period_type`, `email`, "
+                            "`store_transaction_id`, `expires_date` (not after `purchase_date`), `price.amount`, "
+                            "`price.currency`.",
+                            {"code": 7001, "field": "price.currency",
+                             "message": "price.currency must be an ISO-4217 code such as USD"}),
+            "500": rresp("InternalError"),
+        },
+    }
+}
+
+TAG_APPS, TAG_CAT, TAG_KEYS = "Admin: apps", "Admin: catalog", "Admin: keys"
+
+paths["/admin/v1/apps"] = {
+    "post": admin_op(
+        "createApp", "Create an app",
+        ("Creates an app with its three keys (public sandbox, public production, secret), returned in plaintext "
+         "this once.\n\n**Keys:** the instance admin key only; app secret keys and public keys get 403."),
+        TAG_APPS, [], "201", ok("Created.", ref("CreatedApp")),
+        [E400, E401, E403, E422],
+        body("AppChanges", "`name` is required; everything else defaults.",
+             {"name": "Acme", "ios_bundle_id": "com.example.acme", "support_email": "help@example.com"})),
+    "get": admin_op(
+        "listApps", "List apps",
+        ("**Keys:** the instance admin key lists every app. An app's secret key is allowed too and lists only "
+         "its own app. Public SDK keys get 403."),
+        TAG_APPS, [], "200", ok("The apps.", ref("AppList"), {"apps": [app_example]}),
+        [E401, E403]),
+}
+paths["/admin/v1/apps/{app_id}"] = {
+    "get": admin_op("getApp", "Get an app", ADMIN_AUTH, TAG_APPS, ["AppID"], "200",
+                    ok("The app.", ref("App"), app_example), [E401, E403, E404]),
+    "patch": admin_op(
+        "updateApp", "Update an app's settings",
+        ADMIN_AUTH + "\n\nOnly the given fields change; all are validated before any is applied. " + BODY_NOTE,
+        TAG_APPS, ["AppID"], "200", ok("The updated app.", ref("App")),
+        [E400, E401, E403, E404, E422],
+        body("AppChanges", example={"redemption_link_policy": "sandbox_only", "icon_url": ""})),
+}
+paths["/admin/v1/apps/{app_id}/products"] = {
+    "post": admin_op(
+        "createProduct", "Create a product",
+        ADMIN_AUTH + "\n\nEntitlement IDs that do not exist yet are created along with it.",
+        TAG_CAT, ["AppID"], "201", ok("Created.", ref("Product")),
+        [E400, E401, E403, E404, E409, E422],
+        body("ProductInput", example={"id": "pro_monthly", "type": "subscription", "period": "P1M",
+                                      "display_name": "Pro Monthly", "entitlements": ["pro"]})),
+    "get": admin_op("listProducts", "List products", ADMIN_AUTH, TAG_CAT, ["AppID"], "200",
+                    ok("The app's products.", ref("ProductList")), [E401, E403, E404]),
+}
+paths["/admin/v1/apps/{app_id}/products/{product_id}"] = {
+    "get": admin_op("getProduct", "Get a product", ADMIN_AUTH, TAG_CAT, ["AppID", "ProductID"], "200",
+                    ok("The product.", ref("Product")), [E401, E403, E404]),
+    "patch": admin_op(
+        "updateProduct", "Update a product",
+        ADMIN_AUTH + "\n\nChanges the display name and/or replaces the entitlement set. " + BODY_NOTE,
+        TAG_CAT, ["AppID", "ProductID"], "200", ok("The updated product.", ref("Product")),
+        [E400, E401, E403, E404, E422],
+        body("ProductUpdate", example={"entitlements": ["pro", "pro_plus"]})),
+}
+paths["/admin/v1/apps/{app_id}/entitlements"] = {
+    "post": admin_op(
+        "createEntitlement", "Create an entitlement", ADMIN_AUTH,
+        TAG_CAT, ["AppID"], "201", ok("Created.", ref("Entitlement")),
+        [E400, E401, E403, E404, E409, E422],
+        body("EntitlementInput", example={"id": "pro", "display_name": "Pro"})),
+    "get": admin_op("listEntitlements", "List entitlements", ADMIN_AUTH, TAG_CAT, ["AppID"], "200",
+                    ok("The app's entitlements.", ref("EntitlementList")), [E401, E403, E404]),
+}
+paths["/admin/v1/apps/{app_id}/entitlements/{entitlement_id}"] = {
+    "get": admin_op("getEntitlement", "Get an entitlement", ADMIN_AUTH, TAG_CAT, ["AppID", "EntitlementID"], "200",
+                    ok("The entitlement.", ref("Entitlement")), [E401, E403, E404]),
+    "patch": admin_op(
+        "updateEntitlement", "Set an entitlement's display name",
+        ADMIN_AUTH + "\n\nAn omitted, null or empty `display_name` clears it. " + BODY_NOTE,
+        TAG_CAT, ["AppID", "EntitlementID"], "200", ok("The updated entitlement.", ref("Entitlement")),
+        [E400, E401, E403, E404],
+        body("EntitlementUpdate", example={"display_name": "Pro"})),
+}
+paths["/admin/v1/apps/{app_id}/keys"] = {
+    "post": admin_op(
+        "createKey", "Create an API key",
+        ADMIN_AUTH + "\n\nThe plaintext is returned this once; only a hash is stored.",
+        TAG_KEYS, ["AppID"], "201", ok("Created.", ref("CreatedKey")),
+        [E400, E401, E403, E404, E422],
+        body("KeyRequest", example={"kind": "public_production"})),
+    "get": admin_op("listKeys", "List API keys", ADMIN_AUTH + "\n\nPlaintexts are never returned.",
+                    TAG_KEYS, ["AppID"], "200", ok("The app's keys, revoked ones included.", ref("KeyList")),
+                    [E401, E403, E404]),
+}
+paths["/admin/v1/apps/{app_id}/keys/{key_id}"] = {
+    "delete": admin_op(
+        "revokeKey", "Revoke an API key",
+        ADMIN_AUTH + ("\n\nRevoking is idempotent (an already revoked key keeps its original `revoked_at`). "
+                      "It takes effect at once in this process and within 5 seconds in other instances "
+                      "(key cache)."),
+        TAG_KEYS, ["AppID", "KeyID"], "204", {"description": "Revoked; no body."},
+        [E401, E403, E404]),
+}
+
+doc = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "Redeem",
+        "version": "0.1.0",
+        "description": (
+            "Redeem is a self-hosted web-to-app purchase service: purchases made on the web are recorded through "
+            "the server API and reach the app through RevenueCat-compatible CustomerInfo.\n\n"
+            "**Authentication:** `Authorization: Bearer <key>` on every route under `/v1` and `/admin/v1`. "
+            "Key kinds:\n"
+            "- public SDK keys (`rdm_pk_sbx_…`, `rdm_pk_prod_…`): `GET /v1/subscribers/{app_user_id}` only;\n"
+            "- an app's secret key (`rdm_sk_…`): `POST /v1/purchases`, `GET /v1/subscribers/{app_user_id}`, and "
+            "the admin routes of its own app;\n"
+            "- the instance admin key (`rdm_admin_…`): every admin route of every app, including creating apps "
+            "and listing all apps (it cannot use the `/v1` routes).\n\n"
+            "`/health` and `/openapi.json` are public.\n\n"
+            "**Conventions:** JSON bodies (at most 2 MiB); snake_case keys (except the `Purchase` object); "
+            "timestamps are ISO-8601 UTC strings such as `2026-01-01T00:00:00Z`; unknown request fields are "
+            "ignored. Errors are `{\"code\", \"message\", \"field\"?}` (see the `Error` schema)."),
+    },
+    "tags": [
+        {"name": "Public", "description": "No key needed."},
+        {"name": "SDK", "description": "Called by the app's SDK with a public key."},
+        {"name": "Server", "description": "Called by your backend with the app's secret key."},
+        {"name": TAG_APPS},
+        {"name": TAG_CAT, "description": "Products and entitlements."},
+        {"name": TAG_KEYS},
+    ],
+    "security": [{"bearerKey": []}],
+    "paths": paths,
+    "components": {
+        "securitySchemes": {
+            "bearerKey": {
+                "type": "http",
+                "scheme": "bearer",
+                "description": ("A Redeem API key: public SDK key (`rdm_pk_sbx_…` / `rdm_pk_prod_…`), app secret "
+                                "key (`rdm_sk_…`) or instance admin key (`rdm_admin_…`). Which kinds a route "
+                                "accepts is stated in its description. A missing, unknown or revoked key is a 401; "
+                                "a key of the wrong kind is a 403."),
+            }
+        },
+        "schemas": schemas,
+        "responses": responses,
+        "parameters": parameters,
+    },
+}
+
+with open(OUT, "w", encoding="utf-8") as f:
+    json.dump(doc, f, indent=2, ensure_ascii=False)
+    f.write("\n")
