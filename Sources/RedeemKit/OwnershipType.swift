@@ -1,0 +1,20 @@
+/// Who owns a purchase (`PURCHASED`, `FAMILY_SHARED`); unknown values are kept.
+public struct OwnershipType: RawRepresentable, Hashable, Sendable, Codable {
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public init(from decoder: any Decoder) throws {
+        rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    public static let purchased = OwnershipType(rawValue: "PURCHASED")
+    public static let familyShared = OwnershipType(rawValue: "FAMILY_SHARED")
+}
