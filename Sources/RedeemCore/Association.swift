@@ -13,7 +13,15 @@ public enum Association: Equatable, Sendable {
     public static func decide(
         claimant: AppUserID, owner: AppUserID, behavior: RestoreBehavior, ownerHasActiveSubscription: Bool
     ) -> Association {
-        if claimant.isAnonymous || owner.isAnonymous { return .alias }
+        decide(claimantIsAnonymous: claimant.isAnonymous, ownerIsAnonymous: owner.isAnonymous, behavior: behavior,
+               ownerHasActiveSubscription: ownerHasActiveSubscription)
+    }
+
+    /// The same rule for customers, who are anonymous only while none of their IDs is identified.
+    public static func decide(
+        claimantIsAnonymous: Bool, ownerIsAnonymous: Bool, behavior: RestoreBehavior, ownerHasActiveSubscription: Bool
+    ) -> Association {
+        if claimantIsAnonymous || ownerIsAnonymous { return .alias }
         switch behavior {
         case .transfer: return .transfer
         case .transferIfNoActiveSubscription: return ownerHasActiveSubscription ? .refuse : .transfer

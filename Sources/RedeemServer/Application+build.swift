@@ -9,11 +9,17 @@ public struct ServerDependencies: Sendable {
     public let store: SQLStore
     public let clock: any RedeemClock
     public let keyCache: KeyCache
+    /// The base of HTTPS redemption links and hosted pages.
+    public let publicURL: URL
 
-    public init(store: SQLStore, clock: any RedeemClock = SystemClock(), keyTTL: TimeInterval = 5) {
+    public init(
+        store: SQLStore, clock: any RedeemClock = SystemClock(), keyTTL: TimeInterval = 5,
+        publicURL: URL = URL(string: "http://127.0.0.1:8080")!
+    ) {
         self.store = store
         self.clock = clock
         self.keyCache = KeyCache(store: store, ttl: keyTTL)
+        self.publicURL = publicURL
     }
 
     public var admin: AdminService { AdminService(store: store, clock: clock, keyCache: keyCache) }
@@ -31,7 +37,8 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
 
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
     SubscribersController(store: deps.store, clock: deps.clock, cache: CustomerInfoCache()).addRoutes(to: v1)
-    PurchasesController(store: deps.store, clock: deps.clock).addRoutes(to: v1)
+    PurchasesController(store: deps.store, clock: deps.clock, links: RedemptionLinks(store: deps.store, publicURL: deps.publicURL)).addRoutes(to: v1)
+    RedemptionController(store: deps.store, clock: deps.clock).addRoutes(to: v1)
 
     let admin = router.group("/admin/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
     AdminAppsController(admin: deps.admin).addRoutes(to: admin)
@@ -54,7 +61,7 @@ public func buildApplication(
         let pending = try await runner.pending()
         guard pending.isEmpty else { throw MigrationError.pending(pending.map(\.version)) }
     }
-    let deps = ServerDependencies(store: store, clock: clock)
+    let deps = ServerDependencies(store: store, clock: clock, publicURL: configuration.publicURL)
     let router = try buildRouter(deps)
     return Application(
         router: router,

@@ -41,6 +41,12 @@ public protocol RedeemStore: Sendable {
     func purchases(customerID: String) async throws -> [Purchase]
     /// Everything CustomerInfo is built from, read consistently.
     func customerInfo(appID: String, appUserID: AppUserID, now: Date) async throws -> CustomerInfo
+    // Redemption links
+    /// Stores a new token (by its hash) for a purchase.
+    func issueRedemptionToken(appID: String, purchaseID: String, tokenHash: String, now: Date, expiresAt: Date) async throws
+    /// Consumes a token for `claimant` exactly once, associating the purchase in the same transaction, and records the attempt.
+    func redeem(appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior, now: Date) async throws -> RedemptionOutcome
+
     /// Changes whenever committed data may have changed; nil when reads must not be cached (see `SQLDatabase`).
     func changeToken() async throws -> UInt64?
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import RedeemCore
@@ -50,6 +51,13 @@ struct TestServer: Sendable {
         )
     }
 
+    /// Records a purchase through the server API and returns its JSON (with its redemption links).
+    func grant(_ app: CreatedAppKeys, _ body: String) async throws -> Reply {
+        let reply = try await send(.post, "/v1/purchases", key: app.secret, json: body, headers: [HTTPField.Name("Idempotency-Key")!: UUID().uuidString])
+        #expect(reply.status == 201, "\(reply.body)")
+        return reply
+    }
+
     /// An app with a monthly subscription and a lifetime product, both unlocking `pro`.
     func createAppWithCatalog() async throws -> CreatedAppKeys {
         let app = try await createApp()
@@ -77,13 +85,14 @@ extension TestServer {
 
     /// Runs `body` against a server on a fresh `backend` database.
     static func with(
-        _ backend: TestBackend, clock: ManualClock = ManualClock(start), _ body: @escaping @Sendable (TestServer) async throws -> Void
+        _ backend: TestBackend, clock: ManualClock = ManualClock(start), setup: TestingSetup = .router,
+        _ body: @escaping @Sendable (TestServer) async throws -> Void
     ) async throws {
         try await TestDatabases.withStore(backend) { store in
-            let deps = ServerDependencies(store: store, clock: clock)
+            let deps = ServerDependencies(store: store, clock: clock, publicURL: URL(string: "https://pay.example.com")!)
             let adminKey = try await deps.admin.createKey(appID: nil, kind: "admin").plaintext
             let app = Application(router: try buildRouter(deps), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-            try await app.test(.router) { client in
+            try await app.test(setup) { client in
                 try await body(TestServer(client: client, deps: deps, adminKey: adminKey))
             }
         }

@@ -16,7 +16,9 @@ struct StoreCase: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
-    static var all: [StoreCase] { AppCases.all + CatalogCases.all + CustomerCases.all + PurchaseCases.all + MigrationCases.all }
+    static var all: [StoreCase] {
+        AppCases.all + CatalogCases.all + CustomerCases.all + PurchaseCases.all + RedemptionCases.all + MigrationCases.all
+    }
 }
 
 @Suite struct SQLiteConformance {

@@ -552,6 +552,51 @@ schemas["GrantResponse"] = {
     "properties": {
         "purchase": ref("Purchase"),
         "customer_info": ref("CustomerInfo"),
+        "redemption_url": s("A new single-use redemption link in the app's custom scheme "
+                            "(`<scheme>://redeem_web_purchase?redemption_token=<token>`). Present when the app's "
+                            "redemption-link policy allows links for the purchase's environment; every call issues a new one."),
+        "redemption_https_url": s("The same token as an HTTPS link, `<public URL>/r/<token>`."),
+        "redemption_expires_at": s("When both links expire: the app's link lifetime after the call. " + ISO_NOTE),
+    },
+}
+schemas["RedeemRequest"] = {
+    "type": "object",
+    "required": ["app_user_id", "redemption_token"],
+    "properties": {
+        "app_user_id": s("The app's current user, identified or anonymous.", maxLength=100),
+        "redemption_token": s("The token from the link."),
+    },
+}
+schemas["RedemptionInfo"] = {
+    "type": "object",
+    "required": ["purchase_id", "store", "store_identifiers", "owner_app_user_id", "product_identifier", "entitlements"],
+    "properties": {
+        "purchase_id": s(),
+        "purchaser_email": s("The billing e-mail of the purchase, when known."),
+        "store": s(),
+        "store_identifiers": {"type": "object", "additionalProperties": {"type": "string"},
+                              "description": "Store-side identifiers, e.g. `store_transaction_id`."},
+        "owner_app_user_id": s("The original app user ID of the customer who owns the purchase now."),
+        "product_identifier": s(),
+        "entitlements": {"type": "array", "items": {"type": "string"}, "description": "What the product unlocks."},
+    },
+}
+schemas["RedeemSuccess"] = {
+    "allOf": [ref("CustomerInfo"), {"type": "object", "required": ["redemption_info"],
+                                    "properties": {"redemption_info": ref("RedemptionInfo")}}],
+}
+schemas["RedeemFailure"] = {
+    "type": "object",
+    "required": ["code", "message"],
+    "properties": {
+        "code": {"type": "integer", "description": "7849 invalid token, 7852 belongs to another user, 7853 expired, "
+                                                   "7854 redeemed but the subscription has lapsed, 7226 another app's token."},
+        "message": s(),
+        "purchase_redemption_error_info": {
+            "type": "object", "description": "With 7853, when the purchase has an e-mail.",
+            "properties": {"obfuscated_email": s(examples=["j***@e***.com"]),
+                           "resent": {"type": "boolean", "description": "Whether a new link was e-mailed by this call."}}},
+        "customer_info": ref("CustomerInfo"),
     },
 }
 
@@ -700,6 +745,35 @@ paths["/v1/subscribers/{app_user_id}"] = {
             "401": rresp("Unauthorized"),
             "403": err_resp("The key is not bound to an app (the instance admin key) (code 7226).",
                             {"code": 7226, "message": "This route needs an app's public SDK key or secret key."}),
+            "500": rresp("InternalError"),
+        },
+    }
+}
+
+paths["/v1/subscribers/redeem_purchase"] = {
+    "post": {
+        "operationId": "redeemPurchase",
+        "summary": "Redeem a web purchase's redemption link for the app's current user",
+        "description": (
+            "RevenueCat-compatible redemption. **Keys:** the app's public SDK keys (or its secret key).\n\n"
+            "The token is consumed by one conditional update in the same transaction as the association: "
+            "if either side is anonymous the two customers are merged; between identified users the app's "
+            "restore behaviour decides (transfer, transfer only without an active subscription, or keep with the "
+            "original owner, which answers 7852). The user who consumed a token may present it again and gets "
+            "success; anyone else gets 7852, never 7853."),
+        "tags": ["SDK"],
+        "security": [{"bearerKey": []}],
+        "requestBody": body("RedeemRequest", example={"app_user_id": "$RCAnonymousID:0123456789abcdef0123456789abcdef",
+                                                       "redemption_token": "3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}),
+        "responses": {
+            "200": ok("Redeemed: the current user's CustomerInfo plus `redemption_info`.", ref("RedeemSuccess")),
+            "400": {"description": "Invalid or unknown token (code 7849), a malformed body (7000) or an invalid app user ID (7256).",
+                    "content": json_content(ref("RedeemFailure"), {"code": 7849, "message": "Invalid redemption token."})},
+            "401": rresp("Unauthorized"),
+            "403": {"description": "Belongs to another user (7852), expired (7853, with the masked e-mail), the subscription "
+                                   "has lapsed (7854, with `customer_info`; the purchase was still redeemed), or another app's token (7226).",
+                    "content": json_content(ref("RedeemFailure"), {"code": 7853, "message": "The link has expired.",
+                                            "purchase_redemption_error_info": {"obfuscated_email": "j***@e***.com", "resent": False}})},
             "500": rresp("InternalError"),
         },
     }

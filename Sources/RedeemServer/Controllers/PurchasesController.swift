@@ -8,6 +8,7 @@ import RedeemStore
 struct PurchasesController<Store: RedeemStore> {
     let store: Store
     let clock: any RedeemClock
+    let links: RedemptionLinks
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("/purchases", use: create)
@@ -16,10 +17,23 @@ struct PurchasesController<Store: RedeemStore> {
     struct GrantResponse: Encodable {
         let purchase: Purchase
         let customerInfo: CustomerInfo
+        let link: RedemptionLink?
 
         enum CodingKeys: String, CodingKey {
             case purchase
             case customerInfo = "customer_info"
+            case redemptionURL = "redemption_url"
+            case redemptionHTTPSURL = "redemption_https_url"
+            case redemptionExpiresAt = "redemption_expires_at"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(purchase, forKey: .purchase)
+            try c.encode(customerInfo, forKey: .customerInfo)
+            try c.encodeIfPresent(link?.customSchemeURL, forKey: .redemptionURL)
+            try c.encodeIfPresent(link?.httpsURL, forKey: .redemptionHTTPSURL)
+            try c.encodeIfPresent(link?.expiresAt, forKey: .redemptionExpiresAt)
         }
     }
 
@@ -34,8 +48,9 @@ struct PurchasesController<Store: RedeemStore> {
         let grant = try PurchaseGrant(input, appID: appID, now: now)
         let fingerprint = try Self.fingerprint(body)
         let result = try await store.grant(grant, idempotency: Idempotency(key: key, fingerprint: fingerprint), now: now)
+        let link = try await links.issue(for: result.purchase, now: now)
         let info = try await store.customerInfo(appID: appID, appUserID: grant.appUserID, now: now)
-        return JSONResponse(GrantResponse(purchase: result.purchase, customerInfo: info), status: result.created ? .created : .ok)
+        return JSONResponse(GrantResponse(purchase: result.purchase, customerInfo: info, link: link), status: result.created ? .created : .ok)
     }
 
     /// SHA-256 of the body's JSON with sorted keys, so a retry that reorders keys or whitespace still matches.

@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+import RedeemStore
+
+/// `POST /v1/subscribers/redeem_purchase`: a redemption link opened in the app, RevenueCat's wire format.
+struct RedemptionController {
+    let store: SQLStore
+    let clock: any RedeemClock
+
+    func addRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("/subscribers/redeem_purchase", use: redeem)
+    }
+
+    struct RedeemRequest: Decodable {
+        let appUserID: String
+        let redemptionToken: String
+
+        enum CodingKeys: String, CodingKey {
+            case appUserID = "app_user_id"
+            case redemptionToken = "redemption_token"
+        }
+    }
+
+    @Sendable func redeem(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let appID = try context.sdkAppID()
+        let input = try await request.decodeJSON(RedeemRequest.self, context: context)
+        let claimant = try AppUserID.parse(input.appUserID)
+        guard RedemptionLink.isWellFormed(input.redemptionToken) else {
+            return try RedemptionReply.invalid.response(from: request, context: context)
+        }
+        let app = try await store.app(id: appID)
+        let now = clock.now()
+        let outcome = try await store.redeem(
+            appID: appID, tokenHash: SecretToken.hash(input.redemptionToken), claimant: claimant, behavior: app.restoreBehavior, now: now
+        )
+        let reply: RedemptionReply
+        switch outcome {
+        case .redeemed(let purchase, _):
+            let info = try await store.customerInfo(appID: appID, appUserID: claimant, now: now)
+            reply = .success(info, try await RedemptionInfo(purchase: purchase, owner: info.subscriber.originalAppUserID, store: store))
+        case .subscriptionExpired:
+            reply = .subscriptionExpired(try await store.customerInfo(appID: appID, appUserID: claimant, now: now))
+        case .invalid: reply = .invalid
+        case .otherApp: reply = .otherApp
+        case .belongsToOtherUser: reply = .belongsToOtherUser
+        case .expired(let purchase): reply = .expired(obfuscatedEmail: purchase.email.map(EmailMasking.mask), resent: false)
+        }
+        return try reply.response(from: request, context: context)
+    }
+}
+
+/// What the purchase was, for the app and for support; extra keys RevenueCat's SDKs ignore.
+struct RedemptionInfo: Encodable, Sendable {
+    let purchaseID: String
+    let purchaserEmail: String?
+    let store: String
+    let storeIdentifiers: [String: String]
+    let ownerAppUserID: String
+    let productIdentifier: String
+    let entitlements: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case store, entitlements
+        case purchaseID = "purchase_id"
+        case purchaserEmail = "purchaser_email"
+        case storeIdentifiers = "store_identifiers"
+        case ownerAppUserID = "owner_app_user_id"
+        case productIdentifier = "product_identifier"
+    }
+
+    init(purchase: Purchase, owner: String, store: SQLStore) async throws {
+        self.purchaseID = purchase.id
+        self.purchaserEmail = purchase.email
+        self.store = purchase.store.rawValue
+        self.storeIdentifiers = ["store_transaction_id": purchase.storeTransactionID]
+        self.ownerAppUserID = owner
+        self.productIdentifier = purchase.productID
+        self.entitlements = try await store.product(appID: purchase.appID, id: purchase.productID).entitlements
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+
+/// The redeem route's answers: RevenueCat's codes 7849, 7852 and 7853, and our 7854 for a lapsed subscription.
+enum RedemptionReply {
+    case success(CustomerInfo, RedemptionInfo)
+    case subscriptionExpired(CustomerInfo)
+    case invalid
+    case otherApp
+    case belongsToOtherUser
+    case expired(obfuscatedEmail: String?, resent: Bool)
+
+    static let invalidToken = 7849
+    static let belongsToOtherUserCode = 7852
+    static let expiredToken = 7853
+    static let subscriptionExpiredCode = 7854
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        switch self {
+        case .success(let info, let redemption):
+            return try JSONResponse(Success(info: info, redemption: redemption)).response(from: request, context: context)
+        case .subscriptionExpired(let info):
+            return try JSONResponse(Failure(
+                code: Self.subscriptionExpiredCode, message: "The purchase was redeemed, but its subscription has expired.",
+                customerInfo: info
+            ), status: .forbidden).response(from: request, context: context)
+        case .invalid:
+            return try APIError(.badRequest, code: Self.invalidToken, message: "Invalid redemption token.").response(from: request, context: context)
+        case .otherApp:
+            return try APIError.forbidden("This redemption token belongs to another app.").response(from: request, context: context)
+        case .belongsToOtherUser:
+            return try APIError(.forbidden, code: Self.belongsToOtherUserCode, message: "The purchase belongs to another user.")
+                .response(from: request, context: context)
+        case .expired(let email, let resent):
+            return try JSONResponse(Failure(
+                code: Self.expiredToken,
+                message: resent ? "The link has expired. A new one has been sent to the purchase e-mail." : "The link has expired.",
+                errorInfo: email.map { ErrorInfo(obfuscatedEmail: $0, resent: resent) }
+            ), status: .forbidden).response(from: request, context: context)
+        }
+    }
+
+    struct Success: Encodable {
+        let info: CustomerInfo
+        let redemption: RedemptionInfo
+
+        enum CodingKeys: String, CodingKey {
+            case subscriber
+            case requestDate = "request_date"
+            case requestDateMs = "request_date_ms"
+            case redemptionInfo = "redemption_info"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(info.requestDate, forKey: .requestDate)
+            try c.encode(info.requestDateMs, forKey: .requestDateMs)
+            try c.encode(info.subscriber, forKey: .subscriber)
+            try c.encode(redemption, forKey: .redemptionInfo)
+        }
+    }
+
+    struct ErrorInfo: Encodable {
+        let obfuscatedEmail: String
+        let resent: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case resent
+            case obfuscatedEmail = "obfuscated_email"
+        }
+    }
+
+    struct Failure: Encodable {
+        let code: Int
+        let message: String
+        var errorInfo: ErrorInfo? = nil
+        var customerInfo: CustomerInfo? = nil
+
+        enum CodingKeys: String, CodingKey {
+            case code, message
+            case errorInfo = "purchase_redemption_error_info"
+            case customerInfo = "customer_info"
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import RedeemCore
+
+extension SQLStore {
+    public func issueRedemptionToken(appID: String, purchaseID: String, tokenHash: String, now: Date, expiresAt: Date) async throws {
+        try await write { connection in
+            try await Self.insertToken(appID: appID, purchaseID: purchaseID, tokenHash: tokenHash, now: now, expiresAt: expiresAt, on: connection)
+        }
+    }
+
+    public func redeem(appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior, now: Date) async throws -> RedemptionOutcome {
+        let outcome: RedemptionOutcome
+        do {
+            outcome = try await write { connection in
+                try await Self.redeem(appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, on: connection)
+            }
+        } catch is Refused {
+            // The claim was rolled back with everything else in its transaction.
+            outcome = .belongsToOtherUser
+        }
+        try await recordAttempt(appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: outcome, now: now)
+        return outcome
+    }
+
+    /// Thrown inside the transaction so that a refused association also undoes the claim.
+    struct Refused: Error {}
+
+    static func insertToken(
+        appID: String, purchaseID: String, tokenHash: String, now: Date, expiresAt: Date, on connection: any SQLConnection
+    ) async throws {
+        try await connection.query("""
+            INSERT INTO redemption_tokens (token_hash, app_id, purchase_id, created_at, expires_at)
+            VALUES (\(tokenHash), \(appID), \(purchaseID), \(now), \(expiresAt))
+            """)
+    }
+
+    static func redeem(
+        appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior, now: Date, on connection: any SQLConnection
+    ) async throws -> RedemptionOutcome {
+        guard let token = try await connection.first("SELECT * FROM redemption_tokens WHERE token_hash = \(tokenHash)") else {
+            return .invalid
+        }
+        guard try token.string("app_id") == appID else { return .otherApp }
+        let purchaseID = try token.string("purchase_id")
+        if token.optionalInt("consumed_at") != nil {
+            return try await alreadyConsumed(appID: appID, purchaseID: purchaseID, consumedBy: token.optionalString("consumed_by"), claimant: claimant, now: now, on: connection)
+        }
+        if try token.date("expires_at") <= now {
+            return .expired(try await purchase(appID: appID, id: purchaseID, on: connection))
+        }
+        // The claim: one conditional update decides, however many redeem at once.
+        let claimed = try await connection.query("""
+            UPDATE redemption_tokens SET consumed_at = \(now), consumed_by = \(claimant.rawValue)
+            WHERE token_hash = \(tokenHash) AND consumed_at IS NULL RETURNING token_hash
+            """)
+        guard !claimed.isEmpty else {
+            let current = try await connection.first("SELECT consumed_by FROM redemption_tokens WHERE token_hash = \(tokenHash)")
+            return try await alreadyConsumed(appID: appID, purchaseID: purchaseID, consumedBy: current?.optionalString("consumed_by"), claimant: claimant, now: now, on: connection)
+        }
+        var purchase = try await purchase(appID: appID, id: purchaseID, on: connection)
+        let association = try await associate(&purchase, claimant: claimant, behavior: behavior, now: now, on: connection)
+        if purchase.expiresDate != nil, !purchase.isActive(at: now) { return .subscriptionExpired(purchase) }
+        return .redeemed(purchase, association: association)
+    }
+
+    /// A consumed token redeems again only for whoever consumed it (or a user aliased to them).
+    static func alreadyConsumed(
+        appID: String, purchaseID: String, consumedBy: String?, claimant: AppUserID, now: Date, on connection: any SQLConnection
+    ) async throws -> RedemptionOutcome {
+        let purchase = try await purchase(appID: appID, id: purchaseID, on: connection)
+        let claimantCustomer = try await resolve(appID: appID, appUserID: claimant, on: connection)
+        guard consumedBy == claimant.rawValue || claimantCustomer?.id == purchase.customerID else { return .belongsToOtherUser }
+        if purchase.expiresDate != nil, !purchase.isActive(at: now) { return .subscriptionExpired(purchase) }
+        return .redeemed(purchase, association: nil)
+    }
+
+    /// Brings the purchase to the claimant: aliasing when either side is anonymous, else as the restore behaviour says.
+    static func associate(
+        _ purchase: inout Purchase, claimant: AppUserID, behavior: RestoreBehavior, now: Date, on connection: any SQLConnection
+    ) async throws -> Association? {
+        let claimantCustomer = try await resolveOrCreate(appID: purchase.appID, appUserID: claimant, now: now, on: connection)
+        guard claimantCustomer.id != purchase.customerID else { return nil }
+        guard let owner = try await connection.first("SELECT * FROM customers WHERE id = \(purchase.customerID)").map(Customer.init(row:)) else {
+            throw StoreError.notFound("customer '\(purchase.customerID)'")
+        }
+        let ownerAnonymous = try await isAnonymous(customerID: owner.id, on: connection)
+        let claimantAnonymous = try await isAnonymous(customerID: claimantCustomer.id, on: connection)
+        let activeSubscriptions = try await connection.first("""
+            SELECT COUNT(*) AS n FROM purchases
+            WHERE customer_id = \(owner.id) AND expires_date IS NOT NULL AND expires_date > \(now) AND refunded_at IS NULL
+            """)
+        let decision = Association.decide(
+            claimantIsAnonymous: claimantAnonymous, ownerIsAnonymous: ownerAnonymous, behavior: behavior,
+            ownerHasActiveSubscription: try activeSubscriptions?.int("n") ?? 0 > 0
+        )
+        switch decision {
+        case .alias:
+            // An identified side survives; between two anonymous sides, the buyer's customer does.
+            if claimantAnonymous {
+                try await merge(claimantCustomer, into: owner, on: connection)
+            } else {
+                try await merge(owner, into: claimantCustomer, on: connection)
+                purchase.customerID = claimantCustomer.id
+            }
+        case .transfer:
+            try await connection.query("UPDATE purchases SET customer_id = \(claimantCustomer.id) WHERE id = \(purchase.id)")
+            purchase.customerID = claimantCustomer.id
+        case .refuse:
+            throw Refused()
+        }
+        return decision
+    }
+
+    /// A customer is anonymous while every one of its IDs is.
+    static func isAnonymous(customerID: String, on connection: any SQLConnection) async throws -> Bool {
+        try await aliases(customerID: customerID, on: connection).allSatisfy { $0.hasPrefix(AppUserID.anonymousPrefix) }
+    }
+
+    func recordAttempt(appID: String, tokenHash: String, claimant: AppUserID, outcome: RedemptionOutcome, now: Date) async throws {
+        let purchaseID: String? = switch outcome {
+        case .redeemed(let purchase, _), .subscriptionExpired(let purchase), .expired(let purchase): purchase.id
+        case .invalid, .otherApp, .belongsToOtherUser: nil
+        }
+        try await write { connection in
+            let resolved: String?
+            if let purchaseID {
+                resolved = purchaseID
+            } else {
+                resolved = try await connection.first("SELECT purchase_id FROM redemption_tokens WHERE token_hash = \(tokenHash) AND app_id = \(appID)")?
+                    .optionalString("purchase_id")
+            }
+            try await connection.query("""
+                INSERT INTO redemption_attempts (id, app_id, purchase_id, app_user_id, outcome, created_at)
+                VALUES (\(Identifier.make(prefix: "att")), \(appID), \(resolved), \(claimant.rawValue), \(outcome.label), \(now))
+                """)
+        }
+    }
+}
