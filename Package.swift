@@ -55,9 +55,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "RedeemKit", swiftSettings: strict),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "RedeemQR", dependencies: ["CQREncode"], swiftSettings: strict),
         .executableTarget(
             name: "redeem",
             dependencies: [
+                "RedeemQR",
                 "RedeemServer",
                 "RedeemStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -82,5 +85,6 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "RedeemKitTests", dependencies: ["RedeemKit"], swiftSettings: strict),
+        .testTarget(name: "RedeemQRTests", dependencies: ["RedeemQR"], swiftSettings: strict),
     ]
 )

@@ -4,15 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# System packages the tests use (PostgreSQL comes in through postgres-up.sh).
-missing=()
-command -v python3 >/dev/null || missing+=(python3)
-command -v curl >/dev/null || missing+=(curl)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing: ${missing[*]}" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
+# System packages: the build's C libraries, and what the tests drive (PostgreSQL comes in through postgres-up.sh).
+bash scripts/system-deps.sh pkg-config libqrencode-dev zbar-tools python3 curl
 
 export REDEEM_TEST_POSTGRES_URL="${REDEEM_TEST_POSTGRES_URL:-$(bash scripts/postgres-up.sh)}"
 # Drop databases that earlier, interrupted runs left behind.

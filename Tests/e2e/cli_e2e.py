@@ -38,6 +38,10 @@ def http(method, url, key=None, body=None, headers=None):
         return error.code, json.loads(error.read() or b"null")
 
 
+def redemption_owner(body):
+    return (body or {}).get("redemption_info", {}).get("owner_app_user_id")
+
+
 def scenario(label, env, cwd):
     created = run(["apps", "create", "--name", f"E2E {label}", "--support-email", "help@example.com", "--json"], env, cwd)
     check(f"[{label}] apps create --json exits 0", created.returncode == 0, created.stderr)
@@ -60,7 +64,7 @@ def scenario(label, env, cwd):
 
     port = free_port()
     log = tempfile.TemporaryFile(mode="w+")
-    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--log-level", "trace"],
+    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--log-level", "trace", "--public-url", f"http://127.0.0.1:{port}"],
                               env={**os.environ, **env, "REDEEM_LOG_FORMAT": "json"}, cwd=cwd,
                               stdout=subprocess.DEVNULL, stderr=log, text=True)
     try:
@@ -78,6 +82,18 @@ def scenario(label, env, cwd):
         status, granted = http("POST", base + "/v1/purchases", key=app["keys"]["secret"],
                                body={"app_user_id": "e2e-user", "product_id": "pro_monthly"}, headers={"Idempotency-Key": str(uuid.uuid4())})
         check(f"[{label}] server API grant", status == 201, granted)
+        check(f"[{label}] the grant carries both redemption link forms",
+              granted.get("redemption_url", "").startswith(app["scheme"] + "://redeem_web_purchase?redemption_token=")
+              and granted.get("redemption_https_url", "").startswith(base + "/r/"), granted)
+        token = granted.get("redemption_https_url", "/").rsplit("/", 1)[1]
+        status, redeemed = http("POST", base + "/v1/subscribers/redeem_purchase", key=app["keys"]["public_sandbox"],
+                                body={"app_user_id": "$RCAnonymousID:0123456789abcdef0123456789abcdef", "redemption_token": token})
+        check(f"[{label}] the link redeems in the app", status == 200 and redemption_owner(redeemed) == "e2e-user", redeemed)
+        links = run(["links", "test", "--app", app["id"], "--public-url", base, "--json"], env, cwd)
+        test_token = json.loads(links.stdout)["https_url"].rsplit("/", 1)[1] if links.returncode == 0 else "x"
+        status, invalid = http("POST", base + "/v1/subscribers/redeem_purchase", key=app["keys"]["public_sandbox"],
+                               body={"app_user_id": "e2e-user", "redemption_token": test_token})
+        check(f"[{label}] links test gives a link the server reports as invalid (7849)", status == 400 and invalid.get("code") == 7849, invalid)
         status, info = http("GET", base + "/v1/subscribers/e2e-user", key=app["keys"]["public_sandbox"])
         check(f"[{label}] entitlement appears in customer info", "pro" in info["subscriber"]["entitlements"], info)
         status, error = http("GET", base + "/admin/v1/apps", key=app["keys"]["public_sandbox"])

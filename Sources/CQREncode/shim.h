@@ -1,0 +1,2 @@
+// libqrencode (Debian: libqrencode-dev).
+#include <qrencode.h>
