@@ -6,15 +6,6 @@ public struct OwnershipType: RawRepresentable, Hashable, Sendable, Codable {
         self.rawValue = rawValue
     }
 
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
     public static let purchased = OwnershipType(rawValue: "PURCHASED")
     public static let familyShared = OwnershipType(rawValue: "FAMILY_SHARED")
 }

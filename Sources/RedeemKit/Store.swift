@@ -6,15 +6,6 @@ public struct Store: RawRepresentable, Hashable, Sendable, Codable, CustomString
         self.rawValue = rawValue
     }
 
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
     public static let appStore = Store(rawValue: "app_store")
     public static let macAppStore = Store(rawValue: "mac_app_store")
     public static let playStore = Store(rawValue: "play_store")
