@@ -57,6 +57,8 @@ let package = Package(
         .target(name: "RedeemKit", swiftSettings: strict),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "RedeemQR", dependencies: ["CQREncode"], swiftSettings: strict),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "RedeemMail", dependencies: ["CCurl"], swiftSettings: strict),
         .executableTarget(
             name: "redeem",
             dependencies: [
@@ -86,5 +88,11 @@ let package = Package(
         ),
         .testTarget(name: "RedeemKitTests", dependencies: ["RedeemKit"], swiftSettings: strict),
         .testTarget(name: "RedeemQRTests", dependencies: ["RedeemQR"], swiftSettings: strict),
+        .testTarget(
+            name: "RedeemMailTests",
+            dependencies: ["RedeemMail"],
+            exclude: ["Support/smtp_test_server.py"],
+            swiftSettings: strict
+        ),
     ]
 )

@@ -750,6 +750,31 @@ paths["/v1/subscribers/{app_user_id}"] = {
     }
 }
 
+paths["/.well-known/apple-app-site-association"] = {
+    "get": {
+        "operationId": "getAppleAppSiteAssociation",
+        "summary": "Apple's universal-link association file",
+        "description": ("Lists every app with an iOS team ID and bundle ID, claiming `/r/*`, in both the iOS 13+ form "
+                        "(`appIDs`, `components`) and the older one (`appID`, `paths`). Served as JSON with no redirect."),
+        "tags": ["Links"],
+        "security": [],
+        "responses": {"200": ok("The association file.", {"type": "object"},
+                                {"applinks": {"apps": [], "details": [{"appIDs": ["ABCDE12345.com.example.app"],
+                                 "components": [{"/": "/r/*", "comment": "Redeem redemption links"}],
+                                 "appID": "ABCDE12345.com.example.app", "paths": ["/r/*"]}]}})},
+    }
+}
+paths["/.well-known/assetlinks.json"] = {
+    "get": {
+        "operationId": "getAssetLinks",
+        "summary": "Android's app-links statement list",
+        "description": "One statement per app with an Android package name and signing-certificate fingerprints.",
+        "tags": ["Links"],
+        "security": [],
+        "responses": {"200": ok("The statement list.", {"type": "array", "items": {"type": "object"}})},
+    }
+}
+
 paths["/v1/subscribers/redeem_purchase"] = {
     "post": {
         "operationId": "redeemPurchase",

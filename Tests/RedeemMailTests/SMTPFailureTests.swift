@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import RedeemMail
+
+/// Failures an outbox must tell apart: retry later (transient) or give up.
+@Suite(.timeLimit(.minutes(1))) struct SMTPFailureTests {
+    @Test func connectionRefusedIsTransient() async throws {
+        let closed = try LoopbackSocket(listening: false)
+        defer { closed.close() }
+        let error = await #expect(throws: MailError.self) {
+            try await Fixtures.client(port: closed.port).send(Fixtures.message())
+        }
+        #expect(error?.isTransient == true)
+        #expect(error?.smtpCode == nil)
+    }
+
+    @Test func silentServerTimesOutTransiently() async throws {
+        let silent = try LoopbackSocket(listening: true)
+        defer { silent.close() }
+        let started = ContinuousClock.now
+        let error = await #expect(throws: MailError.self) {
+            try await Fixtures.client(port: silent.port, timeout: .milliseconds(700)).send(Fixtures.message())
+        }
+        #expect(error?.isTransient == true)
+        #expect(error.map { "\($0)".contains("timed out") } == true)
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test func cancellingTheTaskAbortsTheTransfer() async throws {
+        let silent = try LoopbackSocket(listening: true)
+        defer { silent.close() }
+        let client = Fixtures.client(port: silent.port, timeout: .seconds(60))
+        let started = ContinuousClock.now
+        let task = Task { try await client.send(Fixtures.message()) }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let error = await #expect(throws: MailError.self) { try await task.value }
+        #expect(error?.isCancelled == true)
+        #expect(error?.isTransient == true)
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test func permanentRecipientRejectionIsNotTransient() async throws {
+        try await SMTPTestServer.with { server in
+            let error = await #expect(throws: MailError.self) {
+                try await Fixtures.client(port: server.port).send(Fixtures.message(to: ["ok@example.com", "reject@example.com"]))
+            }
+            #expect(error?.smtpCode == 550)
+            #expect(error?.isTransient == false)
+            let received = try server.received()
+            #expect(received.isEmpty)
+        }
+    }
+
+    @Test func temporaryRecipientRejectionIsTransient() async throws {
+        try await SMTPTestServer.with { server in
+            let error = await #expect(throws: MailError.self) {
+                try await Fixtures.client(port: server.port).send(Fixtures.message(to: ["tempfail@example.com"]))
+            }
+            #expect(error?.smtpCode == 451)
+            #expect(error?.isTransient == true)
+        }
+    }
+
+    @Test func requiredSTARTTLSMissingIsNotTransient() async throws {
+        try await SMTPTestServer.with { server in
+            let error = await #expect(throws: MailError.self) {
+                try await Fixtures.client(port: server.port, security: .startTLS).send(Fixtures.message())
+            }
+            #expect(error?.isTransient == false)
+            #expect(error.map { "\($0)".contains("STARTTLS") } == true)
+            let received = try server.received()
+            #expect(received.isEmpty)
+        }
+    }
+
+    @Test(arguments: ["evil/host", "", "a b", "host?x"])
+    func badHostIsAConfigurationError(_ host: String) async throws {
+        let client = SMTPClient(configuration: SMTPConfiguration(host: host, port: 2525, security: .none))
+        let error = await #expect(throws: MailError.self) { try await client.send(Fixtures.message()) }
+        #expect(error?.isTransient == false)
+    }
+}
