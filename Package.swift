@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
     ],
@@ -39,13 +40,17 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
+            exclude: ["FastSQLite"],
             swiftSettings: strict
         ),
         .target(
             name: "RedeemServer",
             dependencies: [
                 "RedeemCore",
+                "RedeemMail",
+                "RedeemQR",
                 "RedeemStore",
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -74,9 +79,13 @@ let package = Package(
             name: "RedeemTestSupport",
             dependencies: ["RedeemStore", .product(name: "Logging", package: "swift-log")],
             path: "Tests/RedeemTestSupport",
+            exclude: ["smtp_test_server.py"],
             swiftSettings: strict
         ),
-        .testTarget(name: "RedeemStoreTests", dependencies: ["RedeemStore", "RedeemTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "RedeemStoreTests", dependencies: ["RedeemStore", "RedeemTestSupport"], exclude: ["FastSQLiteTests.swift"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RedeemServerTests",
             dependencies: [
@@ -90,8 +99,7 @@ let package = Package(
         .testTarget(name: "RedeemQRTests", dependencies: ["RedeemQR"], swiftSettings: strict),
         .testTarget(
             name: "RedeemMailTests",
-            dependencies: ["RedeemMail"],
-            exclude: ["Support/smtp_test_server.py"],
+            dependencies: ["RedeemMail", "RedeemTestSupport"],
             swiftSettings: strict
         ),
     ]

@@ -7,9 +7,12 @@ public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `AuthMiddleware` on authenticated routes.
     public var key: APIKey?
+    /// The peer's IP address, for rate limits; nil when unknown (e.g. in router tests).
+    public let remoteIP: String?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
+        self.remoteIP = source.channel.remoteAddress?.ipAddress
     }
 
     public var requestDecoder: JSONDecoder {

@@ -11,18 +11,33 @@ public struct ServerDependencies: Sendable {
     public let keyCache: KeyCache
     /// The base of HTTPS redemption links and hosted pages.
     public let publicURL: URL
+    public let templates: Templates
+    public let rateLimits: RateLimits
+    public let mail: MailSettings?
+    /// Sends queued e-mail; nil without SMTP settings.
+    public let mailer: EmailOutboxWorker?
 
     public init(
         store: SQLStore, clock: any RedeemClock = SystemClock(), keyTTL: TimeInterval = 5,
-        publicURL: URL = URL(string: "http://127.0.0.1:8080")!
-    ) {
+        publicURL: URL = URL(string: "http://127.0.0.1:8080")!, mail: MailSettings? = nil, rateLimits: RateLimits = RateLimits(),
+        logger: Logger = Logger(label: "redeem")
+    ) async throws {
         self.store = store
         self.clock = clock
         self.keyCache = KeyCache(store: store, ttl: keyTTL)
         self.publicURL = publicURL
+        let templates = try await Templates.load()
+        self.templates = templates
+        self.rateLimits = rateLimits
+        self.mail = mail
+        let composer = EmailComposer(store: store, links: RedemptionLinks(store: store, publicURL: publicURL), templates: templates)
+        self.mailer = mail.map { EmailOutboxWorker(store: store, composer: composer, settings: $0, clock: clock, logger: logger) }
     }
 
     public var admin: AdminService { AdminService(store: store, clock: clock, keyCache: keyCache) }
+    var links: RedemptionLinks { RedemptionLinks(store: store, publicURL: publicURL) }
+    var rateLimiter: RateLimiter { RateLimiter(store: store, limits: rateLimits, clock: clock) }
+    var outbox: Outbox { Outbox(store: store, mail: mail, mailer: mailer, clock: clock) }
 }
 
 /// The router with every route: public, SDK (`/v1`, any key of the app) and admin (`/admin/v1`, secret keys).
@@ -38,8 +53,8 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
 
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
     SubscribersController(store: deps.store, clock: deps.clock, cache: CustomerInfoCache()).addRoutes(to: v1)
-    PurchasesController(store: deps.store, clock: deps.clock, links: RedemptionLinks(store: deps.store, publicURL: deps.publicURL)).addRoutes(to: v1)
-    RedemptionController(store: deps.store, clock: deps.clock).addRoutes(to: v1)
+    PurchasesController(store: deps.store, clock: deps.clock, links: deps.links, outbox: deps.outbox).addRoutes(to: v1)
+    RedemptionController(store: deps.store, clock: deps.clock, limiter: deps.rateLimiter, outbox: deps.outbox).addRoutes(to: v1)
 
     let admin = router.group("/admin/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
     AdminAppsController(admin: deps.admin).addRoutes(to: admin)
@@ -62,12 +77,15 @@ public func buildApplication(
         let pending = try await runner.pending()
         guard pending.isEmpty else { throw MigrationError.pending(pending.map(\.version)) }
     }
-    let deps = ServerDependencies(store: store, clock: clock, publicURL: configuration.publicURL)
+    let deps = try await ServerDependencies(
+        store: store, clock: clock, publicURL: configuration.publicURL, mail: configuration.mail, logger: logger
+    )
+    if deps.mailer == nil { logger.warning("no SMTP settings (--smtp-url): e-mail is off, and expired links cannot be re-sent") }
     let router = try buildRouter(deps)
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "redeem"),
-        services: [StoreService(store: store)],
+        services: [StoreService(store: store)] + (deps.mailer.map { [$0] } ?? []),
         logger: logger
     )
 }

@@ -11,12 +11,14 @@ public struct ServerConfiguration: Sendable {
     public var publicURL: URL
     public var migrateOnStart: Bool
     public var logLevel: Logger.Level
+    /// Outgoing e-mail; nil leaves e-mail off.
+    public var mail: MailSettings?
 
     public static let defaultDatabaseURL = "./redeem.sqlite"
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, databaseURL: String = defaultDatabaseURL, publicURL: String? = nil,
-        migrateOnStart: Bool = true, logLevel: String = "info"
+        migrateOnStart: Bool = true, logLevel: String = "info", smtpURL: String? = nil, mailFrom: String? = nil
     ) throws(ConfigurationError) {
         guard !host.isEmpty else { throw ConfigurationError(setting: "--host / REDEEM_HOST", reason: "is empty") }
         guard (0...65535).contains(port) else {
@@ -39,6 +41,12 @@ public struct ServerConfiguration: Sendable {
         self.publicURL = url
         self.migrateOnStart = migrateOnStart
         self.logLevel = level
+        switch (smtpURL, mailFrom) {
+        case (nil, nil): self.mail = nil
+        case (let url?, let from?): self.mail = try MailSettings(smtpURL: url, from: from)
+        case (nil, _?): throw ConfigurationError(setting: "--smtp-url / REDEEM_SMTP_URL", reason: "is required with --mail-from")
+        case (_?, nil): throw ConfigurationError(setting: "--mail-from / REDEEM_MAIL_FROM", reason: "is required with --smtp-url")
+        }
     }
 }
 

@@ -132,3 +132,15 @@ extension SQLStore {
         return purchase
     }
 }
+
+extension SQLStore {
+    /// The app's unrefunded purchases billed to `email` (compared case-insensitively), newest first.
+    public func purchases(appID: String, email: String) async throws -> [Purchase] {
+        try await read { connection in
+            try await connection.query("""
+                SELECT * FROM purchases WHERE app_id = \(appID) AND LOWER(email) = \(email.lowercased()) AND refunded_at IS NULL
+                ORDER BY purchase_date DESC, id LIMIT 20
+                """).map(Purchase.init(row:))
+        }
+    }
+}

@@ -30,10 +30,12 @@ public final class SQLStore: RedeemStore {
 
     public func changeToken() async throws -> UInt64? { try await database.changeToken() }
 
+    @discardableResult
     func write<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         try await database.transaction(body)
     }
 
+    @discardableResult
     func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         try await database.read(body)
     }

@@ -15,6 +15,10 @@ struct ServerOptions: ParsableArguments {
     var publicURL: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical (env REDEEM_LOG_LEVEL; default info).")
     var logLevel: String?
+    @Option(help: "Outgoing mail server: smtp://user:password@host:587 (STARTTLS), smtps://host:465, or smtp://host:25?security=none (env REDEEM_SMTP_URL).")
+    var smtpURL: String?
+    @Option(help: "Sender address of e-mails, e.g. 'receipts@example.com' (env REDEEM_MAIL_FROM).")
+    var mailFrom: String?
     @Flag(help: "Refuse to start when migrations are pending instead of applying them.")
     var noMigrate = false
     @OptionGroup var database: DatabaseOptions
@@ -27,7 +31,8 @@ struct ServerOptions: ParsableArguments {
         return try ServerConfiguration(
             host: host ?? Environment.value("REDEEM_HOST") ?? "127.0.0.1", port: port,
             databaseURL: database.resolvedURL, publicURL: publicURL ?? Environment.value("REDEEM_PUBLIC_URL"),
-            migrateOnStart: !noMigrate, logLevel: logLevel ?? Environment.value("REDEEM_LOG_LEVEL") ?? "info"
+            migrateOnStart: !noMigrate, logLevel: logLevel ?? Environment.value("REDEEM_LOG_LEVEL") ?? "info",
+            smtpURL: smtpURL ?? Environment.value("REDEEM_SMTP_URL"), mailFrom: mailFrom ?? Environment.value("REDEEM_MAIL_FROM")
         )
     }
 }

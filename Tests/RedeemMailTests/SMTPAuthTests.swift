@@ -1,3 +1,4 @@
+import RedeemTestSupport
 import Testing
 import RedeemMail
 

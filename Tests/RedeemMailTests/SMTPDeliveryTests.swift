@@ -1,4 +1,5 @@
 import Foundation
+import RedeemTestSupport
 import Testing
 import RedeemMail
 

@@ -32,7 +32,7 @@ import Testing
         // A second store on the same file stands for `redeem` CLI commands run beside the server.
         let cliStore = try await SQLStore.open(url: url, logger: TestDatabases.logger)
         let clock = ManualClock(TestServer.start)
-        let deps = ServerDependencies(store: serverStore, clock: clock)
+        let deps = try await ServerDependencies(store: serverStore, clock: clock)
         let created = try await AdminService(store: cliStore, clock: clock).createApp({ var c = AppChanges(); c.name = "A"; return c }())
         _ = try await AdminService(store: cliStore, clock: clock).createProduct(appID: created.app.id, ProductInput(id: "life", type: "non_consumable", entitlements: ["pro"]))
         let key = try #require(created.plaintext(.publicSandbox))

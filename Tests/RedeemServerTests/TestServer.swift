@@ -86,16 +86,31 @@ extension TestServer {
     /// Runs `body` against a server on a fresh `backend` database.
     static func with(
         _ backend: TestBackend, clock: ManualClock = ManualClock(start), setup: TestingSetup = .router,
+        mail: MailSettings? = nil, rateLimits: RateLimits = .unlimited,
         _ body: @escaping @Sendable (TestServer) async throws -> Void
     ) async throws {
         try await TestDatabases.withStore(backend) { store in
-            let deps = ServerDependencies(store: store, clock: clock, publicURL: URL(string: "https://pay.example.com")!)
+            let deps = try await ServerDependencies(
+                store: store, clock: clock, publicURL: URL(string: "https://pay.example.com")!, mail: mail, rateLimits: rateLimits
+            )
             let adminKey = try await deps.admin.createKey(appID: nil, kind: "admin").plaintext
             let app = Application(router: try buildRouter(deps), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
             try await app.test(setup) { client in
                 try await body(TestServer(client: client, deps: deps, adminKey: adminKey))
             }
         }
+    }
+}
+
+extension RateLimits {
+    /// Limits high enough that only the rate-limit tests meet them.
+    static var unlimited: RateLimits {
+        var limits = RateLimits()
+        limits.redeemPerIP = 100_000
+        limits.redeemPerUser = 100_000
+        limits.newLinkPerIP = 100_000
+        limits.newLinkPerEmail = 100_000
+        return limits
     }
 }
 

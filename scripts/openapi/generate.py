@@ -544,6 +544,8 @@ schemas["GrantRequest"] = {
                                   minLength=1, maxLength=255),
         "price": {"oneOf": [ref("PriceInput"), {"type": "null"}]},
         "email": s("The buyer's e-mail address.", nullable=True, maxLength=254),
+        "send_receipt_email": {"type": "boolean", "description": "E-mail the receipt with a redemption link to `email` "
+                               "(when e-mail is configured and the app's policy gives links). Default false."},
     },
 }
 schemas["GrantResponse"] = {
@@ -800,6 +802,33 @@ paths["/v1/subscribers/redeem_purchase"] = {
                     "content": json_content(ref("RedeemFailure"), {"code": 7853, "message": "The link has expired.",
                                             "purchase_redemption_error_info": {"obfuscated_email": "j***@e***.com", "resent": False}})},
             "500": rresp("InternalError"),
+        },
+    }
+}
+
+schemas["NewLinkRequest"] = {
+    "type": "object", "required": ["email"],
+    "properties": {"email": s("The billing e-mail address of the purchase.")},
+}
+schemas["Accepted"] = {"type": "object", "required": ["status"], "properties": {"status": s(examples=["accepted"])}}
+
+paths["/v1/redemption_links/request"] = {
+    "post": {
+        "operationId": "requestNewRedemptionLink",
+        "summary": "E-mail a new redemption link for each purchase billed to an address",
+        "description": (
+            "For another device, or a lost link. **Keys:** the app's public SDK keys. The answer is the same (202) whether "
+            "or not the address has purchases, so it reveals nothing; at most one new-link e-mail per purchase is queued per "
+            "quiet period (5 minutes by default). Rate-limited per IP and per address (429 with `Retry-After`)."),
+        "tags": ["SDK"],
+        "security": [{"bearerKey": []}],
+        "requestBody": body("NewLinkRequest", example={"email": "buyer@example.com"}),
+        "responses": {
+            "202": ok("Accepted.", ref("Accepted"), {"status": "accepted"}),
+            "400": rresp("BadRequest") if "BadRequest" in responses else err_resp("Malformed body (code 7000).", {"code": 7000, "message": "A JSON body is required."}),
+            "401": rresp("Unauthorized"),
+            "422": err_resp("Not an e-mail address (code 7001).", {"code": 7001, "field": "email", "message": "email must be an e-mail address"}),
+            "429": err_resp("Too many requests (code 7429); see `Retry-After`.", {"code": 7429, "message": "Too many attempts; try again later."}),
         },
     }
 }

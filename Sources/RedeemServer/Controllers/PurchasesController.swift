@@ -9,6 +9,7 @@ struct PurchasesController<Store: RedeemStore> {
     let store: Store
     let clock: any RedeemClock
     let links: RedemptionLinks
+    let outbox: Outbox
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("/purchases", use: create)
@@ -49,6 +50,7 @@ struct PurchasesController<Store: RedeemStore> {
         let fingerprint = try Self.fingerprint(body)
         let result = try await store.grant(grant, idempotency: Idempotency(key: key, fingerprint: fingerprint), now: now)
         let link = try await links.issue(for: result.purchase, now: now)
+        if result.created, input.sendReceiptEmail == true { _ = try await outbox.queueReceipt(for: result.purchase) }
         let info = try await store.customerInfo(appID: appID, appUserID: grant.appUserID, now: now)
         return JSONResponse(GrantResponse(purchase: result.purchase, customerInfo: info, link: link), status: result.created ? .created : .ok)
     }
@@ -73,9 +75,12 @@ struct GrantRequest: Decodable {
     var storeTransactionID: String?
     var price: PriceInput?
     var email: String?
+    /// E-mail the receipt, with a redemption link, to `email`.
+    var sendReceiptEmail: Bool?
 
     enum CodingKeys: String, CodingKey {
         case store, price, email
+        case sendReceiptEmail = "send_receipt_email"
         case appUserID = "app_user_id"
         case productID = "product_id"
         case isSandbox = "is_sandbox"

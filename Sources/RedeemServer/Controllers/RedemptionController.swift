@@ -7,9 +7,12 @@ import RedeemStore
 struct RedemptionController {
     let store: SQLStore
     let clock: any RedeemClock
+    let limiter: RateLimiter
+    let outbox: Outbox
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("/subscribers/redeem_purchase", use: redeem)
+        group.post("/redemption_links/request", use: requestNewLink)
     }
 
     struct RedeemRequest: Decodable {
@@ -26,6 +29,10 @@ struct RedemptionController {
         let appID = try context.sdkAppID()
         let input = try await request.decodeJSON(RedeemRequest.self, context: context)
         let claimant = try AppUserID.parse(input.appUserID)
+        try await limiter.check([
+            ("redeem:ip:\(context.remoteIP ?? "unknown")", limiter.limits.redeemPerIP),
+            ("redeem:user:\(appID):\(claimant.rawValue)", limiter.limits.redeemPerUser),
+        ])
         guard RedemptionLink.isWellFormed(input.redemptionToken) else {
             return try RedemptionReply.invalid.response(from: request, context: context)
         }
@@ -44,9 +51,33 @@ struct RedemptionController {
         case .invalid: reply = .invalid
         case .otherApp: reply = .otherApp
         case .belongsToOtherUser: reply = .belongsToOtherUser
-        case .expired(let purchase): reply = .expired(obfuscatedEmail: purchase.email.map(EmailMasking.mask), resent: false)
+        case .expired(let purchase):
+            let resent = try await outbox.queueNewLink(for: purchase)
+            reply = .expired(obfuscatedEmail: purchase.email.map(EmailMasking.mask), resent: resent)
         }
         return try reply.response(from: request, context: context)
+    }
+}
+
+extension RedemptionController {
+    struct NewLinkRequest: Decodable { let email: String }
+    struct Accepted: Encodable { let status = "accepted" }
+
+    /// `POST /v1/redemption_links/request`: e-mails a new link for each of the app's purchases billed to `email`.
+    /// The answer is the same whether or not the address has purchases, so it reveals nothing.
+    @Sendable func requestNewLink(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Accepted> {
+        let appID = try context.sdkAppID()
+        let input = try await request.decodeJSON(NewLinkRequest.self, context: context)
+        let email = input.email.trimmingCharacters(in: .whitespaces).lowercased()
+        guard Formats.isEmail(email) else { throw ValidationError(field: "email", reason: "must be an e-mail address") }
+        try await limiter.check([
+            ("newlink:ip:\(context.remoteIP ?? "unknown")", limiter.limits.newLinkPerIP),
+            ("newlink:email:\(appID):\(SecretToken.hash(email))", limiter.limits.newLinkPerEmail),
+        ])
+        for purchase in try await store.purchases(appID: appID, email: email) {
+            _ = try await outbox.queueNewLink(for: purchase)
+        }
+        return JSONResponse(Accepted(), status: .accepted)
     }
 }
 

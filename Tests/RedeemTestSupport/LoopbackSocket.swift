@@ -6,11 +6,11 @@ import Darwin
 
 /// A TCP socket bound to a free 127.0.0.1 port, to test failures without a real server.
 /// Bound only: connecting is refused. Listening: connections open but nobody ever answers.
-final class LoopbackSocket {
-    let port: Int
+public final class LoopbackSocket {
+    public let port: Int
     private var descriptor: Int32
 
-    init(listening: Bool) throws {
+    public init(listening: Bool) throws {
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -38,7 +38,7 @@ final class LoopbackSocket {
     }
 
     /// Closes the socket; call it (e.g. in a `defer`) to keep the socket open until then.
-    func close() {
+    public func close() {
         if descriptor >= 0 {
             #if canImport(Glibc)
             _ = Glibc.close(descriptor)

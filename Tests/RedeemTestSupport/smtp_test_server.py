@@ -113,6 +113,7 @@ def main():
     parser.add_argument("--auth-password")
     parser.add_argument("--auth-mechanism", choices=["PLAIN", "LOGIN"])
     parser.add_argument("--tls", choices=["starttls", "implicit"])
+    parser.add_argument("--port", type=int, help="listen here instead of on a free port")
     args = parser.parse_args()
 
     options = {}
@@ -126,7 +127,7 @@ def main():
     elif args.tls == "implicit":
         options.update(ssl_context=make_tls_context(args.dir))
 
-    port = free_port()
+    port = args.port or free_port()
     controller = Controller(Handler(args.dir), hostname="127.0.0.1", port=port, **options)
     controller.start()
     print("ready %d" % port, flush=True)

@@ -3,29 +3,47 @@ import Foundation
 /// A real SMTP server (Python's aiosmtpd, `smtp_test_server.py`) on 127.0.0.1 for one test.
 ///
 /// `REDEEM_TEST_PYTHON` picks the interpreter (default `python3` on PATH).
-final class SMTPTestServer {
-    struct Options {
-        var authUser: String?
-        var authPassword: String?
-        var authMechanism: String?
+public final class SMTPTestServer: @unchecked Sendable {
+    /// A TCP port on 127.0.0.1 that nothing listens on right now.
+    public static func freePort() throws -> Int {
+        let socket = try LoopbackSocket(listening: false)
+        defer { socket.close() }
+        return socket.port
+    }
+
+    public struct Options {
+        public var authUser: String?
+        public var authPassword: String?
+        public var authMechanism: String?
         /// "starttls" or "implicit".
-        var tls: String?
+        public var tls: String?
+        /// A fixed port, e.g. one a server was told about before this one started; free port when nil.
+        public var port: Int?
+
+        public init(authUser: String? = nil, authPassword: String? = nil, authMechanism: String? = nil, tls: String? = nil, port: Int? = nil) {
+            self.port = port
+            self.authUser = authUser
+            self.authPassword = authPassword
+            self.authMechanism = authMechanism
+            self.tls = tls
+        }
     }
 
-    struct StartError: Error, CustomStringConvertible {
-        let description: String
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
     }
 
-    let port: Int
-    let directory: URL
+    public let port: Int
+    public let directory: URL
     private let process: Process
     private let input: Pipe
 
     /// The self-signed certificate a TLS server presents.
-    var certificatePath: String { directory.appendingPathComponent("cert.pem").path }
+    public var certificatePath: String { directory.appendingPathComponent("cert.pem").path }
 
     /// Starts a server, runs `body`, then stops the server and removes its directory.
-    static func with<T>(_ options: Options = Options(), _ body: (SMTPTestServer) async throws -> T) async throws -> T {
+    public static func with<T>(_ options: Options = Options(), _ body: (SMTPTestServer) async throws -> T) async throws -> T {
         let server = try SMTPTestServer(options)
         defer { server.stop() }
         return try await body(server)
@@ -39,6 +57,7 @@ final class SMTPTestServer {
         if let user = options.authUser { arguments += ["--auth-user", user, "--auth-password", options.authPassword ?? ""] }
         if let mechanism = options.authMechanism { arguments += ["--auth-mechanism", mechanism] }
         if let tls = options.tls { arguments += ["--tls", tls] }
+        if let port = options.port { arguments += ["--port", String(port)] }
 
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -73,14 +92,14 @@ final class SMTPTestServer {
         self.port = port
     }
 
-    func stop() {
+    public func stop() {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
     }
 
     /// Messages received so far, in order of arrival.
-    func received() throws -> [ReceivedMail] {
+    public func received() throws -> [ReceivedMail] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasPrefix("message-") && $0.hasSuffix(".json") }
             .sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }

@@ -1,0 +1,46 @@
+import Foundation
+import RedeemCore
+import RedeemServer
+import RedeemStore
+import RedeemTestSupport
+import Testing
+
+@Suite struct RateLimitTests {
+    @Test(arguments: TestDatabases.available)
+    func guessingIsLimitedPerUserWithRetryAfter(_ backend: TestBackend) async throws {
+        var limits = RateLimits.unlimited
+        limits.redeemPerUser = 5
+        let clock = ManualClock(TestServer.start.addingTimeInterval(10))
+        try await TestServer.with(backend, clock: clock, rateLimits: limits) { server in
+            let app = try await server.createAppWithCatalog()
+            for _ in 0..<5 {
+                #expect(try await RedemptionAPITests.redeem(server, app, user: "guesser", token: RedemptionLink.newToken()).code == 7849)
+            }
+            let limited = try await RedemptionAPITests.redeem(server, app, user: "guesser", token: RedemptionLink.newToken())
+            #expect(limited.status == 429)
+            #expect(limited.headers[.retryAfter] == "50")
+            // Other users are not affected; the window passes.
+            #expect(try await RedemptionAPITests.redeem(server, app, user: "someone-else", token: RedemptionLink.newToken()).code == 7849)
+            clock.advance(by: 50)
+            #expect(try await RedemptionAPITests.redeem(server, app, user: "guesser", token: RedemptionLink.newToken()).code == 7849)
+        }
+    }
+
+    @Test func limitsAreSharedThroughTheDatabase() async throws {
+        let (url, cleanup) = try await TestDatabases.makeDatabase(TestDatabases.postgresConfigured ? .postgres : .sqlite)
+        defer { Task { try? await cleanup() } }
+        let one = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        try await one.migrate(logger: TestDatabases.logger)
+        let two = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        let now = TestServer.start
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for i in 0..<40 {
+                group.addTask { try await (i % 2 == 0 ? one : two).hit(bucket: "b", window: 60, now: now).hits }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(counts.sorted() == Array(1...40))
+        await one.close()
+        await two.close()
+    }
+}
