@@ -50,6 +50,10 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     HealthController(database: deps.store.database).addRoutes(to: router)
     try OpenAPIController().addRoutes(to: router)
     WellKnownController(store: deps.store).addRoutes(to: router)
+    LinkPageController(
+        store: deps.store, clock: deps.clock, templates: deps.templates, publicURL: deps.publicURL, limiter: deps.rateLimiter,
+        outbox: deps.outbox
+    ).addRoutes(to: router)
 
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
     SubscribersController(store: deps.store, clock: deps.clock, cache: CustomerInfoCache()).addRoutes(to: v1)

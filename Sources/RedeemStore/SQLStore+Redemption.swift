@@ -136,3 +136,24 @@ extension SQLStore {
         }
     }
 }
+
+/// A token as a browser page sees it: read-only, never consuming.
+public struct RedemptionTokenState: Sendable {
+    public let appID: String
+    public let purchaseID: String
+    public let expiresAt: Date
+    public let consumedAt: Date?
+}
+
+extension SQLStore {
+    public func redemptionTokenState(tokenHash: String) async throws -> RedemptionTokenState? {
+        try await read { connection in
+            try await connection.first("SELECT * FROM redemption_tokens WHERE token_hash = \(tokenHash)").map { row in
+                RedemptionTokenState(
+                    appID: try row.string("app_id"), purchaseID: try row.string("purchase_id"),
+                    expiresAt: try row.date("expires_at"), consumedAt: row.optionalDate("consumed_at")
+                )
+            }
+        }
+    }
+}

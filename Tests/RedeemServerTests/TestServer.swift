@@ -32,7 +32,7 @@ struct TestServer: Sendable {
     func send(_ method: HTTPRequest.Method, _ uri: String, key: String?, json: String? = nil, headers: HTTPFields = [:]) async throws -> Reply {
         var headers = headers
         if let key { headers[.authorization] = "Bearer \(key)" }
-        if json != nil { headers[.contentType] = "application/json" }
+        if json != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
         return try await client.execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }) { response in
             Reply(status: Int(response.status.code), headers: response.headers, body: String(buffer: response.body))
         }

@@ -4,6 +4,9 @@ admin commands with --json, both sqlite URL forms, serve, customer info over HTT
 and the same on PostgreSQL when REDEEM_TEST_POSTGRES_URL is set. Prints 'N passed, M failed'."""
 import json, os, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request, uuid
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from page_check import decode_qr, screenshot  # noqa: E402
+
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 results = {"passed": 0, "failed": 0}
 
@@ -42,7 +45,16 @@ def redemption_owner(body):
     return (body or {}).get("redemption_info", {}).get("owner_app_user_id")
 
 
-def scenario(label, env, cwd):
+def page_checks(label, base, https_url):
+    """The HTTPS link in a real browser: desktop shows a QR code of exactly the link; phones do not."""
+    with tempfile.TemporaryDirectory() as tmp:
+        desktop = screenshot(https_url, os.path.join(tmp, "desktop.png"), 1280, 900)
+        check(f"[{label}] the link page's QR code decodes to the exact link", decode_qr(desktop) == [https_url], decode_qr(desktop))
+        phone = screenshot(https_url, os.path.join(tmp, "phone.png"), 390, 844, mobile=True)
+        check(f"[{label}] phones get the Open button, not a QR code", decode_qr(phone) == [])
+
+
+def scenario(label, env, cwd, browser=False):
     created = run(["apps", "create", "--name", f"E2E {label}", "--support-email", "help@example.com", "--json"], env, cwd)
     check(f"[{label}] apps create --json exits 0", created.returncode == 0, created.stderr)
     if created.returncode != 0:
@@ -86,6 +98,8 @@ def scenario(label, env, cwd):
               granted.get("redemption_url", "").startswith(app["scheme"] + "://redeem_web_purchase?redemption_token=")
               and granted.get("redemption_https_url", "").startswith(base + "/r/"), granted)
         token = granted.get("redemption_https_url", "/").rsplit("/", 1)[1]
+        if browser:
+            page_checks(label, base, granted.get("redemption_https_url", ""))
         status, redeemed = http("POST", base + "/v1/subscribers/redeem_purchase", key=app["keys"]["public_sandbox"],
                                 body={"app_user_id": "$RCAnonymousID:0123456789abcdef0123456789abcdef", "redemption_token": token})
         check(f"[{label}] the link redeems in the app", status == 200 and redemption_owner(redeemed) == "e2e-user", redeemed)
@@ -119,7 +133,7 @@ def scenario(label, env, cwd):
 
 def main():
     with tempfile.TemporaryDirectory() as tmp:
-        scenario("sqlite absolute", {"REDEEM_DATABASE_URL": f"sqlite://{tmp}/abs.sqlite"}, None)
+        scenario("sqlite absolute", {"REDEEM_DATABASE_URL": f"sqlite://{tmp}/abs.sqlite"}, None, browser=True)
         check("sqlite:///absolute/path creates that file", os.path.exists(f"{tmp}/abs.sqlite"))
         scenario("sqlite relative", {"REDEEM_DATABASE_URL": "sqlite://rel.sqlite"}, tmp)
         check("sqlite://relative/path is relative to the working directory", os.path.exists(f"{tmp}/rel.sqlite"))

@@ -777,6 +777,41 @@ paths["/.well-known/assetlinks.json"] = {
     }
 }
 
+paths["/r/{token}"] = {
+    "get": {
+        "operationId": "getRedemptionLinkPage",
+        "summary": "The HTTPS redemption link, opened in a browser",
+        "description": ("An HTML page: the app's name and icon, an \"Open in app\" button (custom scheme, or an Android "
+                        "intent that falls back to Google Play), store badges, and on computers a QR code of the link. "
+                        "Used, expired and unknown links get a clear message and a \"send me a new link\" form. "
+                        "**Viewing never consumes the token.** Served with `Cache-Control: no-store` and "
+                        "`Referrer-Policy: no-referrer`."),
+        "tags": ["Links"],
+        "security": [],
+        "parameters": [{"name": "token", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {
+            "200": {"description": "A live link.", "content": {"text/html": {"schema": {"type": "string"}}}},
+            "404": {"description": "Unknown or malformed token.", "content": {"text/html": {"schema": {"type": "string"}}}},
+            "410": {"description": "Used or expired.", "content": {"text/html": {"schema": {"type": "string"}}}},
+        },
+    }
+}
+paths["/r/{token}/resend"] = {
+    "post": {
+        "operationId": "resendRedemptionLink",
+        "summary": "The page's \"send me a new link\" form",
+        "description": ("Form field `email`. When it matches the purchase's billing address, a new link is e-mailed (at most "
+                        "one per quiet period). The answer is always a 303 back to the page with `?sent=1`, so it never "
+                        "reveals whether the address matched. Rate-limited per IP and address."),
+        "tags": ["Links"],
+        "security": [],
+        "parameters": [{"name": "token", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {
+            "type": "object", "properties": {"email": {"type": "string"}}}}}},
+        "responses": {"303": {"description": "Back to the page."}, "429": {"description": "Too many requests; see `Retry-After`."}},
+    }
+}
+
 paths["/v1/subscribers/redeem_purchase"] = {
     "post": {
         "operationId": "redeemPurchase",
