@@ -64,6 +64,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     AdminAppsController(admin: deps.admin).addRoutes(to: admin)
     AdminCatalogController(admin: deps.admin).addRoutes(to: admin)
     AdminKeysController(admin: deps.admin).addRoutes(to: admin)
+    AdminPurchasesController(admin: deps.admin, store: deps.store).addRoutes(to: admin)
     return router
 }
 

@@ -157,3 +157,33 @@ extension SQLStore {
         }
     }
 }
+
+/// One presentation of a redemption token, for support.
+public struct RedemptionAttempt: Codable, Equatable, Sendable {
+    public let id: String
+    public let appUserID: String
+    public let outcome: String
+    public let createdAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, outcome
+        case appUserID = "app_user_id"
+        case createdAt = "created_at"
+    }
+}
+
+extension SQLStore {
+    /// Every attempt to redeem one of a purchase's links, oldest first.
+    public func redemptionAttempts(appID: String, purchaseID: String) async throws -> [RedemptionAttempt] {
+        try await read { connection in
+            try await connection.query("""
+                SELECT * FROM redemption_attempts WHERE app_id = \(appID) AND purchase_id = \(purchaseID) ORDER BY created_at, id
+                """).map { row in
+                RedemptionAttempt(
+                    id: try row.string("id"), appUserID: try row.string("app_user_id"), outcome: try row.string("outcome"),
+                    createdAt: try row.date("created_at")
+                )
+            }
+        }
+    }
+}

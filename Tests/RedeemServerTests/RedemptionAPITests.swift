@@ -55,6 +55,13 @@ import Testing
             let other = try await Self.redeem(server, app, user: "bob", token: token)
             #expect(other.status == 403)
             #expect(other.code == 7852)
+            // Support sees every attempt.
+            let purchaseID = try #require(json.value(at: "redemption_info.purchase_id") as? String)
+            let detail = try await server.send(.get, "/admin/v1/apps/\(app.id)/purchases/\(purchaseID)", key: app.secret).object()
+            let attempts = try #require(detail["redemption_attempts"] as? [[String: Any]])
+            // (All three share one instant on the test clock, so compare without order.)
+            #expect(attempts.compactMap { $0["outcome"] as? String }.sorted() == ["belongs_to_other_user", "redeemed", "redeemed"])
+            #expect(attempts.compactMap { $0["app_user_id"] as? String }.sorted() == ["alice", "alice", "bob"])
         }
     }
 

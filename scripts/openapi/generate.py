@@ -777,6 +777,29 @@ paths["/.well-known/assetlinks.json"] = {
     }
 }
 
+schemas["RedemptionAttempt"] = {
+    "type": "object", "required": ["id", "app_user_id", "outcome", "created_at"],
+    "properties": {"id": s(), "app_user_id": s(), "created_at": s(ISO_NOTE),
+                   "outcome": s("redeemed, subscription_expired, invalid, other_app, belongs_to_other_user or expired")},
+}
+schemas["PurchaseDetail"] = {
+    "type": "object", "required": ["purchase", "redemption_attempts"],
+    "properties": {"purchase": ref("Purchase"), "redemption_attempts": {"type": "array", "items": ref("RedemptionAttempt")}},
+}
+paths["/admin/v1/apps/{app_id}/purchases/{purchase_id}"] = {
+    "get": {
+        "operationId": "getPurchase",
+        "summary": "A purchase and every attempt to redeem its links",
+        "description": ADMIN_AUTH,
+        "tags": ["Admin"],
+        "security": [{"bearerKey": []}],
+        "parameters": [pref("AppID"), {"name": "purchase_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {"200": ok("The purchase and its redemption attempts, oldest first.", ref("PurchaseDetail")),
+                      "401": rresp("Unauthorized"), "403": rresp("Forbidden") if "Forbidden" in responses else err_resp("Forbidden (7226).", {"code": 7226, "message": "…"}),
+                      "404": err_resp("No such app or purchase (7004).", {"code": 7004, "message": "purchase 'pur_x' not found"})},
+    }
+}
+
 paths["/r/{token}"] = {
     "get": {
         "operationId": "getRedemptionLinkPage",
