@@ -22,6 +22,16 @@ public enum RestoreBehavior: String, Codable, CaseIterable, Sendable {
     case keepWithOriginal = "keep_with_original"
 }
 
+/// Where the buyer goes after a hosted checkout.
+public enum AfterPurchase: String, Codable, CaseIterable, Sendable {
+    /// Redeem's success page: receipt, redemption step, store badges.
+    case hosted
+    /// The app's URL with `redeem_url` and `app_user_id` appended (RevenueCat style).
+    case redirect
+    /// The app's URL with `app_user_id`, `email`, the Stripe subscription or session ID and custom parameters (Superwall style).
+    case redirectWithDetails = "redirect_with_details"
+}
+
 /// One mobile app and its settings.
 public struct App: Codable, Equatable, Sendable {
     public var id: String
@@ -38,6 +48,9 @@ public struct App: Codable, Equatable, Sendable {
     public var restoreBehavior: RestoreBehavior
     public var redemptionLinkLifetimeSeconds: Int
     public var supportEmail: String?
+    public var afterPurchase: AfterPurchase
+    /// Where `redirect` and `redirectWithDetails` send the buyer: https, or http://localhost for sandbox tests.
+    public var afterPurchaseURL: String?
     public var createdAt: Date
     public var updatedAt: Date
 
@@ -48,7 +61,8 @@ public struct App: Codable, Equatable, Sendable {
         scheme: String, iosTeamID: String? = nil, iosBundleID: String? = nil, androidPackageName: String? = nil,
         androidCertFingerprints: [String] = [], redemptionLinkPolicy: RedemptionLinkPolicy = .enabled,
         restoreBehavior: RestoreBehavior = .transfer, redemptionLinkLifetimeSeconds: Int = App.defaultLinkLifetimeSeconds,
-        supportEmail: String? = nil, createdAt: Date, updatedAt: Date
+        supportEmail: String? = nil, afterPurchase: AfterPurchase = .hosted, afterPurchaseURL: String? = nil,
+        createdAt: Date, updatedAt: Date
     ) {
         self.id = id
         self.name = name
@@ -64,6 +78,8 @@ public struct App: Codable, Equatable, Sendable {
         self.restoreBehavior = restoreBehavior
         self.redemptionLinkLifetimeSeconds = redemptionLinkLifetimeSeconds
         self.supportEmail = supportEmail
+        self.afterPurchase = afterPurchase
+        self.afterPurchaseURL = afterPurchaseURL
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
@@ -81,6 +97,8 @@ public struct App: Codable, Equatable, Sendable {
         case restoreBehavior = "restore_behavior"
         case redemptionLinkLifetimeSeconds = "redemption_link_lifetime_seconds"
         case supportEmail = "support_email"
+        case afterPurchase = "after_purchase"
+        case afterPurchaseURL = "after_purchase_url"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }

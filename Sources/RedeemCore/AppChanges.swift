@@ -14,6 +14,8 @@ public struct AppChanges: Codable, Equatable, Sendable {
     public var restoreBehavior: String?
     public var redemptionLinkLifetimeSeconds: Int?
     public var supportEmail: String?
+    public var afterPurchase: String?
+    public var afterPurchaseURL: String?
 
     public init() {}
 
@@ -30,6 +32,8 @@ public struct AppChanges: Codable, Equatable, Sendable {
         case restoreBehavior = "restore_behavior"
         case redemptionLinkLifetimeSeconds = "redemption_link_lifetime_seconds"
         case supportEmail = "support_email"
+        case afterPurchase = "after_purchase"
+        case afterPurchaseURL = "after_purchase_url"
     }
 
     /// A new app from these settings, with defaults for the rest.
@@ -85,6 +89,17 @@ public struct AppChanges: Codable, Equatable, Sendable {
         }
         next.supportEmail = try Self.text(supportEmail, current: app.supportEmail, field: "support_email",
                                           reason: "must be an e-mail address", valid: Formats.isEmail)
+        if let afterPurchase {
+            guard let value = AfterPurchase(rawValue: afterPurchase) else {
+                throw ValidationError(field: "after_purchase", reason: "must be one of hosted, redirect, redirect_with_details")
+            }
+            next.afterPurchase = value
+        }
+        next.afterPurchaseURL = try Self.text(afterPurchaseURL, current: app.afterPurchaseURL, field: "after_purchase_url",
+                                              reason: "must be an https URL (or http://localhost for sandbox)", valid: Formats.isRedirectURL)
+        if next.afterPurchase != .hosted, next.afterPurchaseURL == nil {
+            throw ValidationError(field: "after_purchase_url", reason: "is required when after_purchase redirects")
+        }
         next.updatedAt = now
         app = next
     }

@@ -7,6 +7,16 @@ public enum Formats {
         return !host.isEmpty
     }
 
+    /// Where a buyer may be sent after checkout: https, or http://localhost (sandbox only, checked at use).
+    public static func isRedirectURL(_ string: String) -> Bool {
+        isHTTPSURL(string) || isLocalhostURL(string)
+    }
+
+    public static func isLocalhostURL(_ string: String) -> Bool {
+        guard let url = URL(string: string), url.scheme == "http" else { return false }
+        return ["localhost", "127.0.0.1"].contains(url.host ?? "")
+    }
+
     public static func isTeamID(_ string: String) -> Bool {
         string.count == 10 && string.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }
     }

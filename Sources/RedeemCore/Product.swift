@@ -15,11 +15,13 @@ public struct Product: Codable, Equatable, Sendable {
     public var period: String?
     public var displayName: String?
     public var entitlements: [String]
+    /// What checkout charges; nil for products sold only elsewhere.
+    public var price: Price?
     public var createdAt: Date
 
     public init(
         appID: String, id: String, type: ProductType, period: String?, displayName: String?,
-        entitlements: [String], createdAt: Date
+        entitlements: [String], price: Price? = nil, createdAt: Date
     ) {
         self.appID = appID
         self.id = id
@@ -27,11 +29,12 @@ public struct Product: Codable, Equatable, Sendable {
         self.period = period
         self.displayName = displayName
         self.entitlements = entitlements
+        self.price = price
         self.createdAt = createdAt
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, type, period, entitlements
+        case id, type, period, entitlements, price
         case appID = "app_id"
         case displayName = "display_name"
         case createdAt = "created_at"

@@ -55,6 +55,8 @@ public struct Purchase: Codable, Equatable, Sendable {
     public var unsubscribeDetectedAt: Date?
     public var billingIssuesDetectedAt: Date?
     public var refundedAt: Date?
+    /// Parameters the purchase link carried, kept and passed on.
+    public var customParams: [String: String] = [:]
     public var createdAt: Date
 
     public init(
@@ -98,6 +100,7 @@ public struct Purchase: Codable, Equatable, Sendable {
         case unsubscribeDetectedAt = "unsubscribe_detected_at"
         case billingIssuesDetectedAt = "billing_issues_detected_at"
         case refundedAt = "refunded_at"
+        case customParams = "custom_params"
         case createdAt = "created_at"
     }
 

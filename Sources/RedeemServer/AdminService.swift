@@ -36,7 +36,7 @@ public struct AdminService: Sendable {
         }
         let product = Product(
             appID: appID, id: input.id, type: type, period: input.period, displayName: input.displayName.flatMap { $0.isEmpty ? nil : $0 },
-            entitlements: Array(Set(input.entitlements ?? [])).sorted(), createdAt: clock.now()
+            entitlements: Array(Set(input.entitlements ?? [])).sorted(), price: input.price?.price, createdAt: clock.now()
         )
         try product.validate()
         do {
@@ -51,6 +51,7 @@ public struct AdminService: Sendable {
         var product = try await store.product(appID: appID, id: id)
         if let displayName = update.displayName { product.displayName = displayName.isEmpty ? nil : displayName }
         if let entitlements = update.entitlements { product.entitlements = Array(Set(entitlements)).sorted() }
+        if let price = update.price { product.price = price.price }
         try product.validate()
         try await store.updateProduct(product)
         return product
@@ -135,33 +136,38 @@ public struct CreatedKey: Encodable, Sendable {
     }
 }
 
-public struct ProductInput: Codable, Sendable {
+public struct ProductInput: Decodable, Sendable {
     public var id: String
     public var type: String
     public var period: String?
     public var displayName: String?
     public var entitlements: [String]?
+    public var price: PriceInput?
 
-    public init(id: String, type: String, period: String? = nil, displayName: String? = nil, entitlements: [String]? = nil) {
+    public init(
+        id: String, type: String, period: String? = nil, displayName: String? = nil, entitlements: [String]? = nil, price: PriceInput? = nil
+    ) {
         self.id = id
         self.type = type
         self.period = period
         self.displayName = displayName
         self.entitlements = entitlements
+        self.price = price
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, type, period, entitlements
+        case id, type, period, entitlements, price
         case displayName = "display_name"
     }
 }
 
-public struct ProductUpdate: Codable, Sendable {
+public struct ProductUpdate: Decodable, Sendable {
     public var displayName: String?
     public var entitlements: [String]?
+    public var price: PriceInput?
 
     enum CodingKeys: String, CodingKey {
-        case entitlements
+        case entitlements, price
         case displayName = "display_name"
     }
 }

@@ -50,6 +50,10 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     HealthController(database: deps.store.database).addRoutes(to: router)
     try OpenAPIController().addRoutes(to: router)
     WellKnownController(store: deps.store).addRoutes(to: router)
+    CheckoutController(
+        store: deps.store, clock: deps.clock, templates: deps.templates,
+        pipeline: CheckoutPipeline(store: deps.store, links: deps.links, outbox: deps.outbox, clock: deps.clock), publicURL: deps.publicURL
+    ).addRoutes(to: router)
     LinkPageController(
         store: deps.store, clock: deps.clock, templates: deps.templates, publicURL: deps.publicURL, limiter: deps.rateLimiter,
         outbox: deps.outbox

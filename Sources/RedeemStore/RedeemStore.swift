@@ -65,11 +65,12 @@ public struct PurchaseGrant: Codable, Equatable, Sendable {
     public var storeTransactionID: String?
     public var price: Price?
     public var email: String?
+    public var customParams: [String: String]
 
     public init(
         appID: String, appUserID: AppUserID, productID: String, store: Store = .external, isSandbox: Bool = false,
         purchaseDate: Date, expiresDate: Date? = nil, periodType: PeriodType = .normal, storeTransactionID: String? = nil,
-        price: Price? = nil, email: String? = nil
+        price: Price? = nil, email: String? = nil, customParams: [String: String] = [:]
     ) {
         self.appID = appID
         self.appUserID = appUserID
@@ -82,6 +83,7 @@ public struct PurchaseGrant: Codable, Equatable, Sendable {
         self.storeTransactionID = storeTransactionID
         self.price = price
         self.email = email
+        self.customParams = customParams
     }
 }
 

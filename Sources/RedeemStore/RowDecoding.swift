@@ -14,6 +14,8 @@ extension App {
             restoreBehavior: try row.enumeration("restore_behavior"),
             redemptionLinkLifetimeSeconds: Int(try row.int("redemption_link_lifetime_seconds")),
             supportEmail: row.optionalString("support_email"),
+            afterPurchase: AfterPurchase(rawValue: row.optionalString("after_purchase") ?? "") ?? .hosted,
+            afterPurchaseURL: row.optionalString("after_purchase_url"),
             createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")
         )
     }
@@ -44,7 +46,7 @@ extension Product {
         self.init(
             appID: try row.string("app_id"), id: try row.string("id"), type: try row.enumeration("type"),
             period: row.optionalString("period"), displayName: row.optionalString("display_name"), entitlements: [],
-            createdAt: try row.date("created_at")
+            price: row.price(micros: "price_amount_micros", currency: "price_currency"), createdAt: try row.date("created_at")
         )
     }
 }
@@ -62,11 +64,7 @@ extension Customer {
 
 extension Purchase {
     init(row: SQLRow) throws {
-        let price: Price? = if let micros = row.optionalInt("price_amount_micros"), let currency = row.optionalString("price_currency") {
-            Price(amountMicros: micros, currency: currency)
-        } else {
-            nil
-        }
+        let price = row.price(micros: "price_amount_micros", currency: "price_currency")
         self.init(
             id: try row.string("id"), appID: try row.string("app_id"), customerID: try row.string("customer_id"),
             productID: try row.string("product_id"), store: Store(rawValue: try row.string("store")),
@@ -79,10 +77,18 @@ extension Purchase {
             billingIssuesDetectedAt: row.optionalDate("billing_issues_detected_at"),
             refundedAt: row.optionalDate("refunded_at"), createdAt: try row.date("created_at")
         )
+        if let json = row.optionalString("custom_params"), let data = json.data(using: .utf8) {
+            customParams = (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
+        }
     }
 }
 
 extension SQLRow {
+    func price(micros: String, currency: String) -> Price? {
+        guard let amount = optionalInt(micros), let code = optionalString(currency) else { return nil }
+        return Price(amountMicros: amount, currency: code)
+    }
+
     func enumeration<E: RawRepresentable>(_ name: String) throws -> E where E.RawValue == String {
         guard let value = E(rawValue: try string(name)) else { throw StoreError.corrupt(column: name) }
         return value

@@ -100,3 +100,10 @@ extension SQLStore {
             .map { try $0.string("app_user_id") }
     }
 }
+
+extension SQLStore {
+    /// The original app user ID of a customer, by its internal ID.
+    public func originalAppUserID(customerID: String) async throws -> String? {
+        try await read { try await $0.first("SELECT original_app_user_id FROM customers WHERE id = \(customerID)")?.optionalString("original_app_user_id") }
+    }
+}

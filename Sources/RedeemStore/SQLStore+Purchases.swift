@@ -114,20 +114,22 @@ extension SQLStore {
         if product.type == .subscription, let period = product.period {
             expires = try grant.expiresDate ?? ISO8601Period(parsing: period).advance(grant.purchaseDate)
         }
-        let purchase = Purchase(
+        var purchase = Purchase(
             id: Identifier.make(prefix: "pur"), appID: grant.appID, customerID: customer.id, productID: product.id,
             store: grant.store, isSandbox: grant.isSandbox, purchaseDate: grant.purchaseDate,
             originalPurchaseDate: grant.purchaseDate, expiresDate: expires, periodType: grant.periodType,
             storeTransactionID: grant.storeTransactionID ?? Identifier.make(prefix: "txn"), price: grant.price,
             email: grant.email, createdAt: now
         )
+        purchase.customParams = grant.customParams
+        let params = grant.customParams.isEmpty ? nil : String(decoding: try JSONEncoder.sorted.encode(grant.customParams), as: UTF8.self)
         try await connection.query("""
             INSERT INTO purchases (id, app_id, customer_id, product_id, store, is_sandbox, purchase_date, original_purchase_date,
-                expires_date, period_type, store_transaction_id, price_amount_micros, price_currency, email, created_at)
+                expires_date, period_type, store_transaction_id, price_amount_micros, price_currency, email, custom_params, created_at)
             VALUES (\(purchase.id), \(purchase.appID), \(purchase.customerID), \(purchase.productID), \(purchase.store.rawValue),
                 \(purchase.isSandbox), \(purchase.purchaseDate), \(purchase.originalPurchaseDate), \(purchase.expiresDate),
                 \(purchase.periodType.rawValue), \(purchase.storeTransactionID), \(purchase.price?.amountMicros),
-                \(purchase.price?.currency), \(purchase.email), \(purchase.createdAt))
+                \(purchase.price?.currency), \(purchase.email), \(params), \(purchase.createdAt))
             """)
         return purchase
     }
@@ -142,5 +144,14 @@ extension SQLStore {
                 ORDER BY purchase_date DESC, id LIMIT 20
                 """).map(Purchase.init(row:))
         }
+    }
+}
+
+extension JSONEncoder {
+    /// Deterministic JSON for stored values.
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
     }
 }

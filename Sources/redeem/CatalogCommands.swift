@@ -17,11 +17,17 @@ struct Products: AsyncParsableCommand {
         @Option var displayName: String?
         @Option(help: "An entitlement the product unlocks (created if new); repeat for several.")
         var entitlement: [String] = []
+        @Option(help: "Checkout price, e.g. 4.99 (with --currency).")
+        var price: String?
+        @Option(help: "ISO-4217 currency of --price, e.g. USD.")
+        var currency: String?
         @OptionGroup var database: DatabaseOptions
         @Flag var json = false
 
         func run() async throws {
-            let input = ProductInput(id: id, type: type, period: period, displayName: displayName, entitlements: entitlement)
+            var priceInput: PriceInput?
+            if let price { priceInput = try PriceInput(amount: price, currency: currency ?? "USD") }
+            let input = ProductInput(id: id, type: type, period: period, displayName: displayName, entitlements: entitlement, price: priceInput)
             let product = try await database.withAdmin { try await $0.createProduct(appID: app, input) }
             if json { return try Output.json(product) }
             print("Created product \(product.id) (\(product.type.rawValue)) unlocking \(product.entitlements.joined(separator: ", ")).")

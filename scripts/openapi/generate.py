@@ -800,6 +800,61 @@ paths["/admin/v1/apps/{app_id}/purchases/{purchase_id}"] = {
     }
 }
 
+def checkout_params(with_user):
+    params = [pref("AppID"), {"name": "product_id", "in": "path", "required": True, "schema": {"type": "string"}}]
+    if with_user:
+        params.append({"name": "app_user_id", "in": "path", "required": True, "schema": {"type": "string"},
+                       "description": "The buyer's app user ID (the identified form)."})
+    else:
+        params.append({"name": "app_user_id", "in": "query", "required": False, "schema": {"type": "string"},
+                       "description": "The identified form as a query parameter; omit for an anonymous checkout."})
+    params.append({"name": "email", "in": "query", "required": False, "schema": {"type": "string"},
+                   "description": "Prefills and locks the checkout e-mail."})
+    return params
+
+
+CHECKOUT_NOTE = ("Any other query parameter is kept with the purchase and passed on to a redirect. The anonymous form is "
+                 "offered only when the app's redemption-link policy allows links in that environment (403 otherwise).")
+for with_user in (False, True):
+    suffix = "/{app_user_id}" if with_user else ""
+    paths["/sandbox/p/{app_id}/{product_id}" + suffix] = {
+        "get": {
+            "operationId": "getSandboxCheckout" + ("ForUser" if with_user else ""),
+            "summary": "Sandbox purchase link: the built-in test checkout page",
+            "description": "No payment is taken; the purchase is marked sandbox and sandbox subscriptions renew on an "
+                           "accelerated clock (a week or a month lasts 5 minutes, a year an hour). " + CHECKOUT_NOTE,
+            "tags": ["Checkout"], "security": [], "parameters": checkout_params(with_user),
+            "responses": {"200": {"description": "The checkout page.", "content": json.loads('{"text/html": {"schema": {"type": "string"}}}')},
+                          "403": err_resp("Anonymous checkout not allowed (7226).", {"code": 7226, "message": "…"}),
+                          "404": err_resp("Unknown app or product (7004).", {"code": 7004, "message": "product 'x' not found"})},
+        },
+        "post": {
+            "operationId": "paySandboxCheckout" + ("ForUser" if with_user else ""),
+            "summary": "Complete a sandbox purchase",
+            "description": ("Form fields: `email`, `checkout_id` (from the page; a repeated submit records nothing new), "
+                            "`app_user_id` (query form), and `param.<name>` for the link's parameters. Then the app's "
+                            "`after_purchase`: the hosted success page with the redemption step (200), or a 303 redirect: "
+                            "`redirect` appends `redeem_url` and `app_user_id`; `redirect_with_details` appends `app_user_id`, "
+                            "`email`, `stripe_subscription_id` (or `checkout_session_id`) and every custom parameter. "
+                            "An identified buyer who already has the product active gets 409."),
+            "tags": ["Checkout"], "security": [], "parameters": checkout_params(with_user),
+            "requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {"type": "object"}}}},
+            "responses": {"200": {"description": "The success page.", "content": json.loads('{"text/html": {"schema": {"type": "string"}}}')},
+                          "303": {"description": "Redirect to the app's URL."},
+                          "409": err_resp("Already owned or subscribed (7009).", {"code": 7009, "message": "You already own Pro."}),
+                          "422": err_resp("Bad e-mail (7001).", {"code": 7001, "field": "email", "message": "email must be an e-mail address"})},
+        },
+    }
+    paths["/p/{app_id}/{product_id}" + suffix] = {
+        "get": {
+            "operationId": "getCheckout" + ("ForUser" if with_user else ""),
+            "summary": "Production purchase link",
+            "description": "Paid checkout (Stripe) is not configured on this server yet: 503. " + CHECKOUT_NOTE,
+            "tags": ["Checkout"], "security": [], "parameters": checkout_params(with_user),
+            "responses": {"503": err_resp("Not configured (7503).", {"code": 7503, "message": "Paid checkout is not configured on this server; use the sandbox link."})},
+        }
+    }
+
 paths["/r/{token}"] = {
     "get": {
         "operationId": "getRedemptionLinkPage",

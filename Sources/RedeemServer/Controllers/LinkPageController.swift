@@ -37,9 +37,7 @@ struct LinkPageController {
     @Sendable func resend(_ request: Request, context: AppRequestContext) async throws -> Response {
         let token = try context.parameters.require("token")
         try await limiter.check([("newlink:ip:\(context.remoteIP ?? "unknown")", limiter.limits.newLinkPerIP)])
-        let form = try await request.body.collect(upTo: 16 * 1024)
-        let email = URLComponents(string: "?" + String(buffer: form).replacingOccurrences(of: "+", with: "%20"))?
-            .queryItems?.first { $0.name == "email" }?.value?.trimmingCharacters(in: .whitespaces).lowercased()
+        let email = try await FormBody.parse(request, limit: 16 * 1024)["email"]?.trimmingCharacters(in: .whitespaces).lowercased()
         if RedemptionLink.isWellFormed(token), let email, Formats.isEmail(email),
            let state = try await store.redemptionTokenState(tokenHash: SecretToken.hash(token)) {
             try await limiter.check([("newlink:email:\(state.appID):\(SecretToken.hash(email))", limiter.limits.newLinkPerEmail)])
@@ -72,15 +70,7 @@ struct LinkPageController {
             }
         }
         if flash { context["messageFlash"] = Self.flash }
-        let html = templates.render("redeem-link", context.compactMapValues { $0 })
-        var response = Response(status: status, body: .init(byteBuffer: ByteBuffer(string: html)))
-        response.headers[.contentType] = "text/html; charset=utf-8"
-        response.headers[.cacheControl] = "no-store"
-        response.headers[.init("Referrer-Policy")!] = "no-referrer"
-        response.headers[.init("X-Content-Type-Options")!] = "nosniff"
-        response.headers[.init("Content-Security-Policy")!] =
-            "default-src 'none'; style-src 'nonce-\(nonce)'; script-src 'nonce-\(nonce)'; img-src https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-        return response
+        return HTMLPage.response(templates.render("redeem-link", context.compactMapValues { $0 }), status: status, nonce: nonce)
     }
 
     /// Android opens the app through an intent, falling back to the Play Store when it is missing.

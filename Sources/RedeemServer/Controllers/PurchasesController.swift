@@ -92,13 +92,21 @@ struct GrantRequest: Decodable {
 }
 
 /// A price as clients send it: `amount` as a number or a decimal string.
-struct PriceInput: Decodable {
+public struct PriceInput: Decodable, Sendable {
     let amountMicros: Int64
     let currency: String
 
+    /// Parses a decimal amount such as `4.99` and an ISO-4217 code.
+    public init(amount: String, currency: String) throws {
+        let data = try JSONSerialization.data(withJSONObject: ["amount": amount, "currency": currency])
+        self = try JSONDecoder().decode(PriceInput.self, from: data)
+    }
+
+    var price: Price { Price(amountMicros: amountMicros, currency: currency) }
+
     enum CodingKeys: String, CodingKey { case amount, currency }
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let text: String
         if let string = try? container.decode(String.self, forKey: .amount) {

@@ -1,0 +1,122 @@
+import Foundation
+import HTTPTypes
+import RedeemCore
+import RedeemServer
+import RedeemTestSupport
+import Testing
+
+@Suite struct CheckoutTests {
+    static let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+
+    /// An app selling a monthly subscription (4.99 USD) and a lifetime product (19.99 USD).
+    static func shop(_ server: TestServer, settings: String = "") async throws -> CreatedAppKeys {
+        let app = try await server.createApp(#"{"name": "Shop"\#(settings)}"#)
+        for product in [
+            #"{"id": "monthly", "type": "subscription", "period": "P1M", "display_name": "Pro Monthly", "entitlements": ["pro"], "price": {"amount": "4.99", "currency": "USD"}}"#,
+            #"{"id": "lifetime", "type": "non_consumable", "entitlements": ["pro"], "price": {"amount": 19.99, "currency": "USD"}}"#,
+        ] {
+            #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/products", key: app.secret, json: product).status == 201)
+        }
+        return app
+    }
+
+    /// The hidden `checkout_id` the page put in its form.
+    static func checkoutID(_ page: TestServer.Reply) throws -> String {
+        let match = try #require(page.body.firstMatch(of: /name="checkout_id" value="([A-Za-z0-9_-]+)"/))
+        return String(match.output.1)
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func sandboxCheckoutRecordsAndShowsTheRedemptionStep(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await Self.shop(server)
+            let page = try await server.send(.get, "/sandbox/p/\(app.id)/monthly?email=buyer%40example.com&campaign=spring", key: nil)
+            #expect(page.status == 200)
+            #expect(page.body.contains("Pro Monthly"))
+            #expect(page.body.contains("4.99 USD"))
+            #expect(page.body.contains(#"value="buyer@example.com" readonly"#))
+            let id = try Self.checkoutID(page)
+            let body = "email=buyer%40example.com&checkout_id=\(id)&param.campaign=spring"
+            let done = try await server.send(.post, "/sandbox/p/\(app.id)/monthly", key: nil, json: body, headers: Self.form)
+            #expect(done.status == 200)
+            #expect(done.headers[.cacheControl] == "no-store")
+            #expect(done.body.contains("Thank you"))
+            let link = try #require(done.body.firstMatch(of: /https:\/\/pay\.example\.com\/r\/([A-Za-z0-9_-]{43})/))
+            #expect(done.body.contains("\(app.scheme)://redeem_web_purchase?redemption_token=\(link.output.1)"))
+            // A second submit of the same form records nothing new.
+            _ = try await server.send(.post, "/sandbox/p/\(app.id)/monthly", key: nil, json: body, headers: Self.form)
+            let purchases = try await server.deps.store.purchases(appID: app.id, email: "buyer@example.com")
+            #expect(purchases.count == 1)
+            let purchase = try #require(purchases.first)
+            #expect(purchase.isSandbox && purchase.store == .rcBilling)
+            #expect(purchase.price == Price(amountMicros: 4_990_000, currency: "USD"))
+            #expect(purchase.customParams == ["campaign": "spring"])
+            // Sandbox months last five minutes.
+            #expect(purchase.expiresDate == purchase.purchaseDate.addingTimeInterval(300))
+            // The link redeems in the app.
+            #expect(try await RedemptionAPITests.redeem(server, app, user: "alice", token: String(link.output.1)).status == 200)
+        }
+    }
+
+    @Test func identifiedBuyersCannotBuyWhatTheyHave() async throws {
+        try await TestServer.with(.sqlite) { server in
+            let app = try await Self.shop(server)
+            for expected in [200, 409] {
+                let page = try await server.send(.get, "/sandbox/p/\(app.id)/lifetime/alice", key: nil)
+                let reply = try await server.send(.post, "/sandbox/p/\(app.id)/lifetime/alice", key: nil,
+                                                  json: "email=a%40example.com&checkout_id=\(try Self.checkoutID(page))", headers: Self.form)
+                #expect(reply.status == expected)
+            }
+            let info = try await server.send(.get, "/v1/subscribers/alice", key: app.publicSandbox).object()
+            #expect(info.value(at: "subscriber.entitlements.pro.product_identifier") as? String == "lifetime")
+        }
+    }
+
+    @Test func linksFollowThePolicyAndTheEnvironment() async throws {
+        try await TestServer.with(.sqlite) { server in
+            let app = try await Self.shop(server, settings: #", "redemption_link_policy": "disabled""#)
+            #expect(try await server.send(.get, "/sandbox/p/\(app.id)/monthly", key: nil).status == 403)
+            #expect(try await server.send(.get, "/sandbox/p/\(app.id)/monthly?app_user_id=bob", key: nil).status == 200)
+            #expect(try await server.send(.get, "/sandbox/p/\(app.id)/nothing", key: nil).status == 404)
+            #expect(try await server.send(.get, "/p/\(app.id)/monthly/bob", key: nil).status == 503)
+        }
+    }
+
+    @Test func redirectsCarryEncodedValues() async throws {
+        try await TestServer.with(.sqlite) { server in
+            let rc = try await Self.shop(server, settings: #", "after_purchase": "redirect", "after_purchase_url": "https://shop.example.com/done?from=web""#)
+            let page = try await server.send(.get, "/sandbox/p/\(rc.id)/monthly", key: nil)
+            let reply = try await server.send(.post, "/sandbox/p/\(rc.id)/monthly", key: nil,
+                                              json: "email=a%2Bb%40example.com&checkout_id=\(try Self.checkoutID(page))", headers: Self.form)
+            #expect(reply.status == 303)
+            let location = try #require(reply.headers[.location].flatMap(URLComponents.init(string:)))
+            #expect(location.host == "shop.example.com")
+            let items = Dictionary(uniqueKeysWithValues: (location.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+            #expect(items["from"] == "web")
+            #expect(items["redeem_url"]?.hasPrefix("\(rc.scheme)://redeem_web_purchase?redemption_token=") == true)
+            #expect(items["app_user_id"]?.hasPrefix("$RCAnonymousID:") == true)
+
+            let sw = try await Self.shop(server, settings: #", "after_purchase": "redirect_with_details", "after_purchase_url": "http://localhost:3000/thanks""#)
+            let swPage = try await server.send(.get, "/sandbox/p/\(sw.id)/lifetime/carol?utm_source=a%26b", key: nil)
+            let swReply = try await server.send(.post, "/sandbox/p/\(sw.id)/lifetime/carol", key: nil,
+                                                json: "email=c%2Bx%40example.com&checkout_id=\(try Self.checkoutID(swPage))&param.utm_source=a%26b", headers: Self.form)
+            let swLocation = try #require(swReply.headers[.location])
+            #expect(swLocation.hasPrefix("http://localhost:3000/thanks?"))
+            #expect(swLocation.contains("email=c%2Bx%40example.com"))
+            #expect(swLocation.contains("utm_source=a%26b"))
+            #expect(swLocation.contains("app_user_id=carol"))
+            #expect(swLocation.contains("checkout_session_id=txn_"))
+        }
+    }
+
+    @Test func redirectTargetsMustBeHTTPS() async throws {
+        try await TestServer.with(.sqlite) { server in
+            let bad = try await server.send(.post, "/admin/v1/apps", key: server.adminKey,
+                                            json: #"{"name": "X", "after_purchase": "redirect", "after_purchase_url": "http://evil.example.com"}"#)
+            #expect(bad.status == 422)
+            #expect(try bad.object()["field"] as? String == "after_purchase_url")
+            let missing = try await server.send(.post, "/admin/v1/apps", key: server.adminKey, json: #"{"name": "X", "after_purchase": "redirect"}"#)
+            #expect(missing.status == 422)
+        }
+    }
+}
