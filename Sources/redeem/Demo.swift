@@ -28,6 +28,9 @@ struct Demo: AsyncParsableCommand {
               secret:            \(summary.secretKey)
               admin:             \(summary.adminKey)
 
+            Buy in the browser (sandbox checkout; the success page shows the redemption link and QR code):
+              \(base)/sandbox/p/\(summary.app.id)/pro_monthly
+
             Try it:
               curl -s \(base)/health
               curl -s -H 'Authorization: Bearer \(summary.publicKey)' \(base)/v1/subscribers/\(Self.customer)
@@ -59,11 +62,13 @@ struct Demo: AsyncParsableCommand {
             changes.supportEmail = "support@example.com"
             app = try await admin.createApp(changes).app
             _ = try await admin.createProduct(appID: app.id, ProductInput(
-                id: "pro_monthly", type: "subscription", period: "P1M", displayName: "Pro Monthly", entitlements: ["pro"]))
+                id: "pro_monthly", type: "subscription", period: "P1M", displayName: "Pro Monthly", entitlements: ["pro"],
+                price: PriceInput(amount: "4.99", currency: "USD")))
             _ = try await admin.createProduct(appID: app.id, ProductInput(
-                id: "pro_lifetime", type: "non_consumable", displayName: "Pro Lifetime", entitlements: ["pro"]))
+                id: "pro_lifetime", type: "non_consumable", displayName: "Pro Lifetime", entitlements: ["pro"],
+                price: PriceInput(amount: "49.99", currency: "USD")))
             _ = try await admin.createProduct(appID: app.id, ProductInput(
-                id: "coins_100", type: "consumable", displayName: "100 Coins"))
+                id: "coins_100", type: "consumable", displayName: "100 Coins", price: PriceInput(amount: "0.99", currency: "USD")))
             let grant = PurchaseGrant(
                 appID: app.id, appUserID: try AppUserID(validating: customer), productID: "pro_monthly", store: .rcBilling,
                 isSandbox: true, purchaseDate: admin.clock.now(), price: Price(amountMicros: 4_990_000, currency: "USD"),
