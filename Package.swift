@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
@@ -31,9 +32,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "RedeemWebhooks",
+            dependencies: ["RedeemCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .target(
             name: "RedeemStore",
             dependencies: [
                 "RedeemCore",
+                "RedeemWebhooks",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -50,6 +57,8 @@ let package = Package(
                 "RedeemMail",
                 "RedeemQR",
                 "RedeemStore",
+                "RedeemWebhooks",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -97,6 +106,7 @@ let package = Package(
         ),
         .testTarget(name: "RedeemKitTests", dependencies: ["RedeemKit"], swiftSettings: strict),
         .testTarget(name: "RedeemQRTests", dependencies: ["RedeemQR"], swiftSettings: strict),
+        .testTarget(name: "RedeemWebhooksTests", dependencies: ["RedeemWebhooks"], swiftSettings: strict),
         .testTarget(
             name: "RedeemMailTests",
             dependencies: ["RedeemMail", "RedeemTestSupport"],
