@@ -88,7 +88,7 @@ let package = Package(
             name: "RedeemTestSupport",
             dependencies: ["RedeemStore", .product(name: "Logging", package: "swift-log")],
             path: "Tests/RedeemTestSupport",
-            exclude: ["smtp_test_server.py"],
+            exclude: ["smtp_test_server.py", "webhook_receiver.py"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -16,6 +16,8 @@ public struct ServerDependencies: Sendable {
     public let mail: MailSettings?
     /// Sends queued e-mail; nil without SMTP settings.
     public let mailer: EmailOutboxWorker?
+    /// Delivers server notifications.
+    public let webhooks: WebhookDeliveryWorker
 
     public init(
         store: SQLStore, clock: any RedeemClock = SystemClock(), keyTTL: TimeInterval = 5,
@@ -32,6 +34,7 @@ public struct ServerDependencies: Sendable {
         self.mail = mail
         let composer = EmailComposer(store: store, links: RedemptionLinks(store: store, publicURL: publicURL), templates: templates)
         self.mailer = mail.map { EmailOutboxWorker(store: store, composer: composer, settings: $0, clock: clock, logger: logger) }
+        self.webhooks = WebhookDeliveryWorker(store: store, clock: clock, logger: logger)
     }
 
     public var admin: AdminService { AdminService(store: store, clock: clock, keyCache: keyCache) }
@@ -69,6 +72,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     AdminCatalogController(admin: deps.admin).addRoutes(to: admin)
     AdminKeysController(admin: deps.admin).addRoutes(to: admin)
     AdminPurchasesController(admin: deps.admin, store: deps.store).addRoutes(to: admin)
+    AdminWebhooksController(admin: deps.admin, store: deps.store, worker: deps.webhooks).addRoutes(to: admin)
     return router
 }
 
@@ -94,7 +98,7 @@ public func buildApplication(
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "redeem"),
-        services: [StoreService(store: store)] + (deps.mailer.map { [$0] } ?? []),
+        services: [StoreService(store: store), deps.webhooks] + (deps.mailer.map { [$0] } ?? []),
         logger: logger
     )
 }

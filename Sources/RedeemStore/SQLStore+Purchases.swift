@@ -1,5 +1,6 @@
 import Foundation
 import RedeemCore
+import RedeemWebhooks
 
 extension SQLStore {
     public func grant(_ grant: PurchaseGrant, idempotency: Idempotency?, now: Date) async throws -> GrantResult {
@@ -23,6 +24,7 @@ extension SQLStore {
                 return GrantResult(purchase: try await Self.purchase(appID: grant.appID, id: try row.string("resource_id"), on: connection), created: false)
             }
             let purchase = try await Self.insertPurchase(grant, now: now, on: connection)
+            try await Self.emitPurchase(purchase, now: now, on: connection)
             if let idempotency {
                 try await connection.query("""
                     INSERT INTO idempotency_keys (app_id, idempotency_key, request_hash, resource_id, created_at)
@@ -95,6 +97,13 @@ extension SQLStore {
             }
         }
         return snapshot
+    }
+
+    /// `INITIAL_PURCHASE` or `NON_RENEWING_PURCHASE`, in the purchase's transaction.
+    static func emitPurchase(_ purchase: Purchase, now: Date, on connection: any SQLConnection) async throws {
+        guard let product = try await products(appID: purchase.appID, ids: [purchase.productID], on: connection).first else { return }
+        let customer = try await eventCustomer(id: purchase.customerID, on: connection)
+        try await emit(.purchase(purchase, customer: customer, product: product, eventID: eventID(), at: now), on: connection, now: now)
     }
 
     static func purchase(appID: String, id: String, on connection: any SQLConnection) async throws -> Purchase {

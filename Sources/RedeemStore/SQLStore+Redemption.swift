@@ -1,5 +1,6 @@
 import Foundation
 import RedeemCore
+import RedeemWebhooks
 
 extension SQLStore {
     public func issueRedemptionToken(appID: String, purchaseID: String, tokenHash: String, now: Date, expiresAt: Date) async throws {
@@ -58,9 +59,36 @@ extension SQLStore {
             return try await alreadyConsumed(appID: appID, purchaseID: purchaseID, consumedBy: current?.optionalString("consumed_by"), claimant: claimant, now: now, on: connection)
         }
         var purchase = try await purchase(appID: appID, id: purchaseID, on: connection)
+        let previousOwner = purchase.customerID
         let association = try await associate(&purchase, claimant: claimant, behavior: behavior, now: now, on: connection)
+        try await emitRedemption(purchase, claimant: claimant, association: association, previousOwner: previousOwner, now: now, on: connection)
         if purchase.expiresDate != nil, !purchase.isActive(at: now) { return .subscriptionExpired(purchase) }
         return .redeemed(purchase, association: association)
+    }
+
+    /// `REDEMPTION`, plus `TRANSFER` or `SUBSCRIBER_ALIAS` for what the association did, in the redemption's transaction.
+    static func emitRedemption(
+        _ purchase: Purchase, claimant: AppUserID, association: Association?, previousOwner: String, now: Date, on connection: any SQLConnection
+    ) async throws {
+        guard let product = try await products(appID: purchase.appID, ids: [purchase.productID], on: connection).first else { return }
+        let owner = try await eventCustomer(id: purchase.customerID, on: connection)
+        let kind: WebhookRedemption.Association? = switch association {
+        case .alias: .alias
+        case .transfer: .transfer
+        case .refuse, nil: nil
+        }
+        try await emit(.redemption(purchase, customer: owner, product: product, redeemedBy: claimant.rawValue, association: kind,
+                                   eventID: eventID(), at: now), on: connection, now: now)
+        switch association {
+        case .transfer:
+            let source = try await eventCustomer(id: previousOwner, on: connection)
+            try await emit(.transfer(purchase, from: source, to: owner, eventID: eventID(), at: now), on: connection, now: now)
+        case .alias:
+            try await emit(.alias(customer: owner, environment: WebhookEnvironment(isSandbox: purchase.isSandbox), eventID: eventID(), at: now),
+                           on: connection, now: now)
+        case .refuse, nil:
+            break
+        }
     }
 
     /// A consumed token redeems again only for whoever consumed it (or a user aliased to them).

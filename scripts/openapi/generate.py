@@ -855,6 +855,65 @@ for with_user in (False, True):
         }
     }
 
+schemas["WebhookEndpoint"] = {
+    "type": "object", "required": ["id", "app_id", "url", "has_authorization", "created_at"],
+    "properties": {"id": s(), "app_id": s(), "url": s(), "has_authorization": {"type": "boolean"}, "created_at": s(ISO_NOTE),
+                   "disabled_at": s(ISO_NOTE), "signing_secret": s("Only in the answer to the create call: the key of the "
+                   "`Redeem-Signature` HMAC (`t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.\" + body>`).")},
+}
+schemas["WebhookDelivery"] = {
+    "type": "object",
+    "properties": {"id": s(), "endpoint_id": s(), "app_id": s(), "event_id": s("Stable across retries and replays."),
+                   "event_type": s(), "body": s("Exactly the bytes sent: `{\"api_version\":\"1.0\",\"event\":{…}}`."),
+                   "created_at": s(), "next_attempt_at": s(), "attempts": {"type": "integer"}, "delivered_at": s(), "failed_at": s()},
+}
+schemas["WebhookAttempt"] = {
+    "type": "object",
+    "properties": {"attempted_at": s(), "status_code": {"type": ["integer", "null"]}, "error": s(nullable=True),
+                   "duration_ms": {"type": "integer"}},
+}
+WEBHOOK_NOTE = ("Events use RevenueCat's names and fields (INITIAL_PURCHASE, NON_RENEWING_PURCHASE, TRANSFER, SUBSCRIBER_ALIAS, "
+                "TEST…) plus our REDEMPTION. Delivery is at least once through a durable queue: a non-2xx answer or a timeout "
+                "is retried after 5, 10, 20, 40 and 80 minutes; every attempt is logged.")
+ep = {"name": "endpoint_id", "in": "path", "required": True, "schema": {"type": "string"}}
+dp = {"name": "delivery_id", "in": "path", "required": True, "schema": {"type": "string"}}
+def webhook_op(op_id, summary, desc, params, responses, body_schema=None):
+    op = {"operationId": op_id, "summary": summary, "description": ADMIN_AUTH + "\n\n" + desc, "tags": ["Webhooks"],
+          "security": [{"bearerKey": []}], "parameters": [pref("AppID")] + params, "responses": responses}
+    if body_schema:
+        op["requestBody"] = {"required": True, "content": json_content(body_schema)}
+    return op
+paths["/admin/v1/apps/{app_id}/webhooks"] = {
+    "post": webhook_op("createWebhook", "Register an endpoint", WEBHOOK_NOTE + " The URL must be https (http only for localhost); "
+                     "`authorization` is sent verbatim as the Authorization header.", [],
+                     {"201": ok("The endpoint, with its signing secret (shown only now).", ref("WebhookEndpoint")),
+                      "422": err_resp("Bad URL or header (7001).", {"code": 7001, "field": "url", "message": "url must be an https URL"})},
+                     {"type": "object", "required": ["url"], "properties": {"url": s(), "authorization": s()}}),
+    "get": webhook_op("listWebhooks", "List endpoints", "Signing secrets are not shown.", [],
+                    {"200": ok("The endpoints.", {"type": "object", "properties": {"webhooks": {"type": "array", "items": ref("WebhookEndpoint")}}})}),
+}
+paths["/admin/v1/apps/{app_id}/webhooks/{endpoint_id}"] = {
+    "delete": webhook_op("disableWebhook", "Disable an endpoint", "Nothing more is queued for it.", [ep],
+                       {"204": {"description": "Disabled."}, "404": err_resp("No such endpoint (7004).", {"code": 7004, "message": "…"})}),
+}
+paths["/admin/v1/apps/{app_id}/webhooks/test"] = {
+    "post": webhook_op("sendTestWebhook", "Queue a TEST event for every endpoint", "", [], {"202": {"description": "Queued."}}),
+}
+paths["/admin/v1/apps/{app_id}/webhooks/deliveries"] = {
+    "get": webhook_op("listWebhookDeliveries", "Recent deliveries, newest first", "", [],
+                    {"200": ok("Deliveries.", {"type": "object", "properties": {"deliveries": {"type": "array", "items": ref("WebhookDelivery")}}})}),
+}
+paths["/admin/v1/apps/{app_id}/webhooks/deliveries/{delivery_id}"] = {
+    "get": webhook_op("getWebhookDelivery", "A delivery and its attempts", "", [dp],
+                    {"200": ok("The delivery.", {"type": "object", "properties": {"delivery": ref("WebhookDelivery"),
+                     "attempts": {"type": "array", "items": ref("WebhookAttempt")}}}),
+                     "404": err_resp("No such delivery (7004).", {"code": 7004, "message": "…"})}),
+}
+paths["/admin/v1/apps/{app_id}/webhooks/deliveries/{delivery_id}/replay"] = {
+    "post": webhook_op("replayWebhookDelivery", "Send a delivery again", "The same event ID and body, whatever its state.", [dp],
+                     {"202": {"description": "Queued now."}, "404": err_resp("No such delivery (7004).", {"code": 7004, "message": "…"})}),
+}
+
 paths["/r/{token}"] = {
     "get": {
         "operationId": "getRedemptionLinkPage",

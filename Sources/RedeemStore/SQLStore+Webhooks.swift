@@ -1,0 +1,160 @@
+import Foundation
+import RedeemCore
+import RedeemWebhooks
+
+extension SQLStore {
+    public func createWebhookEndpoint(_ endpoint: WebhookEndpoint) async throws {
+        try await write { connection in
+            try await Self.requireApp(endpoint.appID, on: connection)
+            try await connection.query("""
+                INSERT INTO webhook_endpoints (id, app_id, url, authorization_header, signing_secret, created_at)
+                VALUES (\(endpoint.id), \(endpoint.appID), \(endpoint.url), \(endpoint.authorization), \(endpoint.signingSecret), \(endpoint.createdAt))
+                """)
+        }
+    }
+
+    public func webhookEndpoints(appID: String) async throws -> [WebhookEndpoint] {
+        try await read { connection in
+            try await connection.query("SELECT * FROM webhook_endpoints WHERE app_id = \(appID) ORDER BY created_at, id").map(WebhookEndpoint.init(row:))
+        }
+    }
+
+    public func disableWebhookEndpoint(id: String, appID: String, at date: Date) async throws {
+        try await write { connection in
+            let rows = try await connection.query("""
+                UPDATE webhook_endpoints SET disabled_at = COALESCE(disabled_at, \(date)) WHERE id = \(id) AND app_id = \(appID) RETURNING id
+                """)
+            guard !rows.isEmpty else { throw StoreError.notFound("webhook endpoint '\(id)'") }
+        }
+    }
+
+    /// Queues `event` for every live endpoint of its app, in the caller's transaction: an event exists exactly when
+    /// the change it reports was committed.
+    static func emit(_ event: WebhookEvent, on connection: any SQLConnection, now: Date) async throws {
+        let endpoints = try await connection.query("SELECT id FROM webhook_endpoints WHERE app_id = \(event.appID) AND disabled_at IS NULL")
+        guard !endpoints.isEmpty else { return }
+        let body = String(decoding: WebhookPayload.body(event), as: UTF8.self)
+        for endpoint in endpoints {
+            try await connection.query("""
+                INSERT INTO webhook_deliveries (id, endpoint_id, app_id, event_id, event_type, body, created_at, next_attempt_at)
+                VALUES (\(Identifier.make(prefix: "dlv")), \(try endpoint.string("id")), \(event.appID), \(event.id), \(event.type.rawValue),
+                    \(body), \(now), \(now))
+                """)
+        }
+    }
+
+    /// Queues an event outside any other change (e.g. a test event).
+    public func emit(_ event: WebhookEvent, now: Date) async throws {
+        try await write { try await Self.emit(event, on: $0, now: now) }
+    }
+
+    /// A customer with all its IDs, as events describe it.
+    static func eventCustomer(id: String, on connection: any SQLConnection) async throws -> Customer {
+        guard var customer = try await connection.first("SELECT * FROM customers WHERE id = \(id)").map(Customer.init(row:)) else {
+            throw StoreError.notFound("customer '\(id)'")
+        }
+        customer.aliases = try await aliases(customerID: id, on: connection)
+        return customer
+    }
+
+    /// A new event ID: stable from here on, whatever the retries.
+    static func eventID() -> String { "evt_" + SecretToken.generate(byteCount: 12) }
+
+    /// Leases due deliveries with their endpoint's address and secrets.
+    public func claimDueDeliveries(now: Date, lease: TimeInterval, limit: Int) async throws -> [(WebhookDelivery, WebhookEndpoint)] {
+        let until = now.addingTimeInterval(lease)
+        return try await write { connection in
+            let claimed = try await connection.query("""
+                UPDATE webhook_deliveries SET locked_until = \(until)
+                WHERE id IN (
+                    SELECT id FROM webhook_deliveries
+                    WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= \(now)
+                        AND (locked_until IS NULL OR locked_until <= \(now))
+                    ORDER BY next_attempt_at LIMIT \(limit)
+                ) AND delivered_at IS NULL AND failed_at IS NULL AND (locked_until IS NULL OR locked_until <= \(now))
+                RETURNING *
+                """).map(WebhookDelivery.init(row:))
+            var result: [(WebhookDelivery, WebhookEndpoint)] = []
+            for delivery in claimed.sorted(by: { $0.createdAt < $1.createdAt }) {
+                if let endpoint = try await connection.first("SELECT * FROM webhook_endpoints WHERE id = \(delivery.endpointID)") {
+                    result.append((delivery, try WebhookEndpoint(row: endpoint)))
+                }
+            }
+            return result
+        }
+    }
+
+    /// Logs an attempt; `delivered`, or retried at `retryAt`, or given up on when that is nil.
+    public func recordDeliveryAttempt(deliveryID: String, attempt: WebhookAttempt, delivered: Bool, retryAt: Date?) async throws {
+        try await write { connection in
+            try await connection.query("""
+                INSERT INTO webhook_attempts (id, delivery_id, attempted_at, status_code, error, duration_ms)
+                VALUES (\(Identifier.make(prefix: "wat")), \(deliveryID), \(attempt.attemptedAt), \(attempt.statusCode), \(attempt.error), \(attempt.durationMs))
+                """)
+            if delivered {
+                try await connection.query("""
+                    UPDATE webhook_deliveries SET attempts = attempts + 1, delivered_at = \(attempt.attemptedAt), locked_until = NULL WHERE id = \(deliveryID)
+                    """)
+            } else if let retryAt {
+                try await connection.query("""
+                    UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = \(retryAt), locked_until = NULL WHERE id = \(deliveryID)
+                    """)
+            } else {
+                try await connection.query("""
+                    UPDATE webhook_deliveries SET attempts = attempts + 1, failed_at = \(attempt.attemptedAt), locked_until = NULL WHERE id = \(deliveryID)
+                    """)
+            }
+        }
+    }
+
+    public func webhookDeliveries(appID: String, limit: Int = 100) async throws -> [WebhookDelivery] {
+        try await read { connection in
+            try await connection.query("""
+                SELECT * FROM webhook_deliveries WHERE app_id = \(appID) ORDER BY created_at DESC, id LIMIT \(limit)
+                """).map(WebhookDelivery.init(row:))
+        }
+    }
+
+    public func webhookAttempts(deliveryID: String) async throws -> [WebhookAttempt] {
+        try await read { connection in
+            try await connection.query("SELECT * FROM webhook_attempts WHERE delivery_id = \(deliveryID) ORDER BY attempted_at, id").map { row in
+                WebhookAttempt(
+                    attemptedAt: try row.date("attempted_at"), statusCode: row.optionalInt("status_code").map(Int.init),
+                    error: row.optionalString("error"), durationMs: try row.int("duration_ms")
+                )
+            }
+        }
+    }
+
+    /// Sends a delivery again now, whatever its state (the same event ID and body).
+    public func replayDelivery(id: String, appID: String, now: Date) async throws {
+        try await write { connection in
+            let rows = try await connection.query("""
+                UPDATE webhook_deliveries SET next_attempt_at = \(now), failed_at = NULL, delivered_at = NULL, locked_until = NULL
+                WHERE id = \(id) AND app_id = \(appID) RETURNING id
+                """)
+            guard !rows.isEmpty else { throw StoreError.notFound("webhook delivery '\(id)'") }
+        }
+    }
+}
+
+extension WebhookEndpoint {
+    init(row: SQLRow) throws {
+        self.init(
+            id: try row.string("id"), appID: try row.string("app_id"), url: try row.string("url"),
+            authorization: row.optionalString("authorization_header"), signingSecret: try row.string("signing_secret"),
+            createdAt: try row.date("created_at"), disabledAt: row.optionalDate("disabled_at")
+        )
+    }
+}
+
+extension WebhookDelivery {
+    init(row: SQLRow) throws {
+        self.init(
+            id: try row.string("id"), endpointID: try row.string("endpoint_id"), appID: try row.string("app_id"),
+            eventID: try row.string("event_id"), eventType: try row.string("event_type"), body: try row.string("body"),
+            createdAt: try row.date("created_at"), nextAttemptAt: try row.date("next_attempt_at"), attempts: Int(try row.int("attempts")),
+            deliveredAt: row.optionalDate("delivered_at"), failedAt: row.optionalDate("failed_at")
+        )
+    }
+}
