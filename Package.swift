@@ -32,6 +32,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
+            name: "RedeemStripe",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        .target(
             name: "RedeemWebhooks",
             dependencies: ["RedeemCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
@@ -57,6 +62,7 @@ let package = Package(
                 "RedeemMail",
                 "RedeemQR",
                 "RedeemStore",
+                "RedeemStripe",
                 "RedeemWebhooks",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -99,6 +105,7 @@ let package = Package(
             name: "RedeemServerTests",
             dependencies: [
                 "RedeemServer",
+                "RedeemStripe",
                 "RedeemTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
@@ -107,6 +114,12 @@ let package = Package(
         .testTarget(name: "RedeemKitTests", dependencies: ["RedeemKit"], swiftSettings: strict),
         .testTarget(name: "RedeemQRTests", dependencies: ["RedeemQR"], swiftSettings: strict),
         .testTarget(name: "RedeemWebhooksTests", dependencies: ["RedeemWebhooks"], swiftSettings: strict),
+        .testTarget(
+            name: "RedeemStripeTests",
+            dependencies: ["RedeemStripe"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RedeemMailTests",
             dependencies: ["RedeemMail", "RedeemTestSupport"],

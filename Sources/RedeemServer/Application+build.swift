@@ -18,12 +18,15 @@ public struct ServerDependencies: Sendable {
     public let mailer: EmailOutboxWorker?
     /// Delivers server notifications.
     public let webhooks: WebhookDeliveryWorker
+    /// Stripe's webhook signing secret (`whsec_…`); nil leaves `/webhooks/stripe` off.
+    public let stripeWebhookSecret: String?
 
     public init(
         store: SQLStore, clock: any RedeemClock = SystemClock(), keyTTL: TimeInterval = 5,
         publicURL: URL = URL(string: "http://127.0.0.1:8080")!, mail: MailSettings? = nil, rateLimits: RateLimits = RateLimits(),
-        logger: Logger = Logger(label: "redeem")
+        stripeWebhookSecret: String? = nil, logger: Logger = Logger(label: "redeem")
     ) async throws {
+        self.stripeWebhookSecret = stripeWebhookSecret
         self.store = store
         self.clock = clock
         self.keyCache = KeyCache(store: store, ttl: keyTTL)
@@ -56,6 +59,9 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     CheckoutController(
         store: deps.store, clock: deps.clock, templates: deps.templates,
         pipeline: CheckoutPipeline(store: deps.store, links: deps.links, outbox: deps.outbox, clock: deps.clock), publicURL: deps.publicURL
+    ).addRoutes(to: router)
+    StripeWebhookController(
+        store: deps.store, clock: deps.clock, webhookSecret: deps.stripeWebhookSecret, links: deps.links, outbox: deps.outbox
     ).addRoutes(to: router)
     LinkPageController(
         store: deps.store, clock: deps.clock, templates: deps.templates, publicURL: deps.publicURL, limiter: deps.rateLimiter,
@@ -91,7 +97,8 @@ public func buildApplication(
         guard pending.isEmpty else { throw MigrationError.pending(pending.map(\.version)) }
     }
     let deps = try await ServerDependencies(
-        store: store, clock: clock, publicURL: configuration.publicURL, mail: configuration.mail, logger: logger
+        store: store, clock: clock, publicURL: configuration.publicURL, mail: configuration.mail,
+        stripeWebhookSecret: configuration.stripeWebhookSecret, logger: logger
     )
     if deps.mailer == nil { logger.warning("no SMTP settings (--smtp-url): e-mail is off, and expired links cannot be re-sent") }
     let router = try buildRouter(deps)

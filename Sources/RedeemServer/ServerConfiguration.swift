@@ -13,13 +13,20 @@ public struct ServerConfiguration: Sendable {
     public var logLevel: Logger.Level
     /// Outgoing e-mail; nil leaves e-mail off.
     public var mail: MailSettings?
+    /// Verifies `POST /webhooks/stripe`.
+    public var stripeWebhookSecret: String?
 
     public static let defaultDatabaseURL = "./redeem.sqlite"
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, databaseURL: String = defaultDatabaseURL, publicURL: String? = nil,
-        migrateOnStart: Bool = true, logLevel: String = "info", smtpURL: String? = nil, mailFrom: String? = nil
+        migrateOnStart: Bool = true, logLevel: String = "info", smtpURL: String? = nil, mailFrom: String? = nil,
+        stripeWebhookSecret: String? = nil
     ) throws(ConfigurationError) {
+        if let stripeWebhookSecret, !stripeWebhookSecret.hasPrefix("whsec_") {
+            throw ConfigurationError(setting: "--stripe-webhook-secret / REDEEM_STRIPE_WEBHOOK_SECRET", reason: "must start with whsec_")
+        }
+        self.stripeWebhookSecret = stripeWebhookSecret
         guard !host.isEmpty else { throw ConfigurationError(setting: "--host / REDEEM_HOST", reason: "is empty") }
         guard (0...65535).contains(port) else {
             throw ConfigurationError(setting: "--port / REDEEM_PORT", reason: "\(port) is not a TCP port (0–65535)")

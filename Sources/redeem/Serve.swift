@@ -19,6 +19,8 @@ struct ServerOptions: ParsableArguments {
     var smtpURL: String?
     @Option(help: "Sender address of e-mails, e.g. 'receipts@example.com' (env REDEEM_MAIL_FROM).")
     var mailFrom: String?
+    @Option(help: "Stripe webhook signing secret, whsec_… (env REDEEM_STRIPE_WEBHOOK_SECRET); turns on POST /webhooks/stripe.")
+    var stripeWebhookSecret: String?
     @Flag(help: "Refuse to start when migrations are pending instead of applying them.")
     var noMigrate = false
     @OptionGroup var database: DatabaseOptions
@@ -32,7 +34,8 @@ struct ServerOptions: ParsableArguments {
             host: host ?? Environment.value("REDEEM_HOST") ?? "127.0.0.1", port: port,
             databaseURL: database.resolvedURL, publicURL: publicURL ?? Environment.value("REDEEM_PUBLIC_URL"),
             migrateOnStart: !noMigrate, logLevel: logLevel ?? Environment.value("REDEEM_LOG_LEVEL") ?? "info",
-            smtpURL: smtpURL ?? Environment.value("REDEEM_SMTP_URL"), mailFrom: mailFrom ?? Environment.value("REDEEM_MAIL_FROM")
+            smtpURL: smtpURL ?? Environment.value("REDEEM_SMTP_URL"), mailFrom: mailFrom ?? Environment.value("REDEEM_MAIL_FROM"),
+            stripeWebhookSecret: stripeWebhookSecret ?? Environment.value("REDEEM_STRIPE_WEBHOOK_SECRET")
         )
     }
 }

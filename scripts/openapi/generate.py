@@ -914,6 +914,32 @@ paths["/admin/v1/apps/{app_id}/webhooks/deliveries/{delivery_id}/replay"] = {
                      {"202": {"description": "Queued now."}, "404": err_resp("No such delivery (7004).", {"code": 7004, "message": "…"})}),
 }
 
+paths["/webhooks/stripe"] = {
+    "post": {
+        "operationId": "receiveStripeEvent",
+        "summary": "Stripe webhook endpoint",
+        "description": ("On when `--stripe-webhook-secret` is set (404 otherwise). The `Stripe-Signature` header is verified as "
+                        "Stripe specifies (`t=` and one or more `v1=` HMAC-SHA256 values over `\"<t>.\" + raw body`, constant-time, "
+                        "300 s tolerance) before anything else; anything else is a 400. Events are deduplicated on `event.id` in the "
+                        "same transaction as their effects. Handled: checkout.session.completed (grant when paid or no payment is "
+                        "required), checkout.session.async_payment_succeeded/failed, invoice.paid (renewal), invoice.payment_failed "
+                        "(billing issue), customer.subscription.updated (cancel at period end, status), customer.subscription.deleted "
+                        "(expiry), charge.refunded (refund). An event about a subscription not recorded yet gets 503 so Stripe sends "
+                        "it again. Checkout Sessions must carry Redeem's `app_id`, `product_id` and optional `app_user_id` in metadata. "
+                        "Pinned Stripe API version: 2024-06-20 (newer field locations are read too)."),
+        "tags": ["Webhooks"],
+        "security": [],
+        "parameters": [{"name": "Stripe-Signature", "in": "header", "required": True, "schema": {"type": "string"}}],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {"type": "object"}}}},
+        "responses": {
+            "200": ok("Processed, or a duplicate.", {"type": "object", "properties": {"received": {"type": "boolean"}, "duplicate": {"type": "boolean"}}}),
+            "400": err_resp("Bad signature (7400) or not an event (7000).", {"code": 7400, "message": "Stripe signature rejected"}),
+            "404": err_resp("Stripe is not configured (7004).", {"code": 7004, "message": "Stripe is not configured on this server."}),
+            "503": err_resp("Refers to a subscription not recorded yet (7503).", {"code": 7503, "message": "…"}),
+        },
+    }
+}
+
 paths["/r/{token}"] = {
     "get": {
         "operationId": "getRedemptionLinkPage",

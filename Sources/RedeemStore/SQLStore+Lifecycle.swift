@@ -1,0 +1,107 @@
+import Foundation
+import RedeemCore
+import RedeemWebhooks
+
+/// Changes a store reports about purchases, applied in one transaction with the record of the event that
+/// carried them, so a redelivered event changes nothing.
+public struct LifecycleTransaction: Sendable {
+    let connection: any SQLConnection
+    let now: Date
+
+    /// The purchase a store identifier (subscription or session ID) names.
+    public func purchase(store: Store, transactionID: String) async throws -> Purchase? {
+        try await connection.first("""
+            SELECT * FROM purchases WHERE store = \(store.rawValue) AND store_transaction_id = \(transactionID)
+            """).map(Purchase.init(row:))
+    }
+
+    public func purchase(paymentReference: String) async throws -> Purchase? {
+        try await connection.first("SELECT * FROM purchases WHERE payment_reference = \(paymentReference)").map(Purchase.init(row:))
+    }
+
+    /// Records a new purchase (and its events), unless this store transaction is already recorded.
+    public func grant(_ grant: PurchaseGrant, paymentReference: String?) async throws -> Purchase {
+        if let transaction = grant.storeTransactionID, let existing = try await purchase(store: grant.store, transactionID: transaction) {
+            return existing
+        }
+        var purchase = try await SQLStore.insertPurchase(grant, now: now, on: connection)
+        if let paymentReference {
+            try await connection.query("UPDATE purchases SET payment_reference = \(paymentReference) WHERE id = \(purchase.id)")
+        }
+        purchase = try await SQLStore.purchase(appID: purchase.appID, id: purchase.id, on: connection)
+        try await SQLStore.emitPurchase(purchase, now: now, on: connection)
+        return purchase
+    }
+
+    /// A paid renewal: the expiry moves forward (never back, whatever the order events arrive in), billing issues clear.
+    public func renew(_ purchase: Purchase, until expiry: Date) async throws {
+        guard expiry > (purchase.expiresDate ?? .distantPast) else { return }
+        let updated = try await update(purchase.id, "expires_date = \(expiry), billing_issues_detected_at = NULL")
+        try await emit(.renewal, updated)
+    }
+
+    public func billingIssue(_ purchase: Purchase) async throws {
+        guard purchase.billingIssuesDetectedAt == nil else { return }
+        try await emit(.billingIssue, try await update(purchase.id, "billing_issues_detected_at = \(now)"))
+    }
+
+    /// Cancel at period end on or off: `CANCELLATION` (unsubscribe detected) or `UNCANCELLATION`.
+    public func setWillRenew(_ purchase: Purchase, willRenew: Bool, periodEnd: Date?) async throws {
+        if let periodEnd, periodEnd > (purchase.expiresDate ?? .distantPast) {
+            _ = try await update(purchase.id, "expires_date = \(periodEnd)")
+        }
+        if !willRenew, purchase.unsubscribeDetectedAt == nil {
+            try await emit(.cancellation, try await update(purchase.id, "unsubscribe_detected_at = \(now)"), reason: .unsubscribe)
+        } else if willRenew, purchase.unsubscribeDetectedAt != nil {
+            try await emit(.uncancellation, try await update(purchase.id, "unsubscribe_detected_at = NULL"))
+        }
+    }
+
+    /// The subscription ended at `date`.
+    public func expire(_ purchase: Purchase, at date: Date) async throws {
+        let end = min(date, purchase.expiresDate ?? date)
+        try await emit(.expiration, try await update(purchase.id, "expires_date = \(end)"), reason: .unsubscribe)
+    }
+
+    /// Refunded: the entitlement is revoked.
+    public func refund(_ purchase: Purchase) async throws {
+        guard purchase.refundedAt == nil else { return }
+        try await emit(.cancellation, try await update(purchase.id, "refunded_at = \(now)"), reason: .customerSupport)
+    }
+
+    private func update(_ id: String, _ assignments: SQL) async throws -> Purchase {
+        // The fragment's placeholders start at $1; the ID takes the next one.
+        var sql = assignments
+        sql.text = "UPDATE purchases SET " + sql.text + " WHERE id = $\(sql.binds.count + 1) RETURNING *"
+        sql.binds.append(.text(id))
+        guard let row = try await connection.first(sql) else { throw StoreError.notFound("purchase '\(id)'") }
+        return try Purchase(row: row)
+    }
+
+    private func emit(_ type: WebhookEventType, _ purchase: Purchase, reason: WebhookReason? = nil) async throws {
+        guard let product = try await SQLStore.products(appID: purchase.appID, ids: [purchase.productID], on: connection).first else { return }
+        let customer = try await SQLStore.eventCustomer(id: purchase.customerID, on: connection)
+        var event = WebhookEvent.lifecycle(type, purchase: purchase, customer: customer, product: product, eventID: SQLStore.eventID(), at: now)
+        if type == .cancellation { event.cancelReason = reason }
+        if type == .expiration { event.expirationReason = reason }
+        if type == .billingIssue { event.gracePeriodExpirationAtMs = purchase.gracePeriodExpiresDate.map(WebhookEvent.milliseconds) }
+        try await SQLStore.emit(event, on: connection, now: now)
+    }
+}
+
+extension SQLStore {
+    /// Runs `apply` for a store's event exactly once: the event's record and its effects commit together.
+    /// Returns nil, changing nothing, when the event was already processed; else what `apply` returned.
+    public func processStoreEvent<T: Sendable>(
+        source: String, eventID: String, type: String, now: Date, _ apply: @Sendable (LifecycleTransaction) async throws -> T
+    ) async throws -> T? {
+        try await write { connection in
+            let fresh = try await connection.query("""
+                INSERT INTO store_events (source, event_id, event_type, received_at) VALUES (\(source), \(eventID), \(type), \(now))
+                ON CONFLICT (source, event_id) DO NOTHING RETURNING event_id
+                """)
+            guard !fresh.isEmpty else { return nil }
+            return try await apply(LifecycleTransaction(connection: connection, now: now))
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The fields of a Subscription that Redeem uses.
+public struct StripeSubscription: Sendable, Hashable, Decodable {
+    /// Subscription status; unknown values are kept.
+    public struct Status: RawRepresentable, Hashable, Sendable, Decodable {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let trialing = Status(rawValue: "trialing")
+        public static let active = Status(rawValue: "active")
+        public static let pastDue = Status(rawValue: "past_due")
+        public static let unpaid = Status(rawValue: "unpaid")
+        public static let canceled = Status(rawValue: "canceled")
+        public static let incomplete = Status(rawValue: "incomplete")
+        public static let incompleteExpired = Status(rawValue: "incomplete_expired")
+        public static let paused = Status(rawValue: "paused")
+    }
+
+    public let id: String
+    public let status: Status
+    public let customerID: String
+    public let cancelAtPeriodEnd: Bool
+    public let canceledAt: Date?
+    /// Top-level `current_period_end` (≤ 2025-02-24.acacia) or
+    /// `items.data[0].current_period_end` (2025-03-31.basil and later).
+    public let currentPeriodEnd: Date?
+    public let endedAt: Date?
+    public let metadata: [String: String]
+    /// `items.data[0].price.id`.
+    public let priceID: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case id, status, customer, metadata, items
+        case cancelAtPeriodEnd = "cancel_at_period_end"
+        case canceledAt = "canceled_at"
+        case currentPeriodEnd = "current_period_end"
+        case endedAt = "ended_at"
+    }
+
+    private struct Item: Decodable {
+        let currentPeriodEnd: Int64?
+        let price: Price?
+        struct Price: Decodable { let id: String }
+        enum CodingKeys: String, CodingKey {
+            case price
+            case currentPeriodEnd = "current_period_end"
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        status = try c.decode(Status.self, forKey: .status)
+        customerID = try c.decodeID(forKey: .customer)
+        cancelAtPeriodEnd = try c.decodeIfPresent(Bool.self, forKey: .cancelAtPeriodEnd) ?? false
+        canceledAt = try c.decodeUnixTimeIfPresent(forKey: .canceledAt)
+        endedAt = try c.decodeUnixTimeIfPresent(forKey: .endedAt)
+        metadata = try c.decodeMetadata(forKey: .metadata)
+        let first = try c.decodeIfPresent(StripeList<Item>.self, forKey: .items)?.data.first
+        priceID = first?.price?.id
+        currentPeriodEnd = try c.decodeUnixTimeIfPresent(forKey: .currentPeriodEnd)
+            ?? first?.currentPeriodEnd.map { Date(timeIntervalSince1970: TimeInterval($0)) }
+    }
+}
