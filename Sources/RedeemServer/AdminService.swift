@@ -186,3 +186,40 @@ public struct EntitlementInput: Codable, Sendable {
         case displayName = "display_name"
     }
 }
+
+extension AdminService {
+    /// Records a purchase made elsewhere (the CLI twin of `POST /v1/purchases`) and issues its redemption link
+    /// when the app's policy allows one.
+    public func recordPurchase(
+        appID: String, productID: String, email: String, appUserID: String?, sandbox: Bool, publicURL: URL
+    ) async throws -> RecordedPurchase {
+        guard Formats.isEmail(email) else { throw ValidationError(field: "email", reason: "must be an e-mail address") }
+        let buyer = try appUserID.map { try AppUserID(validating: $0) } ?? AppUserID.anonymous()
+        let now = clock.now()
+        let grant = PurchaseGrant(appID: appID, appUserID: buyer, productID: productID, store: .external, isSandbox: sandbox,
+                                  purchaseDate: now, email: email)
+        let purchase = try await store.grant(grant, idempotency: nil, now: now).purchase
+        let link = try await RedemptionLinks(store: store, publicURL: publicURL).issue(for: purchase, now: now)
+        return RecordedPurchase(purchase: purchase, link: link)
+    }
+}
+
+/// A purchase as the CLI prints it: the purchase's fields plus its redemption links.
+public struct RecordedPurchase: Encodable, Sendable {
+    public let purchase: Purchase
+    public let link: RedemptionLink?
+
+    enum Keys: String, CodingKey {
+        case redemptionURL = "redemption_url"
+        case redemptionHTTPSURL = "redemption_https_url"
+        case redemptionExpiresAt = "redemption_expires_at"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try purchase.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encodeIfPresent(link?.customSchemeURL, forKey: .redemptionURL)
+        try container.encodeIfPresent(link?.httpsURL, forKey: .redemptionHTTPSURL)
+        try container.encodeIfPresent(link?.expiresAt, forKey: .redemptionExpiresAt)
+    }
+}

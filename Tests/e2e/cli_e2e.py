@@ -69,6 +69,13 @@ def scenario(label, env, cwd, browser=False):
           product.stdout + product.stderr)
     bad = run(["products", "create", "--app", app["id"], "--id", "x", "--type", "subscription", "--json"], env, cwd)
     check(f"[{label}] a bad product fails naming the field", bad.returncode != 0 and "period" in bad.stderr, bad.stderr)
+    recorded = run(["purchases", "create", "--app", app["id"], "--product", "pro_monthly", "--email", "cli@example.com",
+                    "--sandbox", "--public-url", "https://pay.example.com", "--json"], env, cwd)
+    purchase = json.loads(recorded.stdout) if recorded.returncode == 0 else {}
+    check(f"[{label}] purchases create --json prints the purchase with both link forms",
+          purchase.get("product_id") == "pro_monthly" and purchase.get("is_sandbox") is True
+          and purchase.get("redemption_url", "").startswith(app["scheme"] + "://redeem_web_purchase?redemption_token=")
+          and purchase.get("redemption_https_url", "").startswith("https://pay.example.com/r/"), recorded.stdout + recorded.stderr)
     listed = run(["apps", "list", "--json"], env, cwd)
     check(f"[{label}] apps list sees the app", app["id"] in [a["id"] for a in json.loads(listed.stdout)["apps"]], listed.stdout)
     migrate = run(["migrate"], env, cwd)

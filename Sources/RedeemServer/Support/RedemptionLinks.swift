@@ -4,7 +4,7 @@ import RedeemStore
 
 /// Issues redemption links for purchases, as the app's policy allows.
 struct RedemptionLinks: Sendable {
-    let store: SQLStore
+    let store: any RedeemStore
     let publicURL: URL
 
     /// A new link for `purchase`, or nil when the app's policy gives none for its environment.

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import RedeemServer
+
+struct Purchases: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Record purchases made elsewhere.", subcommands: [Create.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record a purchase and print it with its redemption links (when the app's policy gives links)."
+        )
+        @Option var app: String
+        @Option var product: String
+        @Option var email: String
+        @Option(help: "The buyer's app user ID; omit for an anonymous purchase, claimed later with its link.")
+        var appUserID: String?
+        @Flag(help: "A sandbox purchase.")
+        var sandbox = false
+        @Option(help: "Public base URL of the server, for the HTTPS link (env REDEEM_PUBLIC_URL; default http://127.0.0.1:8080).")
+        var publicURL: String?
+        @OptionGroup var database: DatabaseOptions
+        @Flag var json = false
+
+        func run() async throws {
+            let base = publicURL ?? Environment.value("REDEEM_PUBLIC_URL") ?? "http://127.0.0.1:8080"
+            guard let url = URL(string: base), url.scheme == "https" || url.scheme == "http" else {
+                throw ConfigurationError(setting: "--public-url / REDEEM_PUBLIC_URL", reason: "'\(base)' is not an http(s) URL")
+            }
+            let recorded = try await database.withAdmin {
+                try await $0.recordPurchase(appID: app, productID: product, email: email, appUserID: appUserID, sandbox: sandbox, publicURL: url)
+            }
+            if json { return try Output.json(recorded) }
+            print("Recorded purchase \(recorded.purchase.id) of \(recorded.purchase.productID).")
+            if let link = recorded.link { print("Redemption link: \(link.httpsURL)\n            app: \(link.customSchemeURL)") }
+        }
+    }
+}
