@@ -20,13 +20,16 @@ public struct ServerDependencies: Sendable {
     public let webhooks: WebhookDeliveryWorker
     /// Stripe's webhook signing secret (`whsec_…`); nil leaves `/webhooks/stripe` off.
     public let stripeWebhookSecret: String?
+    /// Creates Stripe Checkout Sessions for production purchase links; nil leaves them off.
+    public let stripe: StripeSettings?
 
     public init(
         store: SQLStore, clock: any RedeemClock = SystemClock(), keyTTL: TimeInterval = 5,
         publicURL: URL = URL(string: "http://127.0.0.1:8080")!, mail: MailSettings? = nil, rateLimits: RateLimits = RateLimits(),
-        stripeWebhookSecret: String? = nil, logger: Logger = Logger(label: "redeem")
+        stripeWebhookSecret: String? = nil, stripe: StripeSettings? = nil, logger: Logger = Logger(label: "redeem")
     ) async throws {
         self.stripeWebhookSecret = stripeWebhookSecret
+        self.stripe = stripe
         self.store = store
         self.clock = clock
         self.keyCache = KeyCache(store: store, ttl: keyTTL)
@@ -58,7 +61,8 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     WellKnownController(store: deps.store).addRoutes(to: router)
     CheckoutController(
         store: deps.store, clock: deps.clock, templates: deps.templates,
-        pipeline: CheckoutPipeline(store: deps.store, links: deps.links, outbox: deps.outbox, clock: deps.clock), publicURL: deps.publicURL
+        pipeline: CheckoutPipeline(store: deps.store, links: deps.links, outbox: deps.outbox, clock: deps.clock), publicURL: deps.publicURL,
+        stripe: deps.stripe.map { StripeCheckout(settings: $0, client: .shared) }, links: deps.links
     ).addRoutes(to: router)
     StripeWebhookController(
         store: deps.store, clock: deps.clock, webhookSecret: deps.stripeWebhookSecret, links: deps.links, outbox: deps.outbox
@@ -98,7 +102,7 @@ public func buildApplication(
     }
     let deps = try await ServerDependencies(
         store: store, clock: clock, publicURL: configuration.publicURL, mail: configuration.mail,
-        stripeWebhookSecret: configuration.stripeWebhookSecret, logger: logger
+        stripeWebhookSecret: configuration.stripeWebhookSecret, stripe: configuration.stripe, logger: logger
     )
     if deps.mailer == nil { logger.warning("no SMTP settings (--smtp-url): e-mail is off, and expired links cannot be re-sent") }
     let router = try buildRouter(deps)

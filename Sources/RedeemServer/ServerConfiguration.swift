@@ -15,14 +15,22 @@ public struct ServerConfiguration: Sendable {
     public var mail: MailSettings?
     /// Verifies `POST /webhooks/stripe`.
     public var stripeWebhookSecret: String?
+    /// Creates Checkout Sessions for production purchase links.
+    public var stripe: StripeSettings?
 
     public static let defaultDatabaseURL = "./redeem.sqlite"
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, databaseURL: String = defaultDatabaseURL, publicURL: String? = nil,
         migrateOnStart: Bool = true, logLevel: String = "info", smtpURL: String? = nil, mailFrom: String? = nil,
-        stripeWebhookSecret: String? = nil
+        stripeWebhookSecret: String? = nil, stripeSecretKey: String? = nil, stripeAPIBase: String? = nil
     ) throws(ConfigurationError) {
+        if let stripeSecretKey {
+            guard let base = URL(string: stripeAPIBase ?? "https://api.stripe.com"), base.scheme != nil else {
+                throw ConfigurationError(setting: "REDEEM_STRIPE_API_URL", reason: "is not a URL")
+            }
+            self.stripe = try StripeSettings(secretKey: stripeSecretKey, apiBase: base)
+        }
         if let stripeWebhookSecret, !stripeWebhookSecret.hasPrefix("whsec_") {
             throw ConfigurationError(setting: "--stripe-webhook-secret / REDEEM_STRIPE_WEBHOOK_SECRET", reason: "must start with whsec_")
         }

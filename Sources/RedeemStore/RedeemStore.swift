@@ -66,6 +66,8 @@ public struct PurchaseGrant: Codable, Equatable, Sendable {
     public var price: Price?
     public var email: String?
     public var customParams: [String: String]
+    /// The checkout that produced it (a Stripe Checkout Session ID, a sandbox checkout ID), to find it from a success page.
+    public var checkoutReference: String?
 
     public init(
         appID: String, appUserID: AppUserID, productID: String, store: Store = .external, isSandbox: Bool = false,

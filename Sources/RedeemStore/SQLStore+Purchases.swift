@@ -134,11 +134,12 @@ extension SQLStore {
         let params = grant.customParams.isEmpty ? nil : String(decoding: try JSONEncoder.sorted.encode(grant.customParams), as: UTF8.self)
         try await connection.query("""
             INSERT INTO purchases (id, app_id, customer_id, product_id, store, is_sandbox, purchase_date, original_purchase_date,
-                expires_date, period_type, store_transaction_id, price_amount_micros, price_currency, email, custom_params, created_at)
+                expires_date, period_type, store_transaction_id, price_amount_micros, price_currency, email, custom_params,
+                checkout_reference, created_at)
             VALUES (\(purchase.id), \(purchase.appID), \(purchase.customerID), \(purchase.productID), \(purchase.store.rawValue),
                 \(purchase.isSandbox), \(purchase.purchaseDate), \(purchase.originalPurchaseDate), \(purchase.expiresDate),
                 \(purchase.periodType.rawValue), \(purchase.storeTransactionID), \(purchase.price?.amountMicros),
-                \(purchase.price?.currency), \(purchase.email), \(params), \(purchase.createdAt))
+                \(purchase.price?.currency), \(purchase.email), \(params), \(grant.checkoutReference), \(purchase.createdAt))
             """)
         return purchase
     }
@@ -162,5 +163,16 @@ extension JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return encoder
+    }
+}
+
+extension SQLStore {
+    /// The purchase a checkout produced, once it has been recorded.
+    public func purchase(appID: String, checkoutReference: String) async throws -> Purchase? {
+        try await read { connection in
+            try await connection.first("""
+                SELECT * FROM purchases WHERE app_id = \(appID) AND checkout_reference = \(checkoutReference)
+                """).map(Purchase.init(row:))
+        }
     }
 }

@@ -21,6 +21,8 @@ struct ServerOptions: ParsableArguments {
     var mailFrom: String?
     @Option(help: "Stripe webhook signing secret, whsec_… (env REDEEM_STRIPE_WEBHOOK_SECRET); turns on POST /webhooks/stripe.")
     var stripeWebhookSecret: String?
+    @Option(help: "Stripe secret key, sk_… (env REDEEM_STRIPE_SECRET_KEY); turns on paid checkout for production purchase links.")
+    var stripeSecretKey: String?
     @Flag(help: "Refuse to start when migrations are pending instead of applying them.")
     var noMigrate = false
     @OptionGroup var database: DatabaseOptions
@@ -35,7 +37,9 @@ struct ServerOptions: ParsableArguments {
             databaseURL: database.resolvedURL, publicURL: publicURL ?? Environment.value("REDEEM_PUBLIC_URL"),
             migrateOnStart: !noMigrate, logLevel: logLevel ?? Environment.value("REDEEM_LOG_LEVEL") ?? "info",
             smtpURL: smtpURL ?? Environment.value("REDEEM_SMTP_URL"), mailFrom: mailFrom ?? Environment.value("REDEEM_MAIL_FROM"),
-            stripeWebhookSecret: stripeWebhookSecret ?? Environment.value("REDEEM_STRIPE_WEBHOOK_SECRET")
+            stripeWebhookSecret: stripeWebhookSecret ?? Environment.value("REDEEM_STRIPE_WEBHOOK_SECRET"),
+            stripeSecretKey: stripeSecretKey ?? Environment.value("REDEEM_STRIPE_SECRET_KEY"),
+            stripeAPIBase: Environment.value("REDEEM_STRIPE_API_URL")
         )
     }
 }

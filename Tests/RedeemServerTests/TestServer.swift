@@ -86,13 +86,13 @@ extension TestServer {
     /// Runs `body` against a server on a fresh `backend` database.
     static func with(
         _ backend: TestBackend, clock: ManualClock = ManualClock(start), setup: TestingSetup = .router,
-        mail: MailSettings? = nil, rateLimits: RateLimits = .unlimited, stripeWebhookSecret: String? = nil,
+        mail: MailSettings? = nil, rateLimits: RateLimits = .unlimited, stripeWebhookSecret: String? = nil, stripe: StripeSettings? = nil,
         _ body: @escaping @Sendable (TestServer) async throws -> Void
     ) async throws {
         try await TestDatabases.withStore(backend) { store in
             let deps = try await ServerDependencies(
                 store: store, clock: clock, publicURL: URL(string: "https://pay.example.com")!, mail: mail, rateLimits: rateLimits,
-                stripeWebhookSecret: stripeWebhookSecret
+                stripeWebhookSecret: stripeWebhookSecret, stripe: stripe
             )
             let adminKey = try await deps.admin.createKey(appID: nil, kind: "admin").plaintext
             let app = Application(router: try buildRouter(deps), configuration: .init(address: .hostname("127.0.0.1", port: 0)))

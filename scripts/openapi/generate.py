@@ -849,9 +849,15 @@ for with_user in (False, True):
         "get": {
             "operationId": "getCheckout" + ("ForUser" if with_user else ""),
             "summary": "Production purchase link",
-            "description": "Paid checkout (Stripe) is not configured on this server yet: 503. " + CHECKOUT_NOTE,
+            "description": ("With a Stripe secret key configured, creates a Stripe Checkout Session (subscription or one-time "
+                            "payment, Redeem's app_id/product_id/app_user_id and the link's parameters in its metadata) and "
+                            "redirects to it; Stripe returns the buyer to `/checkout/{app_id}/{product_id}/success`. Without a key: 503. ") + CHECKOUT_NOTE,
             "tags": ["Checkout"], "security": [], "parameters": checkout_params(with_user),
-            "responses": {"503": err_resp("Not configured (7503).", {"code": 7503, "message": "Paid checkout is not configured on this server; use the sandbox link."})},
+            "responses": {"303": {"description": "To Stripe Checkout."},
+                          "403": err_resp("Anonymous checkout not allowed (7226).", {"code": 7226, "message": "…"}),
+                          "409": err_resp("Already owned, or the product has no price (7009).", {"code": 7009, "message": "…"}),
+                          "502": err_resp("Stripe refused the session (7502).", {"code": 7502, "message": "…"}),
+                          "503": err_resp("Not configured (7503).", {"code": 7503, "message": "Paid checkout is not configured on this server; use the sandbox link."})},
         }
     }
 
@@ -937,6 +943,21 @@ paths["/webhooks/stripe"] = {
             "404": err_resp("Stripe is not configured (7004).", {"code": 7004, "message": "Stripe is not configured on this server."}),
             "503": err_resp("Refers to a subscription not recorded yet (7503).", {"code": 7503, "message": "…"}),
         },
+    }
+}
+
+paths["/checkout/{app_id}/{product_id}/success"] = {
+    "get": {
+        "operationId": "getPaidCheckoutReturn",
+        "summary": "Where Stripe Checkout returns the buyer",
+        "description": ("`?session_id=` is Stripe's Checkout Session ID. Until Stripe's webhook has recorded the purchase, a page "
+                        "that refreshes itself; then the app's after-purchase step (the success page with a fresh redemption link, "
+                        "or a redirect)."),
+        "tags": ["Checkout"], "security": [],
+        "parameters": [pref("AppID"), {"name": "product_id", "in": "path", "required": True, "schema": {"type": "string"}},
+                       {"name": "session_id", "in": "query", "required": True, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "Waiting, or the success page.", "content": {"text/html": {"schema": {"type": "string"}}}},
+                      "303": {"description": "The app's redirect."}},
     }
 }
 

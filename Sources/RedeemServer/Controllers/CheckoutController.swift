@@ -15,6 +15,8 @@ struct CheckoutController {
     let templates: Templates
     let pipeline: CheckoutPipeline
     let publicURL: URL
+    let stripe: StripeCheckout?
+    let links: RedemptionLinks
 
     static let reserved: Set<String> = ["app_user_id", "email", "checkout_id"]
 
@@ -26,6 +28,7 @@ struct CheckoutController {
         for path in ["/p/{app_id}/{product_id}", "/p/{app_id}/{product_id}/{app_user_id}"] {
             router.get(RouterPath(path), use: productionPage)
         }
+        router.get("/checkout/{app_id}/{product_id}/success", use: paidReturn)
     }
 
     struct Link {
@@ -47,9 +50,47 @@ struct CheckoutController {
         return Link(app: app, product: product, buyer: buyer)
     }
 
+    /// Production links go to Stripe Checkout; the webhook records the purchase, and Stripe sends the buyer back to `paidReturn`.
     @Sendable func productionPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        _ = try await resolve(request, context: context, sandbox: false)
-        throw APIError(.serviceUnavailable, code: 7503, message: "Paid checkout is not configured on this server; use the sandbox link.")
+        let link = try await resolve(request, context: context, sandbox: false)
+        guard let stripe else {
+            throw APIError(.serviceUnavailable, code: 7503, message: "Paid checkout is not configured on this server; use the sandbox link.")
+        }
+        if let buyer = link.buyer, !buyer.isAnonymous, link.product.type != .consumable,
+           let customer = try await store.findCustomer(appID: link.app.id, appUserID: buyer),
+           try await store.purchases(customerID: customer.id).contains(where: { $0.productID == link.product.id && $0.isActive(at: clock.now()) }) {
+            throw APIError.conflict("You already have \(link.product.displayName ?? link.product.id).")
+        }
+        var params: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters where !Self.reserved.contains(String(name)) { params[String(name)] = String(value) }
+        let base = publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let url = try await stripe.createSession(
+            app: link.app, product: link.product, buyer: link.buyer, email: request.uri.queryParameters["email"].map(String.init),
+            customParams: params,
+            successURL: "\(base)/checkout/\(link.app.id)/\(link.product.id)/success?session_id={CHECKOUT_SESSION_ID}",
+            cancelURL: base + request.uri.path
+        )
+        var response = Response(status: .seeOther)
+        response.headers[.location] = url
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// Stripe's return: the success step once the webhook has recorded the purchase, a self-refreshing page until then.
+    @Sendable func paidReturn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let app = try await store.app(id: try context.parameters.decoded("app_id"))
+        let product = try await store.product(appID: app.id, id: try context.parameters.decoded("product_id"))
+        let link = Link(app: app, product: product, buyer: nil)
+        guard let session = request.uri.queryParameters["session_id"], (8...255).contains(session.count),
+              let purchase = try await store.purchase(appID: app.id, checkoutReference: String(session)) else {
+            return page("checkout-pending", status: .ok, link: link, extra: [:])
+        }
+        let redemption = try await links.issue(for: purchase, now: clock.now())
+        let owner = try await store.originalAppUserID(customerID: purchase.customerID)
+        let completed = CheckoutPipeline.Completed(
+            purchase: purchase, link: redemption, buyer: (try? AppUserID(validating: owner ?? "")) ?? AppUserID.anonymous()
+        )
+        return try afterPurchase(link: link, completed: completed, sandbox: purchase.isSandbox)
     }
 
     @Sendable func sandboxPage(_ request: Request, context: AppRequestContext) async throws -> Response {

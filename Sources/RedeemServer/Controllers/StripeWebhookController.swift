@@ -97,11 +97,13 @@ struct StripeWebhookController {
         }
         let buyer = try session.metadata["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse($0) } ?? AppUserID.anonymous()
         let reserved: Set<String> = ["app_id", "product_id", "app_user_id"]
-        return PurchaseGrant(
+        var grant = PurchaseGrant(
             appID: appID, appUserID: buyer, productID: productID, store: .stripe, isSandbox: !livemode, purchaseDate: session.created,
             storeTransactionID: session.subscriptionID ?? session.id,
             price: session.amountTotal.flatMap { amount in session.currency.map { Price(amountMicros: Int64(amount) * 10_000, currency: $0.uppercased()) } },
             email: session.email, customParams: session.metadata.filter { !reserved.contains($0.key) }
         )
+        grant.checkoutReference = session.id
+        return grant
     }
 }

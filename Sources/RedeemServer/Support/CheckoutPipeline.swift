@@ -35,8 +35,10 @@ struct CheckoutPipeline: Sendable {
             expiresDate: sandbox ? product.period.flatMap { try? SandboxClock.expiry(period: $0, from: now) } : nil,
             storeTransactionID: storeTransactionID, price: product.price, email: email, customParams: customParams
         )
+        var grantWithReference = grant
+        grantWithReference.checkoutReference = idempotencyKey
         let fingerprint = SecretToken.hash("\(app.id)|\(product.id)|\(buyer?.rawValue ?? "anonymous")|\(email)|\(sandbox)")
-        let result = try await store.grant(grant, idempotency: Idempotency(key: "checkout:" + idempotencyKey, fingerprint: fingerprint), now: now)
+        let result = try await store.grant(grantWithReference, idempotency: Idempotency(key: "checkout:" + idempotencyKey, fingerprint: fingerprint), now: now)
         let link = try await links.issue(for: result.purchase, now: now)
         if result.created { _ = try await outbox.queueReceipt(for: result.purchase) }
         // On a repeated submit the purchase already belongs to the first attempt's (anonymous) ID.

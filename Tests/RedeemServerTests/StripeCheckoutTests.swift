@@ -1,0 +1,78 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HTTPTypes
+import NIOConcurrencyHelpers
+import RedeemCore
+import RedeemServer
+import RedeemStripe
+import RedeemTestSupport
+import Testing
+
+/// Production purchase links create Stripe Checkout Sessions; a fake Stripe API on loopback stands in for Stripe.
+@Suite struct StripeCheckoutTests {
+    struct Recorded: Sendable {
+        let headers: HTTPFields
+        let form: [String: String]
+    }
+
+    /// Runs a fake `POST /v1/checkout/sessions` that records requests and answers like Stripe.
+    static func withFakeStripe(_ body: @escaping @Sendable (URL, NIOLockedValueBox<[Recorded]>) async throws -> Void) async throws {
+        let recorded = NIOLockedValueBox<[Recorded]>([])
+        let router = Router()
+        router.post("/v1/checkout/sessions") { request, _ -> Response in
+            let buffer = try await request.body.collect(upTo: 1 << 20)
+            let pairs = String(buffer: buffer).split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) } }
+            let form = Dictionary(pairs.map { ($0[0], $0.count > 1 ? $0[1] : "") }, uniquingKeysWith: { a, _ in a })
+            recorded.withLockedValue { $0.append(Recorded(headers: request.headers, form: form)) }
+            let json = #"{"id": "cs_test_fake123456", "object": "checkout.session", "url": "https://checkout.stripe.com/c/pay/cs_test_fake123456"}"#
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
+        }
+        let fake = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await fake.test(.live) { client in
+            try await body(URL(string: "http://127.0.0.1:\(try #require(client.port))")!, recorded)
+        }
+    }
+
+    @Test func productionLinksGoToStripeAndComeBackToTheRedemptionStep() async throws {
+        try await Self.withFakeStripe { base, recorded in
+            let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
+            try await TestServer.with(.sqlite, stripeWebhookSecret: StripeWebhookTests.secret, stripe: stripe) { server in
+                let app = try await CheckoutTests.shop(server)
+                let reply = try await server.send(.get, "/p/\(app.id)/monthly?email=buyer%40example.com&campaign=spring", key: nil)
+                #expect(reply.status == 303)
+                #expect(reply.headers[.location] == "https://checkout.stripe.com/c/pay/cs_test_fake123456")
+                let request = try #require(recorded.withLockedValue { $0.first })
+                #expect(request.headers[.authorization] == "Bearer sk_test_123")
+                #expect(request.headers[HTTPField.Name("Stripe-Version")!] == StripeAPI.version)
+                #expect(request.form["mode"] == "subscription")
+                #expect(request.form["line_items[0][price_data][unit_amount]"] == "499")
+                #expect(request.form["line_items[0][price_data][currency]"] == "usd")
+                #expect(request.form["line_items[0][price_data][recurring][interval]"] == "month")
+                #expect(request.form["metadata[app_id]"] == app.id)
+                #expect(request.form["metadata[product_id]"] == "monthly")
+                #expect(request.form["metadata[campaign]"] == "spring")
+                #expect(request.form["customer_email"] == "buyer@example.com")
+                #expect(request.form["success_url"] == "https://pay.example.com/checkout/\(app.id)/monthly/success?session_id={CHECKOUT_SESSION_ID}")
+                // Back from Stripe before the webhook: the page waits.
+                let early = try await server.send(.get, "/checkout/\(app.id)/monthly/success?session_id=cs_test_fake123456", key: nil)
+                #expect(early.status == 200)
+                #expect(early.body.contains("Finishing your purchase"))
+                // The webhook records it; the same page now shows the redemption step.
+                let event = StripeWebhookTests.session("fake123456", app: app.id, product: "monthly", mode: "subscription",
+                                                       subscription: "sub_fake", paymentIntent: nil)
+                #expect(try await StripeWebhookTests.post(server, event).status == 200)
+                let done = try await server.send(.get, "/checkout/\(app.id)/monthly/success?session_id=cs_test_fake123456", key: nil)
+                #expect(done.body.contains("Thank you"))
+                #expect(done.body.contains("\(app.scheme)://redeem_web_purchase?redemption_token="))
+            }
+        }
+    }
+
+    @Test func withoutAKeyProductionLinksSaySo() async throws {
+        try await TestServer.with(.sqlite) { server in
+            let app = try await CheckoutTests.shop(server)
+            #expect(try await server.send(.get, "/p/\(app.id)/monthly", key: nil).status == 503)
+        }
+    }
+}
