@@ -76,6 +76,10 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     SubscribersController(store: deps.store, clock: deps.clock, cache: CustomerInfoCache()).addRoutes(to: v1)
     PurchasesController(store: deps.store, clock: deps.clock, links: deps.links, outbox: deps.outbox).addRoutes(to: v1)
     RedemptionController(store: deps.store, clock: deps.clock, limiter: deps.rateLimiter, outbox: deps.outbox).addRoutes(to: v1)
+    WebCheckoutsController(
+        store: deps.store, clock: deps.clock, publicURL: deps.publicURL, stripe: deps.stripe.map { StripeCheckout(settings: $0, client: .shared) },
+        links: deps.links
+    ).addRoutes(to: v1)
 
     let admin = router.group("/admin/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
     AdminAppsController(admin: deps.admin).addRoutes(to: admin)

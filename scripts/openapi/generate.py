@@ -961,6 +961,45 @@ paths["/checkout/{app_id}/{product_id}/success"] = {
     }
 }
 
+schemas["WebCheckoutStatus"] = {
+    "type": "object", "required": ["id", "status", "is_sandbox"],
+    "properties": {
+        "id": s("The checkout ID (`chk_…`, 128 random bits)."),
+        "status": {"type": "string", "enum": ["started", "in_progress", "succeeded", "failed"]},
+        "is_sandbox": {"type": "boolean"},
+        "checkout_url": s("Where to send the buyer (only when starting): the sandbox checkout page, or Stripe Checkout."),
+        "purchase_id": s("Once succeeded."),
+        "redemption_info": {"type": "object", "description": "Once succeeded, when the app's policy gives links: a fresh single-use link on every call.",
+                            "properties": {"redemption_url": s(), "redemption_https_url": s(), "expires_at": s(ISO_NOTE)}},
+    },
+}
+paths["/v1/web_checkouts"] = {
+    "post": {
+        "operationId": "startWebCheckout",
+        "summary": "Start a checkout from your own web app",
+        "description": ("**Keys:** a public SDK key; the sandbox key starts a sandbox checkout, the production key a Stripe one (503 "
+                        "without Stripe). Body: `product_id`, optional `app_user_id` (the anonymous form needs the app's policy to "
+                        "allow links), `email`, `metadata` (kept with the purchase). No hosted redemption page is shown: poll the "
+                        "status and present `redemption_info` yourself."),
+        "tags": ["Checkout"], "security": [{"bearerKey": []}],
+        "requestBody": {"required": True, "content": json_content({"type": "object", "required": ["product_id"], "properties": {
+            "product_id": s(), "app_user_id": s(), "email": s(), "metadata": {"type": "object", "additionalProperties": {"type": "string"}}}})},
+        "responses": {"201": ok("Started.", ref("WebCheckoutStatus")), "403": err_resp("Anonymous checkout not allowed (7226).", {"code": 7226, "message": "…"}),
+                      "404": err_resp("Unknown product (7004).", {"code": 7004, "message": "…"}),
+                      "503": err_resp("Paid checkout not configured (7503).", {"code": 7503, "message": "…"})},
+    }
+}
+paths["/v1/web_checkouts/{checkout_id}"] = {
+    "get": {
+        "operationId": "getWebCheckout",
+        "summary": "A checkout's status: started, in_progress, succeeded or failed",
+        "description": "**Keys:** the same app's public SDK keys. On success: `purchase_id` and `redemption_info`.",
+        "tags": ["Checkout"], "security": [{"bearerKey": []}],
+        "parameters": [{"name": "checkout_id", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {"200": ok("The status.", ref("WebCheckoutStatus")), "404": err_resp("Unknown checkout (7004).", {"code": 7004, "message": "…"})},
+    }
+}
+
 paths["/r/{token}"] = {
     "get": {
         "operationId": "getRedemptionLinkPage",

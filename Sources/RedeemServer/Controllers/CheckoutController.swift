@@ -81,7 +81,8 @@ struct CheckoutController {
         let app = try await store.app(id: try context.parameters.decoded("app_id"))
         let product = try await store.product(appID: app.id, id: try context.parameters.decoded("product_id"))
         let link = Link(app: app, product: product, buyer: nil)
-        guard let session = request.uri.queryParameters["session_id"], (8...255).contains(session.count),
+        guard let session = request.uri.queryParameters["checkout_id"] ?? request.uri.queryParameters["session_id"],
+              (8...255).contains(session.count),
               let purchase = try await store.purchase(appID: app.id, checkoutReference: String(session)) else {
             return page("checkout-pending", status: .ok, link: link, extra: [:])
         }
@@ -95,7 +96,14 @@ struct CheckoutController {
 
     @Sendable func sandboxPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let link = try await resolve(request, context: context, sandbox: true)
-        var hidden: [[String: String]] = [["name": "checkout_id", "value": SecretToken.generate(byteCount: 16)]]
+        var checkoutID = SecretToken.generate(byteCount: 16)
+        // A checkout started through the JSON API keeps its ID, so its status shows the purchase.
+        if let given = request.uri.queryParameters["checkout_id"],
+           let started = try await store.webCheckout(appID: link.app.id, id: String(given)), started.isSandbox {
+            checkoutID = started.id
+            try await store.advanceWebCheckout(id: started.id, to: .inProgress, now: clock.now())
+        }
+        var hidden: [[String: String]] = [["name": "checkout_id", "value": checkoutID]]
         if let buyer = link.buyer, context.parameters.get("app_user_id") == nil { hidden.append(["name": "app_user_id", "value": buyer.rawValue]) }
         for (name, value) in request.uri.queryParameters where !Self.reserved.contains(String(name)) {
             hidden.append(["name": "param." + String(name), "value": String(value)])

@@ -45,6 +45,9 @@ struct StripeWebhookController {
         } catch is NotYetKnown {
             throw APIError(.serviceUnavailable, code: 7503, message: "The subscription is not known yet; deliver this event again later.")
         }
+        if case .checkoutSessionAsyncPaymentFailed(let session) = event.payload, let id = session.metadata["redeem_checkout_id"] {
+            try await store.advanceWebCheckout(id: id, to: .failed, now: clock.now())
+        }
         if case let purchase?? = outcome {
             // The receipt mints the buyer's redemption link when it is sent.
             _ = try await outbox.queueReceipt(for: purchase)
@@ -96,14 +99,14 @@ struct StripeWebhookController {
             throw APIError.badRequest("The Checkout Session has no Redeem metadata (app_id, product_id).")
         }
         let buyer = try session.metadata["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse($0) } ?? AppUserID.anonymous()
-        let reserved: Set<String> = ["app_id", "product_id", "app_user_id"]
+        let reserved: Set<String> = ["app_id", "product_id", "app_user_id", "redeem_checkout_id"]
         var grant = PurchaseGrant(
             appID: appID, appUserID: buyer, productID: productID, store: .stripe, isSandbox: !livemode, purchaseDate: session.created,
             storeTransactionID: session.subscriptionID ?? session.id,
             price: session.amountTotal.flatMap { amount in session.currency.map { Price(amountMicros: Int64(amount) * 10_000, currency: $0.uppercased()) } },
             email: session.email, customParams: session.metadata.filter { !reserved.contains($0.key) }
         )
-        grant.checkoutReference = session.id
+        grant.checkoutReference = session.metadata["redeem_checkout_id"] ?? session.id
         return grant
     }
 }
