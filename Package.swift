@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "RedeemKit", targets: ["RedeemKit"]),
         .executable(name: "redeem", targets: ["redeem"]),
+        .executable(name: "redeem-example", targets: ["redeem-example"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -86,6 +87,20 @@ let package = Package(
                 "RedeemServer",
                 "RedeemStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "redeem-example",
+            dependencies: ["RedeemKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RedeemKitIntegrationTests",
+            dependencies: [
+                "RedeemKit", "RedeemServer", "RedeemTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),

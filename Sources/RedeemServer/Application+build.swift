@@ -113,7 +113,8 @@ public func buildApplication(
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "redeem"),
-        services: [StoreService(store: store), deps.webhooks] + (deps.mailer.map { [$0] } ?? []),
+        services: [StoreService(store: store), deps.webhooks, SandboxRenewalWorker(store: store, clock: clock, logger: logger)]
+            + (deps.mailer.map { [$0] } ?? []),
         logger: logger
     )
 }

@@ -120,3 +120,20 @@ import Testing
         }
     }
 }
+
+@Suite struct CheckoutOverrideTests {
+    @Test func aLinkCanOverrideTheAfterPurchaseStep() async throws {
+        try await TestServer.with(.sqlite) { server in
+            let app = try await CheckoutTests.shop(server)
+            let query = "after_purchase=redirect&after_purchase_url=https%3A%2F%2Fcampaign.example.com%2Fdone"
+            let page = try await server.send(.get, "/sandbox/p/\(app.id)/monthly?\(query)", key: nil)
+            #expect(page.status == 200)
+            let reply = try await server.send(.post, "/sandbox/p/\(app.id)/monthly", key: nil,
+                                              json: "email=o%40example.com&checkout_id=\(try CheckoutTests.checkoutID(page))&\(query)", headers: CheckoutTests.form)
+            #expect(reply.status == 303)
+            #expect(reply.headers[.location]?.hasPrefix("https://campaign.example.com/done?redeem_url=") == true)
+            let bad = try await server.send(.get, "/sandbox/p/\(app.id)/monthly?after_purchase=redirect&after_purchase_url=http%3A%2F%2Fevil.example.com", key: nil)
+            #expect(bad.status == 422)
+        }
+    }
+}

@@ -18,7 +18,24 @@ struct CheckoutController {
     let stripe: StripeCheckout?
     let links: RedemptionLinks
 
-    static let reserved: Set<String> = ["app_user_id", "email", "checkout_id"]
+    static let reserved: Set<String> = ["app_user_id", "email", "checkout_id", "after_purchase", "after_purchase_url"]
+
+    /// A link may override the app's after-purchase step with `after_purchase` (and `after_purchase_url`).
+    static func overriding(_ app: App, with fields: [String: String], now: Date) throws -> App {
+        guard fields["after_purchase"] != nil || fields["after_purchase_url"] != nil else { return app }
+        var changes = AppChanges()
+        changes.afterPurchase = fields["after_purchase"]
+        changes.afterPurchaseURL = fields["after_purchase_url"]
+        var copy = app
+        try changes.apply(to: &copy, now: now)
+        return copy
+    }
+
+    static func overrideFields(_ request: Request) -> [String: String] {
+        var fields: [String: String] = [:]
+        for name in ["after_purchase", "after_purchase_url"] { fields[name] = request.uri.queryParameters[Substring(name)].map(String.init) }
+        return fields
+    }
 
     func addRoutes(to router: Router<AppRequestContext>) {
         for path in ["/sandbox/p/{app_id}/{product_id}", "/sandbox/p/{app_id}/{product_id}/{app_user_id}"] {
@@ -63,11 +80,14 @@ struct CheckoutController {
         }
         var params: [String: String] = [:]
         for (name, value) in request.uri.queryParameters where !Self.reserved.contains(String(name)) { params[String(name)] = String(value) }
+        let overrides = Self.overrideFields(request)
+        _ = try Self.overriding(link.app, with: overrides, now: clock.now())
         let base = publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let overrideQuery = overrides.sorted { $0.key < $1.key }.map { "&\($0.key)=\(Self.encode($0.value))" }.joined()
         let url = try await stripe.createSession(
             app: link.app, product: link.product, buyer: link.buyer, email: request.uri.queryParameters["email"].map(String.init),
             customParams: params,
-            successURL: "\(base)/checkout/\(link.app.id)/\(link.product.id)/success?session_id={CHECKOUT_SESSION_ID}",
+            successURL: "\(base)/checkout/\(link.app.id)/\(link.product.id)/success?session_id={CHECKOUT_SESSION_ID}\(overrideQuery)",
             cancelURL: base + request.uri.path
         )
         var response = Response(status: .seeOther)
@@ -78,7 +98,8 @@ struct CheckoutController {
 
     /// Stripe's return: the success step once the webhook has recorded the purchase, a self-refreshing page until then.
     @Sendable func paidReturn(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let app = try await store.app(id: try context.parameters.decoded("app_id"))
+        let stored = try await store.app(id: try context.parameters.decoded("app_id"))
+        let app = try Self.overriding(stored, with: Self.overrideFields(request), now: clock.now())
         let product = try await store.product(appID: app.id, id: try context.parameters.decoded("product_id"))
         let link = Link(app: app, product: product, buyer: nil)
         guard let session = request.uri.queryParameters["checkout_id"] ?? request.uri.queryParameters["session_id"],
@@ -104,6 +125,9 @@ struct CheckoutController {
             try await store.advanceWebCheckout(id: started.id, to: .inProgress, now: clock.now())
         }
         var hidden: [[String: String]] = [["name": "checkout_id", "value": checkoutID]]
+        let overrides = Self.overrideFields(request)
+        _ = try Self.overriding(link.app, with: overrides, now: clock.now())  // refuse a bad override before the buyer pays
+        for (name, value) in overrides { hidden.append(["name": name, "value": value]) }
         if let buyer = link.buyer, context.parameters.get("app_user_id") == nil { hidden.append(["name": "app_user_id", "value": buyer.rawValue]) }
         for (name, value) in request.uri.queryParameters where !Self.reserved.contains(String(name)) {
             hidden.append(["name": "param." + String(name), "value": String(value)])
@@ -125,11 +149,12 @@ struct CheckoutController {
         }
         var params: [String: String] = [:]
         for (name, value) in fields where name.hasPrefix("param.") { params[String(name.dropFirst(6))] = value }
+        let app = try Self.overriding(link.app, with: fields, now: clock.now())
         let completed = try await pipeline.complete(
             app: link.app, product: link.product, buyer: link.buyer, email: email, sandbox: true, store: .rcBilling,
             storeTransactionID: nil, customParams: params, idempotencyKey: checkoutID
         )
-        return try afterPurchase(link: link, completed: completed, sandbox: true)
+        return try afterPurchase(link: Link(app: app, product: link.product, buyer: link.buyer), completed: completed, sandbox: true)
     }
 
     /// The app's chosen next step: the hosted success page, or a redirect carrying what the app needs.

@@ -1,0 +1,45 @@
+import Foundation
+import RedeemKit
+import RedeemTestSupport
+import Testing
+
+/// RedeemKit's retries carry a redemption across a server that is down when the app opens the link.
+@Suite(.timeLimit(.minutes(1)))
+struct ServerDownRetryTests {
+    @Test func aRedemptionSucceedsOnceTheServerComesUp() async throws {
+        try await TestShop.with { shop in
+            // Buy on a first server, which stops when this returns.
+            let link = try await shop.serveLive { baseURL in
+                try await SandboxBuyer(baseURL: baseURL, appID: shop.appID)
+                    .buy("lifetime", email: "late@example.com", scheme: shop.scheme)
+            }
+
+            // The app talks to a port where nothing listens yet; the default retry schedule
+            // (0.5 s, 1 s, 2 s, … plus jitter) runs ten times faster.
+            let port = try SMTPTestServer.freePort()
+            let clock = QuickRetryClock(speedup: 10)
+            let carol = TestDevice(baseURL: URL(string: "http://127.0.0.1:\(port)")!, apiKey: shop.publicKey, appUserID: "carol", clock: clock)
+            let started = ContinuousClock.now
+            let pending = Task { try await carol.open(link) }
+
+            // Start the server on that port once the first attempt has failed, and a little later.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while clock.requestedWaits.isEmpty, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            try #require(!clock.requestedWaits.isEmpty, "the first attempt never failed")
+            try await Task.sleep(for: .milliseconds(200))
+            let result = try await shop.serve(port: port) { try await pending.value }
+
+            guard case .success(let info, _) = result else {
+                Issue.record("expected success, got \(result)")
+                return
+            }
+            #expect(info.activeEntitlementIDs == ["pro"])
+            let waits = clock.requestedWaits
+            #expect(waits.count >= 2, "retries: \(waits)")
+            #expect((0.5..<1.0).contains(waits[0]), "first backoff: \(waits[0])")
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+}
