@@ -810,6 +810,11 @@ def checkout_params(with_user):
                        "description": "The identified form as a query parameter; omit for an anonymous checkout."})
     params.append({"name": "email", "in": "query", "required": False, "schema": {"type": "string"},
                    "description": "Prefills and locks the checkout e-mail."})
+    params.append({"name": "after_purchase", "in": "query", "required": False,
+                   "schema": {"type": "string", "enum": ["hosted", "redirect", "redirect_with_details"]},
+                   "description": "Overrides the app's after-purchase step for this link (422 when invalid)."})
+    params.append({"name": "after_purchase_url", "in": "query", "required": False, "schema": {"type": "string"},
+                   "description": "The redirect target for this link: https (http://localhost in sandbox)."})
     return params
 
 
