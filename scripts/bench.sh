@@ -10,3 +10,4 @@ fi
 export REDEEM_BENCH_POSTGRES_URL="${REDEEM_BENCH_POSTGRES_URL:-$(bash scripts/postgres-up.sh)}"
 swift build -c release --product redeem
 python3 benchmarks/customer_info.py .build/release/redeem
+python3 benchmarks/redemption.py .build/release/redeem

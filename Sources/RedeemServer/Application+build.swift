@@ -22,6 +22,8 @@ public struct ServerDependencies: Sendable {
     public let stripeWebhookSecret: String?
     /// Creates Stripe Checkout Sessions for production purchase links; nil leaves them off.
     public let stripe: StripeSettings?
+    /// Serves `POST /v1/benchmark/baseline`, for `benchmarks/redemption.py` only.
+    public var benchmarkRoutes = false
 
     public init(
         store: SQLStore, clock: any RedeemClock = SystemClock(), keyTTL: TimeInterval = 5,
@@ -76,6 +78,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     SubscribersController(store: deps.store, clock: deps.clock, cache: CustomerInfoCache()).addRoutes(to: v1)
     PurchasesController(store: deps.store, clock: deps.clock, links: deps.links, outbox: deps.outbox).addRoutes(to: v1)
     RedemptionController(store: deps.store, clock: deps.clock, limiter: deps.rateLimiter, outbox: deps.outbox).addRoutes(to: v1)
+    if deps.benchmarkRoutes { BenchmarkController(store: deps.store).addRoutes(to: v1) }
     WebCheckoutsController(
         store: deps.store, clock: deps.clock, publicURL: deps.publicURL, stripe: deps.stripe.map { StripeCheckout(settings: $0, client: .shared) },
         links: deps.links
@@ -104,10 +107,11 @@ public func buildApplication(
         let pending = try await runner.pending()
         guard pending.isEmpty else { throw MigrationError.pending(pending.map(\.version)) }
     }
-    let deps = try await ServerDependencies(
-        store: store, clock: clock, publicURL: configuration.publicURL, mail: configuration.mail,
+    var deps = try await ServerDependencies(
+        store: store, clock: clock, publicURL: configuration.publicURL, mail: configuration.mail, rateLimits: configuration.rateLimits,
         stripeWebhookSecret: configuration.stripeWebhookSecret, stripe: configuration.stripe, logger: logger
     )
+    deps.benchmarkRoutes = configuration.benchmarkRoutes
     if deps.mailer == nil { logger.warning("no SMTP settings (--smtp-url): e-mail is off, and expired links cannot be re-sent") }
     let router = try buildRouter(deps)
     return Application(

@@ -17,6 +17,10 @@ public struct ServerConfiguration: Sendable {
     public var stripeWebhookSecret: String?
     /// Creates Checkout Sessions for production purchase links.
     public var stripe: StripeSettings?
+    /// Serves the redemption benchmark's baseline route.
+    public var benchmarkRoutes = false
+    /// Limits on guessable routes.
+    public var rateLimits = RateLimits()
 
     public static let defaultDatabaseURL = "./redeem.sqlite"
 

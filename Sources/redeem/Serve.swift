@@ -23,6 +23,12 @@ struct ServerOptions: ParsableArguments {
     var stripeWebhookSecret: String?
     @Option(help: "Stripe secret key, sk_… (env REDEEM_STRIPE_SECRET_KEY); turns on paid checkout for production purchase links.")
     var stripeSecretKey: String?
+    @Option(help: "Redemption attempts per IP per minute (env REDEEM_RATE_LIMIT_PER_IP; default 60).")
+    var rateLimitPerIP: Int?
+    @Option(help: "Redemption attempts per app user per minute (env REDEEM_RATE_LIMIT_PER_USER; default 20).")
+    var rateLimitPerUser: Int?
+    @Flag(help: "Serve POST /v1/benchmark/baseline, for benchmarks/redemption.py (env REDEEM_BENCHMARK_ROUTES=1).")
+    var benchmarkRoutes = false
     @Flag(help: "Refuse to start when migrations are pending instead of applying them.")
     var noMigrate = false
     @OptionGroup var database: DatabaseOptions
@@ -32,7 +38,7 @@ struct ServerOptions: ParsableArguments {
         guard let port = Int(portText) else {
             throw ConfigurationError(setting: "--port / REDEEM_PORT", reason: "'\(portText)' is not a number")
         }
-        return try ServerConfiguration(
+        var configuration = try ServerConfiguration(
             host: host ?? Environment.value("REDEEM_HOST") ?? "127.0.0.1", port: port,
             databaseURL: database.resolvedURL, publicURL: publicURL ?? Environment.value("REDEEM_PUBLIC_URL"),
             migrateOnStart: !noMigrate, logLevel: logLevel ?? Environment.value("REDEEM_LOG_LEVEL") ?? "info",
@@ -41,6 +47,16 @@ struct ServerOptions: ParsableArguments {
             stripeSecretKey: stripeSecretKey ?? Environment.value("REDEEM_STRIPE_SECRET_KEY"),
             stripeAPIBase: Environment.value("REDEEM_STRIPE_API_URL")
         )
+        configuration.benchmarkRoutes = benchmarkRoutes || Environment.value("REDEEM_BENCHMARK_ROUTES") == "1"
+        for (value, setting, keyPath) in [
+            (rateLimitPerIP.map(String.init) ?? Environment.value("REDEEM_RATE_LIMIT_PER_IP"), "--rate-limit-per-ip / REDEEM_RATE_LIMIT_PER_IP", \RateLimits.redeemPerIP),
+            (rateLimitPerUser.map(String.init) ?? Environment.value("REDEEM_RATE_LIMIT_PER_USER"), "--rate-limit-per-user / REDEEM_RATE_LIMIT_PER_USER", \RateLimits.redeemPerUser),
+        ] as [(String?, String, WritableKeyPath<RateLimits, Int>)] {
+            guard let value else { continue }
+            guard let limit = Int(value), limit > 0 else { throw ConfigurationError(setting: setting, reason: "'\(value)' is not a positive number") }
+            configuration.rateLimits[keyPath: keyPath] = limit
+        }
+        return configuration
     }
 }
 

@@ -1005,6 +1005,17 @@ paths["/v1/web_checkouts/{checkout_id}"] = {
     }
 }
 
+paths["/v1/benchmark/baseline"] = {
+    "post": {
+        "operationId": "benchmarkBaseline",
+        "summary": "The redemption benchmark's baseline (only with --benchmark-routes)",
+        "description": "Authenticated like a redemption; runs a single UPDATE … RETURNING on the token table. Off unless the server runs with `--benchmark-routes`.",
+        "tags": ["Benchmark"], "security": [{"bearerKey": []}],
+        "requestBody": {"required": True, "content": json_content({"type": "object", "properties": {"redemption_token": s()}})},
+        "responses": {"200": ok("Done.", {"type": "object", "properties": {"found": {"type": "boolean"}}})},
+    }
+}
+
 paths["/r/{token}"] = {
     "get": {
         "operationId": "getRedemptionLinkPage",
