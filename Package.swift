@@ -9,11 +9,12 @@ let package = Package(
     name: "redeem",
     platforms: [.macOS(.v14), .iOS(.v15)],
     products: [
-        .library(name: "RedeemKit", targets: ["RedeemKit"]),
         .executable(name: "redeem", targets: ["redeem"]),
         .executable(name: "redeem-example", targets: ["redeem-example"]),
     ],
     dependencies: [
+        // The client SDK is its own package (Kit/), so apps get it without the server's dependencies.
+        .package(path: "Kit"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -75,7 +76,6 @@ let package = Package(
             resources: [.copy("Resources")],
             swiftSettings: strict
         ),
-        .target(name: "RedeemKit", swiftSettings: strict),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "RedeemQR", dependencies: ["CQREncode"], swiftSettings: strict),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -92,13 +92,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "redeem-example",
-            dependencies: ["RedeemKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [.product(name: "RedeemKit", package: "Kit"), .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "RedeemKitIntegrationTests",
             dependencies: [
-                "RedeemKit", "RedeemServer", "RedeemTestSupport",
+                .product(name: "RedeemKit", package: "Kit"), "RedeemServer", "RedeemTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
@@ -126,7 +126,6 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "RedeemKitTests", dependencies: ["RedeemKit"], swiftSettings: strict),
         .testTarget(name: "RedeemQRTests", dependencies: ["RedeemQR"], swiftSettings: strict),
         .testTarget(name: "RedeemWebhooksTests", dependencies: ["RedeemWebhooks"], swiftSettings: strict),
         .testTarget(

@@ -16,6 +16,7 @@ export REDEEM_TEST_POSTGRES_URL="${REDEEM_TEST_POSTGRES_URL:-$(bash scripts/post
 psql "$REDEEM_TEST_POSTGRES_URL" -Atqc "SELECT datname FROM pg_database WHERE datname LIKE 'redeem\_t\_%' OR datname LIKE 'redeem\_template\_%' OR datname LIKE 'redeem\_e2e\_%'" \
   | while read -r db; do psql "$REDEEM_TEST_POSTGRES_URL" -qc "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)" >/dev/null; done
 
+swift test --package-path Kit          # RedeemKit, the client SDK, on its own
 swift build --build-tests
 python3 Tests/e2e/cli_e2e.py .build/debug/redeem
 swift test --skip-build
