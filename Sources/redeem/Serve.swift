@@ -23,6 +23,8 @@ struct ServerOptions: ParsableArguments {
     var stripeWebhookSecret: String?
     @Option(help: "Stripe secret key, sk_… (env REDEEM_STRIPE_SECRET_KEY); turns on paid checkout for production purchase links.")
     var stripeSecretKey: String?
+    @Option(help: "Minimum seconds between two new-link e-mails for one purchase (env REDEEM_RESEND_INTERVAL; default 300).")
+    var resendInterval: Int?
     @Option(help: "Redemption attempts per IP per minute (env REDEEM_RATE_LIMIT_PER_IP; default 60).")
     var rateLimitPerIP: Int?
     @Option(help: "Redemption attempts per app user per minute (env REDEEM_RATE_LIMIT_PER_USER; default 20).")
@@ -48,6 +50,12 @@ struct ServerOptions: ParsableArguments {
             stripeAPIBase: Environment.value("REDEEM_STRIPE_API_URL")
         )
         configuration.benchmarkRoutes = benchmarkRoutes || Environment.value("REDEEM_BENCHMARK_ROUTES") == "1"
+        if let text = resendInterval.map(String.init) ?? Environment.value("REDEEM_RESEND_INTERVAL") {
+            guard let seconds = Int(text), seconds >= 0 else {
+                throw ConfigurationError(setting: "--resend-interval / REDEEM_RESEND_INTERVAL", reason: "'\(text)' is not a number of seconds")
+            }
+            configuration.mail?.resendQuietPeriod = TimeInterval(seconds)
+        }
         for (value, setting, keyPath) in [
             (rateLimitPerIP.map(String.init) ?? Environment.value("REDEEM_RATE_LIMIT_PER_IP"), "--rate-limit-per-ip / REDEEM_RATE_LIMIT_PER_IP", \RateLimits.redeemPerIP),
             (rateLimitPerUser.map(String.init) ?? Environment.value("REDEEM_RATE_LIMIT_PER_USER"), "--rate-limit-per-user / REDEEM_RATE_LIMIT_PER_USER", \RateLimits.redeemPerUser),
