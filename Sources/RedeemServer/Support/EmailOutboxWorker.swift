@@ -18,8 +18,7 @@ public final class EmailOutboxWorker: Service, Sendable {
     let logger: Logger
     let pollInterval: Duration
     let maxAttempts = 12
-    private let wakeups: AsyncStream<Void>
-    private let wakeup: AsyncStream<Void>.Continuation
+    private let loop: QueueWorkerLoop
 
     init(store: SQLStore, composer: EmailComposer, settings: MailSettings, clock: any RedeemClock, logger: Logger,
          pollInterval: Duration = .seconds(1)) {
@@ -29,30 +28,14 @@ public final class EmailOutboxWorker: Service, Sendable {
         self.clock = clock
         self.logger = logger
         self.pollInterval = pollInterval
-        (wakeups, wakeup) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        self.loop = QueueWorkerLoop(interval: pollInterval)
     }
 
     /// Asks the worker to look for due e-mails now rather than at its next poll.
-    func wake() { wakeup.yield() }
+    func wake() { loop.wakeup.yield() }
 
     public func run() async throws {
-        await withGracefulShutdownHandler {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { [wakeup, pollInterval] in
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: pollInterval)
-                        wakeup.yield()
-                    }
-                }
-                for await _ in wakeups {
-                    if Task.isCancelled { break }
-                    await drain()
-                }
-                group.cancelAll()
-            }
-        } onGracefulShutdown: { [wakeup] in
-            wakeup.finish()
-        }
+        await loop.run { [self] in await self.drain() }
     }
 
     /// Sends everything due now; returns how many were sent.

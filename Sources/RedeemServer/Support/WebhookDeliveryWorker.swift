@@ -17,8 +17,7 @@ public final class WebhookDeliveryWorker: Service, Sendable {
     let policy: WebhookRetryPolicy
     let pollInterval: Duration
     let client: HTTPClient
-    private let wakeups: AsyncStream<Void>
-    private let wakeup: AsyncStream<Void>.Continuation
+    private let loop: QueueWorkerLoop
 
     public init(store: SQLStore, clock: any RedeemClock, logger: Logger, policy: WebhookRetryPolicy = .default,
                 pollInterval: Duration = .seconds(1)) {
@@ -30,31 +29,15 @@ public final class WebhookDeliveryWorker: Service, Sendable {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(Int64(policy.timeout)))
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        (wakeups, wakeup) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
+        self.loop = QueueWorkerLoop(interval: pollInterval)
     }
 
     deinit { try? client.syncShutdown() }
 
-    public func wake() { wakeup.yield() }
+    public func wake() { loop.wakeup.yield() }
 
     public func run() async throws {
-        await withGracefulShutdownHandler {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { [wakeup, pollInterval] in
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: pollInterval)
-                        wakeup.yield()
-                    }
-                }
-                for await _ in wakeups {
-                    if Task.isCancelled { break }
-                    await drain()
-                }
-                group.cancelAll()
-            }
-        } onGracefulShutdown: { [wakeup] in
-            wakeup.finish()
-        }
+        await loop.run { [self] in await self.drain() }
     }
 
     /// Attempts everything due now; returns how many were delivered.
