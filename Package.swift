@@ -7,7 +7,8 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "redeem",
-    platforms: [.macOS(.v14), .iOS(.v15)],
+    // The server needs macOS 15 (task executors in the SQLite engine); the SDK is its own package (Kit/) for older systems.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "redeem", targets: ["redeem"]),
         .executable(name: "redeem-example", targets: ["redeem-example"]),
@@ -25,7 +26,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
-        .package(url: "https://github.com/vapor/sqlite-nio.git", from: "1.13.2"),
     ],
     targets: [
         .target(
@@ -43,18 +43,18 @@ let package = Package(
             dependencies: ["RedeemCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
+        .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(
             name: "RedeemStore",
             dependencies: [
+                "CSQLite3",
                 "RedeemCore",
                 "RedeemWebhooks",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ],
-            exclude: ["FastSQLite"],
             swiftSettings: strict
         ),
         .target(
@@ -113,8 +113,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "RedeemStoreTests", dependencies: ["RedeemStore", "RedeemTestSupport"], exclude: ["FastSQLiteTests.swift"],
-            swiftSettings: strict
+            name: "RedeemStoreTests", dependencies: ["RedeemStore", "RedeemTestSupport"], swiftSettings: strict
         ),
         .testTarget(
             name: "RedeemServerTests",

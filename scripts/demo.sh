@@ -3,6 +3,6 @@
 # Extra arguments go to `redeem demo`, e.g. --port 9090 or --database-url postgres://…
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/system-deps.sh pkg-config libqrencode-dev libcurl4-openssl-dev
+bash scripts/system-deps.sh pkg-config libqrencode-dev libcurl4-openssl-dev libsqlite3-dev
 swift build -c release --product redeem
 exec .build/release/redeem demo "$@"

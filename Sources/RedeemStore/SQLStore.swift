@@ -16,7 +16,7 @@ public final class SQLStore: RedeemStore {
     public static func open(url: String, logger: Logger) async throws -> SQLStore {
         switch try DatabaseLocation(url) {
         case .sqlite(let path):
-            return SQLStore(database: try await SQLiteBackend.open(path: path, logger: logger))
+            return SQLStore(database: try await FastSQLiteBackend.open(path: path))
         case .postgres(let url):
             return SQLStore(database: try PostgresBackend(url: url, logger: logger))
         }
