@@ -187,6 +187,7 @@ struct CheckoutController {
             "price": completed.purchase.price.map(PriceFormat.string) ?? "Free",
             "email": completed.purchase.email ?? "",
             "purchaseDate": ISODate.format(completed.purchase.purchaseDate),
+            "emailed": pipeline.outbox.mail != nil && completed.purchase.email != nil,
         ]
         if let redemption = completed.link {
             extra["customSchemeURL"] = redemption.customSchemeURL
