@@ -47,7 +47,9 @@ public struct ServerDependencies: Sendable {
 
     public var admin: AdminService { AdminService(store: store, clock: clock, keyCache: keyCache) }
     var links: RedemptionLinks { RedemptionLinks(store: store, publicURL: publicURL) }
-    var rateLimiter: RateLimiter { RateLimiter(store: store, limits: rateLimits, clock: clock) }
+    /// Rate-limit counters for a single SQLite server process.
+    let counters = MemoryCounters()
+    var rateLimiter: RateLimiter { RateLimiter(store: store, limits: rateLimits, clock: clock, counters: counters) }
     var outbox: Outbox { Outbox(store: store, mail: mail, mailer: mailer, clock: clock) }
 }
 
