@@ -10,17 +10,20 @@ extension SQLStore {
     }
 
     public func redeem(appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior, now: Date) async throws -> RedemptionOutcome {
-        let outcome: RedemptionOutcome
         do {
-            outcome = try await write { connection in
-                try await Self.redeem(appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, on: connection)
+            // The attempt is recorded in the redemption's own transaction: one commit, and never one without the other.
+            return try await write { connection in
+                let outcome = try await Self.redeem(appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, on: connection)
+                try await Self.recordAttempt(appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: outcome, now: now, on: connection)
+                return outcome
             }
         } catch is Refused {
-            // The claim was rolled back with everything else in its transaction.
-            outcome = .belongsToOtherUser
+            // The claim was rolled back with everything else in its transaction; only the attempt is recorded.
+            try await write { connection in
+                try await Self.recordAttempt(appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: .belongsToOtherUser, now: now, on: connection)
+            }
+            return .belongsToOtherUser
         }
-        try await recordAttempt(appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: outcome, now: now)
-        return outcome
     }
 
     /// Thrown inside the transaction so that a refused association also undoes the claim.
@@ -144,24 +147,20 @@ extension SQLStore {
         try await aliases(customerID: customerID, on: connection).allSatisfy { $0.hasPrefix(AppUserID.anonymousPrefix) }
     }
 
-    func recordAttempt(appID: String, tokenHash: String, claimant: AppUserID, outcome: RedemptionOutcome, now: Date) async throws {
+    static func recordAttempt(
+        appID: String, tokenHash: String, claimant: AppUserID, outcome: RedemptionOutcome, now: Date, on connection: any SQLConnection
+    ) async throws {
         let purchaseID: String? = switch outcome {
         case .redeemed(let purchase, _), .subscriptionExpired(let purchase), .expired(let purchase): purchase.id
-        case .invalid, .otherApp, .belongsToOtherUser: nil
+        case .belongsToOtherUser:
+            try await connection.first("SELECT purchase_id FROM redemption_tokens WHERE token_hash = \(tokenHash) AND app_id = \(appID)")?
+                .optionalString("purchase_id")
+        case .invalid, .otherApp: nil
         }
-        try await write { connection in
-            let resolved: String?
-            if let purchaseID {
-                resolved = purchaseID
-            } else {
-                resolved = try await connection.first("SELECT purchase_id FROM redemption_tokens WHERE token_hash = \(tokenHash) AND app_id = \(appID)")?
-                    .optionalString("purchase_id")
-            }
-            try await connection.query("""
-                INSERT INTO redemption_attempts (id, app_id, purchase_id, app_user_id, outcome, created_at)
-                VALUES (\(Identifier.make(prefix: "att")), \(appID), \(resolved), \(claimant.rawValue), \(outcome.label), \(now))
-                """)
-        }
+        try await connection.query("""
+            INSERT INTO redemption_attempts (id, app_id, purchase_id, app_user_id, outcome, created_at)
+            VALUES (\(Identifier.make(prefix: "att")), \(appID), \(purchaseID), \(claimant.rawValue), \(outcome.label), \(now))
+            """)
     }
 }
 

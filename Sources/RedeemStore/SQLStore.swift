@@ -6,7 +6,8 @@ import RedeemCore
 public final class SQLStore: RedeemStore {
     public let database: any SQLDatabase
     /// How stale `last_seen` may get before a read refreshes it.
-    let lastSeenResolution: TimeInterval = 60
+    public static let lastSeenResolution: TimeInterval = 60
+    var lastSeenResolution: TimeInterval { Self.lastSeenResolution }
 
     public init(database: any SQLDatabase) {
         self.database = database

@@ -76,3 +76,18 @@ import Testing
         }
     }
 }
+
+@Suite struct PaidCheckoutRefusalTests {
+    @Test func aBuyerWhoOwnsTheProductIsNotSentToStripe() async throws {
+        try await StripeCheckoutTests.withFakeStripe { base, recorded in
+            let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
+            try await TestServer.with(.sqlite, stripe: stripe) { server in
+                let app = try await CheckoutTests.shop(server)
+                _ = try await server.grant(app, #"{"app_user_id": "owner", "product_id": "lifetime"}"#)
+                #expect(try await server.send(.get, "/p/\(app.id)/lifetime/owner", key: nil).status == 409)
+                #expect(recorded.withLockedValue { $0.isEmpty })
+                #expect(try await server.send(.get, "/p/\(app.id)/lifetime/newcomer", key: nil).status == 303)
+            }
+        }
+    }
+}

@@ -48,6 +48,8 @@ enum RedemptionCases {
             let (second, hash2) = try await purchaseWithToken(store, appID: app.id, buyer: Fixture.user("dave"))
             #expect(try await store.redeem(appID: app.id, tokenHash: hash2, claimant: Fixture.user("erin"), behavior: .keepWithOriginal, now: Fixture.now) == .belongsToOtherUser)
             #expect(try await owner(store, app.id, second) != carol.id)
+            // The refusal rolled the claim back but is still on record.
+            #expect(try await store.redemptionAttempts(appID: app.id, purchaseID: second.id).map(\.outcome) == ["belongs_to_other_user"])
             let retry = try await store.redeem(appID: app.id, tokenHash: hash2, claimant: Fixture.user("dave"), behavior: .keepWithOriginal, now: Fixture.now)
             guard case .redeemed(_, nil) = retry else { Issue.record("owner could not redeem: \(retry)"); return }
             // transfer only without an active subscription: dave has one (monthly), so it is refused

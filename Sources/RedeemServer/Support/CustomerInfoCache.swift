@@ -23,7 +23,6 @@ final class CustomerInfoCache: Sendable {
 
     private let entries = NIOLockedValueBox([Key: Entry]())
     let capacity: Int
-    static let lastSeenResolution: TimeInterval = 60
 
     init(capacity: Int = 50_000) { self.capacity = capacity }
 
@@ -35,7 +34,7 @@ final class CustomerInfoCache: Sendable {
     /// `token` must have been read before the data the entry was built from.
     func store(_ key: Key, token: UInt64, info: CustomerInfo, subscriber: ByteBuffer) {
         let lastSeen = ISODate.parse(info.subscriber.lastSeen) ?? .distantPast
-        let entry = Entry(token: token, refreshDue: lastSeen.addingTimeInterval(Self.lastSeenResolution), subscriber: subscriber)
+        let entry = Entry(token: token, refreshDue: lastSeen.addingTimeInterval(SQLStore.lastSeenResolution), subscriber: subscriber)
         entries.withLockedValue { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = entry
