@@ -51,6 +51,8 @@ public struct App: Codable, Equatable, Sendable {
     public var afterPurchase: AfterPurchase
     /// Where `redirect` and `redirectWithDetails` send the buyer: https, or http://localhost for sandbox tests.
     public var afterPurchaseURL: String?
+    /// Offer-code redemptions allowed per calendar quarter (UTC), as App Store Connect's 1,000,000.
+    public var offerCodeQuotaPerQuarter: Int
     public var createdAt: Date
     public var updatedAt: Date
 
@@ -62,7 +64,7 @@ public struct App: Codable, Equatable, Sendable {
         androidCertFingerprints: [String] = [], redemptionLinkPolicy: RedemptionLinkPolicy = .enabled,
         restoreBehavior: RestoreBehavior = .transfer, redemptionLinkLifetimeSeconds: Int = App.defaultLinkLifetimeSeconds,
         supportEmail: String? = nil, afterPurchase: AfterPurchase = .hosted, afterPurchaseURL: String? = nil,
-        createdAt: Date, updatedAt: Date
+        offerCodeQuotaPerQuarter: Int = OfferQuota.defaultPerQuarter, createdAt: Date, updatedAt: Date
     ) {
         self.id = id
         self.name = name
@@ -80,6 +82,7 @@ public struct App: Codable, Equatable, Sendable {
         self.supportEmail = supportEmail
         self.afterPurchase = afterPurchase
         self.afterPurchaseURL = afterPurchaseURL
+        self.offerCodeQuotaPerQuarter = offerCodeQuotaPerQuarter
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
@@ -99,6 +102,7 @@ public struct App: Codable, Equatable, Sendable {
         case supportEmail = "support_email"
         case afterPurchase = "after_purchase"
         case afterPurchaseURL = "after_purchase_url"
+        case offerCodeQuotaPerQuarter = "offer_code_quota_per_quarter"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }

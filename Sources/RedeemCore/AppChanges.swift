@@ -16,6 +16,7 @@ public struct AppChanges: Codable, Equatable, Sendable {
     public var supportEmail: String?
     public var afterPurchase: String?
     public var afterPurchaseURL: String?
+    public var offerCodeQuotaPerQuarter: Int?
 
     public init() {}
 
@@ -34,6 +35,7 @@ public struct AppChanges: Codable, Equatable, Sendable {
         case supportEmail = "support_email"
         case afterPurchase = "after_purchase"
         case afterPurchaseURL = "after_purchase_url"
+        case offerCodeQuotaPerQuarter = "offer_code_quota_per_quarter"
     }
 
     /// A new app from these settings, with defaults for the rest.
@@ -86,6 +88,12 @@ public struct AppChanges: Codable, Equatable, Sendable {
                 throw ValidationError(field: "redemption_link_lifetime_seconds", reason: "must be between 60 and 604800 (7 days)")
             }
             next.redemptionLinkLifetimeSeconds = lifetime
+        }
+        if let quota = offerCodeQuotaPerQuarter {
+            guard (0...100_000_000).contains(quota) else {
+                throw ValidationError(field: "offer_code_quota_per_quarter", reason: "must be between 0 and 100000000")
+            }
+            next.offerCodeQuotaPerQuarter = quota
         }
         next.supportEmail = try Self.text(supportEmail, current: app.supportEmail, field: "support_email",
                                           reason: "must be an e-mail address", valid: Formats.isEmail)

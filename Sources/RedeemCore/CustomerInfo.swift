@@ -76,9 +76,15 @@ public struct CustomerInfo: Encodable, Sendable {
         public var displayName: String?
         public var price: PriceInfo?
         public var managementURL: String?
+        /// Set when an offer code made the latest transaction; written only then.
+        public var offer: PurchaseOffer?
 
         enum CodingKeys: String, CodingKey {
             case store, price
+            case offerCodeRefName = "offer_code_ref_name"
+            case offerType = "offer_type"
+            case offerDiscountType = "offer_discount_type"
+            case offerPeriod = "offer_period"
             case purchaseDate = "purchase_date"
             case originalPurchaseDate = "original_purchase_date"
             case expiresDate = "expires_date"
@@ -114,6 +120,12 @@ public struct CustomerInfo: Encodable, Sendable {
             try c.encode(displayName, forKey: .displayName)
             try c.encode(price, forKey: .price)
             try c.encode(managementURL, forKey: .managementURL)
+            if let offer {
+                try c.encode(offer.referenceName, forKey: .offerCodeRefName)
+                try c.encode("offer_code", forKey: .offerType)
+                try c.encode(offer.discountType.rawValue, forKey: .offerDiscountType)
+                try c.encode(offer.period, forKey: .offerPeriod)
+            }
         }
     }
 

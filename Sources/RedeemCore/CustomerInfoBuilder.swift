@@ -35,7 +35,7 @@ extension CustomerInfo {
                         gracePeriodExpiresDate: purchase.gracePeriodExpiresDate.map(ISODate.format),
                         refundedAt: purchase.refundedAt.map(ISODate.format), autoResumeDate: nil,
                         storeTransactionID: purchase.storeTransactionID, displayName: product?.displayName,
-                        price: price, managementURL: managementURL
+                        price: price, managementURL: managementURL, offer: purchase.offer
                     )
                 }
             } else {

@@ -17,11 +17,15 @@ public struct Product: Codable, Equatable, Sendable {
     public var entitlements: [String]
     /// What checkout charges; nil for products sold only elsewhere.
     public var price: Price?
+    /// Subscriptions only: the group whose levels rank its products; nil means a group of its own.
+    public var subscriptionGroup: String?
+    /// Subscriptions only: the rank within the group, 1 the highest (as on the App Store).
+    public var groupLevel: Int?
     public var createdAt: Date
 
     public init(
         appID: String, id: String, type: ProductType, period: String?, displayName: String?,
-        entitlements: [String], price: Price? = nil, createdAt: Date
+        entitlements: [String], price: Price? = nil, subscriptionGroup: String? = nil, groupLevel: Int? = nil, createdAt: Date
     ) {
         self.appID = appID
         self.id = id
@@ -30,6 +34,8 @@ public struct Product: Codable, Equatable, Sendable {
         self.displayName = displayName
         self.entitlements = entitlements
         self.price = price
+        self.subscriptionGroup = subscriptionGroup
+        self.groupLevel = groupLevel
         self.createdAt = createdAt
     }
 
@@ -37,8 +43,13 @@ public struct Product: Codable, Equatable, Sendable {
         case id, type, period, entitlements, price
         case appID = "app_id"
         case displayName = "display_name"
+        case subscriptionGroup = "subscription_group"
+        case groupLevel = "group_level"
         case createdAt = "created_at"
     }
+
+    /// The subscription group offers and upgrades are judged in: the named group, else the product alone.
+    public var groupKey: String { subscriptionGroup ?? "product:" + id }
 
     /// Checks the identifier and the type/period pairing.
     public func validate() throws(ValidationError) {
@@ -57,6 +68,15 @@ public struct Product: Codable, Equatable, Sendable {
             throw ValidationError(field: "display_name", reason: "must be at most 200 characters")
         }
         for entitlement in entitlements { try Identifier.validate(entitlement, field: "entitlements") }
+        if subscriptionGroup != nil || groupLevel != nil {
+            guard type == .subscription else {
+                throw ValidationError(field: "subscription_group", reason: "only subscriptions belong to a subscription group")
+            }
+            if let subscriptionGroup { try Identifier.validate(subscriptionGroup, field: "subscription_group") }
+            if let groupLevel, !(1...100).contains(groupLevel) {
+                throw ValidationError(field: "group_level", reason: "must be between 1 (highest) and 100")
+            }
+        }
     }
 }
 

@@ -57,6 +57,8 @@ public struct Purchase: Codable, Equatable, Sendable {
     public var refundedAt: Date?
     /// Parameters the purchase link carried, kept and passed on.
     public var customParams: [String: String] = [:]
+    /// Set when an offer code made this purchase.
+    public var offer: PurchaseOffer? = nil
     public var createdAt: Date
 
     public init(
@@ -101,6 +103,7 @@ public struct Purchase: Codable, Equatable, Sendable {
         case billingIssuesDetectedAt = "billing_issues_detected_at"
         case refundedAt = "refunded_at"
         case customParams = "custom_params"
+        case offer
         case createdAt = "created_at"
     }
 
@@ -128,5 +131,35 @@ public struct Customer: Codable, Equatable, Sendable {
         self.aliases = aliases
         self.firstSeen = firstSeen
         self.lastSeen = lastSeen
+    }
+}
+
+/// The offer code behind a purchase, as App Store transactions carry it.
+public struct PurchaseOffer: Codable, Equatable, Sendable {
+    public var offerID: String
+    /// `offer_code_ref_name`.
+    public var referenceName: String
+    /// `offer_discount_type`: the offer's payment mode.
+    public var discountType: OfferPaymentMode
+    /// `offer_period`: the whole offer length, e.g. `P3M`; nil for one-time products.
+    public var period: String?
+
+    public init(offerID: String, referenceName: String, discountType: OfferPaymentMode, period: String?) {
+        self.offerID = offerID
+        self.referenceName = referenceName
+        self.discountType = discountType
+        self.period = period
+    }
+
+    public init(_ offer: Offer) {
+        self.init(offerID: offer.id, referenceName: offer.referenceName, discountType: offer.paymentMode,
+                  period: offer.totalPeriod?.description)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case period
+        case offerID = "offer_id"
+        case referenceName = "reference_name"
+        case discountType = "discount_type"
     }
 }

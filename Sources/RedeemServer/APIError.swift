@@ -12,6 +12,8 @@ public struct APIError: HTTPResponseError, Sendable {
     public let message: String
     public let field: String?
     public var headers: HTTPFields = [:]
+    /// More string fields for the body, e.g. `redeem_url`.
+    public var extra: [String: String] = [:]
 
     public init(_ status: HTTPResponse.Status, code: Int, message: String, field: String? = nil) {
         self.status = status
@@ -22,6 +24,7 @@ public struct APIError: HTTPResponseError, Sendable {
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var object: [String: Any] = ["code": code, "message": message]
+        for (name, value) in extra { object[name] = value }
         if let field { object["field"] = field }
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         var headers = self.headers

@@ -36,7 +36,8 @@ public struct AdminService: Sendable {
         }
         let product = Product(
             appID: appID, id: input.id, type: type, period: input.period, displayName: input.displayName.flatMap { $0.isEmpty ? nil : $0 },
-            entitlements: Array(Set(input.entitlements ?? [])).sorted(), price: input.price?.price, createdAt: clock.now()
+            entitlements: Array(Set(input.entitlements ?? [])).sorted(), price: input.price?.price,
+            subscriptionGroup: input.subscriptionGroup, groupLevel: input.groupLevel, createdAt: clock.now()
         )
         try product.validate()
         do {
@@ -52,6 +53,8 @@ public struct AdminService: Sendable {
         if let displayName = update.displayName { product.displayName = displayName.isEmpty ? nil : displayName }
         if let entitlements = update.entitlements { product.entitlements = Array(Set(entitlements)).sorted() }
         if let price = update.price { product.price = price.price }
+        if let group = update.subscriptionGroup { product.subscriptionGroup = group.isEmpty ? nil : group }
+        if let level = update.groupLevel { product.groupLevel = level }
         try product.validate()
         try await store.updateProduct(product)
         return product
@@ -143,10 +146,15 @@ public struct ProductInput: Decodable, Sendable {
     public var displayName: String?
     public var entitlements: [String]?
     public var price: PriceInput?
+    public var subscriptionGroup: String?
+    public var groupLevel: Int?
 
     public init(
-        id: String, type: String, period: String? = nil, displayName: String? = nil, entitlements: [String]? = nil, price: PriceInput? = nil
+        id: String, type: String, period: String? = nil, displayName: String? = nil, entitlements: [String]? = nil, price: PriceInput? = nil,
+        subscriptionGroup: String? = nil, groupLevel: Int? = nil
     ) {
+        self.subscriptionGroup = subscriptionGroup
+        self.groupLevel = groupLevel
         self.id = id
         self.type = type
         self.period = period
@@ -158,6 +166,8 @@ public struct ProductInput: Decodable, Sendable {
     enum CodingKeys: String, CodingKey {
         case id, type, period, entitlements, price
         case displayName = "display_name"
+        case subscriptionGroup = "subscription_group"
+        case groupLevel = "group_level"
     }
 }
 
@@ -165,10 +175,15 @@ public struct ProductUpdate: Decodable, Sendable {
     public var displayName: String?
     public var entitlements: [String]?
     public var price: PriceInput?
+    /// An empty string takes the product out of its group.
+    public var subscriptionGroup: String?
+    public var groupLevel: Int?
 
     enum CodingKeys: String, CodingKey {
         case entitlements, price
         case displayName = "display_name"
+        case subscriptionGroup = "subscription_group"
+        case groupLevel = "group_level"
     }
 }
 

@@ -63,11 +63,13 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     HealthController(database: deps.store.database).addRoutes(to: router)
     try OpenAPIController().addRoutes(to: router)
     WellKnownController(store: deps.store).addRoutes(to: router)
-    CheckoutController(
+    let checkout = CheckoutController(
         store: deps.store, clock: deps.clock, templates: deps.templates,
         pipeline: CheckoutPipeline(store: deps.store, links: deps.links, outbox: deps.outbox, clock: deps.clock), publicURL: deps.publicURL,
         stripe: deps.stripe.map { StripeCheckout(settings: $0, client: .shared) }, links: deps.links
-    ).addRoutes(to: router)
+    )
+    checkout.addRoutes(to: router)
+    OfferRedeemPageController(store: deps.store, clock: deps.clock, limiter: deps.rateLimiter, checkout: checkout).addRoutes(to: router)
     StripeWebhookController(
         store: deps.store, clock: deps.clock, webhookSecret: deps.stripeWebhookSecret, links: deps.links, outbox: deps.outbox
     ).addRoutes(to: router)
@@ -80,6 +82,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     SubscribersController(store: deps.store, clock: deps.clock, cache: CustomerInfoCache()).addRoutes(to: v1)
     PurchasesController(store: deps.store, clock: deps.clock, links: deps.links, outbox: deps.outbox).addRoutes(to: v1)
     RedemptionController(store: deps.store, clock: deps.clock, limiter: deps.rateLimiter, outbox: deps.outbox).addRoutes(to: v1)
+    OfferCodeController(store: deps.store, clock: deps.clock, limiter: deps.rateLimiter, publicURL: deps.publicURL).addRoutes(to: v1)
     if deps.benchmarkRoutes { BenchmarkController(store: deps.store).addRoutes(to: v1) }
     WebCheckoutsController(
         store: deps.store, clock: deps.clock, publicURL: deps.publicURL, stripe: deps.stripe.map { StripeCheckout(settings: $0, client: .shared) },
@@ -92,6 +95,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     AdminKeysController(admin: deps.admin).addRoutes(to: admin)
     AdminPurchasesController(admin: deps.admin, store: deps.store).addRoutes(to: admin)
     AdminWebhooksController(admin: deps.admin, store: deps.store, worker: deps.webhooks).addRoutes(to: admin)
+    AdminOffersController(admin: deps.admin, store: deps.store, publicURL: deps.publicURL).addRoutes(to: admin)
     return router
 }
 

@@ -47,6 +47,26 @@ public protocol RedeemStore: Sendable {
     /// Consumes a token for `claimant` exactly once, associating the purchase in the same transaction, and records the attempt.
     func redeem(appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior, now: Date) async throws -> RedemptionOutcome
 
+    // Offer codes
+    /// Creates an offer; refuses an 11th active offer on a subscription product.
+    func createOffer(_ offer: Offer) async throws
+    func offer(appID: String, id: String) async throws -> Offer
+    func offer(id: String) async throws -> Offer
+    func offers(appID: String, productID: String?) async throws -> [Offer]
+    func setOfferActive(appID: String, id: String, active: Bool) async throws -> Offer
+    /// Stores a batch and its codes' hashes, all or none.
+    func createCodeBatch(_ batch: OfferCodeBatch, codeHashes: [String], progress: @escaping @Sendable (Int) -> Void) async throws
+    func codeBatches(appID: String, offerID: String?) async throws -> [OfferCodeBatch]
+    func setCodeBatchActive(appID: String, id: String, active: Bool) async throws -> OfferCodeBatch
+    func createCustomCode(_ code: CustomOfferCode) async throws
+    func customCodes(appID: String, offerID: String?) async throws -> [CustomOfferCode]
+    func setCustomCodeActive(appID: String, id: String, active: Bool) async throws -> CustomOfferCode
+    /// Redeems a code exactly once: claim, quota, one-per-customer record, purchase and event in one transaction.
+    func redeemOfferCode(_ request: OfferCodeRedemptionRequest) async throws -> Result<OfferCodeRedemption, OfferRedemptionFailure>
+    func findOfferCode(appID: String, code: String) async throws -> FoundOfferCode?
+    func offerCodeUsage(appID: String, now: Date) async throws -> OfferCodeUsage
+    func offerRedemptions(appID: String, offerID: String?) async throws -> [OfferRedemptionRecord]
+
     /// Changes whenever committed data may have changed; nil when reads must not be cached (see `SQLDatabase`).
     func changeToken() async throws -> UInt64?
 }
@@ -68,6 +88,8 @@ public struct PurchaseGrant: Codable, Equatable, Sendable {
     public var customParams: [String: String]
     /// The checkout that produced it (a Stripe Checkout Session ID, a sandbox checkout ID), to find it from a success page.
     public var checkoutReference: String?
+    /// The offer code that made it, if any.
+    public var offer: PurchaseOffer?
 
     public init(
         appID: String, appUserID: AppUserID, productID: String, store: Store = .external, isSandbox: Bool = false,

@@ -16,6 +16,7 @@ extension App {
             supportEmail: row.optionalString("support_email"),
             afterPurchase: AfterPurchase(rawValue: row.optionalString("after_purchase") ?? "") ?? .hosted,
             afterPurchaseURL: row.optionalString("after_purchase_url"),
+            offerCodeQuotaPerQuarter: Int(row.optionalInt("offer_code_quota_per_quarter") ?? Int64(OfferQuota.defaultPerQuarter)),
             createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")
         )
     }
@@ -46,7 +47,9 @@ extension Product {
         self.init(
             appID: try row.string("app_id"), id: try row.string("id"), type: try row.enumeration("type"),
             period: row.optionalString("period"), displayName: row.optionalString("display_name"), entitlements: [],
-            price: row.price(micros: "price_amount_micros", currency: "price_currency"), createdAt: try row.date("created_at")
+            price: row.price(micros: "price_amount_micros", currency: "price_currency"),
+            subscriptionGroup: row.optionalString("subscription_group"), groupLevel: row.optionalInt("group_level").map(Int.init),
+            createdAt: try row.date("created_at")
         )
     }
 }
@@ -77,6 +80,10 @@ extension Purchase {
             billingIssuesDetectedAt: row.optionalDate("billing_issues_detected_at"),
             refundedAt: row.optionalDate("refunded_at"), createdAt: try row.date("created_at")
         )
+        if let offerID = row.optionalString("offer_id"), let name = row.optionalString("offer_code_ref_name"),
+           let discount = row.optionalString("offer_discount_type").flatMap(OfferPaymentMode.init(rawValue:)) {
+            offer = PurchaseOffer(offerID: offerID, referenceName: name, discountType: discount, period: row.optionalString("offer_period"))
+        }
         if let json = row.optionalString("custom_params"), let data = json.data(using: .utf8) {
             customParams = (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
         }

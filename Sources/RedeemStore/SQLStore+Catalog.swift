@@ -43,9 +43,11 @@ extension SQLStore {
         try await write { connection in
             try await Self.requireApp(product.appID, on: connection)
             try await connection.query("""
-                INSERT INTO products (app_id, id, type, period, display_name, price_amount_micros, price_currency, created_at)
+                INSERT INTO products (app_id, id, type, period, display_name, price_amount_micros, price_currency,
+                    subscription_group, group_level, created_at)
                 VALUES (\(product.appID), \(product.id), \(product.type.rawValue), \(product.period), \(product.displayName),
-                    \(product.price?.amountMicros), \(product.price?.currency), \(product.createdAt))
+                    \(product.price?.amountMicros), \(product.price?.currency), \(product.subscriptionGroup), \(product.groupLevel),
+                    \(product.createdAt))
                 """)
             try await Self.link(product, on: connection)
         }
@@ -55,7 +57,8 @@ extension SQLStore {
         try await write { connection in
             let rows = try await connection.query("""
                 UPDATE products SET display_name = \(product.displayName), period = \(product.period),
-                    price_amount_micros = \(product.price?.amountMicros), price_currency = \(product.price?.currency)
+                    price_amount_micros = \(product.price?.amountMicros), price_currency = \(product.price?.currency),
+                    subscription_group = \(product.subscriptionGroup), group_level = \(product.groupLevel)
                 WHERE app_id = \(product.appID) AND id = \(product.id) RETURNING id
                 """)
             guard !rows.isEmpty else { throw StoreError.notFound("product '\(product.id)'") }

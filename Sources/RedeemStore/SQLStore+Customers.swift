@@ -49,6 +49,11 @@ extension SQLStore {
     static func merge(_ source: Customer, into target: Customer, on connection: any SQLConnection) async throws {
         try await connection.query("UPDATE customer_aliases SET customer_id = \(target.id) WHERE customer_id = \(source.id)")
         try await connection.query("UPDATE purchases SET customer_id = \(target.id) WHERE customer_id = \(source.id)")
+        // One redemption per customer and offer: where both redeemed an offer, the source's record keeps its old ID.
+        try await connection.query("""
+            UPDATE offer_redemptions SET customer_id = \(target.id) WHERE customer_id = \(source.id)
+                AND offer_id NOT IN (SELECT offer_id FROM offer_redemptions WHERE customer_id = \(target.id))
+            """)
         try await connection.query("""
             UPDATE customers SET first_seen = \(min(source.firstSeen, target.firstSeen)),
                 last_seen = \(max(source.lastSeen, target.lastSeen))

@@ -1,6 +1,7 @@
 extension WebhookEvent {
     enum CodingKeys: String, CodingKey {
-        case id, type, aliases, environment, store, currency, price, redemption
+        case id, type, aliases, environment, store, currency, price, redemption, offer
+        case offerCode = "offer_code"
         case appID = "app_id"
         case eventTimestampMs = "event_timestamp_ms"
         case appUserID = "app_user_id"
@@ -53,6 +54,8 @@ extension WebhookEvent {
         transferredFrom = try c.decodeIfPresent([String].self, forKey: .transferredFrom)
         transferredTo = try c.decodeIfPresent([String].self, forKey: .transferredTo)
         redemption = try c.decodeIfPresent(WebhookRedemption.self, forKey: .redemption)
+        offerCode = try c.decodeIfPresent(String.self, forKey: .offerCode)
+        offer = try c.decodeIfPresent(WebhookOffer.self, forKey: .offer)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -88,5 +91,9 @@ extension WebhookEvent {
         try c.encodeIfPresent(transferredFrom, forKey: .transferredFrom)
         try c.encodeIfPresent(transferredTo, forKey: .transferredTo)
         try c.encodeIfPresent(redemption, forKey: .redemption)
+        if let offer {
+            try c.encode(offerCode, forKey: .offerCode)
+            try c.encode(offer, forKey: .offer)
+        }
     }
 }

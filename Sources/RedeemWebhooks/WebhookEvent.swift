@@ -39,6 +39,10 @@ public struct WebhookEvent: Codable, Equatable, Sendable {
     public var transferredFrom: [String]?
     public var transferredTo: [String]?
     public var redemption: WebhookRedemption?
+    /// RevenueCat's `offer_code`: the custom code redeemed; nil for one-time codes, which are never stored.
+    public var offerCode: String?
+    /// Redeem's account of an offer-code redemption, with Apple's notification type and subtype.
+    public var offer: WebhookOffer?
 
     public init(id: String, type: WebhookEventType, appID: String, eventTimestampMs: Int64) {
         self.id = id

@@ -6,6 +6,7 @@ public struct WebhookEventType: RawRepresentable, Hashable, Codable, Sendable {
     public static let initialPurchase = Self(rawValue: "INITIAL_PURCHASE")
     public static let nonRenewingPurchase = Self(rawValue: "NON_RENEWING_PURCHASE")
     public static let renewal = Self(rawValue: "RENEWAL")
+    public static let productChange = Self(rawValue: "PRODUCT_CHANGE")
     public static let cancellation = Self(rawValue: "CANCELLATION")
     public static let uncancellation = Self(rawValue: "UNCANCELLATION")
     public static let billingIssue = Self(rawValue: "BILLING_ISSUE")
@@ -15,11 +16,11 @@ public struct WebhookEventType: RawRepresentable, Hashable, Codable, Sendable {
     public static let test = Self(rawValue: "TEST")
     /// Redeem only: a redemption link was redeemed.
     public static let redemption = Self(rawValue: "REDEMPTION")
-    /// Redeem only: reserved for offer codes.
+    /// Redeem only: an offer code redeemed on an active subscription of the same level (Apple's `OFFER_REDEEMED`).
     public static let offerCodeRedeemed = Self(rawValue: "OFFER_CODE_REDEEMED")
 
     public static let known: [Self] = [
-        .initialPurchase, .nonRenewingPurchase, .renewal, .cancellation, .uncancellation, .billingIssue,
+        .initialPurchase, .nonRenewingPurchase, .renewal, .productChange, .cancellation, .uncancellation, .billingIssue,
         .expiration, .transfer, .subscriberAlias, .test, .redemption, .offerCodeRedeemed,
     ]
 }

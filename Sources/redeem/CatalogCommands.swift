@@ -21,13 +21,18 @@ struct Products: AsyncParsableCommand {
         var price: String?
         @Option(help: "ISO-4217 currency of --price, e.g. USD.")
         var currency: String?
+        @Option(help: "Subscriptions: the subscription group it ranks in (offers and upgrades are judged per group).")
+        var subscriptionGroup: String?
+        @Option(help: "Subscriptions: its level in the group, 1 the highest.")
+        var groupLevel: Int?
         @OptionGroup var database: DatabaseOptions
         @Flag var json = false
 
         func run() async throws {
             var priceInput: PriceInput?
             if let price { priceInput = try PriceInput(amount: price, currency: currency ?? "USD") }
-            let input = ProductInput(id: id, type: type, period: period, displayName: displayName, entitlements: entitlement, price: priceInput)
+            let input = ProductInput(id: id, type: type, period: period, displayName: displayName, entitlements: entitlement, price: priceInput,
+                                     subscriptionGroup: subscriptionGroup, groupLevel: groupLevel)
             let product = try await database.withAdmin { try await $0.createProduct(appID: app, input) }
             if json { return try Output.json(product) }
             print("Created product \(product.id) (\(product.type.rawValue)) unlocking \(product.entitlements.joined(separator: ", ")).")

@@ -1,0 +1,200 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+
+/// An offer to create, as the admin API and the CLI take it.
+public struct OfferInput: Decodable, Sendable {
+    public var productID: String
+    public var referenceName: String
+    public var paymentMode: String
+    public var duration: String?
+    public var periods: Int?
+    public var price: PriceInput?
+    public var eligibility: [String]
+    public var startsAt: Date?
+    public var endsAt: Date?
+    public var active: Bool?
+
+    public init(
+        productID: String, referenceName: String, paymentMode: String, duration: String? = nil, periods: Int? = nil,
+        price: PriceInput? = nil, eligibility: [String], startsAt: Date? = nil, endsAt: Date? = nil, active: Bool? = nil
+    ) {
+        self.productID = productID
+        self.referenceName = referenceName
+        self.paymentMode = paymentMode
+        self.duration = duration
+        self.periods = periods
+        self.price = price
+        self.eligibility = eligibility
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.active = active
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case duration, periods, price, eligibility, active
+        case productID = "product_id"
+        case referenceName = "reference_name"
+        case paymentMode = "payment_mode"
+        case startsAt = "starts_at"
+        case endsAt = "ends_at"
+    }
+}
+
+/// A custom code to create.
+public struct CustomCodeInput: Decodable, Sendable {
+    public var offerID: String
+    public var code: String
+    public var maxRedemptions: Int
+    public var expiresAt: Date?
+    public var active: Bool?
+
+    public init(offerID: String, code: String, maxRedemptions: Int, expiresAt: Date? = nil, active: Bool? = nil) {
+        self.offerID = offerID
+        self.code = code
+        self.maxRedemptions = maxRedemptions
+        self.expiresAt = expiresAt
+        self.active = active
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case code, active
+        case offerID = "offer_id"
+        case maxRedemptions = "max_redemptions"
+        case expiresAt = "expires_at"
+    }
+}
+
+/// A new batch with its codes in plaintext: the only time they exist outside the buyer's hands.
+public struct GeneratedCodeBatch: Sendable {
+    public let batch: OfferCodeBatch
+    /// Canonical codes (no dashes), in generation order.
+    public let codes: [String]
+}
+
+extension AdminService {
+    public func createOffer(appID: String, _ input: OfferInput) async throws -> Offer {
+        let product = try await store.product(appID: appID, id: input.productID)
+        guard let mode = OfferPaymentMode(rawValue: input.paymentMode) else {
+            throw ValidationError(field: "payment_mode", reason: "must be one of free_trial, pay_as_you_go, pay_up_front")
+        }
+        let duration = try input.duration.map { raw throws(ValidationError) -> OfferDuration in
+            guard let value = OfferDuration(rawValue: raw) else {
+                throw ValidationError(field: "duration", reason: "must be one of P3D, P1W, P2W, P1M, P2M, P3M, P6M, P1Y")
+            }
+            return value
+        }
+        let offer = Offer(
+            id: Identifier.make(prefix: "ofr"), appID: appID, productID: product.id, referenceName: input.referenceName,
+            paymentMode: mode, duration: duration, periods: input.periods ?? 1, price: input.price?.price,
+            eligibility: try OfferEligibility(names: input.eligibility), startsAt: input.startsAt, endsAt: input.endsAt,
+            isActive: input.active ?? true, createdAt: clock.now()
+        )
+        try offer.validate(for: product)
+        do {
+            try await store.createOffer(offer)
+        } catch let error as StoreError where error.isConflict && error.description.hasPrefix("already exists") {
+            throw StoreError.conflict("the app already has an offer named '\(offer.referenceName)'")
+        }
+        return offer
+    }
+
+    public func setOfferActive(appID: String, id: String, active: Bool) async throws -> Offer {
+        try await store.setOfferActive(appID: appID, id: id, active: active)
+    }
+
+    /// Generates `count` one-time codes for an offer and stores their hashes. `progress` hears the phase and a count.
+    /// `beforeStoring` gets the codes first (to write them somewhere safe): when it throws, nothing is stored.
+    public func generateCodes(
+        appID: String, offerID: String, count: Int, expiresAt: Date,
+        progress: @escaping @Sendable (_ phase: String, _ done: Int) -> Void = { _, _ in },
+        beforeStoring: (GeneratedCodeBatch) throws -> Void = { _ in }
+    ) async throws -> GeneratedCodeBatch {
+        let now = clock.now()
+        try OfferCodeBatch.validate(count: count, expiresAt: expiresAt, now: now)
+        _ = try await store.offer(appID: appID, id: offerID)
+        let batch = OfferCodeBatch(id: Identifier.make(prefix: "batch"), appID: appID, offerID: offerID, count: count, expiresAt: expiresAt, createdAt: now)
+        for attempt in 1...2 {
+            let codes = OfferCode.generate(count: count)
+            progress("generated", count)
+            let hashes = Self.sortedHashes(codes)
+            progress("hashed", count)
+            let generated = GeneratedCodeBatch(batch: batch, codes: codes)
+            try beforeStoring(generated)
+            do {
+                try await store.createCodeBatch(batch, codeHashes: hashes) { progress("stored", $0) }
+                return generated
+            } catch let error as StoreError where error.isConflict && attempt == 1 {
+                continue  // A code collided (about 1 in 10^12 per million): draw the whole batch again.
+            }
+        }
+        throw StoreError.conflict("could not draw unique codes")
+    }
+
+    /// SHA-256 of each code, in ascending order (the order the store inserts fastest), without duplicates.
+    static func sortedHashes(_ codes: [String]) -> [String] {
+        var hashes = codes.map(SecretToken.hash)
+        hashes.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return hashes
+    }
+
+    public func setCodeBatchActive(appID: String, id: String, active: Bool) async throws -> OfferCodeBatch {
+        try await store.setCodeBatchActive(appID: appID, id: id, active: active)
+    }
+
+    public func createCustomCode(appID: String, _ input: CustomCodeInput) async throws -> CustomOfferCode {
+        guard let code = OfferCode.normalizeCustom(input.code) else {
+            throw ValidationError(field: "code", reason: "must be 4–30 letters or digits (spaces and dashes are ignored)")
+        }
+        guard (1...CustomOfferCode.maxCap).contains(input.maxRedemptions) else {
+            throw ValidationError(field: "max_redemptions", reason: "must be between 1 and \(CustomOfferCode.maxCap)")
+        }
+        let now = clock.now()
+        if let expires = input.expiresAt, expires <= now {
+            throw ValidationError(field: "expires_at", reason: "must be in the future")
+        }
+        let custom = CustomOfferCode(
+            id: Identifier.make(prefix: "cc"), appID: appID, offerID: input.offerID, code: code, maxRedemptions: input.maxRedemptions,
+            expiresAt: input.expiresAt, isActive: input.active ?? true, createdAt: now
+        )
+        try await store.createCustomCode(custom)
+        return custom
+    }
+
+    public func setCustomCodeActive(appID: String, id: String, active: Bool) async throws -> CustomOfferCode {
+        try await store.setCustomCodeActive(appID: appID, id: id, active: active)
+    }
+
+    /// The redemption report as CSV: a header line, then one line per redemption.
+    public func offerRedemptionReport(appID: String, offerID: String?) async throws -> String {
+        let records = try await store.offerRedemptions(appID: appID, offerID: offerID)
+        return ([OfferRedemptionRecord.csvHeader] + records.map(\.csvLine)).joined(separator: "\n") + "\n"
+    }
+}
+
+extension GeneratedCodeBatch {
+    /// The batch as CSV, one grouped code per line, with its redemption URL when the public URL is known.
+    public func csv(publicURL: URL?) -> String {
+        var out = publicURL == nil ? "code\n" : "code,redemption_url\n"
+        out.reserveCapacity(codes.count * (publicURL == nil ? 20 : 120))
+        let base = publicURL.map { OfferCodeLinks.redeemPageBase(publicURL: $0, appID: batch.appID) }
+        for code in codes {
+            out += OfferCode.grouped(code)
+            if let base { out += "," + base + code }
+            out += "\n"
+        }
+        return out
+    }
+}
+
+/// Where a code is redeemed on the web: Apple's URL shape on Redeem's host.
+public enum OfferCodeLinks {
+    /// `https://host/redeem?ctx=offercodes&id=<app>&code=` (the code is appended).
+    public static func redeemPageBase(publicURL: URL, appID: String) -> String {
+        let host = publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let app = appID.addingPercentEncoding(withAllowedCharacters: allowed) ?? appID
+        return "\(host)/redeem?ctx=offercodes&id=\(app)&code="
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import RedeemCore
+
+extension SQLStore {
+    /// Stores a batch and its codes' hashes in one transaction: all of them or none.
+    /// Hashes in ascending order insert fastest (appends to the key's B-tree). `progress` gets the number stored so far.
+    public func createCodeBatch(
+        _ batch: OfferCodeBatch, codeHashes: [String], progress: @escaping @Sendable (Int) -> Void = { _ in }
+    ) async throws {
+        try await write { connection in
+            _ = try await Self.offer(appID: batch.appID, id: batch.offerID, on: connection)
+            try await connection.query("""
+                INSERT INTO offer_code_batches (id, app_id, offer_id, code_count, expires_at, active, created_at)
+                VALUES (\(batch.id), \(batch.appID), \(batch.offerID), \(codeHashes.count), \(batch.expiresAt), \(batch.isActive),
+                    \(batch.createdAt))
+                """)
+            let chunk = 1000
+            for start in stride(from: 0, to: codeHashes.count, by: chunk) {
+                let end = min(codeHashes.count, start + chunk)
+                var sql: SQL = "INSERT INTO offer_codes (code_hash, batch_id) VALUES "
+                sql.binds.reserveCapacity((end - start) + 1)
+                sql.binds.append(.text(batch.id))
+                var text = ""
+                text.reserveCapacity((end - start) * 12)
+                for i in start..<end {
+                    sql.binds.append(.text(codeHashes[i]))
+                    text += i == start ? "($\(sql.binds.count), $1)" : ", ($\(sql.binds.count), $1)"
+                }
+                sql.text += text
+                try await connection.query(sql)
+                progress(end)
+            }
+        }
+    }
+
+    /// The app's batches (or one offer's), newest first, with how many codes each has had redeemed.
+    public func codeBatches(appID: String, offerID: String? = nil) async throws -> [OfferCodeBatch] {
+        try await read { connection in
+            try await Self.requireApp(appID, on: connection)
+            var sql: SQL = """
+                SELECT b.*, (SELECT COUNT(*) FROM offer_redemptions r WHERE r.batch_id = b.id) AS redeemed
+                FROM offer_code_batches b WHERE b.app_id = \(appID)
+                """
+            if let offerID {
+                sql.binds.append(.text(offerID))
+                sql.text += " AND b.offer_id = $\(sql.binds.count)"
+            }
+            sql.text += " ORDER BY b.created_at DESC, b.id"
+            return try await connection.query(sql).map(OfferCodeBatch.init(row:))
+        }
+    }
+
+    /// Switches a batch on or off; its codes follow.
+    public func setCodeBatchActive(appID: String, id: String, active: Bool) async throws -> OfferCodeBatch {
+        try await write { connection in
+            guard let row = try await connection.first("""
+                UPDATE offer_code_batches SET active = \(active) WHERE app_id = \(appID) AND id = \(id) RETURNING *
+                """) else {
+                throw StoreError.notFound("code batch '\(id)'")
+            }
+            return try OfferCodeBatch(row: row)
+        }
+    }
+
+    public func createCustomCode(_ code: CustomOfferCode) async throws {
+        try await write { connection in
+            _ = try await Self.offer(appID: code.appID, id: code.offerID, on: connection)
+            do {
+                try await connection.query("""
+                    INSERT INTO offer_custom_codes (id, app_id, offer_id, code, max_redemptions, redemption_count, expires_at, active,
+                        created_at)
+                    VALUES (\(code.id), \(code.appID), \(code.offerID), \(code.code), \(code.maxRedemptions), 0, \(code.expiresAt),
+                        \(code.isActive), \(code.createdAt))
+                    """)
+            } catch let error as StoreError where error.isConflict {
+                throw StoreError.conflict("the app already has a custom code '\(code.code)'")
+            }
+        }
+    }
+
+    /// The app's custom codes (or one offer's), oldest first.
+    public func customCodes(appID: String, offerID: String? = nil) async throws -> [CustomOfferCode] {
+        try await read { connection in
+            try await Self.requireApp(appID, on: connection)
+            let rows = if let offerID {
+                try await connection.query("""
+                    SELECT * FROM offer_custom_codes WHERE app_id = \(appID) AND offer_id = \(offerID) ORDER BY created_at, id
+                    """)
+            } else {
+                try await connection.query("SELECT * FROM offer_custom_codes WHERE app_id = \(appID) ORDER BY created_at, id")
+            }
+            return try rows.map(CustomOfferCode.init(row:))
+        }
+    }
+
+    public func setCustomCodeActive(appID: String, id: String, active: Bool) async throws -> CustomOfferCode {
+        try await write { connection in
+            guard let row = try await connection.first("""
+                UPDATE offer_custom_codes SET active = \(active) WHERE app_id = \(appID) AND id = \(id) RETURNING *
+                """) else {
+                throw StoreError.notFound("custom code '\(id)'")
+            }
+            return try CustomOfferCode(row: row)
+        }
+    }
+}
+
+extension OfferCodeBatch {
+    init(row: SQLRow) throws {
+        self.init(
+            id: try row.string("id"), appID: try row.string("app_id"), offerID: try row.string("offer_id"),
+            count: Int(try row.int("code_count")), expiresAt: try row.date("expires_at"), isActive: try row.bool("active"),
+            createdAt: try row.date("created_at"), redeemed: row.optionalInt("redeemed").map(Int.init)
+        )
+    }
+}
+
+extension CustomOfferCode {
+    init(row: SQLRow) throws {
+        self.init(
+            id: try row.string("id"), appID: try row.string("app_id"), offerID: try row.string("offer_id"), code: try row.string("code"),
+            maxRedemptions: Int(try row.int("max_redemptions")), redemptionCount: Int(try row.int("redemption_count")),
+            expiresAt: row.optionalDate("expires_at"), isActive: try row.bool("active"), createdAt: try row.date("created_at")
+        )
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import RedeemCore
+import RedeemWebhooks
+
+/// A request to redeem an offer code for an app user.
+public struct OfferCodeRedemptionRequest: Sendable {
+    public enum Channel: String, Sendable { case sdk, web }
+
+    /// What a checkout charged for a paid offer.
+    public struct Payment: Sendable {
+        public var price: Price
+        public var storeTransactionID: String?
+
+        public init(price: Price, storeTransactionID: String? = nil) {
+            self.price = price
+            self.storeTransactionID = storeTransactionID
+        }
+    }
+
+    public var appID: String
+    /// As typed: any case, spaces and dashes allowed.
+    public var code: String
+    public var claimant: AppUserID
+    public var channel: Channel
+    public var isSandbox: Bool
+    public var store: Store
+    public var email: String?
+    /// Required for paid offers, which only a checkout grants.
+    public var payment: Payment?
+    /// The web claim or checkout it came from, to find its purchase again after a repeated submit.
+    public var checkoutReference: String?
+    public var now: Date
+
+    public init(
+        appID: String, code: String, claimant: AppUserID, channel: Channel, isSandbox: Bool, store: Store = .promotional,
+        email: String? = nil, payment: Payment? = nil, checkoutReference: String? = nil, now: Date
+    ) {
+        self.checkoutReference = checkoutReference
+        self.appID = appID
+        self.code = code
+        self.claimant = claimant
+        self.channel = channel
+        self.isSandbox = isSandbox
+        self.store = store
+        self.email = email
+        self.payment = payment
+        self.now = now
+    }
+}
+
+/// A successful redemption: the purchase it recorded and what it did.
+public struct OfferCodeRedemption: Sendable {
+    public let purchase: Purchase
+    public let offer: Offer
+    public let product: Product
+    public let kind: OfferRedemptionKind
+}
+
+/// A code as found by its typed form, before any customer is looked at.
+public struct FoundOfferCode: Sendable {
+    public enum Kind: Sendable {
+        case oneTime(hash: String, batch: OfferCodeBatch, used: Bool)
+        case custom(CustomOfferCode)
+    }
+
+    public let kind: Kind
+    public let offer: Offer
+    public let product: Product
+
+    public var codeType: String { if case .custom = kind { "custom" } else { "one_time" } }
+    public var customCode: String? { if case .custom(let code) = kind { code.code } else { nil } }
+
+    /// Expired before switched off, switched off before used up; nil when the code can be redeemed at `date`.
+    public func unavailability(at date: Date) -> OfferRedemptionFailure? {
+        switch kind {
+        case .oneTime(_, let batch, let used):
+            if batch.expiresAt <= date { return .expired }
+            if let failure = offer.availability(at: date) { return failure }
+            if !batch.isActive { return .inactive }
+            return used ? .alreadyRedeemed : nil
+        case .custom(let code):
+            if let expires = code.expiresAt, expires <= date { return .expired }
+            if let failure = offer.availability(at: date) { return failure }
+            if !code.isActive { return .inactive }
+            return code.redemptionCount >= code.maxRedemptions ? .exhausted : nil
+        }
+    }
+}
+
+extension SQLStore {
+    /// Redeems a code in one write transaction: the claim (one conditional update), the quota, the one-per-customer record,
+    /// the purchase and its webhook event commit together or not at all.
+    public func redeemOfferCode(_ request: OfferCodeRedemptionRequest) async throws -> Result<OfferCodeRedemption, OfferRedemptionFailure> {
+        do {
+            return .success(try await redeemOfferCodeOnce(request))
+        } catch let refused as OfferRefused {
+            return .failure(refused.failure)
+        } catch let error as StoreError where error.isConflict {
+            // A concurrent redemption by the same customer won the unique (offer, customer) race; this retry finds it.
+            do { return .success(try await redeemOfferCodeOnce(request)) } catch let refused as OfferRefused { return .failure(refused.failure) }
+        }
+    }
+
+    /// The offer behind a typed code, for a page that shows it; never changes anything.
+    public func findOfferCode(appID: String, code: String) async throws -> FoundOfferCode? {
+        try await read { try await Self.findOfferCode(appID: appID, typed: code, on: $0) }
+    }
+
+    /// Thrown inside the transaction so that everything it did is rolled back.
+    struct OfferRefused: Error {
+        let failure: OfferRedemptionFailure
+    }
+
+    func redeemOfferCodeOnce(_ request: OfferCodeRedemptionRequest) async throws -> OfferCodeRedemption {
+        try await write { connection in
+            let now = request.now
+            guard let found = try await Self.findOfferCode(appID: request.appID, typed: request.code, on: connection) else {
+                throw OfferRefused(failure: .invalid)
+            }
+            if let failure = found.unavailability(at: now) { throw OfferRefused(failure: failure) }
+            let offer = found.offer
+            if offer.isPaid, request.payment == nil { throw OfferRefused(failure: .paymentRequired) }
+            let customer = try await Self.resolveOrCreate(appID: request.appID, appUserID: request.claimant, now: now, on: connection)
+            if try await connection.first("""
+                SELECT id FROM offer_redemptions WHERE offer_id = \(offer.id) AND customer_id = \(customer.id)
+                """) != nil {
+                throw OfferRefused(failure: .alreadyRedeemed)
+            }
+            let purchases = try await connection.query("SELECT * FROM purchases WHERE customer_id = \(customer.id)").map(Purchase.init(row:))
+            var products = [found.product.id: found.product]
+            let others = Array(Set(purchases.map(\.productID)).subtracting([found.product.id]))
+            for product in try await Self.products(appID: request.appID, ids: others, on: connection) { products[product.id] = product }
+            let plan: OfferPlan
+            switch OfferRules.plan(offer: offer, product: found.product, purchases: purchases, products: products, at: now) {
+            case .success(let value): plan = value
+            case .failure(let failure): throw OfferRefused(failure: failure)
+            }
+            try await Self.claim(found, by: request.claimant, now: now, on: connection)
+            try await Self.countAgainstQuota(appID: request.appID, now: now, on: connection)
+            var grant = PurchaseGrant(
+                appID: request.appID, appUserID: request.claimant, productID: found.product.id, store: request.store,
+                isSandbox: request.isSandbox, purchaseDate: plan.purchaseDate, expiresDate: plan.expiresDate, periodType: plan.periodType,
+                storeTransactionID: request.payment?.storeTransactionID, price: request.payment?.price, email: request.email
+            )
+            grant.checkoutReference = request.checkoutReference
+            grant.offer = PurchaseOffer(offer)
+            let purchase = try await Self.insertPurchase(grant, now: now, on: connection)
+            let batchID: String? = if case .oneTime(_, let batch, _) = found.kind { batch.id } else { nil }
+            let customCodeID: String? = if case .custom(let code) = found.kind { code.id } else { nil }
+            try await connection.query("""
+                INSERT INTO offer_redemptions (id, app_id, offer_id, customer_id, app_user_id, code_type, batch_id, custom_code_id,
+                    purchase_id, channel, created_at)
+                VALUES (\(Identifier.make(prefix: "ored")), \(request.appID), \(offer.id), \(customer.id), \(request.claimant.rawValue),
+                    \(found.codeType), \(batchID), \(customCodeID), \(purchase.id), \(request.channel.rawValue), \(now))
+                """)
+            let owner = try await Self.eventCustomer(id: purchase.customerID, on: connection)
+            try await Self.emit(.offerRedemption(
+                purchase, customer: owner, product: found.product, kind: plan.kind, codeType: found.codeType,
+                customCode: found.customCode, eventID: Self.eventID(), at: now
+            ), on: connection, now: now)
+            return OfferCodeRedemption(purchase: purchase, offer: offer, product: found.product, kind: plan.kind)
+        }
+    }
+
+    /// One-time codes are looked up by hash, custom codes by their canonical form; anything else finds nothing.
+    static func findOfferCode(appID: String, typed: String, on connection: any SQLConnection) async throws -> FoundOfferCode? {
+        var kind: FoundOfferCode.Kind?
+        if let code = OfferCode.normalize(typed) {
+            let hash = SecretToken.hash(code)
+            if let row = try await connection.first("""
+                SELECT c.redeemed_at, b.* FROM offer_codes c JOIN offer_code_batches b ON b.id = c.batch_id
+                WHERE c.code_hash = \(hash) AND b.app_id = \(appID)
+                """) {
+                kind = .oneTime(hash: hash, batch: try OfferCodeBatch(row: row), used: row.optionalInt("redeemed_at") != nil)
+            }
+        }
+        if kind == nil, let code = OfferCode.normalizeCustom(typed),
+           let row = try await connection.first("SELECT * FROM offer_custom_codes WHERE app_id = \(appID) AND code = \(code)") {
+            kind = .custom(try CustomOfferCode(row: row))
+        }
+        guard let kind else { return nil }
+        let offerID = switch kind {
+        case .oneTime(_, let batch, _): batch.offerID
+        case .custom(let code): code.offerID
+        }
+        let offer = try await offer(appID: appID, id: offerID, on: connection)
+        guard let product = try await products(appID: appID, ids: [offer.productID], on: connection).first else { return nil }
+        return FoundOfferCode(kind: kind, offer: offer, product: product)
+    }
+
+    /// The claim: one conditional update decides, however many redeem at once.
+    static func claim(_ found: FoundOfferCode, by claimant: AppUserID, now: Date, on connection: any SQLConnection) async throws {
+        switch found.kind {
+        case .oneTime(let hash, _, _):
+            let rows = try await connection.query("""
+                UPDATE offer_codes SET redeemed_at = \(now), redeemed_by = \(claimant.rawValue)
+                WHERE code_hash = \(hash) AND redeemed_at IS NULL RETURNING code_hash
+                """)
+            if rows.isEmpty { throw OfferRefused(failure: .alreadyRedeemed) }
+        case .custom(let code):
+            let rows = try await connection.query("""
+                UPDATE offer_custom_codes SET redemption_count = redemption_count + 1
+                WHERE id = \(code.id) AND active = 1 AND redemption_count < max_redemptions RETURNING redemption_count
+                """)
+            if rows.isEmpty { throw OfferRefused(failure: .exhausted) }
+        }
+    }
+
+    /// Counts one redemption against the app's quarterly quota, in one conditional upsert.
+    static func countAgainstQuota(appID: String, now: Date, on connection: any SQLConnection) async throws {
+        let quota = try await connection.first("SELECT offer_code_quota_per_quarter AS q FROM apps WHERE id = \(appID)")?.int("q") ?? 0
+        guard quota > 0 else { throw OfferRefused(failure: .quotaReached) }
+        let rows = try await connection.query("""
+            INSERT INTO offer_quota_usage (app_id, quarter, used) VALUES (\(appID), \(OfferQuota.quarter(of: now)), 1)
+            ON CONFLICT (app_id, quarter) DO UPDATE SET used = offer_quota_usage.used + 1 WHERE offer_quota_usage.used < \(quota)
+            RETURNING used
+            """)
+        if rows.isEmpty { throw OfferRefused(failure: .quotaReached) }
+    }
+}

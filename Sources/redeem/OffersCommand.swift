@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import RedeemCore
+import RedeemServer
+
+struct Offers: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Offers (what a code grants), their usage and the redemption report.",
+        subcommands: [Create.self, List.self, Activate.self, Deactivate.self, Usage.self, Report.self]
+    )
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an offer on a product.")
+        @Option var app: String
+        @Option var product: String
+        @Option(help: "The name transactions and notifications carry (offer_code_ref_name); unique per app.")
+        var referenceName: String
+        @Option(help: "free_trial, pay_as_you_go or pay_up_front")
+        var paymentMode: String
+        @Option(help: "Subscriptions: P3D, P1W, P2W, P1M, P2M, P3M, P6M or P1Y.")
+        var duration: String?
+        @Option(help: "Subscriptions: how many durations the offer lasts (1 for pay_up_front).")
+        var periods: Int?
+        @Option(help: "Paid offers: the price, e.g. 0.99 (per period for pay_as_you_go).")
+        var price: String?
+        @Option var currency: String = "USD"
+        @Option(help: "new, existing or expired; repeat for several.")
+        var eligibility: [String] = []
+        @Option(help: "ISO-8601 start of the validity window.")
+        var startsAt: String?
+        @Option(help: "ISO-8601 end of the validity window.")
+        var endsAt: String?
+        @Flag(help: "Create it switched off.")
+        var inactive = false
+        @OptionGroup var database: DatabaseOptions
+        @Flag var json = false
+
+        func run() async throws {
+            let input = OfferInput(
+                productID: product, referenceName: referenceName, paymentMode: paymentMode, duration: duration, periods: periods,
+                price: try price.map { try PriceInput(amount: $0, currency: currency) }, eligibility: eligibility,
+                startsAt: try CLIDate.parse(startsAt, option: "--starts-at"), endsAt: try CLIDate.parse(endsAt, option: "--ends-at"),
+                active: !inactive
+            )
+            let offer = try await database.withAdmin { try await $0.createOffer(appID: app, input) }
+            if json { return try Output.json(offer) }
+            print("Created offer \(offer.id) '\(offer.referenceName)' on \(offer.productID).")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List an app's offers.")
+        @Option var app: String
+        @Option var product: String?
+        @OptionGroup var database: DatabaseOptions
+        @Flag var json = false
+
+        func run() async throws {
+            let offers = try await database.withAdmin { try await $0.store.offers(appID: app, productID: product) }
+            if json { return try Output.json(["offers": offers]) }
+            for o in offers {
+                let length = o.totalPeriod?.description ?? "-"
+                print("\(o.id)  \(o.isActive ? "active  " : "inactive")  \(o.productID)  \(o.paymentMode.rawValue)  \(length)  \(o.referenceName)")
+            }
+        }
+    }
+
+    struct Activate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Switch an offer on (a subscription takes at most 10 active offers).")
+        @Option var offer: String
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let updated = try await database.withAdmin { admin in
+                try await admin.setOfferActive(appID: try await admin.store.offer(id: offer).appID, id: offer, active: true)
+            }
+            print("Offer \(updated.id) is active.")
+        }
+    }
+
+    struct Deactivate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Switch an offer off; its codes stop working.")
+        @Option var offer: String
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let updated = try await database.withAdmin { admin in
+                try await admin.setOfferActive(appID: try await admin.store.offer(id: offer).appID, id: offer, active: false)
+            }
+            print("Offer \(updated.id) is inactive.")
+        }
+    }
+
+    struct Usage: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "This quarter's quota use and each offer's redemptions.")
+        @Option var app: String
+        @OptionGroup var database: DatabaseOptions
+        @Flag var json = false
+
+        func run() async throws {
+            let usage = try await database.withAdmin { try await $0.store.offerCodeUsage(appID: app, now: Date()) }
+            if json { return try Output.json(usage) }
+            print("\(usage.quarter): \(usage.used) of \(usage.quota) redemptions used")
+            for offer in usage.offers { print("  \(offer.offerID)  \(offer.redemptions)  \(offer.referenceName)") }
+        }
+    }
+
+    struct Report: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Every redemption as CSV: customer, code type, custom code, offer, date.")
+        @Option var app: String
+        @Option var offer: String?
+        @Option(help: "Write to this file instead of standard output.")
+        var out: String?
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let csv = try await database.withAdmin { try await $0.offerRedemptionReport(appID: app, offerID: offer) }
+            guard let out else { return print(csv, terminator: "") }
+            try Data(csv.utf8).write(to: URL(fileURLWithPath: out))
+        }
+    }
+}
+
+enum CLIDate {
+    static func parse(_ value: String?, option: String) throws -> Date? {
+        guard let value else { return nil }
+        guard let date = ISODate.parse(value) else { throw ValidationError(field: option, reason: "must be an ISO-8601 date such as 2026-12-31T00:00:00Z") }
+        return date
+    }
+}
