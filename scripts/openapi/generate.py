@@ -1239,6 +1239,8 @@ paths["/admin/v1/apps/{app_id}/keys/{key_id}"] = {
         [E401, E403, E404]),
 }
 
+exec(open(os.path.join(os.path.dirname(__file__), "offers.py"), encoding="utf-8").read())
+
 doc = {
     "openapi": "3.1.0",
     "info": {
@@ -1266,6 +1268,7 @@ doc = {
         {"name": TAG_APPS},
         {"name": TAG_CAT, "description": "Products and entitlements."},
         {"name": TAG_KEYS},
+        {"name": TAG_OFFERS, "description": "Offers, one-time and custom codes, and the web redemption page."},
     ],
     "security": [{"bearerKey": []}],
     "paths": paths,

@@ -52,6 +52,7 @@ struct OfferRedeemPageController {
             ("offer:ip:\(context.remoteIP ?? "unknown")", limiter.limits.redeemPerIP),
             ("offer:user:\(claim.app.id):\(claim.claimant.rawValue)", limiter.limits.redeemPerUser),
         ])
+        if let done = try await alreadyClaimed(claim, sandbox: sandbox) { return done }
         let found: FoundOfferCode
         switch try await lookUp(appID: claim.app.id, code: claim.code) {
         case .failure(let failure):
@@ -74,10 +75,25 @@ struct OfferRedeemPageController {
     @Sendable func pay(_ request: Request, context: AppRequestContext) async throws -> Response {
         let claim = try await Claim.parse(request, store: store)
         try await limiter.check([("offer:ip:\(context.remoteIP ?? "unknown")", limiter.limits.redeemPerIP)])
+        if let done = try await alreadyClaimed(claim, sandbox: true) { return done }
         guard let found = try await store.findOfferCode(appID: claim.app.id, code: claim.code), let price = found.offer.price else {
             return page(app: claim.app, sandbox: true, status: .notFound, extra: ["error": OfferRedemptionFailure.invalid.message])
         }
         return try await grant(claim, found: found, sandbox: true, payment: .init(price: price))
+    }
+
+    /// A repeated submit of a claim that already succeeded: its success step again.
+    func alreadyClaimed(_ claim: Claim, sandbox: Bool) async throws -> Response? {
+        guard let purchase = try await store.purchase(appID: claim.app.id, checkoutReference: "offer:" + claim.claimID) else { return nil }
+        return try await success(claim, purchase: purchase, product: try await store.product(appID: claim.app.id, id: purchase.productID), sandbox: sandbox)
+    }
+
+    func success(_ claim: Claim, purchase: Purchase, product: Product, sandbox: Bool) async throws -> Response {
+        let link = try await checkout.links.issue(for: purchase, now: clock.now())
+        return try checkout.afterPurchase(
+            link: CheckoutController.Link(app: claim.app, product: product, buyer: claim.buyer),
+            completed: CheckoutPipeline.Completed(purchase: purchase, link: link, buyer: claim.claimant), sandbox: sandbox
+        )
     }
 
     /// Redeems for the claim's buyer and shows the success step; a repeated submit shows the first result.
@@ -99,11 +115,7 @@ struct OfferRedeemPageController {
             }
             purchase = earlier
         }
-        let link = try await checkout.links.issue(for: purchase, now: now)
-        return try checkout.afterPurchase(
-            link: CheckoutController.Link(app: claim.app, product: found.product, buyer: claim.buyer),
-            completed: CheckoutPipeline.Completed(purchase: purchase, link: link, buyer: claim.claimant), sandbox: sandbox
-        )
+        return try await success(claim, purchase: purchase, product: found.product, sandbox: sandbox)
     }
 
     /// The code's offer, or why it cannot be redeemed now.

@@ -1,0 +1,136 @@
+import Foundation
+import HTTPTypes
+import RedeemCore
+import RedeemServer
+import RedeemStore
+import RedeemTestSupport
+import Testing
+
+/// The web redemption page: `/redeem?ctx=offercodes&id=…&code=…`.
+@Suite struct OfferCodePageTests {
+    static func claimID(_ page: TestServer.Reply) throws -> String {
+        let match = try #require(page.body.firstMatch(of: /name="claim_id" value="([A-Za-z0-9_-]+)"/))
+        return String(match.output.1)
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func showingNeverRedeemsAndClaimingAFreeOfferGivesALink(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await CheckoutTests.shop(server)
+            let offer = try await OfferCodeAPITests.offer(server, app, OfferCodeAPITests.trial)
+            try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "WELCOME", cap: 1)
+            let url = "/redeem?ctx=offercodes&id=\(app.id)&code=welcome"
+            // Mail scanners open links: any number of GETs leaves the code unused.
+            for _ in 0..<3 {
+                let page = try await server.send(.get, url, key: nil)
+                #expect(page.status == 200)
+                #expect(page.headers[.cacheControl] == "no-store")
+                #expect(page.body.contains("Pro Monthly"))
+                #expect(page.body.contains("1 month free, then 4.99 USD per month"))
+                #expect(page.body.contains("For new subscribers."))
+                #expect(page.body.contains("Claim offer"))
+            }
+            #expect(try await server.deps.store.customCodes(appID: app.id, offerID: offer).first?.redemptionCount == 0)
+            let page = try await server.send(.get, url, key: nil)
+            let claim = try Self.claimID(page)
+            let form = "ctx=offercodes&id=\(app.id)&code=welcome&claim_id=\(claim)&email=new%40example.com"
+            let done = try await server.send(.post, "/redeem", key: nil, json: form, headers: CheckoutTests.form)
+            #expect(done.status == 200, "\(done.body)")
+            #expect(done.body.contains("Thank you"))
+            let link = try #require(done.body.firstMatch(of: /https:\/\/pay\.example\.com\/r\/([A-Za-z0-9_-]{43})/))
+            // A repeated submit shows the same purchase and uses nothing more.
+            let again = try await server.send(.post, "/redeem", key: nil, json: form, headers: CheckoutTests.form)
+            #expect(again.status == 200)
+            let purchases = try await server.deps.store.purchases(appID: app.id, email: "new@example.com")
+            #expect(purchases.count == 1)
+            #expect(purchases.first?.offer?.referenceName == "Trial")
+            #expect(purchases.first?.isSandbox == false)
+            #expect(try await server.deps.store.customCodes(appID: app.id, offerID: offer).first?.redemptionCount == 1)
+            // The link brings the offer into the app.
+            let redeemed = try await RedemptionAPITests.redeem(server, app, user: "phone-user", token: String(link.output.1))
+            #expect(redeemed.status == 200)
+            #expect(try redeemed.object().value(at: "subscriber.subscriptions.monthly.offer_code_ref_name") as? String == "Trial")
+            // The code is now used up for everyone else.
+            let used = try await server.send(.get, url, key: nil)
+            #expect(used.status == 409)
+            #expect(used.body.contains("reached its redemption limit"))
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func unknownAndExpiredCodesGetAClearPage(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await CheckoutTests.shop(server)
+            let missing = try await server.send(.get, "/redeem?ctx=offercodes&id=\(app.id)&code=NOPE1234", key: nil)
+            #expect(missing.status == 404)
+            #expect(missing.body.contains("This code is not valid."))
+            #expect(!missing.body.contains("Claim offer"))
+            let ask = try await server.send(.get, "/redeem?ctx=offercodes&id=\(app.id)", key: nil)
+            #expect(ask.status == 200 && ask.body.contains(#"name="code""#))
+            #expect(try await server.send(.get, "/redeem?ctx=other&id=\(app.id)&code=X", key: nil).status == 400)
+            #expect(try await server.send(.get, "/redeem?ctx=offercodes&id=app_nope&code=X", key: nil).status == 404)
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func aPaidOfferGoesThroughTheSandboxCheckout(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await CheckoutTests.shop(server)
+            let offer = try await OfferCodeAPITests.offer(server, app, #"{"product_id": "monthly", "reference_name": "Half year", "payment_mode": "pay_up_front", "duration": "P6M", "price": {"amount": "9.99", "currency": "USD"}, "eligibility": ["new"]}"#)
+            try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "HALFYEAR", cap: 5)
+            let page = try await server.send(.get, "/sandbox/redeem?ctx=offercodes&id=\(app.id)&code=HALFYEAR&app_user_id=buyer-7", key: nil)
+            #expect(page.body.contains("9.99 USD for 6 months, then 4.99 USD per month"))
+            #expect(page.body.contains("Continue to checkout"))
+            let claim = try Self.claimID(page)
+            let fields = "ctx=offercodes&id=\(app.id)&code=HALFYEAR&claim_id=\(claim)&email=payer%40example.com&app_user_id=buyer-7"
+            // Production has no checkout for offers here: a clear 503, nothing redeemed.
+            #expect(try await server.send(.post, "/redeem", key: nil, json: fields, headers: CheckoutTests.form).status == 503)
+            let checkout = try await server.send(.post, "/sandbox/redeem", key: nil, json: fields, headers: CheckoutTests.form)
+            #expect(checkout.status == 200)
+            #expect(checkout.body.contains("Pay (sandbox)") && checkout.body.contains(#"action="/sandbox/redeem/pay""#))
+            #expect(try await server.deps.store.customCodes(appID: app.id, offerID: offer).first?.redemptionCount == 0)
+            let paid = try await server.send(.post, "/sandbox/redeem/pay", key: nil, json: fields, headers: CheckoutTests.form)
+            #expect(paid.status == 200, "\(paid.body)")
+            let info = try await server.send(.get, "/v1/subscribers/buyer-7", key: app.publicSandbox).object()
+            #expect(info.value(at: "subscriber.subscriptions.monthly.offer_discount_type") as? String == "pay_up_front")
+            #expect(info.value(at: "subscriber.subscriptions.monthly.offer_period") as? String == "P6M")
+            #expect(info.value(at: "subscriber.subscriptions.monthly.store") as? String == "rc_billing")
+            let purchase = try #require(try await server.deps.store.purchases(appID: app.id, email: "payer@example.com").first)
+            #expect(purchase.price == Price(amountMicros: 9_990_000, currency: "USD") && purchase.isSandbox)
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func redemptionsSendWebhookEventsLikeApplesNotifications(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            let hook = try await server.send(.post, "/admin/v1/apps/\(app.id)/webhooks", key: app.secret, json: #"{"url": "https://hooks.example.com/redeem"}"#)
+            #expect(hook.status == 201, "\(hook.body)")
+            let offer = try await OfferCodeAPITests.offer(server, app, #"{"product_id": "monthly", "reference_name": "Any", "payment_mode": "free_trial", "duration": "P1W", "periods": 2, "eligibility": ["new", "existing", "expired"]}"#)
+            try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "HELLO", cap: 10)
+            try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "AGAIN", cap: 10)
+            _ = try await server.grant(app, #"{"app_user_id": "subscriber", "product_id": "monthly"}"#)
+            #expect(try await OfferCodeAPITests.redeem(server, app, user: "newcomer", code: "HELLO").status == 200)
+            #expect(try await OfferCodeAPITests.redeem(server, app, user: "subscriber", code: "AGAIN").status == 200)
+            let rows = try await server.deps.store.database.read {
+                try await $0.query("SELECT body FROM webhook_deliveries WHERE event_type <> 'INITIAL_PURCHASE' OR body LIKE '%offer_code%' ORDER BY created_at")
+            }
+            let events = try rows.map { row -> [String: Any] in
+                let object = try JSONSerialization.jsonObject(with: Data(try row.string("body").utf8)) as? [String: Any]
+                return try #require(object?["event"] as? [String: Any])
+            }.filter { $0["offer"] != nil }
+            #expect(events.count == 2)
+            let first = try #require(events.first { $0["app_user_id"] as? String == "newcomer" })
+            #expect(first["type"] as? String == "INITIAL_PURCHASE")
+            #expect(first["offer_code"] as? String == "HELLO")
+            let offerObject = try #require(first["offer"] as? [String: Any])
+            #expect(offerObject["notification_type"] as? String == "SUBSCRIBED")
+            #expect(offerObject["subtype"] as? String == "INITIAL_BUY")
+            #expect(offerObject["reference_name"] as? String == "Any")
+            #expect(offerObject["period"] as? String == "P2W")
+            let second = try #require(events.first { $0["app_user_id"] as? String == "subscriber" })
+            #expect(second["type"] as? String == "OFFER_CODE_REDEEMED")
+            #expect((second["offer"] as? [String: Any])?["notification_type"] as? String == "OFFER_REDEEMED")
+        }
+    }
+}
