@@ -33,6 +33,11 @@ public struct LifecycleTransaction: Sendable {
         return purchase
     }
 
+    /// Links a purchase to the payment that refunds name.
+    public func setPaymentReference(_ purchase: Purchase, _ reference: String) async throws {
+        try await connection.query("UPDATE purchases SET payment_reference = \(reference) WHERE id = \(purchase.id)")
+    }
+
     /// A paid renewal: the expiry moves forward (never back, whatever the order events arrive in), billing issues clear.
     public func renew(_ purchase: Purchase, until expiry: Date) async throws {
         guard expiry > (purchase.expiresDate ?? .distantPast) else { return }

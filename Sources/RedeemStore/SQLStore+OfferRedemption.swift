@@ -112,54 +112,57 @@ extension SQLStore {
     }
 
     func redeemOfferCodeOnce(_ request: OfferCodeRedemptionRequest) async throws -> OfferCodeRedemption {
-        try await write { connection in
-            let now = request.now
-            guard let found = try await Self.findOfferCode(appID: request.appID, typed: request.code, on: connection) else {
-                throw OfferRefused(failure: .invalid)
-            }
-            if let failure = found.unavailability(at: now) { throw OfferRefused(failure: failure) }
-            let offer = found.offer
-            if offer.isPaid, request.payment == nil { throw OfferRefused(failure: .paymentRequired) }
-            let customer = try await Self.resolveOrCreate(appID: request.appID, appUserID: request.claimant, now: now, on: connection)
-            if try await connection.first("""
-                SELECT id FROM offer_redemptions WHERE offer_id = \(offer.id) AND customer_id = \(customer.id)
-                """) != nil {
-                throw OfferRefused(failure: .alreadyRedeemed)
-            }
-            let purchases = try await connection.query("SELECT * FROM purchases WHERE customer_id = \(customer.id)").map(Purchase.init(row:))
-            var products = [found.product.id: found.product]
-            let others = Array(Set(purchases.map(\.productID)).subtracting([found.product.id]))
-            for product in try await Self.products(appID: request.appID, ids: others, on: connection) { products[product.id] = product }
-            let plan: OfferPlan
-            switch OfferRules.plan(offer: offer, product: found.product, purchases: purchases, products: products, at: now) {
-            case .success(let value): plan = value
-            case .failure(let failure): throw OfferRefused(failure: failure)
-            }
-            try await Self.claim(found, by: request.claimant, now: now, on: connection)
-            try await Self.countAgainstQuota(appID: request.appID, now: now, on: connection)
-            var grant = PurchaseGrant(
-                appID: request.appID, appUserID: request.claimant, productID: found.product.id, store: request.store,
-                isSandbox: request.isSandbox, purchaseDate: plan.purchaseDate, expiresDate: plan.expiresDate, periodType: plan.periodType,
-                storeTransactionID: request.payment?.storeTransactionID, price: request.payment?.price, email: request.email
-            )
-            grant.checkoutReference = request.checkoutReference
-            grant.offer = PurchaseOffer(offer)
-            let purchase = try await Self.insertPurchase(grant, now: now, on: connection)
-            let batchID: String? = if case .oneTime(_, let batch, _) = found.kind { batch.id } else { nil }
-            let customCodeID: String? = if case .custom(let code) = found.kind { code.id } else { nil }
-            try await connection.query("""
-                INSERT INTO offer_redemptions (id, app_id, offer_id, customer_id, app_user_id, code_type, batch_id, custom_code_id,
-                    purchase_id, channel, created_at)
-                VALUES (\(Identifier.make(prefix: "ored")), \(request.appID), \(offer.id), \(customer.id), \(request.claimant.rawValue),
-                    \(found.codeType), \(batchID), \(customCodeID), \(purchase.id), \(request.channel.rawValue), \(now))
-                """)
-            let owner = try await Self.eventCustomer(id: purchase.customerID, on: connection)
-            try await Self.emit(.offerRedemption(
-                purchase, customer: owner, product: found.product, kind: plan.kind, codeType: found.codeType,
-                customCode: found.customCode, eventID: Self.eventID(), at: now
-            ), on: connection, now: now)
-            return OfferCodeRedemption(purchase: purchase, offer: offer, product: found.product, kind: plan.kind)
+        try await write { try await Self.redeemOfferCode(request, on: $0) }
+    }
+
+    /// Inside a write transaction; throws `OfferRefused` for a refusal, leaving the caller to roll back.
+    static func redeemOfferCode(_ request: OfferCodeRedemptionRequest, on connection: any SQLConnection) async throws -> OfferCodeRedemption {
+        let now = request.now
+        guard let found = try await Self.findOfferCode(appID: request.appID, typed: request.code, on: connection) else {
+            throw OfferRefused(failure: .invalid)
         }
+        if let failure = found.unavailability(at: now) { throw OfferRefused(failure: failure) }
+        let offer = found.offer
+        if offer.isPaid, request.payment == nil { throw OfferRefused(failure: .paymentRequired) }
+        let customer = try await Self.resolveOrCreate(appID: request.appID, appUserID: request.claimant, now: now, on: connection)
+        if try await connection.first("""
+            SELECT id FROM offer_redemptions WHERE offer_id = \(offer.id) AND customer_id = \(customer.id)
+            """) != nil {
+            throw OfferRefused(failure: .alreadyRedeemed)
+        }
+        let purchases = try await connection.query("SELECT * FROM purchases WHERE customer_id = \(customer.id)").map(Purchase.init(row:))
+        var products = [found.product.id: found.product]
+        let others = Array(Set(purchases.map(\.productID)).subtracting([found.product.id]))
+        for product in try await Self.products(appID: request.appID, ids: others, on: connection) { products[product.id] = product }
+        let plan: OfferPlan
+        switch OfferRules.plan(offer: offer, product: found.product, purchases: purchases, products: products, at: now) {
+        case .success(let value): plan = value
+        case .failure(let failure): throw OfferRefused(failure: failure)
+        }
+        try await Self.claim(found, by: request.claimant, now: now, on: connection)
+        try await Self.countAgainstQuota(appID: request.appID, now: now, on: connection)
+        var grant = PurchaseGrant(
+            appID: request.appID, appUserID: request.claimant, productID: found.product.id, store: request.store,
+            isSandbox: request.isSandbox, purchaseDate: plan.purchaseDate, expiresDate: plan.expiresDate, periodType: plan.periodType,
+            storeTransactionID: request.payment?.storeTransactionID, price: request.payment?.price, email: request.email
+        )
+        grant.checkoutReference = request.checkoutReference
+        grant.offer = PurchaseOffer(offer)
+        let purchase = try await Self.insertPurchase(grant, now: now, on: connection)
+        let batchID: String? = if case .oneTime(_, let batch, _) = found.kind { batch.id } else { nil }
+        let customCodeID: String? = if case .custom(let code) = found.kind { code.id } else { nil }
+        try await connection.query("""
+            INSERT INTO offer_redemptions (id, app_id, offer_id, customer_id, app_user_id, code_type, batch_id, custom_code_id,
+                purchase_id, channel, created_at)
+            VALUES (\(Identifier.make(prefix: "ored")), \(request.appID), \(offer.id), \(customer.id), \(request.claimant.rawValue),
+                \(found.codeType), \(batchID), \(customCodeID), \(purchase.id), \(request.channel.rawValue), \(now))
+            """)
+        let owner = try await Self.eventCustomer(id: purchase.customerID, on: connection)
+        try await Self.emit(.offerRedemption(
+            purchase, customer: owner, product: found.product, kind: plan.kind, codeType: found.codeType,
+            customCode: found.customCode, eventID: Self.eventID(), at: now
+        ), on: connection, now: now)
+        return OfferCodeRedemption(purchase: purchase, offer: offer, product: found.product, kind: plan.kind)
     }
 
     /// One-time codes are looked up by hash, custom codes by their canonical form; anything else finds nothing.
@@ -216,5 +219,22 @@ extension SQLStore {
             RETURNING used
             """)
         if rows.isEmpty { throw OfferRefused(failure: .quotaReached) }
+    }
+}
+
+extension LifecycleTransaction {
+    /// Redeems an offer code paid for by this store event, inside the event's transaction: a refusal rolls back only
+    /// the redemption's own work (a savepoint), so the event is still recorded.
+    public func redeemOfferCode(_ request: OfferCodeRedemptionRequest) async throws -> Result<OfferCodeRedemption, OfferRedemptionFailure> {
+        try await connection.query("SAVEPOINT offer_code_redemption")
+        do {
+            let redemption = try await SQLStore.redeemOfferCode(request, on: connection)
+            try await connection.query("RELEASE SAVEPOINT offer_code_redemption")
+            return .success(redemption)
+        } catch let refused as SQLStore.OfferRefused {
+            try await connection.query("ROLLBACK TO SAVEPOINT offer_code_redemption")
+            try await connection.query("RELEASE SAVEPOINT offer_code_redemption")
+            return .failure(refused.failure)
+        }
     }
 }

@@ -134,3 +134,57 @@ import Testing
         }
     }
 }
+
+extension OfferCodePageTests {
+    /// A checkout.session.completed event for an offer's Stripe session.
+    static func offerSession(_ id: String, app: String, code: String, user: String) -> String {
+        let start = Int(TestServer.start.timeIntervalSince1970)
+        return """
+        {"id": "evt_\(id)", "object": "event", "type": "checkout.session.completed", "created": \(start), "livemode": false,
+         "api_version": "2024-06-20", "data": {"object": {"id": "cs_test_\(id)", "object": "checkout.session", "mode": "payment",
+         "payment_status": "paid", "customer": "cus_1", "subscription": null, "payment_intent": "pi_\(id)", "client_reference_id": null,
+         "metadata": {"app_id": "\(app)", "product_id": "monthly", "app_user_id": "\(user)", "redeem_offer_code": "\(code)"},
+         "customer_details": {"email": "payer@example.com"}, "customer_email": null, "amount_total": 999, "currency": "usd",
+         "created": \(start)}}}
+        """
+    }
+
+    @Test func aPaidOfferInProductionIsPaidWithStripeAndRedeemedByTheWebhook() async throws {
+        try await StripeCheckoutTests.withFakeStripe { base, recorded in
+            let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
+            try await TestServer.with(.sqlite, stripeWebhookSecret: StripeWebhookTests.secret, stripe: stripe) { server in
+                let app = try await CheckoutTests.shop(server)
+                let offer = try await OfferCodeAPITests.offer(server, app, #"{"product_id": "monthly", "reference_name": "Half year", "payment_mode": "pay_up_front", "duration": "P6M", "price": {"amount": "9.99", "currency": "USD"}, "eligibility": ["new"]}"#)
+                try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "HALFYEAR", cap: 1)
+                let page = try await server.send(.get, "/redeem?ctx=offercodes&id=\(app.id)&code=halfyear&app_user_id=payer-1", key: nil)
+                let claim = try Self.claimID(page)
+                let fields = "ctx=offercodes&id=\(app.id)&code=halfyear&claim_id=\(claim)&email=payer%40example.com&app_user_id=payer-1"
+                let redirect = try await server.send(.post, "/redeem", key: nil, json: fields, headers: CheckoutTests.form)
+                #expect(redirect.status == 303)
+                #expect(redirect.headers[.location] == "https://checkout.stripe.com/c/pay/cs_test_fake123456")
+                let request = try #require(recorded.withLockedValue { $0.first })
+                #expect(request.form["mode"] == "payment")
+                #expect(request.form["line_items[0][price_data][unit_amount]"] == "999")
+                #expect(request.form["metadata[redeem_offer_code]"] == "HALFYEAR")
+                #expect(request.form["metadata[app_user_id]"] == "payer-1")
+                // Nothing is redeemed until Stripe says the payment succeeded.
+                #expect(try await server.deps.store.customCodes(appID: app.id, offerID: offer).first?.redemptionCount == 0)
+                let paid = try await StripeWebhookTests.post(server, Self.offerSession("offer1", app: app.id, code: "HALFYEAR", user: "payer-1"))
+                #expect(paid.status == 200, "\(paid.body)")
+                let info = try await server.send(.get, "/v1/subscribers/payer-1", key: app.publicSandbox).object()
+                #expect(info.value(at: "subscriber.subscriptions.monthly.offer_code_ref_name") as? String == "Half year")
+                #expect(info.value(at: "subscriber.subscriptions.monthly.store") as? String == "stripe")
+                #expect(info.value(at: "subscriber.subscriptions.monthly.expires_date") as? String == "2026-12-01T00:00:00Z")
+                #expect(try await server.deps.store.customCodes(appID: app.id, offerID: offer).first?.redemptionCount == 1)
+                // A second buyer paid after the cap was reached: the payment still buys the product, without the offer.
+                let late = try await StripeWebhookTests.post(server, Self.offerSession("offer2", app: app.id, code: "HALFYEAR", user: "payer-2"))
+                #expect(late.status == 200)
+                let second = try await server.send(.get, "/v1/subscribers/payer-2", key: app.publicSandbox).object()
+                #expect(second.value(at: "subscriber.entitlements.pro") != nil)
+                #expect(second.value(at: "subscriber.subscriptions.monthly.offer_code_ref_name") == nil)
+                #expect(try await server.deps.store.customCodes(appID: app.id, offerID: offer).first?.redemptionCount == 1)
+                #expect(try await server.deps.store.offerRedemptions(appID: app.id, offerID: offer).count == 1)
+            }
+        }
+    }
+}

@@ -54,6 +54,57 @@ def page_checks(label, base, https_url):
         check(f"[{label}] phones get the Open button, not a QR code", decode_qr(phone) == [])
 
 
+def offer_cli_checks(label, env, cwd, app):
+    """Offers, a batch written once to CSV with progress, and a custom code, through the CLI. Returns two codes."""
+    made = run(["offers", "create", "--app", app["id"], "--product", "pro_monthly", "--reference-name", "E2E trial",
+                "--payment-mode", "free_trial", "--duration", "P1W", "--periods", "2", "--eligibility", "new", "--json"], env, cwd)
+    offer = json.loads(made.stdout) if made.returncode == 0 else {}
+    check(f"[{label}] offers create --json", offer.get("reference_name") == "E2E trial" and offer.get("eligibility") == ["new"],
+          made.stdout + made.stderr)
+    bad = run(["offers", "create", "--app", app["id"], "--product", "pro_monthly", "--reference-name", "Bad",
+               "--payment-mode", "pay_as_you_go", "--duration", "P1M", "--eligibility", "new"], env, cwd)
+    check(f"[{label}] an offer without its price fails naming the field", bad.returncode != 0 and "price" in bad.stderr, bad.stderr)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "codes.csv")
+        generated = run(["codes", "generate", "--offer", offer.get("id", "x"), "--count", "2500", "--out", out,
+                         "--public-url", "https://redeem.example.com"], env, cwd)
+        check(f"[{label}] codes generate shows progress and writes the CSV once",
+              generated.returncode == 0 and "stored 2500/2500 (100%)" in generated.stderr and os.path.exists(out),
+              generated.stdout + generated.stderr)
+        lines = open(out).read().splitlines() if os.path.exists(out) else []
+        check(f"[{label}] the CSV has a header and 2,500 grouped codes with their URLs",
+              lines[:1] == ["code,redemption_url"] and len(lines) == 2501 and len(set(lines)) == 2501
+              and all(len(l.split(",")[0]) == 19 and l.split(",")[0].count("-") == 3 for l in lines[1:])
+              and lines[1].split(",")[1].endswith("&code=" + lines[1].split(",")[0].replace("-", "")), lines[:2])
+        again = run(["codes", "generate", "--offer", offer.get("id", "x"), "--count", "5", "--out", out], env, cwd)
+        check(f"[{label}] codes generate refuses to overwrite a file", again.returncode != 0 and "exists" in again.stderr, again.stderr)
+        codes = [l.split(",")[0] for l in lines[1:3]]
+    custom = run(["codes", "create-custom", "--offer", offer.get("id", "x"), "--code", "e2e-friends", "--max-redemptions", "2", "--json"], env, cwd)
+    check(f"[{label}] codes create-custom normalises the code", custom.returncode == 0 and json.loads(custom.stdout)["code"] == "E2EFRIENDS",
+          custom.stdout + custom.stderr)
+    return codes
+
+
+def offer_http_checks(label, env, cwd, base, app, codes):
+    key = app["keys"]["public_sandbox"]
+    status, body = http("POST", base + "/v1/subscribers/redeem_offer_code", key=key, body={"app_user_id": "offer-user", "code": codes[0].lower()})
+    check(f"[{label}] a generated code redeems in the app with its offer period",
+          status == 200 and body["subscriber"]["subscriptions"]["pro_monthly"].get("offer_period") == "P2W", body)
+    status, body = http("POST", base + "/v1/subscribers/redeem_offer_code", key=key, body={"app_user_id": "other-user", "code": codes[0]})
+    check(f"[{label}] the same code again is already redeemed (7864)", status == 409 and body.get("code") == 7864, body)
+    status, body = http("POST", base + "/v1/subscribers/redeem_offer_code", key=key, body={"app_user_id": "friend", "code": "E2E FRIENDS"})
+    check(f"[{label}] the custom code redeems", status == 200, body)
+    report = run(["offers", "report", "--app", app["id"]], env, cwd)
+    rows = report.stdout.splitlines()
+    check(f"[{label}] offers report prints the CSV", report.returncode == 0 and len(rows) == 3 and rows[0].startswith("redeemed_at,app_user_id")
+          and any(",friend," in r and ",custom,E2EFRIENDS," in r for r in rows), report.stdout + report.stderr)
+    usage = run(["offers", "usage", "--app", app["id"], "--json"], env, cwd)
+    check(f"[{label}] offers usage counts the quarter", usage.returncode == 0 and json.loads(usage.stdout)["used"] == 2, usage.stdout)
+    batches = run(["codes", "batches", "--app", app["id"], "--json"], env, cwd)
+    check(f"[{label}] codes batches shows one of 2,500 redeemed", batches.returncode == 0
+          and json.loads(batches.stdout)["batches"][0]["redeemed"] == 1, batches.stdout)
+
+
 def scenario(label, env, cwd, browser=False):
     created = run(["apps", "create", "--name", f"E2E {label}", "--support-email", "help@example.com", "--json"], env, cwd)
     check(f"[{label}] apps create --json exits 0", created.returncode == 0, created.stderr)
@@ -76,6 +127,7 @@ def scenario(label, env, cwd, browser=False):
           purchase.get("product_id") == "pro_monthly" and purchase.get("is_sandbox") is True
           and purchase.get("redemption_url", "").startswith(app["scheme"] + "://redeem_web_purchase?redemption_token=")
           and purchase.get("redemption_https_url", "").startswith("https://pay.example.com/r/"), recorded.stdout + recorded.stderr)
+    offer_codes = offer_cli_checks(label, env, cwd, app)
     listed = run(["apps", "list", "--json"], env, cwd)
     check(f"[{label}] apps list sees the app", app["id"] in [a["id"] for a in json.loads(listed.stdout)["apps"]], listed.stdout)
     migrate = run(["migrate"], env, cwd)
@@ -117,6 +169,7 @@ def scenario(label, env, cwd, browser=False):
         check(f"[{label}] links test gives a link the server reports as invalid (7849)", status == 400 and invalid.get("code") == 7849, invalid)
         status, info = http("GET", base + "/v1/subscribers/e2e-user", key=app["keys"]["public_sandbox"])
         check(f"[{label}] entitlement appears in customer info", "pro" in info["subscriber"]["entitlements"], info)
+        offer_http_checks(label, env, cwd, base, app, offer_codes)
         status, error = http("GET", base + "/admin/v1/apps", key=app["keys"]["public_sandbox"])
         check(f"[{label}] public key refused on admin route", status == 403, error)
     finally:

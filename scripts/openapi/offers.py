@@ -211,7 +211,8 @@ def page_op(op_id, summary, desc, method, sandbox):
                        "400": {"description": "Missing parameters."}, "404": {"description": "Unknown app or code (HTML page for a code)."},
                        "410": {"description": "Expired code (HTML page)."}, "429": {"description": "Too many attempts; see `Retry-After`."}}
     if method == "post" and not sandbox:
-        op["responses"]["503"] = {"description": "A paid offer: checkout for offers is offered in sandbox only."}
+        op["responses"]["303"] = {"description": "A paid offer: to Stripe Checkout; the payment's webhook redeems the code."}
+        op["responses"]["503"] = {"description": "A paid offer on a server without Stripe configured."}
     return op
 
 

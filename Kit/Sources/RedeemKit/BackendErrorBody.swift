@@ -22,11 +22,14 @@ struct BackendErrorBody: Decodable {
     let message: String?
     let redemptionErrorInfo: RedemptionErrorInfo?
     let customerInfo: CustomerInfo?
+    /// Where a paid offer code is claimed on the web (7868).
+    let redeemURL: String?
 
     enum CodingKeys: String, CodingKey {
         case code, message
         case redemptionErrorInfo = "purchase_redemption_error_info"
         case customerInfo = "customer_info"
+        case redeemURL = "redeem_url"
     }
 
     init(from decoder: any Decoder) throws {
@@ -39,6 +42,7 @@ struct BackendErrorBody: Decodable {
         message = c.lenient(String.self, forKey: .message)
         redemptionErrorInfo = c.lenient(RedemptionErrorInfo.self, forKey: .redemptionErrorInfo)
         customerInfo = c.lenient(CustomerInfo.self, forKey: .customerInfo)
+        redeemURL = c.lenient(String.self, forKey: .redeemURL)
     }
 
     /// Decodes `data`, or returns `nil` if it is not a JSON object.

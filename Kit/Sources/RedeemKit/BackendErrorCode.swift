@@ -13,4 +13,5 @@ enum BackendErrorCode {
     static let offerCodeNotEligible = 7865
     static let offerCodeWouldDowngrade = 7866
     static let offerCodeQuotaReached = 7867
+    static let offerCodePaymentRequired = 7868
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The outcome of `Redeem.redeemOfferCode(_:)`.
 public enum OfferCodeRedemptionResult: Hashable, Sendable {
     /// The code was applied; `CustomerInfo` includes what it granted.
@@ -18,6 +20,8 @@ public enum OfferCodeRedemptionResult: Hashable, Sendable {
     case wouldDowngrade
     /// The app's redemption quota for the period is used up (7867).
     case quotaReached
+    /// The offer has a price (7868): open `redeemURL`, the server's web page that takes payment.
+    case paymentRequired(redeemURL: URL?)
     /// Anything else: network, server, decoding, cancellation.
     case error(RedeemError)
 

@@ -72,6 +72,7 @@ enum ResponseMapping {
         case BackendErrorCode.offerCodeNotEligible: return .notEligible
         case BackendErrorCode.offerCodeWouldDowngrade: return .wouldDowngrade
         case BackendErrorCode.offerCodeQuotaReached: return .quotaReached
+        case BackendErrorCode.offerCodePaymentRequired: return .paymentRequired(redeemURL: body?.redeemURL.flatMap(URL.init(string:)))
         default: return .error(mappedError(response, body))
         }
     }

@@ -44,6 +44,13 @@ struct OfferCodeTests {
         }
     }
 
+    @Test func aPaidOfferPointsToItsWebPage() async {
+        let body = #"{"code": 7868, "message": "pay", "redeem_url": "https://pay.example.com/redeem?ctx=offercodes&id=app_1&code=HALF"}"#
+        let transport = FakeTransport(HTTPResponse(statusCode: 402, body: Data(body.utf8)))
+        let result = await Fixture.redeem(transport: transport).redeemOfferCode("HALF")
+        #expect(result == .paymentRequired(redeemURL: URL(string: "https://pay.example.com/redeem?ctx=offercodes&id=app_1&code=HALF")))
+    }
+
     @Test func unknownCodeIsAnError() async {
         let transport = FakeTransport(Fixture.error(status: 400, code: 7999))
         let result = await Fixture.redeem(transport: transport).redeemOfferCode("CODE")

@@ -60,15 +60,31 @@ struct OfferRedeemPageController {
         case .success(let value): found = value
         }
         guard found.offer.isPaid else { return try await grant(claim, found: found, sandbox: sandbox, payment: nil) }
-        guard sandbox else {
-            throw APIError(.serviceUnavailable, code: 7503, message: "Paid offers are claimed through checkout, which this server offers in sandbox only.")
-        }
+        guard sandbox else { return try await stripeCheckout(claim, found: found) }
         var hidden = claim.hiddenFields
         hidden.append(["name": "email", "value": claim.email])
         return checkout.page("sandbox-checkout", status: .ok, link: CheckoutController.Link(app: claim.app, product: found.product, buyer: nil), extra: [
             "action": "/sandbox/redeem/pay", "hidden": hidden, "email": claim.email, "emailLocked": true,
             "price": OfferSummary.text(found.offer, product: found.product),
         ])
+    }
+
+    /// Production: Stripe Checkout for the offer's price; the webhook redeems the code when the payment succeeds.
+    func stripeCheckout(_ claim: Claim, found: FoundOfferCode) async throws -> Response {
+        guard let stripe = checkout.stripe else {
+            throw APIError(.serviceUnavailable, code: 7503, message: "Paid checkout is not configured on this server; use the sandbox page.")
+        }
+        let base = checkout.publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let code = OfferCode.normalize(claim.code) ?? OfferCode.normalizeCustom(claim.code) ?? claim.code
+        let url = try await stripe.createOfferSession(
+            app: claim.app, product: found.product, offer: found.offer, code: code, claimant: claim.claimant, email: claim.email,
+            successURL: "\(base)/checkout/\(claim.app.id)/\(found.product.id)/success?session_id={CHECKOUT_SESSION_ID}",
+            cancelURL: OfferCodeLinks.redeemPageBase(publicURL: checkout.publicURL, appID: claim.app.id) + code
+        )
+        var response = Response(status: .seeOther)
+        response.headers[.location] = url
+        response.headers[.cacheControl] = "no-store"
+        return response
     }
 
     /// The sandbox checkout of a paid offer: no money moves; the purchase carries the offer's price.

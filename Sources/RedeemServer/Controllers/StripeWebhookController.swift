@@ -60,7 +60,9 @@ struct StripeWebhookController {
         switch event.payload {
         case .checkoutSessionCompleted(let session) where session.paymentStatus == .paid || session.paymentStatus == .noPaymentRequired,
              .checkoutSessionAsyncPaymentSucceeded(let session):
-            return try await tx.grant(try grant(for: session, livemode: event.livemode), paymentReference: session.paymentIntentID)
+            let grant = try grant(for: session, livemode: event.livemode)
+            if let code = session.metadata["redeem_offer_code"] { return try await offerPurchase(code: code, grant: grant, session: session, tx) }
+            return try await tx.grant(grant, paymentReference: session.paymentIntentID)
         case .checkoutSessionCompleted, .checkoutSessionAsyncPaymentFailed, .unhandled:
             return nil
         case .invoicePaid(let invoice):
@@ -87,6 +89,24 @@ struct StripeWebhookController {
         return nil
     }
 
+    /// A paid offer claimed on the web: the code is redeemed with the payment, in the event's transaction. If the code
+    /// was used up between the page and the payment, the payment still buys the product, recorded without the offer.
+    static func offerPurchase(code: String, grant: PurchaseGrant, session: StripeCheckoutSession, _ tx: LifecycleTransaction) async throws -> Purchase {
+        if let existing = try await tx.purchase(store: .stripe, transactionID: session.id) { return existing }
+        let request = OfferCodeRedemptionRequest(
+            appID: grant.appID, code: code, claimant: grant.appUserID, channel: .web, isSandbox: grant.isSandbox, store: .stripe,
+            email: grant.email, payment: .init(price: grant.price ?? Price(amountMicros: 0, currency: "USD"), storeTransactionID: session.id),
+            checkoutReference: grant.checkoutReference, now: grant.purchaseDate
+        )
+        switch try await tx.redeemOfferCode(request) {
+        case .success(let redemption):
+            if let reference = session.paymentIntentID { try await tx.setPaymentReference(redemption.purchase, reference) }
+            return redemption.purchase
+        case .failure:
+            return try await tx.grant(grant, paymentReference: session.paymentIntentID)
+        }
+    }
+
     static func subscription(_ id: String?, _ tx: LifecycleTransaction) async throws -> Purchase? {
         guard let id else { return nil }
         guard let purchase = try await tx.purchase(store: .stripe, transactionID: id) else { throw NotYetKnown() }
@@ -99,7 +119,7 @@ struct StripeWebhookController {
             throw APIError.badRequest("The Checkout Session has no Redeem metadata (app_id, product_id).")
         }
         let buyer = try session.metadata["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse($0) } ?? AppUserID.anonymous()
-        let reserved: Set<String> = ["app_id", "product_id", "app_user_id", "redeem_checkout_id"]
+        let reserved: Set<String> = ["app_id", "product_id", "app_user_id", "redeem_checkout_id", "redeem_offer_code"]
         var grant = PurchaseGrant(
             appID: appID, appUserID: buyer, productID: productID, store: .stripe, isSandbox: !livemode, purchaseDate: session.created,
             storeTransactionID: session.subscriptionID ?? session.id,

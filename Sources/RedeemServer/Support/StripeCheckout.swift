@@ -29,13 +29,36 @@ struct StripeCheckout: Sendable {
     ) async throws -> String {
         guard let price = product.price else { throw APIError.conflict("Product '\(product.id)' has no price, so it cannot be sold.") }
         let mode: StripeCheckoutRequest.Mode = try product.period.map { .subscription(try StripeRecurringInterval(iso8601: $0)) } ?? .payment
-        var metadata = customParams
+        return try await create(
+            app: app, product: product, productName: product.displayName ?? product.id, price: price, mode: mode, buyer: buyer,
+            email: email, metadata: customParams, successURL: successURL, cancelURL: cancelURL
+        )
+    }
+
+    /// A one-time payment of a paid offer's price (pay-as-you-go offers are paid for all their periods up front);
+    /// the webhook redeems `code` for `claimant` when the payment succeeds.
+    func createOfferSession(
+        app: App, product: Product, offer: Offer, code: String, claimant: AppUserID, email: String, successURL: String, cancelURL: String
+    ) async throws -> String {
+        guard let price = offer.price else { throw APIError.conflict("The offer has no price.") }
+        let total = Price(amountMicros: price.amountMicros * Int64(offer.paymentMode == .payAsYouGo ? offer.periods : 1), currency: price.currency)
+        return try await create(
+            app: app, product: product, productName: "\(product.displayName ?? product.id) · \(offer.referenceName)", price: total,
+            mode: .payment, buyer: claimant, email: email, metadata: ["redeem_offer_code": code], successURL: successURL, cancelURL: cancelURL
+        )
+    }
+
+    private func create(
+        app: App, product: Product, productName: String, price: Price, mode: StripeCheckoutRequest.Mode, buyer: AppUserID?, email: String?,
+        metadata extra: [String: String], successURL: String, cancelURL: String
+    ) async throws -> String {
+        var metadata = extra
         metadata["app_id"] = app.id
         metadata["product_id"] = product.id
         if let buyer { metadata["app_user_id"] = buyer.rawValue }
         let request = try StripeCheckoutRequest(
             secretKey: settings.secretKey, idempotencyKey: SecretToken.generate(byteCount: 16), mode: mode,
-            productName: product.displayName ?? product.id, unitAmount: Int(price.amountMicros / 10_000), currency: price.currency.lowercased(),
+            productName: productName, unitAmount: Int(price.amountMicros / 10_000), currency: price.currency.lowercased(),
             successURL: successURL, cancelURL: cancelURL, customerEmail: email, clientReferenceID: buyer?.rawValue, metadata: metadata
         ).httpRequest()
         var http = HTTPClientRequest(url: settings.apiBase.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + request.url.path)
