@@ -2,7 +2,8 @@
 """Benchmarks successful redemptions (a fresh token per request, with the real association and grant) against a
 baseline route that runs a single UPDATE … RETURNING on the same engine, in the same run, with wrk on loopback.
 Runs at two token-table sizes (REDEEM_BENCH_SMALL, default 10,000; REDEEM_BENCH_LARGE, default 10,000,000; 0 skips one), on
-SQLite and (with REDEEM_BENCH_POSTGRES_URL) PostgreSQL. Prints req/s, p50 and p99 and the ratio."""
+SQLite and (with REDEEM_BENCH_POSTGRES_URL) PostgreSQL; REDEEM_BENCH_BACKENDS=sqlite or postgres runs one. Prints req/s, p50 and p99
+and the ratio."""
 import json, os, re, socket, subprocess, sys, tempfile, time, urllib.request, uuid
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/release/redeem")
