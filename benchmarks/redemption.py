@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Benchmarks successful redemptions (a fresh token per request, with the real association and grant) against a
 baseline route that runs a single UPDATE … RETURNING on the same engine, in the same run, with wrk on loopback.
-Runs at two token-table sizes (REDEEM_BENCH_SMALL, default 10,000; REDEEM_BENCH_LARGE, default 10,000,000), on
-SQLite and (with REDEEM_BENCH_POSTGRES_URL) PostgreSQL. Prints req/s, p50 and p99 and the ratio."""
+Runs at two token-table sizes (REDEEM_BENCH_SMALL, default 10,000; REDEEM_BENCH_LARGE, default 10,000,000; 0 skips one), on
+SQLite and (with REDEEM_BENCH_POSTGRES_URL) PostgreSQL; REDEEM_BENCH_BACKENDS=sqlite or postgres runs one. Prints req/s, p50 and p99
+and the ratio."""
 import json, os, re, socket, subprocess, sys, tempfile, time, urllib.request, uuid
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/release/redeem")
@@ -10,6 +11,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 DURATION = int(os.environ.get("REDEEM_BENCH_SECONDS", "8"))
 CONNECTIONS = os.environ.get("REDEEM_BENCH_CONNECTIONS", "32")
 SIZES = [int(os.environ.get("REDEEM_BENCH_SMALL", "10000")), int(os.environ.get("REDEEM_BENCH_LARGE", "10000000"))]
+SIZES = [size for size in SIZES if size > 0]  # 0 skips a size
+BACKENDS = os.environ.get("REDEEM_BENCH_BACKENDS", "sqlite,postgres").split(",")
 KEEP = int(os.environ.get("REDEEM_BENCH_KEEP", "150000"))  # enough fresh tokens for one run
 
 
@@ -79,11 +82,11 @@ def run(label, database_url, size):
 print(f"wrk -t1 -c{CONNECTIONS} -d{DURATION}s, a fresh token per request\n")
 print("| backend | tokens stored | route | req/s | p50 ms | p99 ms | ratio | seeding |")
 print("|---|---|---|---|---|---|---|---|")
-for size in SIZES:
+for size in SIZES if "sqlite" in BACKENDS else []:
     with tempfile.TemporaryDirectory() as tmp:
         run("SQLite", f"sqlite://{tmp}/bench.sqlite", size)
 pg = os.environ.get("REDEEM_BENCH_POSTGRES_URL")
-if pg:
+if pg and "postgres" in BACKENDS:
     for size in SIZES:
         name = "redeem_bench_" + uuid.uuid4().hex[:8]
         subprocess.run(["psql", pg, "-qc", f"CREATE DATABASE {name}"], check=True)

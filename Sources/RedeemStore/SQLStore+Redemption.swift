@@ -10,20 +10,60 @@ extension SQLStore {
     }
 
     public func redeem(appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior, now: Date) async throws -> RedemptionOutcome {
+        try await redeem(appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, describe: false).outcome
+    }
+
+    /// Redeems and, when the purchase was redeemed, reads the claimant's CustomerInfo and the product in the same
+    /// transaction: what the redeem route answers. The app's restore behaviour is read there too, only when needed.
+    public func redeemDescribed(appID: String, tokenHash: String, claimant: AppUserID, now: Date) async throws -> DescribedRedemption {
+        try await redeem(appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: nil, now: now, describe: true)
+    }
+
+    func redeem(
+        appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior?, now: Date, describe: Bool
+    ) async throws -> DescribedRedemption {
+        let resolution = lastSeenResolution
         do {
             // The attempt is recorded in the redemption's own transaction: one commit, and never one without the other.
-            return try await write { connection in
+            let (outcome, snapshot) = try await write { connection -> (RedemptionOutcome, Snapshot?) in
                 let outcome = try await Self.redeem(appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, on: connection)
                 try await Self.recordAttempt(appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: outcome, now: now, on: connection)
-                return outcome
+                guard describe, let purchase = outcome.redeemedPurchase else { return (outcome, nil) }
+                var snapshot = try await Self.describedSnapshot(appID: appID, claimant: claimant, now: now, resolution: resolution, on: connection)
+                if snapshot.products[purchase.productID] == nil,
+                   let product = try await Self.products(appID: appID, ids: [purchase.productID], on: connection).first {
+                    snapshot.products[purchase.productID] = product  // redeemed earlier by the claimant, since moved on
+                }
+                return (outcome, snapshot)
             }
+            guard let snapshot, let purchase = outcome.redeemedPurchase else { return DescribedRedemption(outcome: outcome) }
+            return DescribedRedemption(
+                outcome: outcome,
+                customerInfo: CustomerInfo(customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now),
+                product: snapshot.products[purchase.productID]
+            )
         } catch is Refused {
             // The claim was rolled back with everything else in its transaction; only the attempt is recorded.
             try await write { connection in
                 try await Self.recordAttempt(appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: .belongsToOtherUser, now: now, on: connection)
             }
-            return .belongsToOtherUser
+            return DescribedRedemption(outcome: .belongsToOtherUser)
         }
+    }
+
+    /// The claimant's snapshot, refreshing `last_seen` first when it is due (as `customerInfo` does).
+    static func describedSnapshot(
+        appID: String, claimant: AppUserID, now: Date, resolution: TimeInterval, on connection: any SQLConnection
+    ) async throws -> Snapshot {
+        if let snapshot = try await snapshot(appID: appID, appUserID: claimant, on: connection),
+           now.timeIntervalSince(snapshot.customer.lastSeen) < resolution {
+            return snapshot
+        }
+        _ = try await resolveOrCreate(appID: appID, appUserID: claimant, now: now, on: connection)
+        guard let snapshot = try await snapshot(appID: appID, appUserID: claimant, on: connection) else {
+            throw StoreError.conflict("customer '\(claimant)' changed concurrently")
+        }
+        return snapshot
     }
 
     /// Thrown inside the transaction so that a refused association also undoes the claim.
@@ -38,8 +78,30 @@ extension SQLStore {
             """)
     }
 
+    /// `behavior` nil: the app's, read only if the association needs it.
     static func redeem(
-        appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior, now: Date, on connection: any SQLConnection
+        appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior?, now: Date, on connection: any SQLConnection
+    ) async throws -> RedemptionOutcome {
+        // The claim: one conditional update decides, however many redeem at once.
+        let claimed = try await connection.first("""
+            UPDATE redemption_tokens SET consumed_at = \(now), consumed_by = \(claimant.rawValue)
+            WHERE token_hash = \(tokenHash) AND app_id = \(appID) AND consumed_at IS NULL AND expires_at > \(now)
+            RETURNING purchase_id
+            """)
+        guard let claimed else {
+            return try await unclaimable(appID: appID, tokenHash: tokenHash, claimant: claimant, now: now, on: connection)
+        }
+        var purchase = try await purchase(appID: appID, id: try claimed.string("purchase_id"), on: connection)
+        let previousOwner = purchase.customerID
+        let association = try await associate(&purchase, claimant: claimant, behavior: behavior, now: now, on: connection)
+        try await emitRedemption(purchase, claimant: claimant, association: association, previousOwner: previousOwner, now: now, on: connection)
+        if purchase.expiresDate != nil, !purchase.isActive(at: now) { return .subscriptionExpired(purchase) }
+        return .redeemed(purchase, association: association)
+    }
+
+    /// Why a token could not be claimed: unknown, another app's, already consumed, or expired.
+    static func unclaimable(
+        appID: String, tokenHash: String, claimant: AppUserID, now: Date, on connection: any SQLConnection
     ) async throws -> RedemptionOutcome {
         guard let token = try await connection.first("SELECT * FROM redemption_tokens WHERE token_hash = \(tokenHash)") else {
             return .invalid
@@ -49,30 +111,20 @@ extension SQLStore {
         if token.optionalInt("consumed_at") != nil {
             return try await alreadyConsumed(appID: appID, purchaseID: purchaseID, consumedBy: token.optionalString("consumed_by"), claimant: claimant, now: now, on: connection)
         }
-        if try token.date("expires_at") <= now {
-            return .expired(try await purchase(appID: appID, id: purchaseID, on: connection))
+        guard try token.date("expires_at") <= now else {
+            throw StoreError.conflict("redemption token changed concurrently")
         }
-        // The claim: one conditional update decides, however many redeem at once.
-        let claimed = try await connection.query("""
-            UPDATE redemption_tokens SET consumed_at = \(now), consumed_by = \(claimant.rawValue)
-            WHERE token_hash = \(tokenHash) AND consumed_at IS NULL RETURNING token_hash
-            """)
-        guard !claimed.isEmpty else {
-            let current = try await connection.first("SELECT consumed_by FROM redemption_tokens WHERE token_hash = \(tokenHash)")
-            return try await alreadyConsumed(appID: appID, purchaseID: purchaseID, consumedBy: current?.optionalString("consumed_by"), claimant: claimant, now: now, on: connection)
-        }
-        var purchase = try await purchase(appID: appID, id: purchaseID, on: connection)
-        let previousOwner = purchase.customerID
-        let association = try await associate(&purchase, claimant: claimant, behavior: behavior, now: now, on: connection)
-        try await emitRedemption(purchase, claimant: claimant, association: association, previousOwner: previousOwner, now: now, on: connection)
-        if purchase.expiresDate != nil, !purchase.isActive(at: now) { return .subscriptionExpired(purchase) }
-        return .redeemed(purchase, association: association)
+        return .expired(try await purchase(appID: appID, id: purchaseID, on: connection))
     }
 
     /// `REDEMPTION`, plus `TRANSFER` or `SUBSCRIBER_ALIAS` for what the association did, in the redemption's transaction.
+    /// Nothing is read for the events when the app has no live endpoint (there is then nothing to queue).
     static func emitRedemption(
         _ purchase: Purchase, claimant: AppUserID, association: Association?, previousOwner: String, now: Date, on connection: any SQLConnection
     ) async throws {
+        guard try await connection.first("""
+            SELECT id FROM webhook_endpoints WHERE app_id = \(purchase.appID) AND disabled_at IS NULL LIMIT 1
+            """) != nil else { return }
         guard let product = try await products(appID: purchase.appID, ids: [purchase.productID], on: connection).first else { return }
         let owner = try await eventCustomer(id: purchase.customerID, on: connection)
         let kind: WebhookRedemption.Association? = switch association {
@@ -107,25 +159,29 @@ extension SQLStore {
 
     /// Brings the purchase to the claimant: aliasing when either side is anonymous, else as the restore behaviour says.
     static func associate(
-        _ purchase: inout Purchase, claimant: AppUserID, behavior: RestoreBehavior, now: Date, on connection: any SQLConnection
+        _ purchase: inout Purchase, claimant: AppUserID, behavior: RestoreBehavior?, now: Date, on connection: any SQLConnection
     ) async throws -> Association? {
         let claimantCustomer = try await resolveOrCreate(appID: purchase.appID, appUserID: claimant, now: now, on: connection)
         guard claimantCustomer.id != purchase.customerID else { return nil }
-        guard let owner = try await connection.first("SELECT * FROM customers WHERE id = \(purchase.customerID)").map(Customer.init(row:)) else {
-            throw StoreError.notFound("customer '\(purchase.customerID)'")
+        let ownerID = purchase.customerID
+        let ownerAnonymous = try await isAnonymous(customerID: ownerID, on: connection)
+        // A customer with an identified ID is not anonymous: the claimant's own ID is one of its IDs.
+        let claimantAnonymous = claimant.isAnonymous ? try await isAnonymous(customerID: claimantCustomer.id, on: connection) : false
+        let decision: Association
+        if claimantAnonymous || ownerAnonymous {
+            decision = .alias
+        } else {
+            let behavior = try await restoreBehavior(behavior, appID: purchase.appID, on: connection)
+            let ownerHasActiveSubscription = behavior == .transferIfNoActiveSubscription
+                ? try await hasActiveSubscription(customerID: ownerID, now: now, on: connection) : false
+            decision = Association.decide(claimantIsAnonymous: false, ownerIsAnonymous: false, behavior: behavior,
+                                          ownerHasActiveSubscription: ownerHasActiveSubscription)
         }
-        let ownerAnonymous = try await isAnonymous(customerID: owner.id, on: connection)
-        let claimantAnonymous = try await isAnonymous(customerID: claimantCustomer.id, on: connection)
-        let activeSubscriptions = try await connection.first("""
-            SELECT COUNT(*) AS n FROM purchases
-            WHERE customer_id = \(owner.id) AND expires_date IS NOT NULL AND expires_date > \(now) AND refunded_at IS NULL
-            """)
-        let decision = Association.decide(
-            claimantIsAnonymous: claimantAnonymous, ownerIsAnonymous: ownerAnonymous, behavior: behavior,
-            ownerHasActiveSubscription: try activeSubscriptions?.int("n") ?? 0 > 0
-        )
         switch decision {
         case .alias:
+            guard let owner = try await connection.first("SELECT * FROM customers WHERE id = \(ownerID)").map(Customer.init(row:)) else {
+                throw StoreError.notFound("customer '\(ownerID)'")
+            }
             // An identified side survives; between two anonymous sides, the buyer's customer does.
             if claimantAnonymous {
                 try await merge(claimantCustomer, into: owner, on: connection)
@@ -140,6 +196,21 @@ extension SQLStore {
             throw Refused()
         }
         return decision
+    }
+
+    static func restoreBehavior(_ known: RestoreBehavior?, appID: String, on connection: any SQLConnection) async throws -> RestoreBehavior {
+        if let known { return known }
+        guard let row = try await connection.first("SELECT restore_behavior FROM apps WHERE id = \(appID)") else {
+            throw StoreError.notFound("app '\(appID)'")
+        }
+        return try row.enumeration("restore_behavior")
+    }
+
+    static func hasActiveSubscription(customerID: String, now: Date, on connection: any SQLConnection) async throws -> Bool {
+        try await connection.first("""
+            SELECT COUNT(*) AS n FROM purchases
+            WHERE customer_id = \(customerID) AND expires_date IS NOT NULL AND expires_date > \(now) AND refunded_at IS NULL
+            """)?.int("n") ?? 0 > 0
     }
 
     /// A customer is anonymous while every one of its IDs is.
@@ -161,6 +232,25 @@ extension SQLStore {
             INSERT INTO redemption_attempts (id, app_id, purchase_id, app_user_id, outcome, created_at)
             VALUES (\(Identifier.make(prefix: "att")), \(appID), \(purchaseID), \(claimant.rawValue), \(outcome.label), \(now))
             """)
+    }
+}
+
+/// A redemption's outcome and, when redeemed, what the redeem route answers with.
+public struct DescribedRedemption: Sendable {
+    public let outcome: RedemptionOutcome
+    /// The claimant's CustomerInfo as committed with the redemption.
+    public var customerInfo: CustomerInfo?
+    /// The redeemed purchase's product, with its entitlements.
+    public var product: Product?
+}
+
+extension RedemptionOutcome {
+    /// The purchase, when the claimant now has it (redeemed, or redeemed with a lapsed subscription).
+    var redeemedPurchase: Purchase? {
+        switch self {
+        case .redeemed(let purchase, _), .subscriptionExpired(let purchase): purchase
+        case .invalid, .otherApp, .belongsToOtherUser, .expired: nil
+        }
     }
 }
 

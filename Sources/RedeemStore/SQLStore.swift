@@ -17,7 +17,8 @@ public final class SQLStore: RedeemStore {
     public static func open(url: String, logger: Logger) async throws -> SQLStore {
         switch try DatabaseLocation(url) {
         case .sqlite(let path):
-            return SQLStore(database: try await FastSQLiteBackend.open(path: path))
+            // Group commit: transactions queued on the writer share one COMMIT, each in its own savepoint.
+            return SQLStore(database: try await FastSQLiteBackend.open(path: path, groupCommit: true))
         case .postgres(let url):
             return SQLStore(database: try PostgresBackend(url: url, logger: logger))
         }

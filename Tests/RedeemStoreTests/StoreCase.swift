@@ -17,7 +17,8 @@ struct StoreCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     static var all: [StoreCase] {
-        AppCases.all + CatalogCases.all + CustomerCases.all + PurchaseCases.all + RedemptionCases.all + OfferCases.all + MigrationCases.all
+        AppCases.all + CatalogCases.all + CustomerCases.all + PurchaseCases.all + RedemptionCases.all + DescribedRedemptionCases.all
+            + OfferCases.all + MigrationCases.all
     }
 }
 

@@ -36,18 +36,19 @@ struct RedemptionController {
         guard RedemptionLink.isWellFormed(input.redemptionToken) else {
             return try RedemptionReply.invalid.response(from: request, context: context)
         }
-        let app = try await store.app(id: appID)
         let now = clock.now()
-        let outcome = try await store.redeem(
-            appID: appID, tokenHash: SecretToken.hash(input.redemptionToken), claimant: claimant, behavior: app.restoreBehavior, now: now
+        // One transaction claims, associates, records the attempt and reads the answer (CustomerInfo and product).
+        let redemption = try await store.redeemDescribed(
+            appID: appID, tokenHash: SecretToken.hash(input.redemptionToken), claimant: claimant, now: now
         )
         let reply: RedemptionReply
-        switch outcome {
+        switch redemption.outcome {
         case .redeemed(let purchase, _):
-            let info = try await store.customerInfo(appID: appID, appUserID: claimant, now: now)
-            reply = .success(info, try await RedemptionInfo(purchase: purchase, owner: info.subscriber.originalAppUserID, store: store))
+            let info = try redemption.customerInfo.unwrap()
+            reply = .success(info, RedemptionInfo(purchase: purchase, owner: info.subscriber.originalAppUserID,
+                                                  entitlements: redemption.product?.entitlements ?? []))
         case .subscriptionExpired:
-            reply = .subscriptionExpired(try await store.customerInfo(appID: appID, appUserID: claimant, now: now))
+            reply = .subscriptionExpired(try redemption.customerInfo.unwrap())
         case .invalid: reply = .invalid
         case .otherApp: reply = .otherApp
         case .belongsToOtherUser: reply = .belongsToOtherUser
@@ -81,6 +82,14 @@ extension RedemptionController {
     }
 }
 
+extension Optional {
+    /// The value a described redemption always carries for its outcome.
+    fileprivate func unwrap() throws -> Wrapped {
+        guard let self else { throw StoreError.conflict("redemption answer missing") }
+        return self
+    }
+}
+
 /// What the purchase was, for the app and for support; extra keys RevenueCat's SDKs ignore.
 struct RedemptionInfo: Encodable, Sendable {
     let purchaseID: String
@@ -100,13 +109,13 @@ struct RedemptionInfo: Encodable, Sendable {
         case productIdentifier = "product_identifier"
     }
 
-    init(purchase: Purchase, owner: String, store: SQLStore) async throws {
+    init(purchase: Purchase, owner: String, entitlements: [String]) {
         self.purchaseID = purchase.id
         self.purchaserEmail = purchase.email
         self.store = purchase.store.rawValue
         self.storeIdentifiers = ["store_transaction_id": purchase.storeTransactionID]
         self.ownerAppUserID = owner
         self.productIdentifier = purchase.productID
-        self.entitlements = try await store.product(appID: purchase.appID, id: purchase.productID).entitlements
+        self.entitlements = entitlements
     }
 }

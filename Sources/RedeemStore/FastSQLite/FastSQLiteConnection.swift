@@ -31,8 +31,11 @@ final class FastSQLiteConnection {
         }
         db = handle
         sqlite3_extended_result_codes(handle, 1)
-        var pragmas = ["PRAGMA busy_timeout=10000", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON"]
-        if isWriter { pragmas.insert("PRAGMA journal_mode=WAL", at: 0) }
+        // Savepoint journals in memory (no temp file per group-commit member); pages read through a memory map
+        // and a 64 MB cache rather than a read() each; checkpoints every 16 MB of WAL rather than every 4 MB.
+        var pragmas = ["PRAGMA busy_timeout=10000", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
+                       "PRAGMA temp_store=MEMORY", "PRAGMA cache_size=-65536", "PRAGMA mmap_size=1073741824"]
+        if isWriter { pragmas.insert(contentsOf: ["PRAGMA journal_mode=WAL", "PRAGMA wal_autocheckpoint=4000"], at: 0) }
         do {
             for pragma in pragmas { _ = try execute(SQL(stringLiteral: pragma), cached: false) }
         } catch {
