@@ -127,7 +127,29 @@ import Testing
         {"api_version": "1.0", "event": {"id": "e2", "type": "TEST", "app_id": "app_1", "event_timestamp_ms": 1767225700000,
          "environment": "SANDBOX", "subscriber_attributes": {}}}
         """))
-        #expect(WebhookEventType.known.count == 12)
+        #expect(WebhookEventType.known.count == 13)
+    }
+
+    @Test(arguments: [
+        (OfferRedemptionKind.initialBuy, "INITIAL_PURCHASE", "SUBSCRIBED", String?("INITIAL_BUY")),
+        (.resubscribe, "RENEWAL", "SUBSCRIBED", "RESUBSCRIBE"),
+        (.upgrade, "PRODUCT_CHANGE", "OFFER_REDEEMED", "UPGRADE"),
+        (.extend, "OFFER_CODE_REDEEMED", "OFFER_REDEEMED", nil),
+        (.crossgrade, "OFFER_CODE_REDEEMED", "OFFER_REDEEMED", nil),
+    ])
+    func offerRedemptionsMirrorApplesNotifications(kind: OfferRedemptionKind, type: String, notification: String, subtype: String?) throws {
+        var purchase = Fixtures.subscription
+        purchase.offer = PurchaseOffer(offerID: "ofr_1", referenceName: "Spring", discountType: .freeTrial, period: "P1M")
+        let event = WebhookEvent.offerRedemption(purchase, customer: Fixtures.customer, product: Fixtures.monthly, kind: kind,
+                                                 codeType: "custom", customCode: "SPRING", eventID: "e1", at: Fixtures.now)
+        let json = try JSON(WebhookPayload.body(event))["event"]
+        #expect(json?["type"] == .string(type))
+        #expect(json?["offer_code"] == .string("SPRING"))
+        #expect(json?["offer"] == .object([
+            "offer_id": .string("ofr_1"), "reference_name": .string("Spring"), "code_type": .string("custom"),
+            "discount_type": .string("free_trial"), "period": .string("P1M"), "notification_type": .string(notification),
+            "subtype": subtype.map(JSON.string) ?? .null,
+        ]))
     }
 }
 
