@@ -106,16 +106,17 @@ extension AdminService {
     /// Generates `count` one-time codes for an offer and stores their hashes. `progress` hears the phase and a count.
     /// `beforeStoring` gets the codes first (to write them somewhere safe): when it throws, nothing is stored.
     public func generateCodes(
-        appID: String, offerID: String, count: Int, expiresAt: Date,
+        appID: String, offerID: String, count: Int, length: Int = 16, expiresAt: Date,
         progress: @escaping @Sendable (_ phase: String, _ done: Int) -> Void = { _, _ in },
         beforeStoring: (GeneratedCodeBatch) throws -> Void = { _ in }
     ) async throws -> GeneratedCodeBatch {
         let now = clock.now()
         try OfferCodeBatch.validate(count: count, expiresAt: expiresAt, now: now)
+        guard OfferCode.lengths.contains(length) else { throw ValidationError(field: "length", reason: "must be 16, 17 or 18") }
         _ = try await store.offer(appID: appID, id: offerID)
         let batch = OfferCodeBatch(id: Identifier.make(prefix: "batch"), appID: appID, offerID: offerID, count: count, expiresAt: expiresAt, createdAt: now)
         for attempt in 1...2 {
-            let codes = OfferCode.generate(count: count)
+            let codes = OfferCode.generate(count: count, length: length)
             progress("generated", count)
             let hashes = Self.sortedHashes(codes)
             progress("hashed", count)

@@ -29,6 +29,8 @@ public struct OfferCodeRedemptionRequest: Sendable {
     public var payment: Payment?
     /// The web claim or checkout it came from, to find its purchase again after a repeated submit.
     public var checkoutReference: String?
+    /// Read the claimant's CustomerInfo in the same transaction (the SDK route answers with it).
+    public var includeCustomerInfo = false
     public var now: Date
 
     public init(
@@ -54,6 +56,8 @@ public struct OfferCodeRedemption: Sendable {
     public let offer: Offer
     public let product: Product
     public let kind: OfferRedemptionKind
+    /// The claimant's CustomerInfo as the redemption's transaction committed it, when the request asked for it.
+    public var customerInfo: CustomerInfo? = nil
 }
 
 /// A code as found by its typed form, before any customer is looked at.
@@ -112,11 +116,16 @@ extension SQLStore {
     }
 
     func redeemOfferCodeOnce(_ request: OfferCodeRedemptionRequest) async throws -> OfferCodeRedemption {
-        try await write { try await Self.redeemOfferCode(request, on: $0) }
+        let resolution = lastSeenResolution
+        return try await write { try await Self.redeemOfferCode(request, resolution: resolution, on: $0) }
     }
 
     /// Inside a write transaction; throws `OfferRefused` for a refusal, leaving the caller to roll back.
-    static func redeemOfferCode(_ request: OfferCodeRedemptionRequest, on connection: any SQLConnection) async throws -> OfferCodeRedemption {
+    /// The two contended rows (the code or its counter, and the app's quota) are updated last, so that on PostgreSQL
+    /// their row locks are held only until the commit that follows.
+    static func redeemOfferCode(
+        _ request: OfferCodeRedemptionRequest, resolution: TimeInterval = 0, on connection: any SQLConnection
+    ) async throws -> OfferCodeRedemption {
         let now = request.now
         guard let found = try await Self.findOfferCode(appID: request.appID, typed: request.code, on: connection) else {
             throw OfferRefused(failure: .invalid)
@@ -139,8 +148,6 @@ extension SQLStore {
         case .success(let value): plan = value
         case .failure(let failure): throw OfferRefused(failure: failure)
         }
-        try await Self.claim(found, by: request.claimant, now: now, on: connection)
-        try await Self.countAgainstQuota(appID: request.appID, now: now, on: connection)
         var grant = PurchaseGrant(
             appID: request.appID, appUserID: request.claimant, productID: found.product.id, store: request.store,
             isSandbox: request.isSandbox, purchaseDate: plan.purchaseDate, expiresDate: plan.expiresDate, periodType: plan.periodType,
@@ -157,12 +164,28 @@ extension SQLStore {
             VALUES (\(Identifier.make(prefix: "ored")), \(request.appID), \(offer.id), \(customer.id), \(request.claimant.rawValue),
                 \(found.codeType), \(batchID), \(customCodeID), \(purchase.id), \(request.channel.rawValue), \(now))
             """)
-        let owner = try await Self.eventCustomer(id: purchase.customerID, on: connection)
-        try await Self.emit(.offerRedemption(
-            purchase, customer: owner, product: found.product, kind: plan.kind, codeType: found.codeType,
-            customCode: found.customCode, eventID: Self.eventID(), at: now
-        ), on: connection, now: now)
-        return OfferCodeRedemption(purchase: purchase, offer: offer, product: found.product, kind: plan.kind)
+        // Nothing is read for the event when the app has no live endpoint (there is then nothing to queue).
+        if try await connection.first("""
+            SELECT id FROM webhook_endpoints WHERE app_id = \(request.appID) AND disabled_at IS NULL LIMIT 1
+            """) != nil {
+            let owner = try await Self.eventCustomer(id: purchase.customerID, on: connection)
+            try await Self.emit(.offerRedemption(
+                purchase, customer: owner, product: found.product, kind: plan.kind, codeType: found.codeType,
+                customCode: found.customCode, eventID: Self.eventID(), at: now
+            ), on: connection, now: now)
+        }
+        var redemption = OfferCodeRedemption(purchase: purchase, offer: offer, product: found.product, kind: plan.kind)
+        if request.includeCustomerInfo {
+            let snapshot = try await describedSnapshot(
+                appID: request.appID, claimant: request.claimant, now: now, resolution: resolution, on: connection
+            )
+            redemption.customerInfo = CustomerInfo(
+                customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now
+            )
+        }
+        try await claim(found, by: request.claimant, now: now, on: connection)
+        try await countAgainstQuota(appID: request.appID, now: now, on: connection)
+        return redemption
     }
 
     /// One-time codes are looked up by hash, custom codes by their canonical form; anything else finds nothing.

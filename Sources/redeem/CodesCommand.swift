@@ -17,6 +17,8 @@ struct Codes: AsyncParsableCommand {
         @Option var offer: String
         @Option(help: "How many codes, up to 1,000,000.")
         var count: Int
+        @Option(help: "Characters per code: 16, 17 or 18.")
+        var length = 16
         @Option(help: "The CSV file to write; it must not exist yet.")
         var out: String
         @Option(help: "ISO-8601 expiry, at most 6 months away (default: 180 days).")
@@ -47,7 +49,7 @@ struct Codes: AsyncParsableCommand {
                 generated = try await database.withAdmin { admin in
                     let appID = try await admin.store.offer(id: offer).appID
                     return try await admin.generateCodes(
-                        appID: appID, offerID: offer, count: count, expiresAt: expiresAt, progress: progress.report
+                        appID: appID, offerID: offer, count: count, length: length, expiresAt: expiresAt, progress: progress.report
                     ) { batch in
                         // The file is complete on disk before any code is stored; it gets its name once they are.
                         try Data(batch.csv(publicURL: base).utf8).write(to: partial)

@@ -146,6 +146,29 @@ import Testing
     }
 
     @Test(arguments: TestDatabases.available)
+    func theQuotaHoldsUnderTwoHundredConcurrentRedemptions(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend, setup: .live) { server in
+            let app = try await server.createAppWithCatalog()
+            #expect(try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"offer_code_quota_per_quarter": 25}"#).status == 200)
+            let offer = try await Self.offer(server, app, Self.trial)
+            try await Self.customCode(server, app, offer: offer, code: "PLENTY", cap: 1000)
+            let results = try await withThrowingTaskGroup(of: String.self) { group in
+                for i in 0..<200 {
+                    group.addTask {
+                        let reply = try await Self.redeem(server, app, user: "quota-\(i)", code: "PLENTY")
+                        return "\(reply.status) \(reply.code ?? 0)"
+                    }
+                }
+                return try await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
+            }
+            #expect(results == ["200 0": 25, "403 7867": 175])
+            // Refused redemptions used nothing: the code's count matches the quota's.
+            #expect(try await server.deps.store.customCodes(appID: app.id, offerID: offer).first?.redemptionCount == 25)
+            #expect(try await server.deps.store.offerCodeUsage(appID: app.id, now: TestServer.start).used == 25)
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
     func adminAPIManagesOffersBatchesAndCustomCodes(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()
@@ -181,12 +204,13 @@ import Testing
             #expect(tooLong.status == 422)
             #expect(try tooLong.string("field") == "expires_at")
             let csv = try await server.send(.post, "/admin/v1/apps/\(app.id)/offers/\(ids[1])/code_batches?format=csv", key: app.secret,
-                                            json: #"{"count": 3, "expires_at": "2026-08-01T00:00:00Z"}"#)
+                                            json: #"{"count": 3, "length": 18, "expires_at": "2026-08-01T00:00:00Z"}"#)
             #expect(csv.status == 201)
             #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
             let lines = csv.body.split(separator: "\n")
             #expect(lines.first == "code,redemption_url" && lines.count == 4)
             let code = String(lines[1].split(separator: ",")[0])
+            #expect(code.replacingOccurrences(of: "-", with: "").count == 18)
             #expect(lines[1].hasSuffix("&code=" + code.replacingOccurrences(of: "-", with: "")))
             #expect(try await Self.redeem(server, app, user: "csv-user", code: code).status == 200)
             let batches = try await server.send(.get, "/admin/v1/apps/\(app.id)/code_batches", key: app.secret).object()["batches"] as? [[String: Any]]

@@ -49,7 +49,8 @@ schemas["CodeBatch"] = {
 }
 schemas["CodeBatchRequest"] = {
     "type": "object", "required": ["count", "expires_at"],
-    "properties": {"count": {"type": "integer", "minimum": 1, "maximum": 1000000}, "expires_at": dt("At most 6 months away.")},
+    "properties": {"count": {"type": "integer", "minimum": 1, "maximum": 1000000}, "expires_at": dt("At most 6 months away."),
+                   "length": {"type": "integer", "minimum": 16, "maximum": 18, "default": 16, "description": "Characters per code."}},
 }
 schemas["GeneratedCodeBatch"] = {
     "type": "object", "required": ["batch", "codes", "redemption_url_base"],

@@ -34,9 +34,10 @@ struct AdminOffersController {
     struct ActiveSwitch: Decodable { let active: Bool }
     struct BatchRequest: Decodable {
         let count: Int
+        let length: Int?
         let expiresAt: Date
         enum CodingKeys: String, CodingKey {
-            case count
+            case count, length
             case expiresAt = "expires_at"
         }
     }
@@ -78,7 +79,8 @@ struct AdminOffersController {
         let appID = try await admin.authorizedAppID(context)
         let input = try await request.decodeJSON(BatchRequest.self, context: context)
         let generated = try await admin.generateCodes(
-            appID: appID, offerID: try context.parameters.decoded("offer_id"), count: input.count, expiresAt: input.expiresAt
+            appID: appID, offerID: try context.parameters.decoded("offer_id"), count: input.count, length: input.length ?? 16,
+            expiresAt: input.expiresAt
         )
         if request.uri.queryParameters["format"] == "csv" {
             var response = Response(status: .created, body: .init(byteBuffer: ByteBuffer(string: generated.csv(publicURL: publicURL))))

@@ -33,12 +33,16 @@ struct OfferCodeController {
             ("offer:user:\(appID):\(claimant.rawValue)", limiter.limits.redeemPerUser),
         ])
         let now = clock.now()
-        let result = try await store.redeemOfferCode(OfferCodeRedemptionRequest(
+        var redemptionRequest = OfferCodeRedemptionRequest(
             appID: appID, code: input.code, claimant: claimant, channel: .sdk, isSandbox: context.key?.kind == .publicSandbox, now: now
-        ))
-        switch result {
+        )
+        redemptionRequest.includeCustomerInfo = true
+        switch try await store.redeemOfferCode(redemptionRequest) {
         case .success(let redemption):
-            let info = try await store.customerInfo(appID: appID, appUserID: claimant, now: now)
+            let info: CustomerInfo
+            if let committed = redemption.customerInfo { info = committed } else {
+                info = try await store.customerInfo(appID: appID, appUserID: claimant, now: now)
+            }
             return try JSONResponse(OfferCodeSuccess(info: info, redemption: OfferRedemptionInfo(redemption)))
                 .response(from: request, context: context)
         case .failure(let failure):
