@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks: builds a release binary, installs wrk and PostgreSQL if needed, and runs every benchmark
-# on SQLite and PostgreSQL. Figures go to stdout; copy them into docs/benchmarks.md.
+# on SQLite and PostgreSQL (Customer Info, redemption links, offer codes). Figures go to stdout; copy them into docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v wrk >/dev/null; then
@@ -11,3 +11,4 @@ export REDEEM_BENCH_POSTGRES_URL="${REDEEM_BENCH_POSTGRES_URL:-$(bash scripts/po
 swift build -c release --product redeem
 python3 benchmarks/customer_info.py .build/release/redeem
 python3 benchmarks/redemption.py .build/release/redeem
+python3 benchmarks/offer_codes.py .build/release/redeem
