@@ -43,7 +43,7 @@ struct OfferCodeController {
             if let committed = redemption.customerInfo { info = committed } else {
                 info = try await store.customerInfo(appID: appID, appUserID: claimant, now: now)
             }
-            return try JSONResponse(OfferCodeSuccess(info: info, redemption: OfferRedemptionInfo(redemption)))
+            return try JSONResponse(CustomerInfoWith(info, "offer_redemption", OfferRedemptionInfo(redemption)))
                 .response(from: request, context: context)
         case .failure(let failure):
             var error = APIError(failure.status, code: failure.code, message: failure.message)
@@ -94,26 +94,5 @@ struct OfferRedemptionInfo: Encodable, Sendable {
         case productIdentifier = "product_identifier"
         case purchaseID = "purchase_id"
         case expiresDate = "expires_date"
-    }
-}
-
-/// CustomerInfo plus `offer_redemption`.
-struct OfferCodeSuccess: Encodable {
-    let info: CustomerInfo
-    let redemption: OfferRedemptionInfo
-
-    enum CodingKeys: String, CodingKey {
-        case subscriber
-        case requestDate = "request_date"
-        case requestDateMs = "request_date_ms"
-        case offerRedemption = "offer_redemption"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(info.requestDate, forKey: .requestDate)
-        try c.encode(info.requestDateMs, forKey: .requestDateMs)
-        try c.encode(info.subscriber, forKey: .subscriber)
-        try c.encode(redemption, forKey: .offerRedemption)
     }
 }

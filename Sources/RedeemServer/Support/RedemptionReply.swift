@@ -19,7 +19,7 @@ enum RedemptionReply {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         switch self {
         case .success(let info, let redemption):
-            return try JSONResponse(Success(info: info, redemption: redemption)).response(from: request, context: context)
+            return try JSONResponse(CustomerInfoWith(info, "redemption_info", redemption)).response(from: request, context: context)
         case .subscriptionExpired(let info):
             return try JSONResponse(Failure(
                 code: Self.subscriptionExpiredCode, message: "The purchase was redeemed, but its subscription has expired.",
@@ -38,26 +38,6 @@ enum RedemptionReply {
                 message: resent ? "The link has expired. A new one has been sent to the purchase e-mail." : "The link has expired.",
                 errorInfo: email.map { ErrorInfo(obfuscatedEmail: $0, resent: resent) }
             ), status: .forbidden).response(from: request, context: context)
-        }
-    }
-
-    struct Success: Encodable {
-        let info: CustomerInfo
-        let redemption: RedemptionInfo
-
-        enum CodingKeys: String, CodingKey {
-            case subscriber
-            case requestDate = "request_date"
-            case requestDateMs = "request_date_ms"
-            case redemptionInfo = "redemption_info"
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(info.requestDate, forKey: .requestDate)
-            try c.encode(info.requestDateMs, forKey: .requestDateMs)
-            try c.encode(info.subscriber, forKey: .subscriber)
-            try c.encode(redemption, forKey: .redemptionInfo)
         }
     }
 

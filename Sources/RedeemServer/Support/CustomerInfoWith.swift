@@ -1,0 +1,30 @@
+import RedeemCore
+
+/// A CustomerInfo body (`request_date`, `request_date_ms`, `subscriber`) plus one extra key, which RevenueCat's SDKs ignore.
+struct CustomerInfoWith<Extra: Encodable>: Encodable {
+    let info: CustomerInfo
+    let key: String
+    let extra: Extra
+
+    init(_ info: CustomerInfo, _ key: String, _ extra: Extra) {
+        self.info = info
+        self.key = key
+        self.extra = extra
+    }
+
+    struct Key: CodingKey {
+        let stringValue: String
+        init(_ string: String) { stringValue = string }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(info.requestDate, forKey: Key("request_date"))
+        try c.encode(info.requestDateMs, forKey: Key("request_date_ms"))
+        try c.encode(info.subscriber, forKey: Key("subscriber"))
+        try c.encode(extra, forKey: Key(key))
+    }
+}
