@@ -57,6 +57,9 @@ public enum OfferRedemptionKind: String, Codable, Sendable {
     case extend
     /// `OFFER_REDEEMED` / `UPGRADE`: to a higher level of the group, at once.
     case upgrade
+    /// `OFFER_REDEEMED` / `DOWNGRADE`: to a lower level of the group, starting when the current period ends
+    /// (allowed where the App Store allows it: redemption outside the app; the in-app route refuses it).
+    case downgrade
     /// `OFFER_REDEEMED`: to another product of the same level, at once.
     case crossgrade
     /// `ONE_TIME_CHARGE`: a consumable or non-consumable.
@@ -69,6 +72,7 @@ public enum OfferRedemptionKind: String, Codable, Sendable {
         case .resubscribe: ("SUBSCRIBED", "RESUBSCRIBE")
         case .extend, .crossgrade: ("OFFER_REDEEMED", nil)
         case .upgrade: ("OFFER_REDEEMED", "UPGRADE")
+        case .downgrade: ("OFFER_REDEEMED", "DOWNGRADE")
         case .oneTime: ("ONE_TIME_CHARGE", nil)
         }
     }
@@ -86,8 +90,9 @@ public struct OfferPlan: Equatable, Sendable {
 /// The rules of App Store offer codes, applied to one customer: eligibility, downgrades and the dates granted.
 public enum OfferRules {
     /// `purchases` are the customer's; `products` holds at least the products those purchases are of.
+    /// A downgrade is refused unless `allowDowngrade`; then it starts when the current higher level ends.
     public static func plan(
-        offer: Offer, product: Product, purchases: [Purchase], products: [String: Product], at now: Date
+        offer: Offer, product: Product, purchases: [Purchase], products: [String: Product], at now: Date, allowDowngrade: Bool = false
     ) -> Result<OfferPlan, OfferRedemptionFailure> {
         let counted = purchases.filter { $0.refundedAt == nil }
         guard product.type == .subscription, let length = offer.totalPeriod else {
@@ -106,7 +111,11 @@ public enum OfferRules {
         }
         let level = product.groupLevel ?? 0
         let activeLevels = active.compactMap { products[$0.productID]?.groupLevel }
-        if product.groupLevel != nil, let highest = activeLevels.min(), highest < level { return .failure(.wouldDowngrade) }
+        if product.groupLevel != nil, let highest = activeLevels.min(), highest < level {
+            guard allowDowngrade else { return .failure(.wouldDowngrade) }
+            let currentEnd = active.compactMap(\.expiresDate).max() ?? now
+            return .success(OfferPlan(kind: .downgrade, purchaseDate: now, expiresDate: length.advance(max(currentEnd, now)), periodType: periodType))
+        }
         if let current = active.filter({ $0.productID == product.id }).compactMap(\.expiresDate).max() {
             return .success(OfferPlan(kind: .extend, purchaseDate: now, expiresDate: length.advance(max(current, now)), periodType: periodType))
         }

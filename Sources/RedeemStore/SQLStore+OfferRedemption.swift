@@ -144,7 +144,10 @@ extension SQLStore {
         let others = Array(Set(purchases.map(\.productID)).subtracting([found.product.id]))
         for product in try await Self.products(appID: request.appID, ids: others, on: connection) { products[product.id] = product }
         let plan: OfferPlan
-        switch OfferRules.plan(offer: offer, product: found.product, purchases: purchases, products: products, at: now) {
+        // Like the App Store: the in-app route refuses a downgrade; a redemption on the web schedules it.
+        let allowDowngrade = request.channel == .web
+        switch OfferRules.plan(offer: offer, product: found.product, purchases: purchases, products: products, at: now,
+                               allowDowngrade: allowDowngrade) {
         case .success(let value): plan = value
         case .failure(let failure): throw OfferRefused(failure: failure)
         }

@@ -13,7 +13,7 @@ public struct WebhookOffer: Codable, Equatable, Sendable {
     public var period: String?
     /// Apple's `notificationType` for the same redemption: `SUBSCRIBED`, `OFFER_REDEEMED` or `ONE_TIME_CHARGE`.
     public var notificationType: String
-    /// Apple's `subtype`: `INITIAL_BUY`, `RESUBSCRIBE`, `UPGRADE`, or nil.
+    /// Apple's `subtype`: `INITIAL_BUY`, `RESUBSCRIBE`, `UPGRADE`, `DOWNGRADE`, or nil.
     public var subtype: String?
 
     public init(offer: PurchaseOffer, codeType: String, kind: OfferRedemptionKind) {
@@ -49,7 +49,7 @@ public struct WebhookOffer: Codable, Equatable, Sendable {
 
 extension WebhookEvent {
     /// The event an offer-code redemption sends, by RevenueCat's names: `INITIAL_PURCHASE` for a first subscription,
-    /// `RENEWAL` for a resubscription, `PRODUCT_CHANGE` for an upgrade, `OFFER_CODE_REDEEMED` on an active subscription
+    /// `RENEWAL` for a resubscription, `PRODUCT_CHANGE` for an upgrade or downgrade, `OFFER_CODE_REDEEMED` on an active subscription
     /// of the same level, `NON_RENEWING_PURCHASE` for one-time products.
     public static func offerRedemption(
         _ purchase: Purchase, customer: Customer, product: Product, kind: OfferRedemptionKind, codeType: String,
@@ -58,7 +58,7 @@ extension WebhookEvent {
         let type: WebhookEventType = switch kind {
         case .initialBuy: .initialPurchase
         case .resubscribe: .renewal
-        case .upgrade: .productChange
+        case .upgrade, .downgrade: .productChange
         case .extend, .crossgrade: .offerCodeRedeemed
         case .oneTime: .nonRenewingPurchase
         }

@@ -202,6 +202,13 @@ enum OfferCases {
             let down = try await makeOffer(store, appID: app.id, product: "basic", eligibility: [.existing])
             _ = try await makeCustom(store, down, code: "BASICDEAL", cap: 10)
             #expect(failure(try await redeem(store, app.id, "BASICDEAL", by: "rich")) == .wouldDowngrade)
+            // On the web, as in the App Store, the downgrade is accepted and starts when the higher level ends.
+            let web = try await store.redeemOfferCode(OfferCodeRedemptionRequest(
+                appID: app.id, code: "BASICDEAL", claimant: Fixture.user("rich"), channel: .web, isSandbox: false, now: now
+            ))
+            guard case .success(let downgrade) = web else { Issue.record("web downgrade refused: \(web)"); return }
+            #expect(downgrade.kind == .downgrade)
+            #expect(downgrade.purchase.expiresDate == ISO8601Period(months: 1).advance(ISO8601Period(months: 1).advance(now)))
             let up = try await makeOffer(store, appID: app.id, product: "premium", eligibility: [.existing])
             _ = try await makeCustom(store, up, code: "PREMIUMDEAL", cap: 10)
             guard case .success(let upgrade) = try await redeem(store, app.id, "PREMIUMDEAL", by: "thrifty") else { Issue.record("refused"); return }

@@ -134,6 +134,7 @@ import Testing
         (OfferRedemptionKind.initialBuy, "INITIAL_PURCHASE", "SUBSCRIBED", String?("INITIAL_BUY")),
         (.resubscribe, "RENEWAL", "SUBSCRIBED", "RESUBSCRIBE"),
         (.upgrade, "PRODUCT_CHANGE", "OFFER_REDEEMED", "UPGRADE"),
+        (.downgrade, "PRODUCT_CHANGE", "OFFER_REDEEMED", "DOWNGRADE"),
         (.extend, "OFFER_CODE_REDEEMED", "OFFER_REDEEMED", nil),
         (.crossgrade, "OFFER_CODE_REDEEMED", "OFFER_REDEEMED", nil),
     ])
