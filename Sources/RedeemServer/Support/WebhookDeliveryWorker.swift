@@ -32,12 +32,15 @@ public final class WebhookDeliveryWorker: Service, Sendable {
         self.loop = QueueWorkerLoop(interval: pollInterval)
     }
 
-    deinit { try? client.syncShutdown() }
+    /// Never blocks (a blocking shutdown on an event-loop thread would trap); a second shutdown only reports an error, ignored.
+    deinit { client.shutdown { _ in } }
 
     public func wake() { loop.wakeup.yield() }
 
+    /// Delivers until graceful shutdown, then closes the HTTP client's connections.
     public func run() async throws {
         await loop.run { [self] in await self.drain() }
+        try? await client.shutdown().get()
     }
 
     /// Attempts everything due now; returns how many were delivered.
