@@ -70,12 +70,7 @@ struct Offers: AsyncParsableCommand {
         @Option var offer: String
         @OptionGroup var database: DatabaseOptions
 
-        func run() async throws {
-            let updated = try await database.withAdmin { admin in
-                try await admin.setOfferActive(appID: try await admin.store.offer(id: offer).appID, id: offer, active: true)
-            }
-            print("Offer \(updated.id) is active.")
-        }
+        func run() async throws { try await Offers.switchOffer(offer, active: true, database: database) }
     }
 
     struct Deactivate: AsyncParsableCommand {
@@ -83,12 +78,14 @@ struct Offers: AsyncParsableCommand {
         @Option var offer: String
         @OptionGroup var database: DatabaseOptions
 
-        func run() async throws {
-            let updated = try await database.withAdmin { admin in
-                try await admin.setOfferActive(appID: try await admin.store.offer(id: offer).appID, id: offer, active: false)
-            }
-            print("Offer \(updated.id) is inactive.")
+        func run() async throws { try await Offers.switchOffer(offer, active: false, database: database) }
+    }
+
+    static func switchOffer(_ offer: String, active: Bool, database: DatabaseOptions) async throws {
+        let updated = try await database.withAdmin { admin in
+            try await admin.setOfferActive(appID: try await admin.store.offer(id: offer).appID, id: offer, active: active)
         }
+        print("Offer \(updated.id) is \(active ? "active" : "inactive").")
     }
 
     struct Usage: AsyncParsableCommand {

@@ -103,6 +103,11 @@ def offer_http_checks(label, env, cwd, base, app, codes):
     batches = run(["codes", "batches", "--app", app["id"], "--json"], env, cwd)
     check(f"[{label}] codes batches shows one of 2,500 redeemed", batches.returncode == 0
           and json.loads(batches.stdout)["batches"][0]["redeemed"] == 1, batches.stdout)
+    offer_id = json.loads(batches.stdout)["batches"][0]["offer_id"] if batches.returncode == 0 else "x"
+    off = run(["offers", "deactivate", "--offer", offer_id], env, cwd)
+    status, body = http("POST", base + "/v1/subscribers/redeem_offer_code", key=key, body={"app_user_id": "late-user", "code": codes[1]})
+    check(f"[{label}] offers deactivate switches its codes off (7862)",
+          off.returncode == 0 and "inactive" in off.stdout and status == 403 and body.get("code") == 7862, off.stdout + off.stderr + str(body))
 
 
 def scenario(label, env, cwd, browser=False):
