@@ -5,7 +5,7 @@ and the same on PostgreSQL when REDEEM_TEST_POSTGRES_URL is set. Prints 'N passe
 import json, os, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from page_check import decode_qr, screenshot  # noqa: E402
+from page_check import decode_qr, dump_dom, screenshot  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 results = {"passed": 0, "failed": 0}
@@ -85,8 +85,13 @@ def offer_cli_checks(label, env, cwd, app):
     return codes
 
 
-def offer_http_checks(label, env, cwd, base, app, codes):
+def offer_http_checks(label, env, cwd, base, app, codes, browser=False):
     key = app["keys"]["public_sandbox"]
+    if browser:
+        page = f"{base}/redeem?ctx=offercodes&id={app['id']}&code={codes[0].lower()}"
+        dom = dump_dom(page, mobile="android")
+        check(f"[{label}] the offer page renders in Chromium with the offer and the claim form",
+              "2 weeks free" in dom and "Claim offer" in dom and 'name="claim_id"' in dom, dom[:300])
     status, body = http("POST", base + "/v1/subscribers/redeem_offer_code", key=key, body={"app_user_id": "offer-user", "code": codes[0].lower()})
     check(f"[{label}] a generated code redeems in the app with its offer period",
           status == 200 and body["subscriber"]["subscriptions"]["pro_monthly"].get("offer_period") == "P2W", body)
@@ -174,7 +179,7 @@ def scenario(label, env, cwd, browser=False):
         check(f"[{label}] links test gives a link the server reports as invalid (7849)", status == 400 and invalid.get("code") == 7849, invalid)
         status, info = http("GET", base + "/v1/subscribers/e2e-user", key=app["keys"]["public_sandbox"])
         check(f"[{label}] entitlement appears in customer info", "pro" in info["subscriber"]["entitlements"], info)
-        offer_http_checks(label, env, cwd, base, app, offer_codes)
+        offer_http_checks(label, env, cwd, base, app, offer_codes, browser)
         status, error = http("GET", base + "/admin/v1/apps", key=app["keys"]["public_sandbox"])
         check(f"[{label}] public key refused on admin route", status == 403, error)
     finally:
