@@ -73,6 +73,24 @@ import Testing
     }
 
     @Test(arguments: TestDatabases.available)
+    func guessingOnThePageIsLimitedPerIP(_ backend: TestBackend) async throws {
+        var limits = RateLimits.unlimited
+        limits.redeemPerIP = 3
+        try await TestServer.with(backend, rateLimits: limits) { server in
+            let app = try await CheckoutTests.shop(server)
+            for guess in ["AAAA2222", "BBBB3333", "CCCC4444"] {
+                #expect(try await server.send(.get, "/redeem?ctx=offercodes&id=\(app.id)&code=\(guess)", key: nil).status == 404)
+            }
+            let limited = try await server.send(.get, "/redeem?ctx=offercodes&id=\(app.id)&code=DDDD5555", key: nil)
+            #expect(limited.status == 429)
+            #expect(limited.headers[.retryAfter] != nil)
+            // The SDK route counts the same address's guesses in its own bucket, under the same limit.
+            for _ in 0..<3 { #expect(try await OfferCodeAPITests.redeem(server, app, user: "u-\(UUID())", code: "EEEE6666").code == 7860) }
+            #expect(try await OfferCodeAPITests.redeem(server, app, user: "u-\(UUID())", code: "EEEE6666").status == 429)
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
     func aPaidOfferGoesThroughTheSandboxCheckout(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await CheckoutTests.shop(server)
