@@ -114,17 +114,9 @@ public struct CreatedApp: Encodable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         try app.encode(to: encoder)
-        var container = encoder.container(keyedBy: Key.self)
-        var keys = container.nestedContainer(keyedBy: Key.self, forKey: Key("keys"))
-        for key in self.keys { try keys.encode(key.plaintext, forKey: Key(key.record.kind.rawValue)) }
-    }
-
-    struct Key: CodingKey {
-        let stringValue: String
-        init(_ string: String) { self.stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        var keys = container.nestedContainer(keyedBy: DynamicCodingKey.self, forKey: DynamicCodingKey("keys"))
+        for key in self.keys { try keys.encode(key.plaintext, forKey: DynamicCodingKey(key.record.kind.rawValue)) }
     }
 }
 
@@ -134,7 +126,7 @@ public struct CreatedKey: Encodable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         try key.encode(to: encoder)
-        var container = encoder.container(keyedBy: CreatedApp.Key.self)
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
         try container.encode(plaintext, forKey: .init("key"))
     }
 }

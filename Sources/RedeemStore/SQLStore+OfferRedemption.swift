@@ -158,7 +158,7 @@ extension SQLStore {
         )
         grant.checkoutReference = request.checkoutReference
         grant.offer = PurchaseOffer(offer)
-        let purchase = try await Self.insertPurchase(grant, now: now, on: connection)
+        let purchase = try await Self.insertPurchase(grant, product: found.product, customer: customer, now: now, on: connection)
         let batchID: String? = if case .oneTime(_, let batch, _) = found.kind { batch.id } else { nil }
         let customCodeID: String? = if case .custom(let code) = found.kind { code.id } else { nil }
         try await connection.query("""

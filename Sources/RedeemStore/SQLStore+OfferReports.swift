@@ -79,9 +79,9 @@ extension OfferRedemptionRecord {
     }
 
     static func csvField(_ value: String) -> String {
-        // A leading = + - @ would run as a formula in a spreadsheet; quote and prefix it.
-        let guarded = value.first.map { "=+-@".contains($0) } == true ? "'" + value : value
-        guard guarded.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || guarded != value else { return guarded }
-        return "\"" + guarded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // A leading = + - @ would run as a formula in a spreadsheet: a quote mark keeps it text.
+        let text = value.first.map { "=+-@".contains($0) } == true ? "'" + value : value
+        guard text.contains(where: { ",\"\n\r".contains($0) }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

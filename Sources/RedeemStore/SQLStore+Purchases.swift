@@ -114,11 +114,16 @@ extension SQLStore {
     }
 
     /// Inside a write transaction: records `grant` for its customer (created if new).
-    static func insertPurchase(_ grant: PurchaseGrant, now: Date, on connection: any SQLConnection) async throws -> Purchase {
-        guard let product = try await products(appID: grant.appID, ids: [grant.productID], on: connection).first else {
-            throw StoreError.notFound("product '\(grant.productID)'")
-        }
-        let customer = try await resolveOrCreate(appID: grant.appID, appUserID: grant.appUserID, now: now, on: connection)
+    /// Callers that already hold the product and the grant's customer pass them, saving two reads.
+    static func insertPurchase(
+        _ grant: PurchaseGrant, product known: Product? = nil, customer resolved: Customer? = nil, now: Date, on connection: any SQLConnection
+    ) async throws -> Purchase {
+        var product = known
+        if product == nil { product = try await products(appID: grant.appID, ids: [grant.productID], on: connection).first }
+        guard let product else { throw StoreError.notFound("product '\(grant.productID)'") }
+        var customer = resolved
+        if customer == nil { customer = try await resolveOrCreate(appID: grant.appID, appUserID: grant.appUserID, now: now, on: connection) }
+        guard let customer else { throw StoreError.notFound("customer '\(grant.appUserID.rawValue)'") }
         var expires: Date? = nil
         if product.type == .subscription, let period = product.period {
             expires = try grant.expiresDate ?? ISO8601Period(parsing: period).advance(grant.purchaseDate)

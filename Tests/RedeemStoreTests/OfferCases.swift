@@ -284,3 +284,21 @@ enum OfferCases {
 extension Result {
     var isSuccess: Bool { if case .success = self { true } else { false } }
 }
+
+@Suite struct OfferReportCSVTests {
+    static func record(appUserID: String, customCode: String?) -> OfferRedemptionRecord {
+        OfferRedemptionRecord(id: "ored_1", offerID: "ofr_1", referenceName: "Spring, \"big\" sale", appUserID: appUserID, customerID: "cus_1",
+                              codeType: customCode == nil ? "one_time" : "custom", customCode: customCode, batchID: nil, purchaseID: "pur_1",
+                              channel: "web", createdAt: ISODate.parse("2026-06-01T00:00:00Z")!)
+    }
+
+    @Test func fieldsAreQuotedAndFormulasDefused() {
+        // App user IDs are the app's own strings: commas, quotes and a leading "=" must not break or run in a spreadsheet.
+        #expect(Self.record(appUserID: "=HYPERLINK(\"x\")", customCode: "SPRING").csvLine
+            == #"2026-06-01T00:00:00Z,"'=HYPERLINK(""x"")",cus_1,custom,SPRING,ofr_1,"Spring, ""big"" sale",web,pur_1"#)
+        #expect(Self.record(appUserID: "-5", customCode: nil).csvLine
+            == #"2026-06-01T00:00:00Z,'-5,cus_1,one_time,,ofr_1,"Spring, ""big"" sale",web,pur_1"#)
+        #expect(Self.record(appUserID: "plain", customCode: nil).csvLine
+            == #"2026-06-01T00:00:00Z,plain,cus_1,one_time,,ofr_1,"Spring, ""big"" sale",web,pur_1"#)
+    }
+}

@@ -39,10 +39,8 @@ struct OfferCodeController {
         redemptionRequest.includeCustomerInfo = true
         switch try await store.redeemOfferCode(redemptionRequest) {
         case .success(let redemption):
-            let info: CustomerInfo
-            if let committed = redemption.customerInfo { info = committed } else {
-                info = try await store.customerInfo(appID: appID, appUserID: claimant, now: now)
-            }
+            // Asked for above: the CustomerInfo the redemption's own transaction committed.
+            guard let info = redemption.customerInfo else { throw StoreError.conflict("the redemption returned no CustomerInfo") }
             return try JSONResponse(CustomerInfoWith(info, "offer_redemption", OfferRedemptionInfo(redemption)))
                 .response(from: request, context: context)
         case .failure(let failure):

@@ -12,15 +12,8 @@ struct CustomerInfoWith<Extra: Encodable>: Encodable {
         self.extra = extra
     }
 
-    struct Key: CodingKey {
-        let stringValue: String
-        init(_ string: String) { stringValue = string }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        var intValue: Int? { nil }
-        init?(intValue: Int) { nil }
-    }
-
     func encode(to encoder: any Encoder) throws {
+        typealias Key = DynamicCodingKey
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(info.requestDate, forKey: Key("request_date"))
         try c.encode(info.requestDateMs, forKey: Key("request_date_ms"))
