@@ -302,6 +302,29 @@ struct FastSQLiteTests {
     }
 
     @available(macOS 15.0, iOS 18.0, *)
+    @Test func theCheckpointerCopiesTheLogBackSoTheWriterStartsItOver() async throws {
+        try await Self.withDatabase { path in
+            let db = try await FastSQLiteBackend.open(path: path, readerCount: 1, groupCommit: true, checkpointFrames: 40)
+            _ = try await db.transaction { try await $0.query("CREATE TABLE big (x TEXT)") }
+            let filler = String(repeating: "x", count: 3000)  // about one page per row
+            for _ in 0..<120 {
+                _ = try await db.transaction { try await $0.query(Self.sql("INSERT INTO big VALUES ($1)", [.text(filler)])) }
+            }
+            // Passes ran (the log passed 40 frames); once the checkpointer's thread has copied the whole log, the next commit writes from the log's start.
+            for _ in 0..<500 where !db.checkpointer.caughtUp.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(10)) }
+            let caughtUp = db.checkpointer.caughtUp.load(ordering: .relaxed)
+            let passes = db.checkpointer.passes.load(ordering: .relaxed)
+            #expect(caughtUp && passes > 0)
+            _ = try await db.transaction { try await $0.query(Self.sql("INSERT INTO big VALUES ($1)", [.text(filler)])) }
+            let frames = db.checkpointer.lastFrames.load(ordering: .relaxed)
+            #expect(frames > 0 && frames < 10)
+            let count = try await db.read { try await $0.first("SELECT COUNT(*) AS n FROM big")?.int("n") }
+            #expect(count == 121)
+            await db.close()
+        }
+    }
+
+    @available(macOS 15.0, iOS 18.0, *)
     @Test func bodiesRunOnTheConnectionThreadWithoutHops() async throws {
         try await Self.withBackend { db in
             let hopsBefore = db.writer.hops.load(ordering: .relaxed)

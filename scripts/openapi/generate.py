@@ -116,7 +116,7 @@ schemas["APIKeyKind"] = {
 schemas["PeriodType"] = {"type": "string", "enum": ["normal", "intro", "trial", "prepaid"]}
 
 app_props = {
-    "id": s("App ID, `app_` plus 16 hex digits.", examples=["app_0123456789abcdef"]),
+    "id": s("App ID, `app_` plus 28 hex digits (creation time, then random).", examples=["app_019a8f3c2b1e0123456789abcdef"]),
     "name": s("Display name, 1–100 characters (trimmed).", examples=["Acme"]),
     "icon_url": s("Absolute https URL. Omitted when unset."),
     "app_store_url": s("Absolute https URL. Omitted when unset."),
@@ -150,7 +150,7 @@ schemas["App"] = {
 app_example = {
     "android_cert_fingerprints": [],
     "created_at": "2026-01-01T00:00:00Z",
-    "id": "app_0123456789abcdef",
+    "id": "app_019a8f3c2b1e0123456789abcdef",
     "ios_bundle_id": "com.example.acme",
     "name": "Acme",
     "redemption_link_lifetime_seconds": 3600,
@@ -226,7 +226,7 @@ schemas["Product"] = {
     "description": "Something an app sells, with the entitlements it unlocks.",
     "required": ["app_id", "id", "type", "entitlements", "created_at"],
     "properties": {
-        "app_id": s(examples=["app_0123456789abcdef"]),
+        "app_id": s(examples=["app_019a8f3c2b1e0123456789abcdef"]),
         "id": dict(IDENT, description="Product identifier.", examples=["pro_monthly"]),
         "type": ref("ProductType"),
         "period": s("ISO-8601 period such as `P1M`; present for subscriptions only (omitted otherwise)."),
@@ -272,7 +272,7 @@ schemas["Entitlement"] = {
     "description": "Access that products unlock, e.g. `pro`.",
     "required": ["app_id", "id", "created_at"],
     "properties": {
-        "app_id": s(examples=["app_0123456789abcdef"]),
+        "app_id": s(examples=["app_019a8f3c2b1e0123456789abcdef"]),
         "id": dict(IDENT, examples=["pro"]),
         "display_name": s("Omitted when unset."),
         "created_at": dt(ISO_NOTE),
@@ -303,7 +303,7 @@ schemas["APIKey"] = {
     "description": "A stored key. The plaintext is never returned after creation.",
     "required": ["id", "kind", "display_prefix", "created_at"],
     "properties": {
-        "id": s("Key ID, `key_` plus 16 hex digits.", examples=["key_0123456789abcdef"]),
+        "id": s("Key ID, `key_` plus 28 hex digits (creation time, then random).", examples=["key_019a8f3c2b1e0123456789abcdef"]),
         "app_id": s("The app it belongs to; omitted for instance admin keys."),
         "kind": ref("APIKeyKind"),
         "display_prefix": s("The first characters of the key (its kind prefix plus 4), safe to show.",
@@ -375,7 +375,7 @@ schemas["CustomerInfoTransaction"] = {
     "required": ["id", "purchase_date", "original_purchase_date", "store", "is_sandbox", "store_transaction_id",
                  "display_name", "refunded_at", "price"],
     "properties": {
-        "id": s("Redeem purchase ID (`pur_…`).", examples=["pur_0123456789abcdef"]),
+        "id": s("Redeem purchase ID (`pur_…`).", examples=["pur_019a8f3c2b1e0123456789abcdef"]),
         "purchase_date": dt(),
         "original_purchase_date": dt(),
         "store": s(examples=["external"]),
@@ -489,7 +489,7 @@ schemas["Purchase"] = {
     "required": ["id", "app_id", "customer_id", "product_id", "store", "is_sandbox", "purchase_date",
                  "original_purchase_date", "period_type", "store_transaction_id", "created_at"],
     "properties": {
-        "id": s("Purchase ID, `pur_` plus 16 hex digits.", examples=["pur_0123456789abcdef"]),
+        "id": s("Purchase ID, `pur_` plus 28 hex digits (creation time, then random).", examples=["pur_019a8f3c2b1e0123456789abcdef"]),
         "app_id": s(),
         "customer_id": s("Internal customer ID (`cus_…`), not the app user ID."),
         "product_id": s(),
@@ -619,7 +619,7 @@ responses = {
         {"code": 7226, "message": "Public SDK keys cannot reach admin routes."}),
     "NotFound": err_resp(
         "The app, product, entitlement or key does not exist (code 7004).",
-        {"code": 7004, "message": "app 'app_0123456789abcdef' not found"}),
+        {"code": 7004, "message": "app 'app_019a8f3c2b1e0123456789abcdef' not found"}),
     "Conflict": err_resp(
         "It already exists (code 7009).",
         {"code": 7009, "message": "product 'pro_monthly' already exists"}),
@@ -633,13 +633,13 @@ responses = {
 
 parameters = {
     "AppID": {"name": "app_id", "in": "path", "required": True, "description": "App ID.",
-              "schema": {"type": "string", "examples": ["app_0123456789abcdef"]}},
+              "schema": {"type": "string", "examples": ["app_019a8f3c2b1e0123456789abcdef"]}},
     "ProductID": {"name": "product_id", "in": "path", "required": True, "description": "Product ID.",
                   "schema": dict(IDENT, examples=["pro_monthly"])},
     "EntitlementID": {"name": "entitlement_id", "in": "path", "required": True, "description": "Entitlement ID.",
                       "schema": dict(IDENT, examples=["pro"])},
     "KeyID": {"name": "key_id", "in": "path", "required": True, "description": "Key ID (`key_…`).",
-              "schema": {"type": "string", "examples": ["key_0123456789abcdef"]}},
+              "schema": {"type": "string", "examples": ["key_019a8f3c2b1e0123456789abcdef"]}},
     "AppUserID": {
         "name": "app_user_id", "in": "path", "required": True,
         "description": ("The app's user ID, percent-encoded as one path segment. Either an anonymous ID "

@@ -12,7 +12,7 @@ schemas["Offer"] = {
     "type": "object",
     "required": ["id", "app_id", "product_id", "reference_name", "payment_mode", "duration", "periods", "eligibility", "active", "created_at"],
     "properties": {
-        "id": s(examples=["ofr_0123456789abcdef"]),
+        "id": s(examples=["ofr_019a8f3c2b1e0123456789abcdef"]),
         "app_id": s(),
         "product_id": s(),
         "reference_name": s("Carried by transactions (`offer_code_ref_name`) and notifications; unique per app."),
@@ -43,7 +43,7 @@ schemas["OfferInput"] = {
 schemas["ActiveSwitch"] = {"type": "object", "required": ["active"], "properties": {"active": {"type": "boolean"}}}
 schemas["CodeBatch"] = {
     "type": "object", "required": ["id", "app_id", "offer_id", "count", "expires_at", "active", "created_at"],
-    "properties": {"id": s(examples=["batch_0123456789abcdef"]), "app_id": s(), "offer_id": s(), "count": {"type": "integer"},
+    "properties": {"id": s(examples=["batch_019a8f3c2b1e0123456789abcdef"]), "app_id": s(), "offer_id": s(), "count": {"type": "integer"},
                    "expires_at": dt(), "active": {"type": "boolean"}, "created_at": dt(),
                    "redeemed": {"type": "integer", "description": "In listings: codes redeemed so far."}},
 }
@@ -59,7 +59,7 @@ schemas["GeneratedCodeBatch"] = {
 }
 schemas["CustomCode"] = {
     "type": "object", "required": ["id", "app_id", "offer_id", "code", "max_redemptions", "redemption_count", "expires_at", "active", "created_at"],
-    "properties": {"id": s(examples=["cc_0123456789abcdef"]), "app_id": s(), "offer_id": s(),
+    "properties": {"id": s(examples=["cc_019a8f3c2b1e0123456789abcdef"]), "app_id": s(), "offer_id": s(),
                    "code": s("Canonical form: upper case, without spaces or dashes.", examples=["SUMMER25"]),
                    "max_redemptions": {"type": "integer"}, "redemption_count": {"type": "integer"},
                    "expires_at": dt(nullable=True), "active": {"type": "boolean"}, "created_at": dt()},
@@ -184,7 +184,7 @@ paths["/v1/subscribers/redeem_offer_code"] = {
             "400": err_resp("Invalid code (7860), malformed body (7000) or app user ID (7256).", {"code": 7860, "message": "This code is not valid."}),
             "401": rresp("Unauthorized"),
             "402": err_resp("A paid offer (7868): claim it at `redeem_url`.", {"code": 7868, "message": "This offer has a price; claim it on the web to pay for it.",
-                                                                             "redeem_url": "https://pay.example.com/redeem?ctx=offercodes&id=app_0123456789abcdef&code=SUMMER25"}),
+                                                                             "redeem_url": "https://pay.example.com/redeem?ctx=offercodes&id=app_019a8f3c2b1e0123456789abcdef&code=SUMMER25"}),
             "403": err_resp("Expired (7861), inactive (7862), not eligible (7865), would downgrade (7866) or quota reached (7867).",
                             {"code": 7865, "message": "This offer is not available for your account."}),
             "409": err_resp("Exhausted (7863) or already redeemed (7864).", {"code": 7864, "message": "This code or offer has already been redeemed."}),

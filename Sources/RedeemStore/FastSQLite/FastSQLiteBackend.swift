@@ -4,6 +4,7 @@ import Synchronization
 /// owning a connection with a prepared-statement cache. `transaction` and `read` run their body with the
 /// connection's thread as task executor, so each `query` runs synchronously there.
 /// With `groupCommit`, transactions queued on the writer share COMMITs (see `FastSQLiteGroupCommit`).
+/// Checkpoints run on a thread of their own (see `FastSQLiteCheckpointer`).
 @available(macOS 15.0, iOS 18.0, *)
 public final class FastSQLiteBackend: SQLDatabase {
     public let engine = SQLEngine.sqlite
@@ -13,29 +14,36 @@ public final class FastSQLiteBackend: SQLDatabase {
     let readers: FastSQLitePool
     private let closed = Atomic(false)
     let group: FastSQLiteGroupCommit?
+    let checkpointer: FastSQLiteCheckpointer
     /// Per reader, the last `PRAGMA data_version` seen, and the epoch they feed.
     private let versions = Mutex((seen: [ObjectIdentifier: Int64](), epoch: UInt64(0)))
 
     public static func open(path: String, readerCount: Int = 4, statementCacheSize: Int = 256,
-                            groupCommit: Bool = false) async throws -> FastSQLiteBackend {
+                            groupCommit: Bool = false, checkpointFrames: Int32 = 4000) async throws -> FastSQLiteBackend {
         // The writer opens first: it switches the file to WAL.
         let names = ["sqlite-writer"] + (1...max(1, readerCount)).map { "sqlite-reader-\($0)" }
         var workers: [FastSQLiteWorker] = []
+        var checkpointer: FastSQLiteCheckpointer?
         do {
             for name in names {
                 let worker = FastSQLiteWorker(name: name)
                 workers.append(worker)
                 try await worker.open(path: path, isWriter: workers.count == 1, cacheSize: statementCacheSize)
             }
+            let opened = try FastSQLiteCheckpointer(path: path, threshold: checkpointFrames)
+            checkpointer = opened
+            try await workers[0].perform { $0.reportWAL(to: opened) }
         } catch {
+            await checkpointer?.stop()
             for worker in workers.reversed() { await worker.shutdown() }
             throw error
         }
-        return FastSQLiteBackend(path: path, workers: workers, groupCommit: groupCommit)
+        return FastSQLiteBackend(path: path, workers: workers, checkpointer: checkpointer!, groupCommit: groupCommit)
     }
 
-    private init(path: String, workers: [FastSQLiteWorker], groupCommit: Bool) {
+    private init(path: String, workers: [FastSQLiteWorker], checkpointer: FastSQLiteCheckpointer, groupCommit: Bool) {
         self.path = path
+        self.checkpointer = checkpointer
         self.writer = workers[0]
         self.readers = FastSQLitePool(Array(workers.dropFirst()))
         self.group = groupCommit ? FastSQLiteGroupCommit(writer: writer, gate: writeGate) : nil
@@ -104,6 +112,7 @@ public final class FastSQLiteBackend: SQLDatabase {
         guard !wasClosed else { return }
         await readers.close()
         for reader in readers.all { await reader.shutdown() }
+        await checkpointer.stop()
         await writer.shutdown()  // last: closing it checkpoints and removes the WAL
     }
 }

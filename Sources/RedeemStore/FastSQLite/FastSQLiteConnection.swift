@@ -32,10 +32,10 @@ final class FastSQLiteConnection {
         db = handle
         sqlite3_extended_result_codes(handle, 1)
         // Savepoint journals in memory (no temp file per group-commit member); pages read through a memory map
-        // and a 64 MB cache rather than a read() each; checkpoints every 16 MB of WAL rather than every 4 MB.
+        // and a 64 MB cache rather than a read() each. Checkpoints: see `FastSQLiteCheckpointer`.
         var pragmas = ["PRAGMA busy_timeout=10000", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
                        "PRAGMA temp_store=MEMORY", "PRAGMA cache_size=-65536", "PRAGMA mmap_size=1073741824"]
-        if isWriter { pragmas.insert(contentsOf: ["PRAGMA journal_mode=WAL", "PRAGMA wal_autocheckpoint=4000"], at: 0) }
+        if isWriter { pragmas.insert("PRAGMA journal_mode=WAL", at: 0) }
         do {
             for pragma in pragmas { _ = try execute(SQL(stringLiteral: pragma), cached: false) }
         } catch {
@@ -70,6 +70,15 @@ final class FastSQLiteConnection {
             for i in 0..<count { values.append(Self.value(stmt, i)) }
             rows.append(SQLRow(columns: columns, values: values))
         }
+    }
+
+    /// Reports the WAL's size after each commit to `checkpointer`, which checkpoints on its own thread. This replaces
+    /// SQLite's automatic checkpoint on this connection (both are a WAL hook).
+    func reportWAL(to checkpointer: FastSQLiteCheckpointer) {
+        sqlite3_wal_hook(db, { context, _, _, frames in
+            if let context { Unmanaged<FastSQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue().walGrew(to: frames) }
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(checkpointer).toOpaque())
     }
 
     /// True inside an explicit transaction.
