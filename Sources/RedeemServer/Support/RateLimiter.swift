@@ -33,13 +33,17 @@ struct RateLimiter: Sendable {
     func check(_ buckets: [(name: String, limit: Int)]) async throws {
         let now = clock.now()
         var retryAfter: TimeInterval = 0
-        for bucket in buckets {
-            let (hits, ends) = if let counters {
-                counters.hit(bucket: bucket.name, window: limits.window, now: now)
-            } else {
-                try await store.hit(bucket: bucket.name, window: limits.window, now: now)
+        if let counters {
+            for bucket in buckets {
+                let (hits, ends) = counters.hit(bucket: bucket.name, window: limits.window, now: now)
+                if hits > bucket.limit { retryAfter = max(retryAfter, ends.timeIntervalSince(now)) }
             }
-            if hits > bucket.limit { retryAfter = max(retryAfter, ends.timeIntervalSince(now)) }
+        } else {
+            // Every bucket in one statement: one round trip.
+            let (hits, ends) = try await store.hit(buckets: buckets.map(\.name), window: limits.window, now: now)
+            for bucket in buckets where hits[bucket.name] ?? 0 > bucket.limit {
+                retryAfter = max(retryAfter, ends.timeIntervalSince(now))
+            }
         }
         guard retryAfter > 0 else { return }
         var error = APIError(.tooManyRequests, code: 7429, message: "Too many attempts; try again later.")
