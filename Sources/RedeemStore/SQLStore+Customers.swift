@@ -70,7 +70,10 @@ extension SQLStore {
     }
 
     /// Inside a write transaction: the customer, created if new, with `last_seen` set to `now`.
-    static func resolveOrCreate(appID: String, appUserID: AppUserID, now: Date, on connection: any SQLConnection) async throws -> Customer {
+    /// `appExists`: the caller has just read a row of the app in this transaction, so it is not checked again.
+    static func resolveOrCreate(
+        appID: String, appUserID: AppUserID, now: Date, appExists: Bool = false, on connection: any SQLConnection
+    ) async throws -> Customer {
         if var customer = try await resolve(appID: appID, appUserID: appUserID, on: connection) {
             if customer.lastSeen < now {
                 try await connection.query("UPDATE customers SET last_seen = \(now) WHERE id = \(customer.id)")
@@ -78,7 +81,7 @@ extension SQLStore {
             }
             return customer
         }
-        try await requireApp(appID, on: connection)
+        if !appExists { try await requireApp(appID, on: connection) }
         let id = Identifier.make(prefix: "cus")
         try await connection.query("""
             INSERT INTO customers (id, app_id, original_app_user_id, first_seen, last_seen)

@@ -91,10 +91,13 @@ extension SQLStore {
         guard let claimed else {
             return try await unclaimable(appID: appID, tokenHash: tokenHash, claimant: claimant, now: now, on: connection)
         }
-        var purchase = try await purchase(appID: appID, id: try claimed.string("purchase_id"), on: connection)
+        let facts = try await claimedPurchase(appID: appID, id: try claimed.string("purchase_id"), on: connection)
+        var purchase = facts.purchase
         let previousOwner = purchase.customerID
-        let association = try await associate(&purchase, claimant: claimant, behavior: behavior, now: now, on: connection)
-        try await emitRedemption(purchase, claimant: claimant, association: association, previousOwner: previousOwner, now: now, on: connection)
+        let association = try await associate(&purchase, facts: facts, claimant: claimant, behavior: behavior, now: now, on: connection)
+        if facts.appHasLiveEndpoint {
+            try await emitRedemption(purchase, claimant: claimant, association: association, previousOwner: previousOwner, now: now, on: connection)
+        }
         if purchase.expiresDate != nil, !purchase.isActive(at: now) { return .subscriptionExpired(purchase) }
         return .redeemed(purchase, association: association)
     }
@@ -117,14 +120,38 @@ extension SQLStore {
         return .expired(try await purchase(appID: appID, id: purchaseID, on: connection))
     }
 
+    /// A claimed purchase, read with what its redemption needs besides: whether its owner is anonymous (has no
+    /// identified ID), the app's restore behaviour, and whether the app has a live webhook endpoint. One statement.
+    struct ClaimedPurchase {
+        let purchase: Purchase
+        let ownerIsAnonymous: Bool
+        let restoreBehavior: RestoreBehavior
+        let appHasLiveEndpoint: Bool
+    }
+
+    static func claimedPurchase(appID: String, id: String, on connection: any SQLConnection) async throws -> ClaimedPurchase {
+        let prefix = AppUserID.anonymousPrefix
+        guard let row = try await connection.first("""
+            SELECT p.*, a.restore_behavior AS app_restore_behavior,
+                EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.app_id = p.app_id AND w.disabled_at IS NULL) AS app_has_endpoint,
+                NOT EXISTS (SELECT 1 FROM customer_aliases ca WHERE ca.customer_id = p.customer_id
+                    AND substr(ca.app_user_id, 1, \(unsafeRaw: String(prefix.count))) <> \(prefix)) AS owner_anonymous
+            FROM purchases p JOIN apps a ON a.id = p.app_id
+            WHERE p.app_id = \(appID) AND p.id = \(id)
+            """) else {
+            throw StoreError.notFound("purchase '\(id)'")
+        }
+        return ClaimedPurchase(
+            purchase: try Purchase(row: row), ownerIsAnonymous: try row.bool("owner_anonymous"),
+            restoreBehavior: try row.enumeration("app_restore_behavior"), appHasLiveEndpoint: try row.bool("app_has_endpoint")
+        )
+    }
+
     /// `REDEMPTION`, plus `TRANSFER` or `SUBSCRIBER_ALIAS` for what the association did, in the redemption's transaction.
-    /// Nothing is read for the events when the app has no live endpoint (there is then nothing to queue).
+    /// Called only when the app has a live endpoint (otherwise there is nothing to queue, and nothing is read for it).
     static func emitRedemption(
         _ purchase: Purchase, claimant: AppUserID, association: Association?, previousOwner: String, now: Date, on connection: any SQLConnection
     ) async throws {
-        guard try await connection.first("""
-            SELECT id FROM webhook_endpoints WHERE app_id = \(purchase.appID) AND disabled_at IS NULL LIMIT 1
-            """) != nil else { return }
         guard let product = try await products(appID: purchase.appID, ids: [purchase.productID], on: connection).first else { return }
         let owner = try await eventCustomer(id: purchase.customerID, on: connection)
         let kind: WebhookRedemption.Association? = switch association {
@@ -158,20 +185,22 @@ extension SQLStore {
     }
 
     /// Brings the purchase to the claimant: aliasing when either side is anonymous, else as the restore behaviour says.
+    /// `behavior` nil: the app's, as `facts` read it.
     static func associate(
-        _ purchase: inout Purchase, claimant: AppUserID, behavior: RestoreBehavior?, now: Date, on connection: any SQLConnection
+        _ purchase: inout Purchase, facts: ClaimedPurchase, claimant: AppUserID, behavior: RestoreBehavior?, now: Date,
+        on connection: any SQLConnection
     ) async throws -> Association? {
-        let claimantCustomer = try await resolveOrCreate(appID: purchase.appID, appUserID: claimant, now: now, on: connection)
+        let claimantCustomer = try await resolveOrCreate(appID: purchase.appID, appUserID: claimant, now: now, appExists: true, on: connection)
         guard claimantCustomer.id != purchase.customerID else { return nil }
         let ownerID = purchase.customerID
-        let ownerAnonymous = try await isAnonymous(customerID: ownerID, on: connection)
+        let ownerAnonymous = facts.ownerIsAnonymous
         // A customer with an identified ID is not anonymous: the claimant's own ID is one of its IDs.
         let claimantAnonymous = claimant.isAnonymous ? try await isAnonymous(customerID: claimantCustomer.id, on: connection) : false
         let decision: Association
         if claimantAnonymous || ownerAnonymous {
             decision = .alias
         } else {
-            let behavior = try await restoreBehavior(behavior, appID: purchase.appID, on: connection)
+            let behavior = behavior ?? facts.restoreBehavior
             let ownerHasActiveSubscription = behavior == .transferIfNoActiveSubscription
                 ? try await hasActiveSubscription(customerID: ownerID, now: now, on: connection) : false
             decision = Association.decide(claimantIsAnonymous: false, ownerIsAnonymous: false, behavior: behavior,
@@ -196,14 +225,6 @@ extension SQLStore {
             throw Refused()
         }
         return decision
-    }
-
-    static func restoreBehavior(_ known: RestoreBehavior?, appID: String, on connection: any SQLConnection) async throws -> RestoreBehavior {
-        if let known { return known }
-        guard let row = try await connection.first("SELECT restore_behavior FROM apps WHERE id = \(appID)") else {
-            throw StoreError.notFound("app '\(appID)'")
-        }
-        return try row.enumeration("restore_behavior")
     }
 
     static func hasActiveSubscription(customerID: String, now: Date, on connection: any SQLConnection) async throws -> Bool {

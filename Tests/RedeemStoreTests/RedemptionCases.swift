@@ -61,6 +61,24 @@ enum RedemptionCases {
             let lapsed = try await store.redeem(appID: app.id, tokenHash: hash4, claimant: Fixture.user("frank"), behavior: .transferIfNoActiveSubscription, now: later)
             guard case .redeemed(_, .transfer) = lapsed else { Issue.record("got \(lapsed)"); return }
         },
+        StoreCase("without a given behaviour the app's own decides; a buyer identified since buying is not anonymous") { store in
+            var app = try await Fixture.app(store)
+            app.restoreBehavior = .keepWithOriginal
+            try await store.updateApp(app)
+            try await Fixture.catalog(store, appID: app.id)
+            let buyer = AppUserID.anonymous()
+            let (purchase, hash) = try await purchaseWithToken(store, appID: app.id, buyer: buyer)
+            // The buyer logs in: an identified ID joins the anonymous one, so the owner is no longer anonymous.
+            _ = try await store.alias(appID: app.id, buyer, into: Fixture.user("gina"), now: Fixture.now)
+            let refused = try await store.redeemDescribed(appID: app.id, tokenHash: hash, claimant: Fixture.user("hank"), now: Fixture.now)
+            #expect(refused.outcome == .belongsToOtherUser)
+            #expect(try await owner(store, app.id, purchase) != (try await store.findCustomer(appID: app.id, appUserID: Fixture.user("hank")))?.id)
+            app.restoreBehavior = .transfer
+            try await store.updateApp(app)
+            let moved = try await store.redeemDescribed(appID: app.id, tokenHash: hash, claimant: Fixture.user("hank"), now: Fixture.now)
+            guard case .redeemed(_, .transfer) = moved.outcome else { Issue.record("got \(moved.outcome)"); return }
+            #expect(moved.customerInfo?.subscriber.entitlements["pro"] != nil)
+        },
         StoreCase("a token is consumed once; its redeemer may present it again, nobody else") { store in
             let app = try await Fixture.app(store)
             try await Fixture.catalog(store, appID: app.id)
