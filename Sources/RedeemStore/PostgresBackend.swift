@@ -58,6 +58,7 @@ public final class PostgresBackend: SQLDatabase {
 struct PostgresSession: SQLConnection {
     let connection: PostgresConnection
     let logger: Logger
+    var engine: SQLEngine { .postgres }
 
     @discardableResult
     func query(_ sql: SQL) async throws -> [SQLRow] {

@@ -1,5 +1,6 @@
 /// Runs statements on one connection, inside or outside a transaction.
 public protocol SQLConnection: Sendable {
+    var engine: SQLEngine { get }
     @discardableResult
     func query(_ sql: SQL) async throws -> [SQLRow]
 }

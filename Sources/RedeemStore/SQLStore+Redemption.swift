@@ -91,7 +91,13 @@ extension SQLStore {
         guard let claimed else {
             return try await unclaimable(appID: appID, tokenHash: tokenHash, claimant: claimant, now: now, on: connection)
         }
-        let facts = try await claimedPurchase(appID: appID, id: try claimed.string("purchase_id"), on: connection)
+        let purchaseID = try claimed.string("purchase_id")
+        if connection.engine == .postgres {
+            // Another link of this purchase may be redeeming at once: wait for it to commit, so that the read below
+            // sees its association (a merged-away owner, a new one). SQLite runs one write transaction at a time.
+            try await connection.query("SELECT id FROM purchases WHERE app_id = \(appID) AND id = \(purchaseID) FOR UPDATE")
+        }
+        let facts = try await claimedPurchase(appID: appID, id: purchaseID, on: connection)
         var purchase = facts.purchase
         let previousOwner = purchase.customerID
         let association = try await associate(&purchase, facts: facts, claimant: claimant, behavior: behavior, now: now, on: connection)

@@ -111,6 +111,22 @@ enum RedemptionCases {
             let outcome = try await store.redeem(appID: app.id, tokenHash: hash, claimant: AppUserID.anonymous(), behavior: .transfer, now: Fixture.now.addingTimeInterval(60 * 86_400))
             #expect(outcome == .subscriptionExpired(try await store.purchase(appID: app.id, id: purchase.id)))
         },
+        StoreCase("two links of one anonymous purchase redeemed at once by two users: one aliases, then the other transfers") { store in
+            let app = try await Fixture.app(store)
+            try await Fixture.catalog(store, appID: app.id)
+            for round in 0..<10 {
+                let buyer = AppUserID.anonymous()
+                let (purchase, first) = try await purchaseWithToken(store, appID: app.id, buyer: buyer)
+                let second = SecretToken.hash(RedemptionLink.newToken())
+                try await store.issueRedemptionToken(appID: app.id, purchaseID: purchase.id, tokenHash: second, now: Fixture.now,
+                                                     expiresAt: Fixture.now.addingTimeInterval(3600))
+                async let a = store.redeem(appID: app.id, tokenHash: first, claimant: Fixture.user("a-\(round)"), behavior: .transfer, now: Fixture.now)
+                async let b = store.redeem(appID: app.id, tokenHash: second, claimant: Fixture.user("b-\(round)"), behavior: .transfer, now: Fixture.now)
+                let outcomes = try await [a, b]
+                let associations = outcomes.compactMap { if case .redeemed(_, let association) = $0 { association } else { nil } }
+                #expect(associations.sorted { "\($0)" < "\($1)" } == [.alias, .transfer])
+            }
+        },
         StoreCase("concurrent claims by different users: exactly one wins") { store in
             let app = try await Fixture.app(store)
             try await Fixture.catalog(store, appID: app.id)

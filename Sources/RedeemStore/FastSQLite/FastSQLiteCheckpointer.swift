@@ -11,7 +11,8 @@ import Synchronization
 /// beginning. Only if the log still passes `restartLimit` (passes never catching up) does a RESTART checkpoint
 /// briefly hold the writer back, which bounds the log's size.
 ///
-/// `@unchecked Sendable`: `pending` and `stopping` are guarded by `condition`; `db` is used only on the thread.
+/// `@unchecked Sendable`: `pending` and `stopping` are guarded by `condition` (as are writes to `lastFrames` and
+/// `caughtUp`, so a commit's report and a pass's verdict never interleave); `db` is used only on the thread.
 @available(macOS 15.0, iOS 18.0, *)
 final class FastSQLiteCheckpointer: @unchecked Sendable {
     private let condition = NSCondition()
@@ -50,13 +51,13 @@ final class FastSQLiteCheckpointer: @unchecked Sendable {
 
     /// The writer's WAL hook: the log holds `frames` frames after a commit. Called on the writer's thread.
     func walGrew(to frames: Int32) {
-        lastFrames.store(frames, ordering: .relaxed)
-        guard frames >= threshold else { return }
-        caughtUp.store(false, ordering: .relaxed)
         condition.lock()
-        pending = true
+        lastFrames.store(frames, ordering: .relaxed)
+        caughtUp.store(false, ordering: .relaxed)  // the commit added frames no pass has copied
+        let due = frames >= threshold
+        if due { pending = true }
         condition.unlock()
-        condition.signal()
+        if due { condition.signal() }
     }
 
     /// Stops the thread after any running checkpoint and closes its connection; returns when it has.
@@ -103,7 +104,11 @@ final class FastSQLiteCheckpointer: @unchecked Sendable {
                 rc = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
             }
             passes.add(1, ordering: .relaxed)
-            caughtUp.store(rc == SQLITE_OK && log >= 0 && log == copied, ordering: .relaxed)
+            // Caught up: this pass copied the whole log, and no commit reported a longer one since it began.
+            condition.lock()
+            let latest = lastFrames.load(ordering: .relaxed)
+            caughtUp.store(rc == SQLITE_OK && log >= 0 && log == copied && latest <= log, ordering: .relaxed)
+            condition.unlock()
             // Busy (another checkpoint runs) or an error: the next commit's report tries again.
             guard rc == SQLITE_OK, log > copied else { return }
         }

@@ -3,6 +3,7 @@
 struct FastSQLiteSession: SQLConnection {
     let worker: FastSQLiteWorker
     let lease: UInt64
+    var engine: SQLEngine { .sqlite }
 
     @discardableResult
     func query(_ sql: SQL) async throws -> [SQLRow] {
