@@ -147,6 +147,20 @@ enum OfferCases {
             }
             #expect(try await store.customCodes(appID: app.id, offerID: offer.id).map(\.redemptionCount).sorted() == [0, 1])
         },
+        StoreCase("one customer redeeming at once from several devices: one success, the rest already redeemed") { store in
+            let app = try await setUp(store)
+            let offer = try await makeOffer(store, appID: app.id)
+            _ = try await makeCustom(store, offer, code: "TWICE", cap: 100)
+            let results = try await withThrowingTaskGroup(of: Result<OfferCodeRedemption, OfferRedemptionFailure>.self) { group in
+                for _ in 0..<10 { group.addTask { try await redeem(store, app.id, "TWICE", by: "dana") } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let successes = results.filter(\.isSuccess).count
+            let refusals = results.compactMap(failure)
+            #expect(successes == 1)
+            #expect(refusals == Array(repeating: .alreadyRedeemed, count: 9))
+            #expect(try await store.customCodes(appID: app.id, offerID: offer.id).map(\.redemptionCount) == [1])
+        },
         StoreCase("eligibility: new, existing and expired customers, alone and mixed") { store in
             let app = try await setUp(store)
             let cases: [(OfferEligibility, [String: Bool])] = [
