@@ -330,6 +330,37 @@ struct FastSQLiteTests {
     }
 
     @available(macOS 15.0, iOS 18.0, *)
+    @Test func aReaderOnAnOldSnapshotGetsABoundedRestartAndWritesGoOn() async throws {
+        try await Self.withDatabase { path in
+            let db = try await FastSQLiteBackend.open(path: path, readerCount: 1, groupCommit: true, checkpointFrames: 20)
+            _ = try await db.transaction { try await $0.query("CREATE TABLE big (x TEXT)") }
+            let filler = String(repeating: "x", count: 3000)  // about one page per row
+            // Another connection holds a read transaction: no pass can copy what was committed after its snapshot.
+            let pin = try FastSQLiteConnection(path: path, isWriter: false, cacheSize: 4)
+            _ = try pin.execute("BEGIN")
+            _ = try pin.execute("SELECT count(*) FROM big")
+            for _ in 0..<200 {
+                _ = try await db.transaction { try await $0.query(Self.sql("INSERT INTO big VALUES ($1)", [.text(filler)])) }
+            }
+            // The log passed 16 × 20 frames: a RESTART was tried (and gave up after its short wait), and writing went on.
+            for _ in 0..<300 where db.checkpointer.restarts.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            let restarts = db.checkpointer.restarts.load(ordering: .relaxed)
+            #expect(restarts >= 1)
+            // The reader ends; the next passes copy everything and the log starts over.
+            _ = try pin.execute("COMMIT")
+            pin.close()
+            for _ in 0..<300 where !db.checkpointer.caughtUp.load(ordering: .relaxed) {
+                _ = try await db.transaction { try await $0.query(Self.sql("INSERT INTO big VALUES ($1)", [.text(filler)])) }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            _ = try await db.transaction { try await $0.query(Self.sql("INSERT INTO big VALUES ($1)", [.text(filler)])) }
+            let frames = db.checkpointer.lastFrames.load(ordering: .relaxed)
+            #expect(frames > 0 && frames < 10)
+            await db.close()
+        }
+    }
+
+    @available(macOS 15.0, iOS 18.0, *)
     @Test func bodiesRunOnTheConnectionThreadWithoutHops() async throws {
         try await Self.withBackend { db in
             let hopsBefore = db.writer.hops.load(ordering: .relaxed)
