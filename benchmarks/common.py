@@ -13,10 +13,14 @@ def cli(args, env):
     return subprocess.run([BIN, *args], capture_output=True, text=True, env={**os.environ, **env}, check=True).stdout
 
 
-def wrk(url, script, env):
-    """Runs wrk with a Lua script from this folder; returns (req/s, p50 ms, p99 ms, non-2xx responses)."""
-    out = subprocess.run(["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--latency", "-s", os.path.join(HERE, script), url],
-                         capture_output=True, text=True, check=True, env={**os.environ, **env}).stdout
+def wrk(url, script=None, env=None, headers=()):
+    """Runs wrk (with a Lua script from this folder, if given); returns (req/s, p50 ms, p99 ms, non-2xx responses)."""
+    args = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--latency"]
+    for header in headers:
+        args += ["-H", header]
+    if script:
+        args += ["-s", os.path.join(HERE, script)]
+    out = subprocess.run([*args, url], capture_output=True, text=True, check=True, env={**os.environ, **(env or {})}).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
 
