@@ -168,9 +168,7 @@ extension SQLStore {
                 \(found.codeType), \(batchID), \(customCodeID), \(purchase.id), \(request.channel.rawValue), \(now))
             """)
         // Nothing is read for the event when the app has no live endpoint (there is then nothing to queue).
-        if try await connection.first("""
-            SELECT id FROM webhook_endpoints WHERE app_id = \(request.appID) AND disabled_at IS NULL LIMIT 1
-            """) != nil {
+        if try await Self.hasLiveEndpoint(appID: request.appID, on: connection) {
             let owner = try await Self.eventCustomer(id: purchase.customerID, on: connection)
             try await Self.emit(.offerRedemption(
                 purchase, customer: owner, product: found.product, kind: plan.kind, codeType: found.codeType,

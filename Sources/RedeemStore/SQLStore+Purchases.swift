@@ -100,7 +100,9 @@ extension SQLStore {
     }
 
     /// `INITIAL_PURCHASE` or `NON_RENEWING_PURCHASE`, in the purchase's transaction.
+    /// Nothing is read for it when the app has no live endpoint.
     static func emitPurchase(_ purchase: Purchase, now: Date, on connection: any SQLConnection) async throws {
+        guard try await hasLiveEndpoint(appID: purchase.appID, on: connection) else { return }
         guard let product = try await products(appID: purchase.appID, ids: [purchase.productID], on: connection).first else { return }
         let customer = try await eventCustomer(id: purchase.customerID, on: connection)
         try await emit(.purchase(purchase, customer: customer, product: product, eventID: eventID(), at: now), on: connection, now: now)

@@ -30,6 +30,12 @@ extension SQLStore {
 
     /// Queues `event` for every live endpoint of its app, in the caller's transaction: an event exists exactly when
     /// the change it reports was committed.
+    /// Whether the app has an endpoint to queue events for; callers ask before reading what an event body needs.
+    /// (The redemption asks inside its purchase read, as `EXISTS` with the same condition.)
+    static func hasLiveEndpoint(appID: String, on connection: any SQLConnection) async throws -> Bool {
+        try await connection.first("SELECT id FROM webhook_endpoints WHERE app_id = \(appID) AND disabled_at IS NULL LIMIT 1") != nil
+    }
+
     static func emit(_ event: WebhookEvent, on connection: any SQLConnection, now: Date) async throws {
         let endpoints = try await connection.query("SELECT id FROM webhook_endpoints WHERE app_id = \(event.appID) AND disabled_at IS NULL")
         guard !endpoints.isEmpty else { return }

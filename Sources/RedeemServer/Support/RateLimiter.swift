@@ -32,22 +32,16 @@ struct RateLimiter: Sendable {
     /// Counts a hit in every bucket; throws 429 with `Retry-After` when any is over its limit.
     func check(_ buckets: [(name: String, limit: Int)]) async throws {
         let now = clock.now()
-        var retryAfter: TimeInterval = 0
-        if let counters {
-            for bucket in buckets {
-                let (hits, ends) = counters.hit(bucket: bucket.name, window: limits.window, now: now)
-                if hits > bucket.limit { retryAfter = max(retryAfter, ends.timeIntervalSince(now)) }
-            }
+        let names = buckets.map(\.name)
+        // In memory, or every bucket in one statement (one round trip).
+        let (hits, ends) = if let counters {
+            counters.hit(buckets: names, window: limits.window, now: now)
         } else {
-            // Every bucket in one statement: one round trip.
-            let (hits, ends) = try await store.hit(buckets: buckets.map(\.name), window: limits.window, now: now)
-            for bucket in buckets where hits[bucket.name] ?? 0 > bucket.limit {
-                retryAfter = max(retryAfter, ends.timeIntervalSince(now))
-            }
+            try await store.hit(buckets: names, window: limits.window, now: now)
         }
-        guard retryAfter > 0 else { return }
+        guard buckets.contains(where: { hits[$0.name] ?? 0 > $0.limit }) else { return }
         var error = APIError(.tooManyRequests, code: 7429, message: "Too many attempts; try again later.")
-        error.headers[.retryAfter] = String(Int(retryAfter.rounded(.up)))
+        error.headers[.retryAfter] = String(Int(ends.timeIntervalSince(now).rounded(.up)))
         throw error
     }
 }
@@ -56,14 +50,19 @@ struct RateLimiter: Sendable {
 final class MemoryCounters: Sendable {
     private let state = NIOLockedValueBox([String: (start: Int64, hits: Int)]())
 
-    func hit(bucket: String, window: TimeInterval, now: Date) -> (hits: Int, windowEnds: Date) {
+    /// Counts one hit in each bucket (a repeated name once), as `SQLStore.hit(buckets:window:now:)` does.
+    func hit(buckets: [String], window: TimeInterval, now: Date) -> (hits: [String: Int], windowEnds: Date) {
         let windowMs = Int64(window * 1000)
         let start = now.millisecondsSince1970 / windowMs * windowMs
-        let hits = state.withLockedValue { counters -> Int in
+        let hits = state.withLockedValue { counters -> [String: Int] in
             if counters.count > 100_000 { counters = counters.filter { $0.value.start == start } }
-            let current = counters[bucket]
-            let hits = current?.start == start ? current!.hits + 1 : 1
-            counters[bucket] = (start, hits)
+            var hits: [String: Int] = [:]
+            for bucket in buckets where hits[bucket] == nil {
+                let current = counters[bucket]
+                let count = current?.start == start ? current!.hits + 1 : 1
+                counters[bucket] = (start, count)
+                hits[bucket] = count
+            }
             return hits
         }
         return (hits, Date(milliseconds: start + windowMs))
