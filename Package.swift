@@ -44,10 +44,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The SQL kernel: statements, values, rows, and the connection and database protocols both engines implement.
+        .target(name: "SQLKernel", swiftSettings: strict),
+        // Our SQLite engine: one writer with group commit, pooled readers, each connection on its own thread.
+        .target(name: "FastSQLite", dependencies: ["CSQLite3", "SQLKernel"], swiftSettings: strict),
         .target(
             name: "RedeemStore",
             dependencies: [
-                "CSQLite3",
+                "FastSQLite",
+                "SQLKernel",
                 "RedeemCore",
                 "RedeemWebhooks",
                 .product(name: "Logging", package: "swift-log"),
@@ -80,9 +85,12 @@ let package = Package(
         .target(name: "RedeemQR", dependencies: ["CQREncode"], swiftSettings: strict),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "RedeemMail", dependencies: ["CCurl"], swiftSettings: strict),
+        // Fills databases for the benchmarks; kept out of the production store.
+        .target(name: "RedeemBenchSupport", dependencies: ["RedeemStore"], swiftSettings: strict),
         .executableTarget(
             name: "redeem",
             dependencies: [
+                "RedeemBenchSupport",
                 "RedeemQR",
                 "RedeemServer",
                 "RedeemStore",
@@ -113,8 +121,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "RedeemStoreTests", dependencies: ["RedeemStore", "RedeemTestSupport"], swiftSettings: strict
+            name: "RedeemStoreTests", dependencies: ["RedeemBenchSupport", "RedeemStore", "RedeemTestSupport"], swiftSettings: strict
         ),
+        .testTarget(name: "FastSQLiteTests", dependencies: ["FastSQLite", "SQLKernel"], swiftSettings: strict),
         .testTarget(
             name: "RedeemServerTests",
             dependencies: [

@@ -9,15 +9,8 @@ public enum Association: Equatable, Sendable {
     /// The purchase stays where it is; the claim is refused.
     case refuse
 
-    /// The rule: anonymous on either side merges; two identified users follow the restore behaviour.
-    public static func decide(
-        claimant: AppUserID, owner: AppUserID, behavior: RestoreBehavior, ownerHasActiveSubscription: Bool
-    ) -> Association {
-        decide(claimantIsAnonymous: claimant.isAnonymous, ownerIsAnonymous: owner.isAnonymous, behavior: behavior,
-               ownerHasActiveSubscription: ownerHasActiveSubscription)
-    }
-
-    /// The same rule for customers, who are anonymous only while none of their IDs is identified.
+    /// The rule: anonymous on either side merges; two identified customers follow the restore behaviour.
+    /// `RedemptionRules.decide` says who is anonymous and calls this.
     public static func decide(
         claimantIsAnonymous: Bool, ownerIsAnonymous: Bool, behavior: RestoreBehavior, ownerHasActiveSubscription: Bool
     ) -> Association {

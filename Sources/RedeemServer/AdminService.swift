@@ -230,16 +230,3 @@ public struct RecordedPurchase: Encodable, Sendable {
         try container.encodeIfPresent(link?.expiresAt, forKey: .redemptionExpiresAt)
     }
 }
-
-extension AdminService {
-    /// Seeds tokens for the redemption benchmark (see `SQLStore.seedRedemptionTokens`).
-    public func seedRedemptionTokens(
-        appID: String, productID: String, purchaseCount: Int, tokenCount: Int, keep: Int, progress: @Sendable (Int) -> Void
-    ) async throws -> [String] {
-        guard let store = store as? SQLStore else { throw ValidationError(field: "database", reason: "benchmarks need the SQL store") }
-        return try await store.seedRedemptionTokens(
-            appID: appID, productID: productID, purchaseCount: purchaseCount, tokenCount: tokenCount, keep: keep, now: clock.now(),
-            progress: progress
-        )
-    }
-}

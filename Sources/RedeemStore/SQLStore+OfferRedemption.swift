@@ -4,7 +4,7 @@ import RedeemWebhooks
 
 /// A request to redeem an offer code for an app user.
 public struct OfferCodeRedemptionRequest: Sendable {
-    public enum Channel: String, Sendable { case sdk, web }
+    public typealias Channel = OfferRedemptionChannel
 
     /// What a checkout charged for a paid offer.
     public struct Payment: Sendable {
@@ -60,37 +60,6 @@ public struct OfferCodeRedemption: Sendable {
     public var customerInfo: CustomerInfo? = nil
 }
 
-/// A code as found by its typed form, before any customer is looked at.
-public struct FoundOfferCode: Sendable {
-    public enum Kind: Sendable {
-        case oneTime(hash: String, batch: OfferCodeBatch, used: Bool)
-        case custom(CustomOfferCode)
-    }
-
-    public let kind: Kind
-    public let offer: Offer
-    public let product: Product
-
-    public var codeType: String { if case .custom = kind { "custom" } else { "one_time" } }
-    public var customCode: String? { if case .custom(let code) = kind { code.code } else { nil } }
-
-    /// Expired before switched off, switched off before used up; nil when the code can be redeemed at `date`.
-    public func unavailability(at date: Date) -> OfferRedemptionFailure? {
-        switch kind {
-        case .oneTime(_, let batch, let used):
-            if batch.expiresAt <= date { return .expired }
-            if let failure = offer.availability(at: date) { return failure }
-            if !batch.isActive { return .inactive }
-            return used ? .alreadyRedeemed : nil
-        case .custom(let code):
-            if let expires = code.expiresAt, expires <= date { return .expired }
-            if let failure = offer.availability(at: date) { return failure }
-            if !code.isActive { return .inactive }
-            return code.redemptionCount >= code.maxRedemptions ? .exhausted : nil
-        }
-    }
-}
-
 extension SQLStore {
     /// Redeems a code in one write transaction: the claim (one conditional update), the quota, the one-per-customer record,
     /// the purchase and its webhook event commit together or not at all.
@@ -130,9 +99,8 @@ extension SQLStore {
         guard let found = try await Self.findOfferCode(appID: request.appID, typed: request.code, on: connection) else {
             throw OfferRefused(failure: .invalid)
         }
-        if let failure = found.unavailability(at: now) { throw OfferRefused(failure: failure) }
+        if let failure = OfferRules.refusal(found, paid: request.payment != nil, at: now) { throw OfferRefused(failure: failure) }
         let offer = found.offer
-        if offer.isPaid, request.payment == nil { throw OfferRefused(failure: .paymentRequired) }
         let customer = try await Self.resolveOrCreate(appID: request.appID, appUserID: request.claimant, now: now, on: connection)
         if try await connection.first("""
             SELECT id FROM offer_redemptions WHERE offer_id = \(offer.id) AND customer_id = \(customer.id)
@@ -144,10 +112,8 @@ extension SQLStore {
         let others = Array(Set(purchases.map(\.productID)).subtracting([found.product.id]))
         for product in try await Self.products(appID: request.appID, ids: others, on: connection) { products[product.id] = product }
         let plan: OfferPlan
-        // Like the App Store: the in-app route refuses a downgrade; a redemption on the web schedules it.
-        let allowDowngrade = request.channel == .web
         switch OfferRules.plan(offer: offer, product: found.product, purchases: purchases, products: products, at: now,
-                               allowDowngrade: allowDowngrade) {
+                               allowDowngrade: OfferRules.allowsDowngrade(on: request.channel)) {
         case .success(let value): plan = value
         case .failure(let failure): throw OfferRefused(failure: failure)
         }

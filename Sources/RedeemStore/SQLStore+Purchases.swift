@@ -117,7 +117,7 @@ extension SQLStore {
 
     /// Inside a write transaction: records `grant` for its customer (created if new).
     /// Callers that already hold the product and the grant's customer pass them, saving two reads.
-    static func insertPurchase(
+    package static func insertPurchase(
         _ grant: PurchaseGrant, product known: Product? = nil, customer resolved: Customer? = nil, now: Date, on connection: any SQLConnection
     ) async throws -> Purchase {
         var product = known

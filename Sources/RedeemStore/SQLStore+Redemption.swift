@@ -104,7 +104,7 @@ extension SQLStore {
         if facts.appHasLiveEndpoint {
             try await emitRedemption(purchase, claimant: claimant, association: association, previousOwner: previousOwner, now: now, on: connection)
         }
-        if purchase.expiresDate != nil, !purchase.isActive(at: now) { return .subscriptionExpired(purchase) }
+        if RedemptionRules.isLapsed(purchase, at: now) { return .subscriptionExpired(purchase) }
         return .redeemed(purchase, association: association)
     }
 
@@ -126,29 +126,26 @@ extension SQLStore {
         return .expired(try await purchase(appID: appID, id: purchaseID, on: connection))
     }
 
-    /// A claimed purchase, read with what its redemption needs besides: whether its owner is anonymous (has no
-    /// identified ID), the app's restore behaviour, and whether the app has a live webhook endpoint. One statement.
+    /// A claimed purchase, read with what its redemption needs besides: its owner's IDs (whether the owner is anonymous
+    /// is Core's to say), the app's restore behaviour, and whether the app has a live webhook endpoint. One statement,
+    /// one row per owner ID.
     struct ClaimedPurchase {
         let purchase: Purchase
-        let ownerIsAnonymous: Bool
+        let ownerIDs: [String]
         let restoreBehavior: RestoreBehavior
         let appHasLiveEndpoint: Bool
     }
 
     static func claimedPurchase(appID: String, id: String, on connection: any SQLConnection) async throws -> ClaimedPurchase {
-        let prefix = AppUserID.anonymousPrefix
-        guard let row = try await connection.first("""
-            SELECT p.*, a.restore_behavior AS app_restore_behavior,
-                EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.app_id = p.app_id AND w.disabled_at IS NULL) AS app_has_endpoint,
-                NOT EXISTS (SELECT 1 FROM customer_aliases ca WHERE ca.customer_id = p.customer_id
-                    AND substr(ca.app_user_id, 1, \(unsafeRaw: String(prefix.count))) <> \(prefix)) AS owner_anonymous
-            FROM purchases p JOIN apps a ON a.id = p.app_id
+        let rows = try await connection.query("""
+            SELECT p.*, a.restore_behavior AS app_restore_behavior, ca.app_user_id AS owner_app_user_id,
+                EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.app_id = p.app_id AND w.disabled_at IS NULL) AS app_has_endpoint
+            FROM purchases p JOIN apps a ON a.id = p.app_id LEFT JOIN customer_aliases ca ON ca.customer_id = p.customer_id
             WHERE p.app_id = \(appID) AND p.id = \(id)
-            """) else {
-            throw StoreError.notFound("purchase '\(id)'")
-        }
+            """)
+        guard let row = rows.first else { throw StoreError.notFound("purchase '\(id)'") }
         return ClaimedPurchase(
-            purchase: try Purchase(row: row), ownerIsAnonymous: try row.bool("owner_anonymous"),
+            purchase: try Purchase(row: row), ownerIDs: rows.compactMap { $0.optionalString("owner_app_user_id") },
             restoreBehavior: try row.enumeration("app_restore_behavior"), appHasLiveEndpoint: try row.bool("app_has_endpoint")
         )
     }
@@ -185,42 +182,43 @@ extension SQLStore {
     ) async throws -> RedemptionOutcome {
         let purchase = try await purchase(appID: appID, id: purchaseID, on: connection)
         let claimantCustomer = try await resolve(appID: appID, appUserID: claimant, on: connection)
-        guard consumedBy == claimant.rawValue || claimantCustomer?.id == purchase.customerID else { return .belongsToOtherUser }
-        if purchase.expiresDate != nil, !purchase.isActive(at: now) { return .subscriptionExpired(purchase) }
+        guard RedemptionRules.consumedLinkRedeemsAgain(
+            consumedBy: consumedBy, claimant: claimant, claimantCustomerID: claimantCustomer?.id, ownerCustomerID: purchase.customerID
+        ) else { return .belongsToOtherUser }
+        if RedemptionRules.isLapsed(purchase, at: now) { return .subscriptionExpired(purchase) }
         return .redeemed(purchase, association: nil)
     }
 
-    /// Brings the purchase to the claimant: aliasing when either side is anonymous, else as the restore behaviour says.
-    /// `behavior` nil: the app's, as `facts` read it.
+    /// Brings the purchase to the claimant as `RedemptionRules.decide` says, from facts read here.
+    /// `behavior` nil: the app's, as `claimed` read it.
     static func associate(
-        _ purchase: inout Purchase, facts: ClaimedPurchase, claimant: AppUserID, behavior: RestoreBehavior?, now: Date,
+        _ purchase: inout Purchase, facts claimed: ClaimedPurchase, claimant: AppUserID, behavior: RestoreBehavior?, now: Date,
         on connection: any SQLConnection
     ) async throws -> Association? {
         let claimantCustomer = try await resolveOrCreate(appID: purchase.appID, appUserID: claimant, now: now, appExists: true, on: connection)
-        guard claimantCustomer.id != purchase.customerID else { return nil }
-        let ownerID = purchase.customerID
-        let ownerAnonymous = facts.ownerIsAnonymous
-        // A customer with an identified ID is not anonymous: the claimant's own ID is one of its IDs.
-        let claimantAnonymous = claimant.isAnonymous ? try await isAnonymous(customerID: claimantCustomer.id, on: connection) : false
-        let decision: Association
-        if claimantAnonymous || ownerAnonymous {
-            decision = .alias
-        } else {
-            let behavior = behavior ?? facts.restoreBehavior
-            let ownerHasActiveSubscription = behavior == .transferIfNoActiveSubscription
-                ? try await hasActiveSubscription(customerID: ownerID, now: now, on: connection) : false
-            decision = Association.decide(claimantIsAnonymous: false, ownerIsAnonymous: false, behavior: behavior,
-                                          ownerHasActiveSubscription: ownerHasActiveSubscription)
+        // An identified ID decides alone that its customer is identified; only an anonymous one needs the others.
+        let claimantIDs = claimant.isAnonymous && claimantCustomer.id != purchase.customerID
+            ? try await aliases(customerID: claimantCustomer.id, on: connection) : [claimant.rawValue]
+        var facts = RedemptionFacts(
+            ownerCustomerID: purchase.customerID, ownerIDs: claimed.ownerIDs, claimantCustomerID: claimantCustomer.id,
+            claimantIDs: claimantIDs, behavior: behavior ?? claimed.restoreBehavior
+        )
+        if RedemptionRules.needsOwnerSubscriptionState(facts) {
+            facts.ownerHasActiveSubscription = try await hasActiveSubscription(customerID: purchase.customerID, now: now, on: connection)
         }
+        let decision = RedemptionRules.decide(facts)
         switch decision {
-        case .alias:
+        case .alreadyYours:
+            break
+        case .alias(let survivor):
+            let ownerID = purchase.customerID
             guard let owner = try await connection.first("SELECT * FROM customers WHERE id = \(ownerID)").map(Customer.init(row:)) else {
                 throw StoreError.notFound("customer '\(ownerID)'")
             }
-            // An identified side survives; between two anonymous sides, the buyer's customer does.
-            if claimantAnonymous {
+            switch survivor {
+            case .owner:
                 try await merge(claimantCustomer, into: owner, on: connection)
-            } else {
+            case .claimant:
                 try await merge(owner, into: claimantCustomer, on: connection)
                 purchase.customerID = claimantCustomer.id
             }
@@ -230,7 +228,7 @@ extension SQLStore {
         case .refuse:
             throw Refused()
         }
-        return decision
+        return decision.association
     }
 
     static func hasActiveSubscription(customerID: String, now: Date, on connection: any SQLConnection) async throws -> Bool {
@@ -238,11 +236,6 @@ extension SQLStore {
             SELECT COUNT(*) AS n FROM purchases
             WHERE customer_id = \(customerID) AND expires_date IS NOT NULL AND expires_date > \(now) AND refunded_at IS NULL
             """)?.int("n") ?? 0 > 0
-    }
-
-    /// A customer is anonymous while every one of its IDs is.
-    static func isAnonymous(customerID: String, on connection: any SQLConnection) async throws -> Bool {
-        try await aliases(customerID: customerID, on: connection).allSatisfy { $0.hasPrefix(AppUserID.anonymousPrefix) }
     }
 
     static func recordAttempt(

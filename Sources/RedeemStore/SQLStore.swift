@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import FastSQLite
 import RedeemCore
 
 /// `RedeemStore` in portable SQL, run by either engine.

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import RedeemServer
+import RedeemBenchSupport
+import RedeemCore
+import RedeemStore
 
 /// Tools for `benchmarks/redemption.py`.
 struct Bench: AsyncParsableCommand {
@@ -17,13 +19,19 @@ struct Bench: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let kept = try await database.withAdmin { admin in
-                try await admin.seedRedemptionTokens(
-                    appID: app, productID: product, purchaseCount: purchases, tokenCount: tokens, keep: keep
+            let store = try await database.openStore(logger: .cli)
+            let kept: [String]
+            do {
+                kept = try await BenchSeeder(store: store).seedRedemptionTokens(
+                    appID: app, productID: product, purchaseCount: purchases, tokenCount: tokens, keep: keep, now: Date()
                 ) { done in
                     if done % 200_000 == 0 || done == tokens { FileHandle.standardError.write(Data("seeded \(done) tokens\n".utf8)) }
                 }
+            } catch {
+                await store.close()
+                throw error
             }
+            await store.close()
             try (kept.joined(separator: "\n") + "\n").write(toFile: out, atomically: true, encoding: .utf8)
         }
     }

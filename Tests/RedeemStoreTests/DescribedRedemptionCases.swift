@@ -1,4 +1,5 @@
 import Foundation
+import RedeemBenchSupport
 import RedeemCore
 import RedeemStore
 import Testing
@@ -45,7 +46,7 @@ enum DescribedRedemptionCases {
         StoreCase("the benchmark seed stores every token and the kept ones redeem") { store in
             let app = try await Fixture.app(store)
             try await Fixture.catalog(store, appID: app.id)
-            let kept = try await store.seedRedemptionTokens(appID: app.id, productID: "lifetime", purchaseCount: 7, tokenCount: 2_500, keep: 30, now: Fixture.now)
+            let kept = try await BenchSeeder(store: store).seedRedemptionTokens(appID: app.id, productID: "lifetime", purchaseCount: 7, tokenCount: 2_500, keep: 30, now: Fixture.now)
             #expect(kept.count == 30)
             #expect(Set(kept).count == 30)
             let stored = try await store.database.read { try await $0.first("SELECT COUNT(*) AS n FROM redemption_tokens WHERE app_id = \(app.id)") }

@@ -1,5 +1,6 @@
 import Foundation
-@testable import RedeemStore
+@testable import FastSQLite
+import SQLKernel
 import Synchronization
 import Testing
 

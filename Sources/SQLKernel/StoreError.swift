@@ -13,9 +13,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public static func notFound(_ what: String) -> StoreError { StoreError(code: .notFound(what)) }
     public static func conflict(_ what: String) -> StoreError { StoreError(code: .conflict(what)) }
-    static func corrupt(column: String) -> StoreError { StoreError(code: .corrupt(column)) }
+    package static func corrupt(column: String) -> StoreError { StoreError(code: .corrupt(column)) }
     public static func badURL(_ reason: String) -> StoreError { StoreError(code: .badURL(reason)) }
-    static func uniqueViolation(_ detail: String) -> StoreError { StoreError(code: .uniqueViolation(detail)) }
+    package static func uniqueViolation(_ detail: String) -> StoreError { StoreError(code: .uniqueViolation(detail)) }
     public static let idempotencyMismatch = StoreError(code: .idempotencyMismatch)
 
     public var isNotFound: Bool { if case .notFound = code { true } else { false } }

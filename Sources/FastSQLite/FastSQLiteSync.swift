@@ -1,3 +1,4 @@
+import SQLKernel
 import Synchronization
 
 /// A fair async mutex: no suspension when free; otherwise waiters are handed the gate in arrival order.

@@ -1,11 +1,10 @@
 import Foundation
-import RedeemCore
 
 /// The column names of one result, shared by its rows.
-final class SQLColumns: Sendable {
+package final class SQLColumns: Sendable {
     let index: [String: Int]
 
-    init(_ names: [String]) {
+    package init(_ names: [String]) {
         var index: [String: Int] = [:]
         for (i, name) in names.enumerated() where index[name] == nil { index[name] = i }
         self.index = index
@@ -14,10 +13,10 @@ final class SQLColumns: Sendable {
 
 /// One result row, read by column name.
 public struct SQLRow: Sendable {
-    let columns: SQLColumns
-    let values: [SQLValue]
+    package let columns: SQLColumns
+    package let values: [SQLValue]
 
-    init(columns: SQLColumns, values: [SQLValue]) {
+    package init(columns: SQLColumns, values: [SQLValue]) {
         self.columns = columns
         self.values = values
     }
@@ -58,11 +57,14 @@ public struct SQLRow: Sendable {
 
     public func bool(_ name: String) throws -> Bool { try int(name) != 0 }
 
-    public func date(_ name: String) throws -> Date { Date(milliseconds: try int(name)) }
+    public func date(_ name: String) throws -> Date { Self.date(milliseconds: try int(name)) }
 
-    public func optionalDate(_ name: String) -> Date? { optionalInt(name).map(Date.init(milliseconds:)) }
+    public func optionalDate(_ name: String) -> Date? { optionalInt(name).map(Self.date(milliseconds:)) }
+
+    /// Times are stored as integer milliseconds since 1970 on both engines.
+    static func date(milliseconds: Int64) -> Date { Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000) }
 }
 
 extension Date: SQLBindable {
-    public var sqlValue: SQLValue { .int(millisecondsSince1970) }
+    public var sqlValue: SQLValue { .int(Int64((timeIntervalSince1970 * 1000).rounded(.down))) }
 }

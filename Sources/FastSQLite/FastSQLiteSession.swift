@@ -1,3 +1,4 @@
+import SQLKernel
 /// One FastSQLite connection seen through `SQLConnection`, valid for one transaction or read.
 @available(macOS 15.0, iOS 18.0, *)
 struct FastSQLiteSession: SQLConnection {

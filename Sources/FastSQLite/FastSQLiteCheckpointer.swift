@@ -1,3 +1,4 @@
+import SQLKernel
 import CSQLite3
 import Foundation
 import Synchronization

@@ -1,3 +1,4 @@
+import SQLKernel
 /// A failure from `FastSQLiteBackend` other than a unique violation (that one is `StoreError`).
 /// Carries the statement's first 80 characters for context, never its bound values.
 public struct SQLiteEngineError: Error, Equatable, Sendable, CustomStringConvertible {

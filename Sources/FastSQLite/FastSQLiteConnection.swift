@@ -1,3 +1,4 @@
+import SQLKernel
 import CSQLite3
 
 /// One `sqlite3` handle and its prepared-statement cache. Not thread-safe: only its worker's thread touches it.

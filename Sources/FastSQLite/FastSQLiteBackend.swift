@@ -1,3 +1,4 @@
+import SQLKernel
 import Synchronization
 
 /// SQLite in WAL mode over the system libsqlite3: one writer thread and a pool of reader threads, each

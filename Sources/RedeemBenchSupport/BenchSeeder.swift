@@ -1,16 +1,12 @@
 import Foundation
 import RedeemCore
+import RedeemStore
 
-extension SQLStore {
-    /// The redemption benchmark's baseline: one `UPDATE … RETURNING` on the token table, in a write transaction,
-    /// touching nothing a redemption would not.
-    public func benchmarkBaseline(tokenHash: String) async throws -> Bool {
-        try await write { connection in
-            !(try await connection.query("""
-                UPDATE redemption_tokens SET created_at = created_at WHERE token_hash = \(tokenHash) RETURNING token_hash
-                """)).isEmpty
-        }
-    }
+/// Fills a database for `benchmarks/redemption.py` and `benchmarks/offer_codes.py`; never part of a server.
+public struct BenchSeeder: Sendable {
+    public let store: SQLStore
+
+    public init(store: SQLStore) { self.store = store }
 
     /// Seeds `purchaseCount` purchases of `productID` by anonymous buyers and `tokenCount` live tokens spread over them;
     /// returns the plaintext tokens of the last `keep` tokens (the ones a benchmark redeems).
@@ -41,7 +37,7 @@ extension SQLStore {
         let rowsPerStatement = 500, rowsPerTransaction = 50_000
         for start in stride(from: 0, to: kept.count, by: rowsPerTransaction) {
             let slice = Array(kept[start..<min(kept.count, start + rowsPerTransaction)])
-            try await write { connection in
+            try await store.database.transaction { connection in
                 for first in stride(from: 0, to: slice.count, by: rowsPerStatement) {
                     var sql: SQL = "INSERT INTO redemption_tokens (token_hash, app_id, purchase_id, created_at, expires_at) VALUES "
                     var rows: [String] = []
@@ -64,12 +60,12 @@ extension SQLStore {
         var purchaseIDs: [String] = []
         let batch = 2_000
         for start in stride(from: 0, to: count, by: batch) {
-            purchaseIDs += try await write { connection -> [String] in
+            purchaseIDs += try await store.database.transaction { connection -> [String] in
                 var created: [String] = []
                 for _ in start..<min(count, start + batch) {
                     let grant = PurchaseGrant(appID: appID, appUserID: AppUserID.anonymous(), productID: productID, store: .rcBilling,
                                               isSandbox: true, purchaseDate: now, email: "bench@example.com")
-                    created.append(try await Self.insertPurchase(grant, now: now, on: connection).id)
+                    created.append(try await SQLStore.insertPurchase(grant, now: now, on: connection).id)
                 }
                 return created
             }
@@ -79,8 +75,8 @@ extension SQLStore {
 
     /// `count` never-presented tokens of the app, spread over its purchases, in one transaction.
     private func seedFillerTokens(appID: String, count: Int, offset: Int, now: Date, expires: Date) async throws {
-        let engine = database.engine
-        try await write { connection in
+        let engine = store.database.engine
+        try await store.database.transaction { connection in
             switch engine {
             case .sqlite:
                 try await connection.query("PRAGMA cache_size = -2000000")  // 2 GB: the whole index stays in memory

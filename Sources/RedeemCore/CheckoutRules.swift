@@ -1,0 +1,28 @@
+import Foundation
+
+/// Who may buy a product on the web.
+public enum CheckoutRules {
+    /// Only an identified buyer of a product that cannot be bought twice (a subscription or a non-consumable) can
+    /// already own it; the store reads the buyer's purchases only then.
+    public static func needsOwnershipCheck(buyer: AppUserID?, product: Product) -> Bool {
+        guard let buyer else { return false }
+        return !buyer.isAnonymous && product.type != .consumable
+    }
+
+    /// The buyer already holds `product` (an active subscription, an owned one-time product): selling it again
+    /// would charge twice for one entitlement.
+    public static func alreadyOwns(buyer: AppUserID?, product: Product, purchases: [Purchase], at date: Date) -> Bool {
+        needsOwnershipCheck(buyer: buyer, product: product)
+            && purchases.contains { $0.productID == product.id && $0.isActive(at: date) }
+    }
+}
+
+/// Sandbox subscriptions run on an accelerated clock, as RevenueCat's sandbox does:
+/// a week or a month lasts 5 minutes, a year an hour.
+public enum SandboxClock {
+    public static func expiry(period: String, from date: Date) throws -> Date {
+        let parsed = try ISO8601Period(parsing: period)
+        let minutes: Double = parsed.years > 0 ? 60 : 5
+        return date.addingTimeInterval(minutes * 60)
+    }
+}
