@@ -4,7 +4,7 @@ import FastSQLite
 import RedeemCore
 
 /// `RedeemStore` in portable SQL, run by either engine.
-public final class SQLStore: RedeemStore {
+public final class SQLStore: Sendable {
     public let database: any SQLDatabase
     /// How stale `last_seen` may get before a read refreshes it.
     public static let lastSeenResolution: TimeInterval = 60

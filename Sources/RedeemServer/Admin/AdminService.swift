@@ -1,0 +1,232 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+
+/// Admin operations shared by the admin API and the CLI, so both validate and write alike.
+public struct AdminService: Sendable {
+    public let store: any AdminStore
+    public let clock: any RedeemClock
+    let keyCache: KeyCache?
+
+    public init(store: any AdminStore, clock: any RedeemClock = SystemClock(), keyCache: KeyCache? = nil) {
+        self.store = store
+        self.clock = clock
+        self.keyCache = keyCache
+    }
+
+    /// Creates an app with its three keys (public sandbox, public production, secret), shown once.
+    public func createApp(_ changes: AppChanges) async throws -> CreatedApp {
+        let now = clock.now()
+        let app = try changes.makeApp(now: now)
+        let keys = [APIKeyKind.publicSandbox, .publicProduction, .secret].map { GeneratedAPIKey(appID: app.id, kind: $0, now: now) }
+        try await store.createApp(app, keys: keys)
+        return CreatedApp(app: app, keys: keys)
+    }
+
+    public func updateApp(id: String, _ changes: AppChanges) async throws -> App {
+        var app = try await store.app(id: id)
+        try changes.apply(to: &app, now: clock.now())
+        try await store.updateApp(app)
+        return app
+    }
+
+    public func createProduct(appID: String, _ input: ProductInput) async throws -> Product {
+        guard let type = ProductType(rawValue: input.type) else {
+            throw ValidationError(field: "type", reason: "must be one of subscription, consumable, non_consumable")
+        }
+        let product = Product(
+            appID: appID, id: input.id, type: type, period: input.period, displayName: input.displayName.flatMap { $0.isEmpty ? nil : $0 },
+            entitlements: Array(Set(input.entitlements ?? [])).sorted(), price: input.price?.price,
+            subscriptionGroup: input.subscriptionGroup, groupLevel: input.groupLevel, createdAt: clock.now()
+        )
+        try product.validate()
+        do {
+            try await store.createProduct(product)
+        } catch let error as StoreError where error.isConflict {
+            throw StoreError.conflict("product '\(product.id)' already exists")
+        }
+        return product
+    }
+
+    public func updateProduct(appID: String, id: String, _ update: ProductUpdate) async throws -> Product {
+        var product = try await store.product(appID: appID, id: id)
+        if let displayName = update.displayName { product.displayName = displayName.isEmpty ? nil : displayName }
+        if let entitlements = update.entitlements { product.entitlements = Array(Set(entitlements)).sorted() }
+        if let price = update.price { product.price = price.price }
+        if let group = update.subscriptionGroup { product.subscriptionGroup = group.isEmpty ? nil : group }
+        if let level = update.groupLevel { product.groupLevel = level }
+        try product.validate()
+        try await store.updateProduct(product)
+        return product
+    }
+
+    public func createEntitlement(appID: String, _ input: EntitlementInput) async throws -> Entitlement {
+        try Identifier.validate(input.id, field: "id")
+        try Self.validateDisplayName(input.displayName)
+        let entitlement = Entitlement(
+            appID: appID, id: input.id, displayName: input.displayName.flatMap { $0.isEmpty ? nil : $0 }, createdAt: clock.now()
+        )
+        do {
+            try await store.createEntitlement(entitlement)
+        } catch let error as StoreError where error.isConflict {
+            throw StoreError.conflict("entitlement '\(input.id)' already exists")
+        }
+        return entitlement
+    }
+
+    /// Renames an entitlement; nil leaves the name, an empty string clears it.
+    public func updateEntitlement(appID: String, id: String, displayName: String?) async throws -> Entitlement {
+        var entitlement = try await store.entitlement(appID: appID, id: id)
+        try Self.validateDisplayName(displayName)
+        if let displayName { entitlement.displayName = displayName.isEmpty ? nil : displayName }
+        try await store.updateEntitlement(entitlement)
+        return entitlement
+    }
+
+    static func validateDisplayName(_ name: String?) throws(ValidationError) {
+        if let name, name.count > 200 { throw ValidationError(field: "display_name", reason: "must be at most 200 characters") }
+    }
+
+    /// A new key for an app (public or secret), or an instance admin key when `appID` is nil.
+    public func createKey(appID: String?, kind: String) async throws -> CreatedKey {
+        guard let kind = APIKeyKind(rawValue: kind), (kind == .admin) == (appID == nil) else {
+            throw ValidationError(
+                field: "kind", reason: appID == nil ? "instance keys are of kind admin" : "must be one of public_sandbox, public_production, secret"
+            )
+        }
+        let key = GeneratedAPIKey(appID: appID, kind: kind, now: clock.now())
+        try await store.createKey(key)
+        return CreatedKey(key: key.record, plaintext: key.plaintext)
+    }
+
+    public func revokeKey(id: String, appID: String?) async throws {
+        try await store.revokeKey(id: id, appID: appID, at: clock.now())
+        keyCache?.invalidateAll()
+    }
+}
+
+/// An app as created: its settings and its keys in plaintext, the only time they are shown.
+public struct CreatedApp: Encodable, Sendable {
+    public let app: App
+    public let keys: [GeneratedAPIKey]
+
+    public func plaintext(_ kind: APIKeyKind) -> String? { keys.first { $0.record.kind == kind }?.plaintext }
+
+    public func encode(to encoder: any Encoder) throws {
+        try app.encode(to: encoder)
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        var keys = container.nestedContainer(keyedBy: DynamicCodingKey.self, forKey: DynamicCodingKey("keys"))
+        for key in self.keys { try keys.encode(key.plaintext, forKey: DynamicCodingKey(key.record.kind.rawValue)) }
+    }
+}
+
+public struct CreatedKey: Encodable, Sendable {
+    public let key: APIKey
+    public let plaintext: String
+
+    public func encode(to encoder: any Encoder) throws {
+        try key.encode(to: encoder)
+        var container = encoder.container(keyedBy: DynamicCodingKey.self)
+        try container.encode(plaintext, forKey: .init("key"))
+    }
+}
+
+public struct ProductInput: Decodable, Sendable {
+    public var id: String
+    public var type: String
+    public var period: String?
+    public var displayName: String?
+    public var entitlements: [String]?
+    public var price: PriceInput?
+    public var subscriptionGroup: String?
+    public var groupLevel: Int?
+
+    public init(
+        id: String, type: String, period: String? = nil, displayName: String? = nil, entitlements: [String]? = nil, price: PriceInput? = nil,
+        subscriptionGroup: String? = nil, groupLevel: Int? = nil
+    ) {
+        self.subscriptionGroup = subscriptionGroup
+        self.groupLevel = groupLevel
+        self.id = id
+        self.type = type
+        self.period = period
+        self.displayName = displayName
+        self.entitlements = entitlements
+        self.price = price
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, type, period, entitlements, price
+        case displayName = "display_name"
+        case subscriptionGroup = "subscription_group"
+        case groupLevel = "group_level"
+    }
+}
+
+public struct ProductUpdate: Decodable, Sendable {
+    public var displayName: String?
+    public var entitlements: [String]?
+    public var price: PriceInput?
+    /// An empty string takes the product out of its group.
+    public var subscriptionGroup: String?
+    public var groupLevel: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case entitlements, price
+        case displayName = "display_name"
+        case subscriptionGroup = "subscription_group"
+        case groupLevel = "group_level"
+    }
+}
+
+public struct EntitlementInput: Codable, Sendable {
+    public var id: String
+    public var displayName: String?
+
+    public init(id: String, displayName: String? = nil) {
+        self.id = id
+        self.displayName = displayName
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case displayName = "display_name"
+    }
+}
+
+extension AdminService {
+    /// Records a purchase made elsewhere (the CLI twin of `POST /v1/purchases`) and issues its redemption link
+    /// when the app's policy allows one.
+    public func recordPurchase(
+        appID: String, productID: String, email: String, appUserID: String?, sandbox: Bool, publicURL: URL
+    ) async throws -> RecordedPurchase {
+        guard Formats.isEmail(email) else { throw ValidationError(field: "email", reason: "must be an e-mail address") }
+        let buyer = try appUserID.map { try AppUserID(validating: $0) } ?? AppUserID.anonymous()
+        let now = clock.now()
+        let grant = PurchaseGrant(appID: appID, appUserID: buyer, productID: productID, store: .external, isSandbox: sandbox,
+                                  purchaseDate: now, email: email)
+        let purchase = try await store.grant(grant, idempotency: nil, now: now).purchase
+        let link = try await RedemptionLinkIssuer(store: store, publicURL: publicURL).issue(for: purchase, now: now)
+        return RecordedPurchase(purchase: purchase, link: link)
+    }
+}
+
+/// A purchase as the CLI prints it: the purchase's fields plus its redemption links.
+public struct RecordedPurchase: Encodable, Sendable {
+    public let purchase: Purchase
+    public let link: RedemptionLink?
+
+    enum Keys: String, CodingKey {
+        case redemptionURL = "redemption_url"
+        case redemptionHTTPSURL = "redemption_https_url"
+        case redemptionExpiresAt = "redemption_expires_at"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try purchase.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encodeIfPresent(link?.customSchemeURL, forKey: .redemptionURL)
+        try container.encodeIfPresent(link?.httpsURL, forKey: .redemptionHTTPSURL)
+        try container.encodeIfPresent(link?.expiresAt, forKey: .redemptionExpiresAt)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Hummingbird
+import Logging
+import RedeemCore
+import RedeemStore
+
+/// The pieces a running server is made of, built once and shared by routes and tests.
+public struct ServerDependencies: Sendable {
+    public let store: SQLStore
+    public let clock: any RedeemClock
+    public let keyCache: KeyCache
+    /// The base of HTTPS redemption links and hosted pages.
+    public let publicURL: URL
+    public let templates: Templates
+    public let rateLimits: RateLimits
+    public let mail: MailSettings?
+    /// Sends queued e-mail; nil without SMTP settings.
+    public let mailer: EmailDeliveryWorker?
+    /// Delivers server notifications.
+    public let webhooks: WebhookDeliveryWorker
+    /// Stripe's webhook signing secret (`whsec_…`); nil leaves `/webhooks/stripe` off.
+    public let stripeWebhookSecret: String?
+    /// Creates Stripe Checkout Sessions for production purchase links; nil leaves them off.
+    public let stripe: StripeSettings?
+    /// Serves `POST /v1/benchmark/baseline`, for `benchmarks/redemption.py` only.
+    public var benchmarkRoutes = false
+
+    public init(
+        store: SQLStore, clock: any RedeemClock = SystemClock(), keyTTL: TimeInterval = 5,
+        publicURL: URL = URL(string: "http://127.0.0.1:8080")!, mail: MailSettings? = nil, rateLimits: RateLimits = RateLimits(),
+        stripeWebhookSecret: String? = nil, stripe: StripeSettings? = nil, logger: Logger = Logger(label: "redeem")
+    ) async throws {
+        self.stripeWebhookSecret = stripeWebhookSecret
+        self.stripe = stripe
+        self.store = store
+        self.clock = clock
+        self.keyCache = KeyCache(store: store, ttl: keyTTL)
+        self.publicURL = publicURL
+        let templates = try await Templates.load()
+        self.templates = templates
+        self.rateLimits = rateLimits
+        self.mail = mail
+        let composer = EmailComposer(store: store, links: RedemptionLinkIssuer(store: store, publicURL: publicURL), templates: templates)
+        self.mailer = mail.map { EmailDeliveryWorker(store: store, composer: composer, settings: $0, clock: clock, logger: logger) }
+        self.webhooks = WebhookDeliveryWorker(store: store, clock: clock, logger: logger)
+    }
+
+    public var admin: AdminService { AdminService(store: store, clock: clock, keyCache: keyCache) }
+    var links: RedemptionLinkIssuer { RedemptionLinkIssuer(store: store, publicURL: publicURL) }
+    /// Rate-limit counters for a single SQLite server process.
+    let counters = MemoryCounters()
+    /// One SQLite server process counts in memory (no write per request); PostgreSQL instances share the database's counts.
+    var rateLimiter: RateLimiter {
+        RateLimiter(counter: store.database.engine == .sqlite ? counters : store, limits: rateLimits, clock: clock)
+    }
+    var emailQueue: EmailQueue { EmailQueue(store: store, mail: mail, mailer: mailer, clock: clock) }
+    var redemption: RedemptionService { RedemptionService(store: store, emailQueue: emailQueue, limiter: rateLimiter, clock: clock) }
+    var purchases: PurchaseService { PurchaseService(store: store, links: links, emailQueue: emailQueue, clock: clock) }
+}
+
+/// The router with every route: public, SDK (`/v1`, any key of the app) and admin (`/admin/v1`, secret keys).
+public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.addMiddleware {
+        RequestLogMiddleware<AppRequestContext>()
+        ErrorMiddleware<AppRequestContext>()
+    }
+    HealthController(database: deps.store.database).addRoutes(to: router)
+    try OpenAPIController().addRoutes(to: router)
+    WellKnownController(store: deps.store).addRoutes(to: router)
+    let checkout = CheckoutPageController(
+        store: deps.store, clock: deps.clock, templates: deps.templates,
+        pipeline: CheckoutService(store: deps.store, links: deps.links, emailQueue: deps.emailQueue, clock: deps.clock), publicURL: deps.publicURL,
+        stripe: deps.stripe.map { StripeSessions(settings: $0, client: .shared) }, links: deps.links
+    )
+    checkout.addRoutes(to: router)
+    OfferRedeemPageController(store: deps.store, clock: deps.clock, limiter: deps.rateLimiter, checkout: checkout).addRoutes(to: router)
+    StripeWebhookController(
+        store: deps.store, clock: deps.clock, webhookSecret: deps.stripeWebhookSecret, links: deps.links, emailQueue: deps.emailQueue
+    ).addRoutes(to: router)
+    LinkPageController(
+        store: deps.store, clock: deps.clock, templates: deps.templates, publicURL: deps.publicURL, limiter: deps.rateLimiter,
+        emailQueue: deps.emailQueue
+    ).addRoutes(to: router)
+
+    let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
+    CustomerInfoController(store: deps.store, clock: deps.clock, cache: CustomerInfoCache()).addRoutes(to: v1)
+    PurchasesController(service: deps.purchases).addRoutes(to: v1)
+    RedemptionController(service: deps.redemption).addRoutes(to: v1)
+    OfferCodeController(store: deps.store, clock: deps.clock, limiter: deps.rateLimiter, publicURL: deps.publicURL).addRoutes(to: v1)
+    if deps.benchmarkRoutes { BenchmarkController(store: deps.store).addRoutes(to: v1) }
+    WebCheckoutsController(
+        store: deps.store, clock: deps.clock, publicURL: deps.publicURL, stripe: deps.stripe.map { StripeSessions(settings: $0, client: .shared) },
+        links: deps.links
+    ).addRoutes(to: v1)
+
+    let admin = router.group("/admin/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
+    AdminAppsController(admin: deps.admin).addRoutes(to: admin)
+    AdminCatalogController(admin: deps.admin).addRoutes(to: admin)
+    AdminKeysController(admin: deps.admin).addRoutes(to: admin)
+    AdminPurchasesController(admin: deps.admin, store: deps.store).addRoutes(to: admin)
+    AdminWebhooksController(admin: deps.admin, store: deps.store, worker: deps.webhooks).addRoutes(to: admin)
+    AdminOffersController(admin: deps.admin, store: deps.store, publicURL: deps.publicURL).addRoutes(to: admin)
+    return router
+}
+
+/// Opens the store, migrates (or checks nothing is pending), and builds the application.
+public func buildApplication(
+    _ configuration: ServerConfiguration, clock: any RedeemClock = SystemClock(), logger: Logger? = nil
+) async throws -> some ApplicationProtocol {
+    var logger = logger ?? Logger(label: "redeem")
+    logger.logLevel = configuration.logLevel
+    let store = try await SQLStore.open(url: configuration.databaseURL, logger: logger)
+    let runner = MigrationRunner(database: store.database)
+    if configuration.migrateOnStart {
+        try await runner.apply(logger: logger)
+    } else {
+        let pending = try await runner.pending()
+        guard pending.isEmpty else { throw MigrationError.pending(pending.map(\.version)) }
+    }
+    var deps = try await ServerDependencies(
+        store: store, clock: clock, publicURL: configuration.publicURL, mail: configuration.mail, rateLimits: configuration.rateLimits,
+        stripeWebhookSecret: configuration.stripeWebhookSecret, stripe: configuration.stripe, logger: logger
+    )
+    deps.benchmarkRoutes = configuration.benchmarkRoutes
+    if deps.mailer == nil { logger.warning("no SMTP settings (--smtp-url): e-mail is off, and expired links cannot be re-sent") }
+    let router = try buildRouter(deps)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "redeem"),
+        services: [StoreService(store: store), deps.webhooks, SandboxRenewalWorker(store: store, clock: clock, logger: logger)]
+            + (deps.mailer.map { [$0] } ?? []),
+        logger: logger
+    )
+}

@@ -1,0 +1,21 @@
+import RedeemStore
+
+// The composition root's one link between the features and the storage: `SQLStore` serves every feature's store
+// protocol, on SQLite and PostgreSQL alike. Nothing else in the server names `SQLStore`.
+extension SQLStore: AdminStore {}
+extension SQLStore: BenchmarkStore {}
+extension SQLStore: CheckoutStore {}
+extension SQLStore: CustomerInfoStore {}
+extension SQLStore: EmailStore {}
+extension SQLStore: KeyStore {}
+extension SQLStore: LinkPageStore {}
+extension SQLStore: OfferCodeStore {}
+extension SQLStore: PurchaseStore {}
+extension SQLStore: RateLimitCounter {}
+extension SQLStore: RedemptionLinkStore {}
+extension SQLStore: RedemptionStore {}
+extension SQLStore: SandboxRenewalStore {}
+extension SQLStore: StripeEventStore {}
+extension SQLStore: UniversalLinkStore {}
+extension SQLStore: WebhookAdminStore {}
+extension SQLStore: WebhookQueueStore {}

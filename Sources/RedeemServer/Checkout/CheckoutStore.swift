@@ -1,0 +1,18 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+
+/// What web checkouts (purchase links, the sandbox checkout, the JSON API) need.
+protocol CheckoutStore: Sendable {
+    func app(id: String) async throws -> App
+    func product(appID: String, id: String) async throws -> Product
+    func findCustomer(appID: String, appUserID: AppUserID) async throws -> Customer?
+    func purchases(customerID: String) async throws -> [Purchase]
+    func grant(_ grant: PurchaseGrant, idempotency: Idempotency?, now: Date) async throws -> GrantResult
+    func originalAppUserID(customerID: String) async throws -> String?
+    /// The purchase a checkout (a Stripe Checkout Session, a sandbox checkout, a web claim) produced.
+    func purchase(appID: String, checkoutReference: String) async throws -> Purchase?
+    func createWebCheckout(_ checkout: WebCheckout) async throws
+    func webCheckout(appID: String?, id: String) async throws -> WebCheckout?
+    func advanceWebCheckout(id: String, to status: WebCheckout.Status, now: Date) async throws
+}

@@ -1,0 +1,76 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import RedeemCore
+import RedeemStripe
+
+/// Stripe settings: the secret key creates Checkout Sessions; the API base is Stripe's unless a test points elsewhere.
+public struct StripeSettings: Sendable {
+    public let secretKey: String
+    public let apiBase: URL
+
+    public init(secretKey: String, apiBase: URL = URL(string: "https://api.stripe.com")!) throws(ConfigurationError) {
+        guard secretKey.hasPrefix("sk_") || secretKey.hasPrefix("rk_") else {
+            throw ConfigurationError(setting: "--stripe-secret-key / REDEEM_STRIPE_SECRET_KEY", reason: "must be a Stripe secret key (sk_…)")
+        }
+        self.secretKey = secretKey
+        self.apiBase = apiBase
+    }
+}
+
+/// Creates Stripe Checkout Sessions (API version `StripeAPI.version`) for purchase links.
+struct StripeSessions: Sendable {
+    let settings: StripeSettings
+    let client: HTTPClient
+
+    /// A session for `product`, carrying Redeem's metadata so the webhook can grant it; returns Stripe's hosted URL.
+    func createSession(
+        app: App, product: Product, buyer: AppUserID?, email: String?, customParams: [String: String], successURL: String, cancelURL: String
+    ) async throws -> String {
+        guard let price = product.price else { throw APIError.conflict("Product '\(product.id)' has no price, so it cannot be sold.") }
+        let mode: StripeCheckoutRequest.Mode = try product.period.map { .subscription(try StripeRecurringInterval(iso8601: $0)) } ?? .payment
+        return try await create(
+            app: app, product: product, productName: product.displayName ?? product.id, price: price, mode: mode, buyer: buyer,
+            email: email, metadata: customParams, successURL: successURL, cancelURL: cancelURL
+        )
+    }
+
+    /// A one-time payment of a paid offer's price (pay-as-you-go offers are paid for all their periods up front);
+    /// the webhook redeems `code` for `claimant` when the payment succeeds.
+    func createOfferSession(
+        app: App, product: Product, offer: Offer, code: String, claimant: AppUserID, email: String, successURL: String, cancelURL: String
+    ) async throws -> String {
+        guard let price = offer.price else { throw APIError.conflict("The offer has no price.") }
+        let total = Price(amountMicros: price.amountMicros * Int64(offer.paymentMode == .payAsYouGo ? offer.periods : 1), currency: price.currency)
+        return try await create(
+            app: app, product: product, productName: "\(product.displayName ?? product.id) · \(offer.referenceName)", price: total,
+            mode: .payment, buyer: claimant, email: email, metadata: ["redeem_offer_code": code], successURL: successURL, cancelURL: cancelURL
+        )
+    }
+
+    private func create(
+        app: App, product: Product, productName: String, price: Price, mode: StripeCheckoutRequest.Mode, buyer: AppUserID?, email: String?,
+        metadata extra: [String: String], successURL: String, cancelURL: String
+    ) async throws -> String {
+        var metadata = extra
+        metadata["app_id"] = app.id
+        metadata["product_id"] = product.id
+        if let buyer { metadata["app_user_id"] = buyer.rawValue }
+        let request = try StripeCheckoutRequest(
+            secretKey: settings.secretKey, idempotencyKey: SecretToken.generate(byteCount: 16), mode: mode,
+            productName: productName, unitAmount: Int(price.amountMicros / 10_000), currency: price.currency.lowercased(),
+            successURL: successURL, cancelURL: cancelURL, customerEmail: email, clientReferenceID: buyer?.rawValue, metadata: metadata
+        ).httpRequest()
+        var http = HTTPClientRequest(url: settings.apiBase.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + request.url.path)
+        http.method = .POST
+        for (name, value) in request.headers { http.headers.add(name: name, value: value) }
+        http.body = .bytes(ByteBuffer(bytes: Array(request.bodyData)))
+        let response = try await client.execute(http, timeout: .seconds(20))
+        let body = try await response.body.collect(upTo: 1024 * 1024)
+        do {
+            return try StripeCheckoutRequest.decodeResponse(statusCode: Int(response.status.code), body: Array(body.readableBytesView)).url
+        } catch {
+            throw APIError(.badGateway, code: 7502, message: "Stripe refused the checkout: \(error)")
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import RedeemCore
+import RedeemMail
+import RedeemStore
+
+/// Turns a queued e-mail into a message, minting its redemption link at send time (no stored plaintext token).
+struct EmailComposer: Sendable {
+    let store: any EmailStore
+    let links: RedemptionLinkIssuer
+    let templates: Templates
+
+    func compose(_ email: QueuedEmail, now: Date) async throws -> MailMessage {
+        let app = try await store.app(id: email.appID)
+        let purchase = try await store.purchase(appID: email.appID, id: email.purchaseID)
+        let product = try await store.product(appID: email.appID, id: purchase.productID)
+        let link = try await links.issue(for: purchase, now: now)
+        var context: [String: Any] = [
+            "appName": app.name,
+            "productName": product.displayName ?? product.id,
+            "expiresInMinutes": app.redemptionLinkLifetimeSeconds / 60,
+        ]
+        if let price = purchase.price { context["price"] = PriceFormat.string(price) }
+        if let link {
+            context["httpsURL"] = link.httpsURL
+            context["customSchemeURL"] = link.customSchemeURL
+        }
+        if let support = app.supportEmail { context["supportEmail"] = support }
+        let name = email.kind == .receipt ? "email-receipt" : "email-new-link"
+        let subject = email.kind == .receipt ? "Your \(app.name) purchase" : "Your new \(app.name) link"
+        return try MailMessage(
+            to: [MailAddress(email.recipient)], subject: subject,
+            text: templates.render("\(name).txt", context), html: templates.render("\(name).html", context)
+        )
+    }
+}
+
+enum PriceFormat {
+    /// `4.99 USD`: exact, from micros, without locale surprises.
+    static func string(_ price: Price) -> String {
+        let cents = (price.amountMicros + 5_000) / 10_000
+        let fraction = cents % 100
+        return "\(cents / 100).\(fraction < 10 ? "0" : "")\(fraction) \(price.currency)"
+    }
+}

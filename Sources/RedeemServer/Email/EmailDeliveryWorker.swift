@@ -1,0 +1,81 @@
+import Foundation
+import Logging
+import RedeemCore
+import RedeemMail
+import RedeemStore
+import ServiceLifecycle
+
+/// Sends queued e-mails: at least once, with backoff on transient failures, surviving restarts.
+///
+/// Rows are leased before sending, so several instances never send one row at the same time; a crash after the
+/// server accepted a message but before it was marked sent can repeat it (the Message-ID stays the same for
+/// receivers to spot), but nothing is dropped.
+public final class EmailDeliveryWorker: Service, Sendable {
+    let store: any EmailStore
+    let composer: EmailComposer
+    let client: SMTPClient
+    let clock: any RedeemClock
+    let logger: Logger
+    let pollInterval: Duration
+    let maxAttempts = 12
+    private let loop: QueueWorkerLoop
+
+    init(store: any EmailStore, composer: EmailComposer, settings: MailSettings, clock: any RedeemClock, logger: Logger,
+         pollInterval: Duration = .seconds(1)) {
+        self.store = store
+        self.composer = composer
+        self.client = SMTPClient(configuration: settings.smtp)
+        self.clock = clock
+        self.logger = logger
+        self.pollInterval = pollInterval
+        self.loop = QueueWorkerLoop(interval: pollInterval)
+    }
+
+    /// Asks the worker to look for due e-mails now rather than at its next poll.
+    func wake() { loop.wakeup.yield() }
+
+    public func run() async throws {
+        await loop.run { [self] in await self.drain() }
+    }
+
+    /// Sends everything due now; returns how many were sent.
+    @discardableResult
+    public func drain() async -> Int {
+        var sent = 0
+        do {
+            while true {
+                let due = try await store.claimDueEmails(now: clock.now(), lease: 120, limit: 10)
+                if due.isEmpty { break }
+                for email in due where await send(email) { sent += 1 }
+            }
+        } catch {
+            logger.error("e-mail emailQueue unavailable", metadata: ["error": "\(error)"])
+        }
+        return sent
+    }
+
+    func send(_ email: QueuedEmail) async -> Bool {
+        let now = clock.now()
+        do {
+            let message = try await composer.compose(email, now: now)
+            try await client.send(message, messageID: "\(email.id)@redeem")
+            try await store.markEmailSent(id: email.id, at: clock.now())
+            logger.info("e-mail sent", metadata: ["email_id": "\(email.id)", "kind": "\(email.kind.rawValue)"])
+            return true
+        } catch {
+            let transient = (error as? MailError)?.isTransient ?? !(error is StoreError)
+            let attempts = email.attempts + 1
+            let retryAt = transient && attempts < maxAttempts ? now.addingTimeInterval(Self.backoff(attempts: attempts)) : nil
+            logger.warning("e-mail not sent", metadata: [
+                "email_id": "\(email.id)", "attempt": "\(attempts)", "retry": "\(retryAt != nil)", "error": "\(error)",
+            ])
+            try? await store.markEmailFailed(id: email.id, error: "\(error)", retryAt: retryAt, at: now)
+            return false
+        }
+    }
+
+    /// 30 s, 1 min, 2 min, … up to an hour.
+    static func backoff(attempts: Int) -> TimeInterval {
+        min(3600, 30 * pow(2, Double(max(0, attempts - 1))))
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+
+/// Queues purchase e-mails for the worker, when e-mail is configured.
+struct EmailQueue: Sendable {
+    let store: any EmailStore
+    let mail: MailSettings?
+    let mailer: EmailDeliveryWorker?
+    let clock: any RedeemClock
+
+    /// Queues a new-link e-mail to the purchase's billing address, at most once per quiet period.
+    /// Returns whether one was queued now.
+    func queueNewLink(for purchase: Purchase) async throws -> Bool {
+        try await queue(.newLink, for: purchase, quietPeriod: mail?.resendQuietPeriod ?? 0)
+    }
+
+    func queueReceipt(for purchase: Purchase) async throws -> Bool {
+        try await queue(.receipt, for: purchase, quietPeriod: 0)
+    }
+
+    private func queue(_ kind: QueuedEmail.Kind, for purchase: Purchase, quietPeriod: TimeInterval) async throws -> Bool {
+        guard mail != nil, let recipient = purchase.email else { return false }
+        let app = try await store.app(id: purchase.appID)
+        guard app.redemptionLinkPolicy.allowsLinks(sandbox: purchase.isSandbox) else { return false }
+        let email = QueuedEmail(
+            id: Identifier.make(prefix: "eml"), appID: purchase.appID, purchaseID: purchase.id, kind: kind,
+            recipient: recipient, createdAt: clock.now()
+        )
+        let queued = try await store.enqueueEmail(email, quietPeriod: quietPeriod)
+        if queued { mailer?.wake() }
+        return queued
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+import RedeemStore
+
+/// A client-facing error: an HTTP status and a JSON body `{"code", "message", "field"?}`.
+///
+/// `code` is numeric so RevenueCat's SDKs can read it; the codes are listed in docs/errors.md.
+public struct APIError: HTTPResponseError, Sendable {
+    public let status: HTTPResponse.Status
+    public let code: Int
+    public let message: String
+    public let field: String?
+    public var headers: HTTPFields = [:]
+    /// More string fields for the body, e.g. `redeem_url`.
+    public var extra: [String: String] = [:]
+
+    public init(_ status: HTTPResponse.Status, code: Int, message: String, field: String? = nil) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var object: [String: Any] = ["code": code, "message": message]
+        for (name, value) in extra { object[name] = value }
+        if let field { object["field"] = field }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+extension APIError {
+    /// An error the framework raised (unknown route, body too large…), in our body format.
+    init(framework status: HTTPResponse.Status, message: String?) {
+        let code = switch status.code {
+        case 404: 7004
+        case 500...: 7500
+        default: 7000
+        }
+        self.init(status, code: code, message: message ?? status.reasonPhrase)
+    }
+
+    public static func validation(_ error: ValidationError) -> APIError {
+        APIError(.unprocessableContent, code: 7001, message: "\(error.field) \(error.reason)", field: error.field)
+    }
+    public static func badRequest(_ message: String, field: String? = nil) -> APIError {
+        APIError(.badRequest, code: 7000, message: message, field: field)
+    }
+    public static func notFound(_ message: String) -> APIError { APIError(.notFound, code: 7004, message: message) }
+    public static func conflict(_ message: String) -> APIError { APIError(.conflict, code: 7009, message: message) }
+    public static let unauthenticated = APIError(
+        .unauthorized, code: 7225, message: "Missing or invalid API key: send Authorization: Bearer <key>."
+    )
+    public static func forbidden(_ message: String) -> APIError { APIError(.forbidden, code: 7226, message: message) }
+    public static func invalidAppUserID(_ error: ValidationError) -> APIError {
+        APIError(.badRequest, code: 7256, message: "Invalid app user ID: \(error.reason).", field: "app_user_id")
+    }
+
+    /// Maps any thrown error to what a client sees; nil for unexpected failures (500).
+    static func from(_ error: any Error) -> APIError? {
+        switch error {
+        case let error as APIError: return error
+        case let error as RateLimited:
+            var limited = APIError(.tooManyRequests, code: 7429, message: "Too many attempts; try again later.")
+            limited.headers[.retryAfter] = String(Int(error.retryAfter.rounded(.up)))
+            return limited
+        case let error as ValidationError: return .validation(error)
+        case let error as StoreError where error.isNotFound: return .notFound(error.description)
+        case let error as StoreError where error.isIdempotencyMismatch: return .conflict(error.description)
+        case let error as StoreError where error.isConflict: return .conflict(error.description)
+        case let error as DecodingError: return .badRequest(Self.describe(error), field: Self.field(of: error))
+        default: return nil
+        }
+    }
+
+    static func field(of error: DecodingError) -> String? {
+        let path: [any CodingKey] = switch error {
+        case .keyNotFound(let key, let context): context.codingPath + [key]
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context.codingPath
+        @unknown default: []
+        }
+        let names = path.map { $0.intValue.map(String.init) ?? $0.stringValue }
+        return names.isEmpty ? nil : names.joined(separator: ".")
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _): "Missing field '\(key.stringValue)'."
+        case .typeMismatch(let type, _): "Field '\(field(of: error) ?? "body")' has the wrong type; expected \(type)."
+        case .valueNotFound(let type, _): "Field '\(field(of: error) ?? "body")' must not be null; expected \(type)."
+        case .dataCorrupted(let context):
+            context.codingPath.isEmpty ? "The body is not valid JSON." : "Field '\(field(of: error) ?? "body")': \(context.debugDescription)"
+        @unknown default: "The body could not be decoded."
+        }
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+import RedeemStore
+
+/// `/redeem?ctx=offercodes&id=<app>&code=<CODE>`, Apple's redemption URL shape, and its `/sandbox/redeem` twin.
+/// Showing the page never redeems; the claim is a POST. Free offers become a purchase with a redemption link at once;
+/// paid ones go through checkout (the built-in one in sandbox).
+struct OfferRedeemPageController {
+    let store: any OfferCodeStore
+    let clock: any RedeemClock
+    let limiter: RateLimiter
+    let checkout: CheckoutPageController
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/redeem") { try await self.show($0, $1, sandbox: false) }
+        router.post("/redeem") { try await self.claim($0, $1, sandbox: false) }
+        router.get("/sandbox/redeem") { try await self.show($0, $1, sandbox: true) }
+        router.post("/sandbox/redeem") { try await self.claim($0, $1, sandbox: true) }
+        router.post("/sandbox/redeem/pay", use: pay)
+    }
+
+    func show(_ request: Request, _ context: AppRequestContext, sandbox: Bool) async throws -> Response {
+        let query = request.uri.queryParameters
+        guard query["ctx"] == "offercodes" else { throw APIError.badRequest("This page redeems offer codes: ctx must be offercodes.", field: "ctx") }
+        guard let appID = query["id"].map(String.init), !appID.isEmpty else { throw APIError.badRequest("Missing the app ID.", field: "id") }
+        let app = try await store.app(id: appID)
+        let buyer = try query["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse(String($0)) }
+        var hidden = [["name": "id", "value": app.id]]
+        if let buyer { hidden.append(["name": "app_user_id", "value": buyer.rawValue]) }
+        guard let code = query["code"].map(String.init), !code.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return page(app: app, sandbox: sandbox, status: .ok, extra: ["askCode": true, "hidden": hidden])
+        }
+        try await limiter.offerPage(ip: context.remoteIP)
+        let found: FoundOfferCode
+        switch try await lookUp(appID: app.id, code: code) {
+        case .failure(let failure):
+            return page(app: app, sandbox: sandbox, status: failure.pageStatus, extra: ["error": failure.message])
+        case .success(let value): found = value
+        }
+        hidden += [
+            ["name": "ctx", "value": "offercodes"], ["name": "code", "value": code],
+            ["name": "claim_id", "value": SecretToken.generate(byteCount: 16)],
+        ]
+        return page(app: app, sandbox: sandbox, status: .ok, extra: describe(found, code: code).merging(["hidden": hidden]) { $1 })
+    }
+
+    /// The form's POST: free offers are granted here; paid ones continue to checkout.
+    func claim(_ request: Request, _ context: AppRequestContext, sandbox: Bool) async throws -> Response {
+        let claim = try await Claim.parse(request, store: store)
+        try await limiter.offerRedemption(ip: context.remoteIP, appID: claim.app.id, user: claim.claimant)
+        if let done = try await alreadyClaimed(claim, sandbox: sandbox) { return done }
+        let found: FoundOfferCode
+        switch try await lookUp(appID: claim.app.id, code: claim.code) {
+        case .failure(let failure):
+            return page(app: claim.app, sandbox: sandbox, status: failure.pageStatus, extra: ["error": failure.message])
+        case .success(let value): found = value
+        }
+        guard found.offer.isPaid else { return try await grant(claim, found: found, sandbox: sandbox, payment: nil) }
+        guard sandbox else { return try await stripeCheckout(claim, found: found) }
+        var hidden = claim.hiddenFields
+        hidden.append(["name": "email", "value": claim.email])
+        return checkout.page("sandbox-checkout", status: .ok, link: CheckoutPageController.Link(app: claim.app, product: found.product, buyer: nil), extra: [
+            "action": "/sandbox/redeem/pay", "hidden": hidden, "email": claim.email, "emailLocked": true,
+            "price": OfferSummary.text(found.offer, product: found.product),
+        ])
+    }
+
+    /// Production: Stripe Checkout for the offer's price; the webhook redeems the code when the payment succeeds.
+    func stripeCheckout(_ claim: Claim, found: FoundOfferCode) async throws -> Response {
+        guard let stripe = checkout.stripe else {
+            throw APIError(.serviceUnavailable, code: 7503, message: "Paid checkout is not configured on this server; use the sandbox page.")
+        }
+        let base = checkout.publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        let code = OfferCode.normalize(claim.code) ?? OfferCode.normalizeCustom(claim.code) ?? claim.code
+        let url = try await stripe.createOfferSession(
+            app: claim.app, product: found.product, offer: found.offer, code: code, claimant: claim.claimant, email: claim.email,
+            successURL: "\(base)/checkout/\(claim.app.id)/\(found.product.id)/success?session_id={CHECKOUT_SESSION_ID}",
+            cancelURL: OfferCodeLinks.redeemPageBase(publicURL: checkout.publicURL, appID: claim.app.id) + code
+        )
+        var response = Response(status: .seeOther)
+        response.headers[.location] = url
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// The sandbox checkout of a paid offer: no money moves; the purchase carries the offer's price.
+    @Sendable func pay(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let claim = try await Claim.parse(request, store: store)
+        try await limiter.offerPayment(ip: context.remoteIP)
+        if let done = try await alreadyClaimed(claim, sandbox: true) { return done }
+        guard let found = try await store.findOfferCode(appID: claim.app.id, code: claim.code), let price = found.offer.price else {
+            return page(app: claim.app, sandbox: true, status: .notFound, extra: ["error": OfferRedemptionFailure.invalid.message])
+        }
+        return try await grant(claim, found: found, sandbox: true, payment: .init(price: price))
+    }
+
+    /// A repeated submit of a claim that already succeeded: its success step again.
+    func alreadyClaimed(_ claim: Claim, sandbox: Bool) async throws -> Response? {
+        guard let purchase = try await store.purchase(appID: claim.app.id, checkoutReference: "offer:" + claim.claimID) else { return nil }
+        return try await success(claim, purchase: purchase, product: try await store.product(appID: claim.app.id, id: purchase.productID), sandbox: sandbox)
+    }
+
+    func success(_ claim: Claim, purchase: Purchase, product: Product, sandbox: Bool) async throws -> Response {
+        let link = try await checkout.links.issue(for: purchase, now: clock.now())
+        return try checkout.afterPurchase(
+            link: CheckoutPageController.Link(app: claim.app, product: product, buyer: claim.buyer),
+            completed: CheckoutService.Completed(purchase: purchase, link: link, buyer: claim.claimant), sandbox: sandbox
+        )
+    }
+
+    /// Redeems for the claim's buyer and shows the success step; a repeated submit shows the first result.
+    func grant(_ claim: Claim, found: FoundOfferCode, sandbox: Bool, payment: OfferCodeRedemptionRequest.Payment?) async throws -> Response {
+        let now = clock.now()
+        let reference = "offer:" + claim.claimID
+        let result = try await store.redeemOfferCode(OfferCodeRedemptionRequest(
+            appID: claim.app.id, code: claim.code, claimant: claim.claimant, channel: .web, isSandbox: sandbox,
+            store: payment == nil ? .promotional : .rcBilling, email: claim.email, payment: payment, checkoutReference: reference, now: now
+        ))
+        let purchase: Purchase
+        switch result {
+        case .success(let redemption):
+            purchase = redemption.purchase
+            _ = try await checkout.pipeline.emailQueue.queueReceipt(for: purchase)
+        case .failure(let failure):
+            guard failure == .alreadyRedeemed, let earlier = try await store.purchase(appID: claim.app.id, checkoutReference: reference) else {
+                return page(app: claim.app, sandbox: sandbox, status: failure.pageStatus, extra: ["error": failure.message])
+            }
+            purchase = earlier
+        }
+        return try await success(claim, purchase: purchase, product: found.product, sandbox: sandbox)
+    }
+
+    /// The code's offer, or why it cannot be redeemed now.
+    func lookUp(appID: String, code: String) async throws -> Result<FoundOfferCode, OfferRedemptionFailure> {
+        guard let found = try await store.findOfferCode(appID: appID, code: code) else { return .failure(.invalid) }
+        if let failure = found.unavailability(at: clock.now()) { return .failure(failure) }
+        return .success(found)
+    }
+
+    func describe(_ found: FoundOfferCode, code: String) -> [String: Any] {
+        [
+            "productName": found.product.displayName ?? found.product.id,
+            "offerSummary": OfferSummary.text(found.offer, product: found.product),
+            "eligibilityNote": OfferSummary.eligibility(found.offer, product: found.product),
+            "paid": found.offer.isPaid,
+            "code": OfferCode.normalize(code).map(OfferCode.grouped) ?? OfferCode.normalizeCustom(code) ?? code,
+        ]
+    }
+
+    func page(app: App, sandbox: Bool, status: HTTPResponse.Status, extra: [String: Any]) -> Response {
+        let nonce = SecretToken.generate(byteCount: 16)
+        var context: [String: Any] = ["appName": app.name, "cspNonce": nonce, "sandbox": sandbox, "action": sandbox ? "/sandbox/redeem" : "/redeem"]
+        context["iconURL"] = app.iconURL
+        context["supportEmail"] = app.supportEmail
+        for (key, value) in extra { context[key] = value }
+        return HTMLPage.response(checkout.templates.render("offer-redeem", context), status: status, nonce: nonce)
+    }
+}
+
+extension OfferRedeemPageController {
+    /// The claim form's fields, checked.
+    struct Claim {
+        let app: App
+        let code: String
+        let claimID: String
+        let email: String
+        /// The app user ID the link named, if any.
+        let buyer: AppUserID?
+        /// Who redeems: the named user, or an anonymous ID fixed by the claim, so a repeated submit is the same customer.
+        let claimant: AppUserID
+        let hiddenFields: [[String: String]]
+
+        static func parse(_ request: Request, store: any OfferCodeStore) async throws -> Claim {
+            let fields = try await FormBody.parse(request)
+            guard let appID = fields["id"], !appID.isEmpty else { throw APIError.badRequest("Missing the app ID.", field: "id") }
+            let app = try await store.app(id: appID)
+            guard let code = fields["code"], !code.isEmpty else { throw APIError.badRequest("Missing the code.", field: "code") }
+            guard let claimID = fields["claim_id"], (16...64).contains(claimID.count), claimID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                throw APIError.badRequest("Missing or malformed claim_id; reload the page.", field: "claim_id")
+            }
+            let email = (fields["email"] ?? "").trimmingCharacters(in: .whitespaces)
+            guard Formats.isEmail(email) else { throw ValidationError(field: "email", reason: "must be an e-mail address") }
+            let buyer = try fields["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse($0) }
+            let claimant = try buyer ?? AppUserID(validating: AppUserID.anonymousPrefix + SecretToken.hash("offer-claim:" + claimID).prefix(32))
+            var hidden = [
+                ["name": "ctx", "value": "offercodes"], ["name": "id", "value": app.id], ["name": "code", "value": code],
+                ["name": "claim_id", "value": claimID],
+            ]
+            if let buyer { hidden.append(["name": "app_user_id", "value": buyer.rawValue]) }
+            return Claim(app: app, code: code, claimID: claimID, email: email, buyer: buyer, claimant: claimant, hiddenFields: hidden)
+        }
+    }
+}
+
+extension OfferRedemptionFailure {
+    /// A page's status: 404 for an unknown code, 410 for an expired one, else as the API answers.
+    var pageStatus: HTTPResponse.Status {
+        switch self {
+        case .invalid: .notFound
+        case .expired: .gone
+        default: status
+        }
+    }
+}

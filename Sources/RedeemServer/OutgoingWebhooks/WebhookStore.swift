@@ -1,0 +1,21 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+import RedeemWebhooks
+
+/// The delivery queue the worker drains.
+public protocol WebhookQueueStore: Sendable {
+    func claimDueDeliveries(now: Date, lease: TimeInterval, limit: Int) async throws -> [(WebhookDelivery, WebhookEndpoint)]
+    func recordDeliveryAttempt(deliveryID: String, attempt: WebhookAttempt, delivered: Bool, retryAt: Date?) async throws
+}
+
+/// What the admin API's webhook routes need.
+protocol WebhookAdminStore: Sendable {
+    func createWebhookEndpoint(_ endpoint: WebhookEndpoint) async throws
+    func disableWebhookEndpoint(id: String, appID: String, at date: Date) async throws
+    func webhookEndpoints(appID: String) async throws -> [WebhookEndpoint]
+    func webhookDeliveries(appID: String, limit: Int) async throws -> [WebhookDelivery]
+    func webhookAttempts(deliveryID: String) async throws -> [WebhookAttempt]
+    func replayDelivery(id: String, appID: String, now: Date) async throws
+    func emit(_ event: WebhookEvent, now: Date) async throws
+}

@@ -1,0 +1,65 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+
+/// The server API's purchase body.
+struct GrantRequest: Decodable {
+    var appUserID: String
+    var productID: String
+    var store: String?
+    var isSandbox: Bool?
+    var purchaseDate: Date?
+    var expiresDate: Date?
+    var periodType: String?
+    var storeTransactionID: String?
+    var price: PriceInput?
+    var email: String?
+    /// E-mail the receipt, with a redemption link, to `email`.
+    var sendReceiptEmail: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case store, price, email
+        case sendReceiptEmail = "send_receipt_email"
+        case appUserID = "app_user_id"
+        case productID = "product_id"
+        case isSandbox = "is_sandbox"
+        case purchaseDate = "purchase_date"
+        case expiresDate = "expires_date"
+        case periodType = "period_type"
+        case storeTransactionID = "store_transaction_id"
+    }
+}
+
+extension PurchaseGrant {
+    init(_ input: GrantRequest, appID: String, now: Date) throws {
+        let appUserID = try AppUserID.parse(input.appUserID)
+        try Identifier.validate(input.productID, field: "product_id")
+        let store = Store(rawValue: input.store ?? Store.external.rawValue)
+        guard Store.known.contains(store) else {
+            throw ValidationError(field: "store", reason: "must be one of \(Store.known.map(\.rawValue).joined(separator: ", "))")
+        }
+        var periodType = PeriodType.normal
+        if let raw = input.periodType {
+            guard let value = PeriodType(rawValue: raw) else {
+                throw ValidationError(field: "period_type", reason: "must be one of normal, intro, trial, prepaid")
+            }
+            periodType = value
+        }
+        if let email = input.email, !Formats.isEmail(email) {
+            throw ValidationError(field: "email", reason: "must be an e-mail address")
+        }
+        if let transaction = input.storeTransactionID, !(1...255).contains(transaction.count) {
+            throw ValidationError(field: "store_transaction_id", reason: "must be 1–255 characters")
+        }
+        let purchaseDate = input.purchaseDate ?? now
+        if let expires = input.expiresDate, expires <= purchaseDate {
+            throw ValidationError(field: "expires_date", reason: "must be after purchase_date")
+        }
+        self.init(
+            appID: appID, appUserID: appUserID, productID: input.productID, store: store, isSandbox: input.isSandbox ?? false,
+            purchaseDate: purchaseDate, expiresDate: input.expiresDate, periodType: periodType,
+            storeTransactionID: input.storeTransactionID,
+            price: input.price.map { Price(amountMicros: $0.amountMicros, currency: $0.currency) }, email: input.email
+        )
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import RedeemCore
+
+/// Counts hits on guessable routes and refuses what goes over a limit. Every bucket name is built here, so the
+/// policy is in one place.
+struct RateLimiter: Sendable {
+    /// In memory for one SQLite server process; in the database on PostgreSQL, so every instance sees every hit.
+    let counter: any RateLimitCounter
+    let limits: RateLimits
+    let clock: any RedeemClock
+
+    /// Redeeming a link in the app.
+    func redemption(ip: String?, appID: String, user: AppUserID) async throws {
+        try await check([("redeem:ip:\(ip ?? "unknown")", limits.redeemPerIP), ("redeem:user:\(appID):\(user.rawValue)", limits.redeemPerUser)])
+    }
+
+    /// Redeeming an offer code, in the app or by the web page's claim.
+    func offerRedemption(ip: String?, appID: String, user: AppUserID) async throws {
+        try await check([("offer:ip:\(ip ?? "unknown")", limits.redeemPerIP), ("offer:user:\(appID):\(user.rawValue)", limits.redeemPerUser)])
+    }
+
+    /// The sandbox payment of a paid offer (its claimant was counted by the claim).
+    func offerPayment(ip: String?) async throws {
+        try await check([("offer:ip:\(ip ?? "unknown")", limits.redeemPerIP)])
+    }
+
+    /// Showing an offer code's page, which tells whether a typed code exists.
+    func offerPage(ip: String?) async throws {
+        try await check([("offerpage:ip:\(ip ?? "unknown")", limits.redeemPerIP)])
+    }
+
+    /// Asking for a new link by e-mail; `email` nil counts the address's limit later, once it is known.
+    func newLink(ip: String?) async throws {
+        try await check([("newlink:ip:\(ip ?? "unknown")", limits.newLinkPerIP)])
+    }
+
+    func newLink(appID: String, email: String) async throws {
+        try await check([("newlink:email:\(appID):\(SecretToken.hash(email))", limits.newLinkPerEmail)])
+    }
+
+    func newLink(ip: String?, appID: String, email: String) async throws {
+        try await check([
+            ("newlink:ip:\(ip ?? "unknown")", limits.newLinkPerIP),
+            ("newlink:email:\(appID):\(SecretToken.hash(email))", limits.newLinkPerEmail),
+        ])
+    }
+
+    /// Counts a hit in every bucket; throws `RateLimited` when any is over its limit.
+    private func check(_ buckets: [(name: String, limit: Int)]) async throws {
+        let now = clock.now()
+        let (hits, ends) = try await counter.hit(buckets: buckets.map(\.name), window: limits.window, now: now)
+        guard buckets.contains(where: { hits[$0.name] ?? 0 > $0.limit }) else { return }
+        throw RateLimited(retryAfter: ends.timeIntervalSince(now))
+    }
+}

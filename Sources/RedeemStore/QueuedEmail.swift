@@ -1,0 +1,30 @@
+import Foundation
+
+/// A queued e-mail about a purchase. Its content (and any redemption link in it) is made when it is sent,
+/// so no plaintext token is ever stored.
+public struct QueuedEmail: Equatable, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The purchase receipt with a "Redeem purchase" link.
+        case receipt
+        /// A fresh link, after an expired one or on request.
+        case newLink = "new_link"
+    }
+
+    public var id: String
+    public var appID: String
+    public var purchaseID: String
+    public var kind: Kind
+    public var recipient: String
+    public var createdAt: Date
+    public var attempts: Int
+
+    public init(id: String, appID: String, purchaseID: String, kind: Kind, recipient: String, createdAt: Date, attempts: Int = 0) {
+        self.id = id
+        self.appID = appID
+        self.purchaseID = purchaseID
+        self.kind = kind
+        self.recipient = recipient
+        self.createdAt = createdAt
+        self.attempts = attempts
+    }
+}
