@@ -7,7 +7,7 @@ let package = Package(
     name: "RedeemKit",
     platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
     products: [
-        .library(name: "RedeemKit", targets: ["RedeemKit"]),
+        .library(name: "RedeemKit", targets: ["RedeemKit"])
     ],
     targets: [
         .target(name: "RedeemKit", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),

@@ -16,6 +16,8 @@ export REDEEM_TEST_POSTGRES_URL="${REDEEM_TEST_POSTGRES_URL:-$(bash scripts/post
 psql "$REDEEM_TEST_POSTGRES_URL" -Atqc "SELECT datname FROM pg_database WHERE datname LIKE 'redeem\_t\_%' OR datname LIKE 'redeem\_template\_%' OR datname LIKE 'redeem\_e2e\_%'" \
   | while read -r db; do psql "$REDEEM_TEST_POSTGRES_URL" -qc "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)" >/dev/null; done
 
+# Formatting: the toolchain's swift-format with .swift-format (150 columns); fix with `swift format --in-place --recursive …`.
+swift format lint --strict --recursive --parallel Sources Tests Package.swift Kit/Sources Kit/Tests Kit/Package.swift
 swift test --package-path Kit          # RedeemKit, the client SDK, on its own
 swift build --build-tests
 python3 Tests/e2e/cli_e2e.py .build/debug/redeem

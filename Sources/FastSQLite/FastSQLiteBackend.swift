@@ -19,8 +19,10 @@ public final class FastSQLiteBackend: SQLDatabase {
     /// Per reader, the last `PRAGMA data_version` seen, and the epoch they feed.
     private let versions = Mutex((seen: [ObjectIdentifier: Int64](), epoch: UInt64(0)))
 
-    public static func open(path: String, readerCount: Int = 4, statementCacheSize: Int = 256,
-                            groupCommit: Bool = false, checkpointFrames: Int32 = 4000) async throws -> FastSQLiteBackend {
+    public static func open(
+        path: String, readerCount: Int = 4, statementCacheSize: Int = 256,
+        groupCommit: Bool = false, checkpointFrames: Int32 = 4000
+    ) async throws -> FastSQLiteBackend {
         // The writer opens first: it switches the file to WAL.
         let names = ["sqlite-writer"] + (1...max(1, readerCount)).map { "sqlite-reader-\($0)" }
         var workers: [FastSQLiteWorker] = []

@@ -1,6 +1,6 @@
-import SQLKernel
 import CSQLite3
 import Foundation
+import SQLKernel
 import Synchronization
 
 /// Checkpoints the WAL on its own thread and connection, so the writer never stops to copy pages back into the

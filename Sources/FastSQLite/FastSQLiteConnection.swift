@@ -1,5 +1,5 @@
-import SQLKernel
 import CSQLite3
+import SQLKernel
 
 /// One `sqlite3` handle and its prepared-statement cache. Not thread-safe: only its worker's thread touches it.
 final class FastSQLiteConnection {
@@ -36,8 +36,10 @@ final class FastSQLiteConnection {
         // rather than a read() each. The page cache keeps SQLite's default size: every commit scans the cache's
         // whole hash table (pcache1 truncation), so a 64 MB cache cost the writer ~10%. Checkpoints: see
         // `FastSQLiteCheckpointer`.
-        var pragmas = ["PRAGMA busy_timeout=10000", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
-                       "PRAGMA temp_store=MEMORY", "PRAGMA mmap_size=1073741824"]
+        var pragmas = [
+            "PRAGMA busy_timeout=10000", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
+            "PRAGMA temp_store=MEMORY", "PRAGMA mmap_size=1073741824",
+        ]
         if isWriter { pragmas.insert("PRAGMA journal_mode=WAL", at: 0) }
         do {
             for pragma in pragmas { _ = try execute(SQL(stringLiteral: pragma), cached: false) }
@@ -78,10 +80,12 @@ final class FastSQLiteConnection {
     /// Reports the WAL's size after each commit to `checkpointer`, which checkpoints on its own thread. This replaces
     /// SQLite's automatic checkpoint on this connection (both are a WAL hook).
     func reportWAL(to checkpointer: FastSQLiteCheckpointer) {
-        sqlite3_wal_hook(db, { context, _, _, frames in
-            if let context { Unmanaged<FastSQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue().walGrew(to: frames) }
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(checkpointer).toOpaque())
+        sqlite3_wal_hook(
+            db,
+            { context, _, _, frames in
+                if let context { Unmanaged<FastSQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue().walGrew(to: frames) }
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(checkpointer).toOpaque())
     }
 
     /// True inside an explicit transaction.

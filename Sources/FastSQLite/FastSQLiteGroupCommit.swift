@@ -1,4 +1,5 @@
 import SQLKernel
+
 /// Opt-in group commit: transactions queued behind each other on the writer share one SQLite transaction,
 /// each in its own savepoint, and one COMMIT. Each caller still returns only after that COMMIT; a body
 /// that throws rolls back only its savepoint. If the COMMIT fails, every member of the group gets the error.

@@ -1,4 +1,5 @@
 import SQLKernel
+
 /// One FastSQLite connection seen through `SQLConnection`, valid for one transaction or read.
 @available(macOS 15.0, iOS 18.0, *)
 struct FastSQLiteSession: SQLConnection {

@@ -1,6 +1,6 @@
-import SQLKernel
 import CSQLite3
 import Foundation
+import SQLKernel
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import SQLKernel
+
 /// A failure from `FastSQLiteBackend` other than a unique violation (that one is `StoreError`).
 /// Carries the statement's first 80 characters for context, never its bound values.
 public struct SQLiteEngineError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -32,12 +33,13 @@ public struct SQLiteEngineError: Error, Equatable, Sendable, CustomStringConvert
     public var isRetryable: Bool { isBusy || code == .groupRolledBack }
 
     public var description: String {
-        let message = switch code {
-        case .sqlite(let rc, let text): "SQLite error \(rc): \(text)"
-        case .closed: "the database is closed"
-        case .misuse(let text): text
-        case .groupRolledBack: "rolled back with another transaction of its commit group"
-        }
+        let message =
+            switch code {
+            case .sqlite(let rc, let text): "SQLite error \(rc): \(text)"
+            case .closed: "the database is closed"
+            case .misuse(let text): text
+            case .groupRolledBack: "rolled back with another transaction of its commit group"
+            }
         return statement.isEmpty ? message : "\(message) (in: \(statement))"
     }
 }

@@ -34,7 +34,8 @@ public struct BenchSeeder: Sendable {
         }
         let tokens = kept.map(\.token)
         kept.sort { $0.hash < $1.hash }
-        let rowsPerStatement = 500, rowsPerTransaction = 50_000
+        let rowsPerStatement = 500
+        let rowsPerTransaction = 50_000
         for start in stride(from: 0, to: kept.count, by: rowsPerTransaction) {
             let slice = Array(kept[start..<min(kept.count, start + rowsPerTransaction)])
             try await store.database.transaction { connection in
@@ -42,8 +43,10 @@ public struct BenchSeeder: Sendable {
                     var sql: SQL = "INSERT INTO redemption_tokens (token_hash, app_id, purchase_id, created_at, expires_at) VALUES "
                     var rows: [String] = []
                     for i in first..<min(slice.count, first + rowsPerStatement) {
-                        sql.binds += [.text(slice[i].hash), .text(appID), .text(purchaseIDs[(start + i) % purchaseIDs.count]),
-                                      now.sqlValue, expires.sqlValue]
+                        sql.binds += [
+                            .text(slice[i].hash), .text(appID), .text(purchaseIDs[(start + i) % purchaseIDs.count]),
+                            now.sqlValue, expires.sqlValue,
+                        ]
                         let n = sql.binds.count
                         rows.append("($\(n - 4), $\(n - 3), $\(n - 2), $\(n - 1), $\(n))")
                     }
@@ -63,8 +66,9 @@ public struct BenchSeeder: Sendable {
             purchaseIDs += try await store.database.transaction { connection -> [String] in
                 var created: [String] = []
                 for _ in start..<min(count, start + batch) {
-                    let grant = PurchaseGrant(appID: appID, appUserID: AppUserID.anonymous(), productID: productID, store: .rcBilling,
-                                              isSandbox: true, purchaseDate: now, email: "bench@example.com")
+                    let grant = PurchaseGrant(
+                        appID: appID, appUserID: AppUserID.anonymous(), productID: productID, store: .rcBilling,
+                        isSandbox: true, purchaseDate: now, email: "bench@example.com")
                     created.append(try await SQLStore.insertPurchase(grant, now: now, on: connection).id)
                 }
                 return created
@@ -82,10 +86,12 @@ public struct BenchSeeder: Sendable {
                 try await connection.query("PRAGMA cache_size = -2000000")  // 2 GB: the whole index stays in memory
                 try await connection.query("CREATE TEMP TABLE IF NOT EXISTS bench_purchases (n INTEGER PRIMARY KEY, id TEXT NOT NULL)")
                 try await connection.query("DELETE FROM bench_purchases")
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO bench_purchases (n, id) SELECT row_number() OVER (ORDER BY id) - 1, id FROM purchases WHERE app_id = \(appID)
                     """)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     WITH RECURSIVE s(i) AS (SELECT \(offset) UNION ALL SELECT i + 1 FROM s WHERE i + 1 < \(offset + count)),
                         k(n) AS (SELECT COUNT(*) FROM bench_purchases)
                     INSERT INTO redemption_tokens (token_hash, app_id, purchase_id, created_at, expires_at)
@@ -93,7 +99,8 @@ public struct BenchSeeder: Sendable {
                     FROM s, k JOIN bench_purchases bp ON bp.n = s.i % k.n ORDER BY h
                     """)
             case .postgres:
-                try await connection.query("""
+                try await connection.query(
+                    """
                     WITH ids AS (SELECT array_agg(id ORDER BY id) AS a FROM purchases WHERE app_id = \(appID))
                     INSERT INTO redemption_tokens (token_hash, app_id, purchase_id, created_at, expires_at)
                     SELECT encode(sha256(convert_to(gen_random_uuid()::text || i::text, 'UTF8')), 'hex') AS h, \(appID),

@@ -57,16 +57,20 @@ public struct AppChanges: Codable, Equatable, Sendable {
         next.iconURL = try Self.url(iconURL, field: "icon_url", current: app.iconURL)
         next.appStoreURL = try Self.url(appStoreURL, field: "app_store_url", current: app.appStoreURL)
         next.playStoreURL = try Self.url(playStoreURL, field: "play_store_url", current: app.playStoreURL)
-        next.iosTeamID = try Self.text(iosTeamID, current: app.iosTeamID, field: "ios_team_id",
-                                       reason: "must be 10 uppercase letters or digits", valid: Formats.isTeamID)
-        next.iosBundleID = try Self.text(iosBundleID, current: app.iosBundleID, field: "ios_bundle_id",
-                                         reason: "must be a reverse-DNS identifier such as com.example.app", valid: Formats.isBundleID)
-        next.androidPackageName = try Self.text(androidPackageName, current: app.androidPackageName, field: "android_package_name",
-                                                reason: "must be a Java package name such as com.example.app", valid: Formats.isPackageName)
+        next.iosTeamID = try Self.text(
+            iosTeamID, current: app.iosTeamID, field: "ios_team_id",
+            reason: "must be 10 uppercase letters or digits", valid: Formats.isTeamID)
+        next.iosBundleID = try Self.text(
+            iosBundleID, current: app.iosBundleID, field: "ios_bundle_id",
+            reason: "must be a reverse-DNS identifier such as com.example.app", valid: Formats.isBundleID)
+        next.androidPackageName = try Self.text(
+            androidPackageName, current: app.androidPackageName, field: "android_package_name",
+            reason: "must be a Java package name such as com.example.app", valid: Formats.isPackageName)
         if let fingerprints = androidCertFingerprints {
             next.androidCertFingerprints = try fingerprints.map { fingerprint throws(ValidationError) in
                 guard let normalized = Formats.normalizedFingerprint(fingerprint) else {
-                    throw ValidationError(field: "android_cert_fingerprints", reason: "'\(fingerprint)' is not a SHA-256 fingerprint (32 colon-separated hex bytes)")
+                    throw ValidationError(
+                        field: "android_cert_fingerprints", reason: "'\(fingerprint)' is not a SHA-256 fingerprint (32 colon-separated hex bytes)")
                 }
                 return normalized
             }
@@ -79,7 +83,8 @@ public struct AppChanges: Codable, Equatable, Sendable {
         }
         if let behavior = restoreBehavior {
             guard let value = RestoreBehavior(rawValue: behavior) else {
-                throw ValidationError(field: "restore_behavior", reason: "must be one of transfer, transfer_if_no_active_subscription, keep_with_original")
+                throw ValidationError(
+                    field: "restore_behavior", reason: "must be one of transfer, transfer_if_no_active_subscription, keep_with_original")
             }
             next.restoreBehavior = value
         }
@@ -95,16 +100,18 @@ public struct AppChanges: Codable, Equatable, Sendable {
             }
             next.offerCodeQuotaPerQuarter = quota
         }
-        next.supportEmail = try Self.text(supportEmail, current: app.supportEmail, field: "support_email",
-                                          reason: "must be an e-mail address", valid: Formats.isEmail)
+        next.supportEmail = try Self.text(
+            supportEmail, current: app.supportEmail, field: "support_email",
+            reason: "must be an e-mail address", valid: Formats.isEmail)
         if let afterPurchase {
             guard let value = AfterPurchase(rawValue: afterPurchase) else {
                 throw ValidationError(field: "after_purchase", reason: "must be one of hosted, redirect, redirect_with_details")
             }
             next.afterPurchase = value
         }
-        next.afterPurchaseURL = try Self.text(afterPurchaseURL, current: app.afterPurchaseURL, field: "after_purchase_url",
-                                              reason: "must be an https URL (or http://localhost for sandbox)", valid: Formats.isRedirectURL)
+        next.afterPurchaseURL = try Self.text(
+            afterPurchaseURL, current: app.afterPurchaseURL, field: "after_purchase_url",
+            reason: "must be an https URL (or http://localhost for sandbox)", valid: Formats.isRedirectURL)
         if next.afterPurchase != .hosted, next.afterPurchaseURL == nil {
             throw ValidationError(field: "after_purchase_url", reason: "is required when after_purchase redirects")
         }

@@ -26,3 +26,11 @@ public enum SandboxClock {
         return date.addingTimeInterval(minutes * 60)
     }
 }
+
+extension CheckoutRules {
+    /// Selling to a buyer without an app user ID needs redemption links in that environment: the link is how the
+    /// purchase later reaches the app's user.
+    public static func sellsWithoutAppUserID(_ app: App, sandbox: Bool) -> Bool {
+        app.redemptionLinkPolicy.allowsLinks(sandbox: sandbox)
+    }
+}

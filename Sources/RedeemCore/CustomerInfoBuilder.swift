@@ -39,23 +39,26 @@ extension CustomerInfo {
                     )
                 }
             } else {
-                nonSubscriptions[purchase.productID, default: []].append(Transaction(
-                    id: purchase.id, purchaseDate: ISODate.format(purchase.purchaseDate),
-                    originalPurchaseDate: ISODate.format(purchase.originalPurchaseDate),
-                    store: purchase.store.rawValue, isSandbox: purchase.isSandbox,
-                    storeTransactionID: purchase.storeTransactionID, displayName: product?.displayName,
-                    refundedAt: purchase.refundedAt.map(ISODate.format), price: price
-                ))
+                nonSubscriptions[purchase.productID, default: []].append(
+                    Transaction(
+                        id: purchase.id, purchaseDate: ISODate.format(purchase.purchaseDate),
+                        originalPurchaseDate: ISODate.format(purchase.originalPurchaseDate),
+                        store: purchase.store.rawValue, isSandbox: purchase.isSandbox,
+                        storeTransactionID: purchase.storeTransactionID, displayName: product?.displayName,
+                        refundedAt: purchase.refundedAt.map(ISODate.format), price: price
+                    ))
             }
             guard purchase.refundedAt == nil, let product else { continue }
             let rank = purchase.expiresDate.map { max($0, purchase.gracePeriodExpiresDate ?? $0) } ?? lifetime
             for entitlement in product.entitlements where rank >= (entitlements[entitlement]?.rank ?? .distantPast) {
-                entitlements[entitlement] = (EntitlementInfo(
-                    expiresDate: purchase.expiresDate.map(ISODate.format),
-                    purchaseDate: ISODate.format(purchase.purchaseDate),
-                    productIdentifier: purchase.productID,
-                    gracePeriodExpiresDate: purchase.gracePeriodExpiresDate.map(ISODate.format)
-                ), rank)
+                entitlements[entitlement] = (
+                    EntitlementInfo(
+                        expiresDate: purchase.expiresDate.map(ISODate.format),
+                        purchaseDate: ISODate.format(purchase.purchaseDate),
+                        productIdentifier: purchase.productID,
+                        gracePeriodExpiresDate: purchase.gracePeriodExpiresDate.map(ISODate.format)
+                    ), rank
+                )
             }
         }
 

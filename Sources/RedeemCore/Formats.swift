@@ -29,10 +29,11 @@ public enum Formats {
 
     public static func isPackageName(_ string: String) -> Bool {
         let parts = string.split(separator: ".", omittingEmptySubsequences: false)
-        return string.count <= 255 && parts.count >= 2 && parts.allSatisfy { part in
-            guard let first = part.first, first.isASCII, first.isLetter else { return false }
-            return part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-        }
+        return string.count <= 255 && parts.count >= 2
+            && parts.allSatisfy { part in
+                guard let first = part.first, first.isASCII, first.isLetter else { return false }
+                return part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            }
     }
 
     /// `AB:CD:…` with 32 bytes, uppercased; nil when malformed.

@@ -12,8 +12,14 @@ public enum OfferPaymentMode: String, Codable, CaseIterable, Sendable {
 
 /// The durations App Store offer codes allow, as ISO-8601 periods.
 public enum OfferDuration: String, Codable, CaseIterable, Sendable {
-    case threeDays = "P3D", oneWeek = "P1W", twoWeeks = "P2W", oneMonth = "P1M"
-    case twoMonths = "P2M", threeMonths = "P3M", sixMonths = "P6M", oneYear = "P1Y"
+    case threeDays = "P3D"
+    case oneWeek = "P1W"
+    case twoWeeks = "P2W"
+    case oneMonth = "P1M"
+    case twoMonths = "P2M"
+    case threeMonths = "P3M"
+    case sixMonths = "P6M"
+    case oneYear = "P1Y"
 
     public var period: ISO8601Period { try! ISO8601Period(parsing: rawValue) }
 }

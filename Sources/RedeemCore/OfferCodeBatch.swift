@@ -12,7 +12,8 @@ public struct OfferCodeBatch: Codable, Equatable, Sendable {
     /// How many of its codes were redeemed; filled in by listings.
     public var redeemed: Int?
 
-    public init(id: String, appID: String, offerID: String, count: Int, expiresAt: Date, isActive: Bool = true, createdAt: Date, redeemed: Int? = nil) {
+    public init(id: String, appID: String, offerID: String, count: Int, expiresAt: Date, isActive: Bool = true, createdAt: Date, redeemed: Int? = nil)
+    {
         self.id = id
         self.appID = appID
         self.offerID = offerID

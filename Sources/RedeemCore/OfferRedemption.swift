@@ -120,6 +120,7 @@ public enum OfferRules {
             return .success(OfferPlan(kind: .extend, purchaseDate: now, expiresDate: length.advance(max(current, now)), periodType: periodType))
         }
         let upgrade = product.groupLevel != nil && activeLevels.contains { $0 > level }
-        return .success(OfferPlan(kind: upgrade ? .upgrade : .crossgrade, purchaseDate: now, expiresDate: length.advance(now), periodType: periodType))
+        return .success(
+            OfferPlan(kind: upgrade ? .upgrade : .crossgrade, purchaseDate: now, expiresDate: length.advance(now), periodType: periodType))
     }
 }

@@ -106,7 +106,7 @@ extension Identifier {
     /// Product and entitlement identifiers: 1–100 of `A–Z a–z 0–9 . _ -`.
     public static func validate(_ value: String, field: String) throws(ValidationError) {
         guard (1...100).contains(value.count),
-              value.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) })
+            value.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-".unicodeScalars.contains($0)) })
         else {
             throw ValidationError(field: field, reason: "must be 1–100 characters of letters, digits, '.', '_' or '-'")
         }

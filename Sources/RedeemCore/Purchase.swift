@@ -117,6 +117,9 @@ public struct Purchase: Codable, Equatable, Sendable {
 
 /// A buyer or app user. Every alias, the original ID included, resolves to one customer.
 public struct Customer: Codable, Equatable, Sendable {
+    /// How stale `lastSeen` may get before a read refreshes it: at most one write a minute per customer.
+    public static let lastSeenResolution: TimeInterval = 60
+
     public var id: String
     public var appID: String
     public var originalAppUserID: String
@@ -152,8 +155,9 @@ public struct PurchaseOffer: Codable, Equatable, Sendable {
     }
 
     public init(_ offer: Offer) {
-        self.init(offerID: offer.id, referenceName: offer.referenceName, discountType: offer.paymentMode,
-                  period: offer.totalPeriod?.description)
+        self.init(
+            offerID: offer.id, referenceName: offer.referenceName, discountType: offer.paymentMode,
+            period: offer.totalPeriod?.description)
     }
 
     enum CodingKeys: String, CodingKey {

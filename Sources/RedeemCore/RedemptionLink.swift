@@ -20,8 +20,9 @@ public struct RedemptionLink: Equatable, Sendable {
 
     /// Tokens are base64url; anything else cannot be one.
     public static func isWellFormed(_ token: String) -> Bool {
-        (16...128).contains(token.utf8.count) && token.utf8.allSatisfy { byte in
-            (0x30...0x39).contains(byte) || (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte) || byte == 0x2d || byte == 0x5f
-        }
+        (16...128).contains(token.utf8.count)
+            && token.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte) || byte == 0x2d || byte == 0x5f
+            }
     }
 }

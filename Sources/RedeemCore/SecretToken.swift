@@ -19,7 +19,8 @@ public enum SecretToken {
 
     /// Compares two secrets in time that depends only on their lengths.
     public static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         guard x.count == y.count else { return false }
         var diff: UInt8 = 0
         for i in x.indices { diff |= x[i] ^ y[i] }

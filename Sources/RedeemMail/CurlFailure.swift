@@ -13,10 +13,10 @@ enum CurlFailure {
         case CURLE_USE_SSL_FAILED:
             return MailError(.tlsUnavailable)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE,
-             CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ISSUER_ERROR:
+            CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ISSUER_ERROR:
             return MailError(.tls(detail))
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT, CURLE_NOT_BUILT_IN,
-             CURLE_BAD_FUNCTION_ARGUMENT, CURLE_UNKNOWN_OPTION:
+            CURLE_BAD_FUNCTION_ARGUMENT, CURLE_UNKNOWN_OPTION:
             return MailError(.configuration(detail))
         default:
             break
@@ -26,7 +26,7 @@ enum CurlFailure {
         }
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_RECV_ERROR,
-             CURLE_GOT_NOTHING, CURLE_WEIRD_SERVER_REPLY, CURLE_PARTIAL_FILE:
+            CURLE_GOT_NOTHING, CURLE_WEIRD_SERVER_REPLY, CURLE_PARTIAL_FILE:
             return MailError(.connection(detail))
         default:
             return MailError(.transfer(detail))

@@ -73,18 +73,20 @@ struct CurlTransfer: Sendable {
         try check(redeem_curl_setopt_string(handle, CURLOPT_MAIL_FROM, "<\(sender)>"), "MAIL_FROM")
         try check(redeem_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, recipients), "MAIL_RCPT")
         try check(redeem_curl_setopt_long(handle, CURLOPT_UPLOAD, 1), "UPLOAD")
-        try check(redeem_curl_setopt_readfunction(handle) { buffer, size, count, source in
-            guard let buffer, let source else { return Int(CURL_READFUNC_ABORT) }
-            return Unmanaged<PayloadSource>.fromOpaque(source).takeUnretainedValue()
-                .read(into: buffer, capacity: size * count)
-        }, "READFUNCTION")
+        try check(
+            redeem_curl_setopt_readfunction(handle) { buffer, size, count, source in
+                guard let buffer, let source else { return Int(CURL_READFUNC_ABORT) }
+                return Unmanaged<PayloadSource>.fromOpaque(source).takeUnretainedValue()
+                    .read(into: buffer, capacity: size * count)
+            }, "READFUNCTION")
         try check(redeem_curl_setopt_pointer(handle, CURLOPT_READDATA, source), "READDATA")
         // The progress callback lets a cancelled task abort the transfer.
         try check(redeem_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0), "NOPROGRESS")
-        try check(redeem_curl_setopt_xferinfofunction(handle) { flag, _, _, _, _ in
-            guard let flag else { return 0 }
-            return Unmanaged<CancellationFlag>.fromOpaque(flag).takeUnretainedValue().isSet ? 1 : 0
-        }, "XFERINFOFUNCTION")
+        try check(
+            redeem_curl_setopt_xferinfofunction(handle) { flag, _, _, _, _ in
+                guard let flag else { return 0 }
+                return Unmanaged<CancellationFlag>.fromOpaque(flag).takeUnretainedValue().isSet ? 1 : 0
+            }, "XFERINFOFUNCTION")
         try check(redeem_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, flag), "XFERINFODATA")
     }
 

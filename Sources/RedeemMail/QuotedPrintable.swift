@@ -31,7 +31,8 @@ enum QuotedPrintable {
         var column = 0
         for (offset, byte) in zip(line.indices, line) {
             let isLast = offset == line.endIndex - 1
-            let literal = ((0x21...0x7E).contains(byte) && byte != UInt8(ascii: "="))
+            let literal =
+                ((0x21...0x7E).contains(byte) && byte != UInt8(ascii: "="))
                 || ((byte == 0x20 || byte == 0x09) && !isLast)  // trailing blanks may be stripped in transit
             let token = literal ? String(UnicodeScalar(byte)) : hex(byte)
             if column + token.utf8.count > maxLineLength - 1 {

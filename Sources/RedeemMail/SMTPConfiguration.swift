@@ -82,9 +82,10 @@ public struct SMTPConfiguration: Sendable, CustomStringConvertible {
 
     /// Letters, digits, `.`, `-` and `_`: a DNS name or an IPv4 address.
     private static func isHostname(_ value: String) -> Bool {
-        !value.isEmpty && value.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar))
-        }
+        !value.isEmpty
+            && value.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_".unicodeScalars.contains(scalar))
+            }
     }
 
     private static func isBracketedIPv6(_ value: String) -> Bool {

@@ -12,7 +12,10 @@ extension QRCode {
         for y in 0..<size {
             var x = 0
             while x < size {
-                guard isDark(x: x, y: y) else { x += 1; continue }
+                guard isDark(x: x, y: y) else {
+                    x += 1
+                    continue
+                }
                 let start = x
                 while isDark(x: x, y: y) { x += 1 }
                 path += "M\(start + quietZone) \(y + quietZone)h\(x - start)v1h-\(x - start)z"

@@ -81,7 +81,8 @@ extension Purchase {
             refundedAt: row.optionalDate("refunded_at"), createdAt: try row.date("created_at")
         )
         if let offerID = row.optionalString("offer_id"), let name = row.optionalString("offer_code_ref_name"),
-           let discount = row.optionalString("offer_discount_type").flatMap(OfferPaymentMode.init(rawValue:)) {
+            let discount = row.optionalString("offer_discount_type").flatMap(OfferPaymentMode.init(rawValue:))
+        {
             offer = PurchaseOffer(offerID: offerID, referenceName: name, discountType: discount, period: row.optionalString("offer_period"))
         }
         if let json = row.optionalString("custom_params"), let data = json.data(using: .utf8) {

@@ -4,7 +4,8 @@ import RedeemCore
 extension SQLStore {
     public func createApp(_ app: App, keys: [GeneratedAPIKey]) async throws {
         try await write { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO apps (id, name, icon_url, app_store_url, play_store_url, scheme, ios_team_id, ios_bundle_id,
                     android_package_name, android_cert_fingerprints, redemption_link_policy, restore_behavior,
                     redemption_link_lifetime_seconds, support_email, after_purchase, after_purchase_url, offer_code_quota_per_quarter,
@@ -35,7 +36,8 @@ extension SQLStore {
 
     public func updateApp(_ app: App) async throws {
         try await write { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE apps SET name = \(app.name), icon_url = \(app.iconURL), app_store_url = \(app.appStoreURL),
                     play_store_url = \(app.playStoreURL), ios_team_id = \(app.iosTeamID), ios_bundle_id = \(app.iosBundleID),
                     android_package_name = \(app.androidPackageName),
@@ -65,25 +67,28 @@ extension SQLStore {
 
     public func keys(appID: String?) async throws -> [APIKey] {
         try await read { connection in
-            let rows = if let appID {
-                try await connection.query("SELECT * FROM api_keys WHERE app_id = \(appID) ORDER BY created_at, id")
-            } else {
-                try await connection.query("SELECT * FROM api_keys ORDER BY created_at, id")
-            }
+            let rows =
+                if let appID {
+                    try await connection.query("SELECT * FROM api_keys WHERE app_id = \(appID) ORDER BY created_at, id")
+                } else {
+                    try await connection.query("SELECT * FROM api_keys ORDER BY created_at, id")
+                }
             return try rows.map(APIKey.init(row:))
         }
     }
 
     public func revokeKey(id: String, appID: String?, at date: Date) async throws {
         try await write { connection in
-            let rows = if let appID {
-                try await connection.query("""
-                    UPDATE api_keys SET revoked_at = COALESCE(revoked_at, \(date))
-                    WHERE id = \(id) AND app_id = \(appID) RETURNING id
-                    """)
-            } else {
-                try await connection.query("UPDATE api_keys SET revoked_at = COALESCE(revoked_at, \(date)) WHERE id = \(id) RETURNING id")
-            }
+            let rows =
+                if let appID {
+                    try await connection.query(
+                        """
+                        UPDATE api_keys SET revoked_at = COALESCE(revoked_at, \(date))
+                        WHERE id = \(id) AND app_id = \(appID) RETURNING id
+                        """)
+                } else {
+                    try await connection.query("UPDATE api_keys SET revoked_at = COALESCE(revoked_at, \(date)) WHERE id = \(id) RETURNING id")
+                }
             guard !rows.isEmpty else { throw StoreError.notFound("key '\(id)'") }
         }
     }
@@ -97,7 +102,8 @@ extension SQLStore {
 
     static func insertKey(_ key: GeneratedAPIKey, on connection: any SQLConnection) async throws {
         let record = key.record
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO api_keys (id, app_id, kind, key_hash, display_prefix, created_at)
             VALUES (\(record.id), \(record.appID), \(record.kind.rawValue), \(key.hash), \(record.displayPrefix), \(record.createdAt))
             """)

@@ -6,7 +6,8 @@ extension SQLStore {
     /// touching nothing a redemption would not.
     public func benchmarkBaseline(tokenHash: String) async throws -> Bool {
         try await write { connection in
-            !(try await connection.query("""
+            !(try await connection.query(
+                """
                 UPDATE redemption_tokens SET created_at = created_at WHERE token_hash = \(tokenHash) RETURNING token_hash
                 """)).isEmpty
         }

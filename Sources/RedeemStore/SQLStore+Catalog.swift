@@ -5,7 +5,8 @@ extension SQLStore {
     public func createEntitlement(_ entitlement: Entitlement) async throws {
         try await write { connection in
             try await Self.requireApp(entitlement.appID, on: connection)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO entitlements (app_id, id, display_name, created_at)
                 VALUES (\(entitlement.appID), \(entitlement.id), \(entitlement.displayName), \(entitlement.createdAt))
                 """)
@@ -14,7 +15,8 @@ extension SQLStore {
 
     public func updateEntitlement(_ entitlement: Entitlement) async throws {
         try await write { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE entitlements SET display_name = \(entitlement.displayName)
                 WHERE app_id = \(entitlement.appID) AND id = \(entitlement.id) RETURNING id
                 """)
@@ -42,7 +44,8 @@ extension SQLStore {
     public func createProduct(_ product: Product) async throws {
         try await write { connection in
             try await Self.requireApp(product.appID, on: connection)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO products (app_id, id, type, period, display_name, price_amount_micros, price_currency,
                     subscription_group, group_level, created_at)
                 VALUES (\(product.appID), \(product.id), \(product.type.rawValue), \(product.period), \(product.displayName),
@@ -55,7 +58,8 @@ extension SQLStore {
 
     public func updateProduct(_ product: Product) async throws {
         try await write { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE products SET display_name = \(product.displayName), period = \(product.period),
                     price_amount_micros = \(product.price?.amountMicros), price_currency = \(product.price?.currency),
                     subscription_group = \(product.subscriptionGroup), group_level = \(product.groupLevel)
@@ -92,10 +96,12 @@ extension SQLStore {
             """
         if let ids {
             guard !ids.isEmpty else { return [] }
-            sql.text += " AND p.id IN (" + ids.map { id -> String in
-                sql.binds.append(.text(id))
-                return "$\(sql.binds.count)"
-            }.joined(separator: ", ") + ")"
+            sql.text +=
+                " AND p.id IN ("
+                + ids.map { id -> String in
+                    sql.binds.append(.text(id))
+                    return "$\(sql.binds.count)"
+                }.joined(separator: ", ") + ")"
         }
         sql.text += " ORDER BY p.id, pe.entitlement_id"
         var products: [Product] = []
@@ -111,11 +117,13 @@ extension SQLStore {
 
     static func link(_ product: Product, on connection: any SQLConnection) async throws {
         for entitlement in Set(product.entitlements).sorted() {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO entitlements (app_id, id, created_at) VALUES (\(product.appID), \(entitlement), \(product.createdAt))
                 ON CONFLICT (app_id, id) DO NOTHING
                 """)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO product_entitlements (app_id, product_id, entitlement_id)
                 VALUES (\(product.appID), \(product.id), \(entitlement))
                 """)

@@ -5,7 +5,8 @@ extension SQLStore {
     public func customer(appID: String, appUserID: AppUserID, now: Date) async throws -> Customer {
         let resolution = lastSeenResolution
         if let found = try await read({ try await Self.resolve(appID: appID, appUserID: appUserID, on: $0) }),
-           now.timeIntervalSince(found.lastSeen) < resolution {
+            now.timeIntervalSince(found.lastSeen) < resolution
+        {
             return found
         }
         return try await write { try await Self.resolveOrCreate(appID: appID, appUserID: appUserID, now: now, on: $0) }
@@ -36,9 +37,12 @@ extension SQLStore {
     public func transferPurchase(appID: String, purchaseID: String, to appUserID: AppUserID, now: Date) async throws -> Purchase {
         try await write { connection in
             let customer = try await Self.resolveOrCreate(appID: appID, appUserID: appUserID, now: now, on: connection)
-            guard let row = try await connection.first("""
-                UPDATE purchases SET customer_id = \(customer.id) WHERE app_id = \(appID) AND id = \(purchaseID) RETURNING *
-                """) else {
+            guard
+                let row = try await connection.first(
+                    """
+                    UPDATE purchases SET customer_id = \(customer.id) WHERE app_id = \(appID) AND id = \(purchaseID) RETURNING *
+                    """)
+            else {
                 throw StoreError.notFound("purchase '\(purchaseID)'")
             }
             return try Purchase(row: row)
@@ -50,11 +54,13 @@ extension SQLStore {
         try await connection.query("UPDATE customer_aliases SET customer_id = \(target.id) WHERE customer_id = \(source.id)")
         try await connection.query("UPDATE purchases SET customer_id = \(target.id) WHERE customer_id = \(source.id)")
         // One redemption per customer and offer: where both redeemed an offer, the source's record keeps its old ID.
-        try await connection.query("""
+        try await connection.query(
+            """
             UPDATE offer_redemptions SET customer_id = \(target.id) WHERE customer_id = \(source.id)
                 AND offer_id NOT IN (SELECT offer_id FROM offer_redemptions WHERE customer_id = \(target.id))
             """)
-        try await connection.query("""
+        try await connection.query(
+            """
             UPDATE customers SET first_seen = \(min(source.firstSeen, target.firstSeen)),
                 last_seen = \(max(source.lastSeen, target.lastSeen))
             WHERE id = \(target.id)
@@ -63,10 +69,12 @@ extension SQLStore {
     }
 
     static func resolve(appID: String, appUserID: AppUserID, on connection: any SQLConnection) async throws -> Customer? {
-        try await connection.first("""
+        try await connection.first(
+            """
             SELECT c.* FROM customer_aliases a JOIN customers c ON c.id = a.customer_id
             WHERE a.app_id = \(appID) AND a.app_user_id = \(appUserID.rawValue)
-            """).map(Customer.init(row:))
+            """
+        ).map(Customer.init(row:))
     }
 
     /// Inside a write transaction: the customer, created if new, with `last_seen` set to `now`.
@@ -83,11 +91,13 @@ extension SQLStore {
         }
         if !appExists { try await requireApp(appID, on: connection) }
         let id = Identifier.make(prefix: "cus")
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO customers (id, app_id, original_app_user_id, first_seen, last_seen)
             VALUES (\(id), \(appID), \(appUserID.rawValue), \(now), \(now))
             """)
-        let claimed = try await connection.query("""
+        let claimed = try await connection.query(
+            """
             INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at)
             VALUES (\(appID), \(appUserID.rawValue), \(id), \(now))
             ON CONFLICT (app_id, app_user_id) DO NOTHING RETURNING customer_id
@@ -112,6 +122,8 @@ extension SQLStore {
 extension SQLStore {
     /// The original app user ID of a customer, by its internal ID.
     public func originalAppUserID(customerID: String) async throws -> String? {
-        try await read { try await $0.first("SELECT original_app_user_id FROM customers WHERE id = \(customerID)")?.optionalString("original_app_user_id") }
+        try await read {
+            try await $0.first("SELECT original_app_user_id FROM customers WHERE id = \(customerID)")?.optionalString("original_app_user_id")
+        }
     }
 }

@@ -7,14 +7,16 @@ extension SQLStore {
     public func enqueueEmail(_ email: QueuedEmail, quietPeriod: TimeInterval) async throws -> Bool {
         try await write { connection in
             let cutoff = email.createdAt.addingTimeInterval(-quietPeriod)
-            let won = try await connection.query("""
+            let won = try await connection.query(
+                """
                 INSERT INTO email_throttle (purchase_id, kind, last_queued_at) VALUES (\(email.purchaseID), \(email.kind.rawValue), \(email.createdAt))
                 ON CONFLICT (purchase_id, kind) DO UPDATE SET last_queued_at = excluded.last_queued_at
                 WHERE email_throttle.last_queued_at <= \(cutoff)
                 RETURNING purchase_id
                 """)
             guard !won.isEmpty else { return false }
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO email_outbox (id, app_id, purchase_id, kind, recipient, created_at, next_attempt_at)
                 VALUES (\(email.id), \(email.appID), \(email.purchaseID), \(email.kind.rawValue), \(email.recipient),
                     \(email.createdAt), \(email.createdAt))
@@ -27,7 +29,8 @@ extension SQLStore {
     public func claimDueEmails(now: Date, lease: TimeInterval, limit: Int) async throws -> [QueuedEmail] {
         let until = now.addingTimeInterval(lease)
         return try await write { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE email_outbox SET locked_until = \(until)
                 WHERE id IN (
                     SELECT id FROM email_outbox
@@ -36,13 +39,15 @@ extension SQLStore {
                     ORDER BY next_attempt_at LIMIT \(limit)
                 ) AND sent_at IS NULL AND failed_at IS NULL AND (locked_until IS NULL OR locked_until <= \(now))
                 RETURNING *
-                """).map(QueuedEmail.init(row:)).sorted { $0.createdAt < $1.createdAt }
+                """
+            ).map(QueuedEmail.init(row:)).sorted { $0.createdAt < $1.createdAt }
         }
     }
 
     public func markEmailSent(id: String, at date: Date) async throws {
         try await write { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE email_outbox SET sent_at = \(date), attempts = attempts + 1, locked_until = NULL, last_error = NULL
                 WHERE id = \(id)
                 """)
@@ -53,12 +58,14 @@ extension SQLStore {
     public func markEmailFailed(id: String, error: String, retryAt: Date?, at date: Date) async throws {
         try await write { connection in
             if let retryAt {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE email_outbox SET attempts = attempts + 1, next_attempt_at = \(retryAt), locked_until = NULL,
                         last_error = \(error) WHERE id = \(id)
                     """)
             } else {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE email_outbox SET attempts = attempts + 1, failed_at = \(date), locked_until = NULL, last_error = \(error)
                     WHERE id = \(id)
                     """)

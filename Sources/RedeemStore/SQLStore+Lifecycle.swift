@@ -10,9 +10,11 @@ public struct LifecycleTransaction: Sendable {
 
     /// The purchase a store identifier (subscription or session ID) names.
     public func purchase(store: Store, transactionID: String) async throws -> Purchase? {
-        try await connection.first("""
+        try await connection.first(
+            """
             SELECT * FROM purchases WHERE store = \(store.rawValue) AND store_transaction_id = \(transactionID)
-            """).map(Purchase.init(row:))
+            """
+        ).map(Purchase.init(row:))
     }
 
     public func purchase(paymentReference: String) async throws -> Purchase? {
@@ -101,7 +103,8 @@ extension SQLStore {
         source: String, eventID: String, type: String, now: Date, _ apply: @Sendable (LifecycleTransaction) async throws -> T
     ) async throws -> T? {
         try await write { connection in
-            let fresh = try await connection.query("""
+            let fresh = try await connection.query(
+                """
                 INSERT INTO store_events (source, event_id, event_type, received_at) VALUES (\(source), \(eventID), \(type), \(now))
                 ON CONFLICT (source, event_id) DO NOTHING RETURNING event_id
                 """)

@@ -9,7 +9,8 @@ extension SQLStore {
     ) async throws {
         try await write { connection in
             _ = try await Self.offer(appID: batch.appID, id: batch.offerID, on: connection)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO offer_code_batches (id, app_id, offer_id, code_count, expires_at, active, created_at)
                 VALUES (\(batch.id), \(batch.appID), \(batch.offerID), \(codeHashes.count), \(batch.expiresAt), \(batch.isActive),
                     \(batch.createdAt))
@@ -53,9 +54,12 @@ extension SQLStore {
     /// Switches a batch on or off; its codes follow.
     public func setCodeBatchActive(appID: String, id: String, active: Bool) async throws -> OfferCodeBatch {
         try await write { connection in
-            guard let row = try await connection.first("""
-                UPDATE offer_code_batches SET active = \(active) WHERE app_id = \(appID) AND id = \(id) RETURNING *
-                """) else {
+            guard
+                let row = try await connection.first(
+                    """
+                    UPDATE offer_code_batches SET active = \(active) WHERE app_id = \(appID) AND id = \(id) RETURNING *
+                    """)
+            else {
                 throw StoreError.notFound("code batch '\(id)'")
             }
             return try OfferCodeBatch(row: row)
@@ -66,7 +70,8 @@ extension SQLStore {
         try await write { connection in
             _ = try await Self.offer(appID: code.appID, id: code.offerID, on: connection)
             do {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO offer_custom_codes (id, app_id, offer_id, code, max_redemptions, redemption_count, expires_at, active,
                         created_at)
                     VALUES (\(code.id), \(code.appID), \(code.offerID), \(code.code), \(code.maxRedemptions), 0, \(code.expiresAt),
@@ -82,22 +87,27 @@ extension SQLStore {
     public func customCodes(appID: String, offerID: String? = nil) async throws -> [CustomOfferCode] {
         try await read { connection in
             try await Self.requireApp(appID, on: connection)
-            let rows = if let offerID {
-                try await connection.query("""
-                    SELECT * FROM offer_custom_codes WHERE app_id = \(appID) AND offer_id = \(offerID) ORDER BY created_at, id
-                    """)
-            } else {
-                try await connection.query("SELECT * FROM offer_custom_codes WHERE app_id = \(appID) ORDER BY created_at, id")
-            }
+            let rows =
+                if let offerID {
+                    try await connection.query(
+                        """
+                        SELECT * FROM offer_custom_codes WHERE app_id = \(appID) AND offer_id = \(offerID) ORDER BY created_at, id
+                        """)
+                } else {
+                    try await connection.query("SELECT * FROM offer_custom_codes WHERE app_id = \(appID) ORDER BY created_at, id")
+                }
             return try rows.map(CustomOfferCode.init(row:))
         }
     }
 
     public func setCustomCodeActive(appID: String, id: String, active: Bool) async throws -> CustomOfferCode {
         try await write { connection in
-            guard let row = try await connection.first("""
-                UPDATE offer_custom_codes SET active = \(active) WHERE app_id = \(appID) AND id = \(id) RETURNING *
-                """) else {
+            guard
+                let row = try await connection.first(
+                    """
+                    UPDATE offer_custom_codes SET active = \(active) WHERE app_id = \(appID) AND id = \(id) RETURNING *
+                    """)
+            else {
                 throw StoreError.notFound("custom code '\(id)'")
             }
             return try CustomOfferCode(row: row)

@@ -102,9 +102,11 @@ extension SQLStore {
         if let failure = OfferRules.refusal(found, paid: request.payment != nil, at: now) { throw OfferRefused(failure: failure) }
         let offer = found.offer
         let customer = try await Self.resolveOrCreate(appID: request.appID, appUserID: request.claimant, now: now, on: connection)
-        if try await connection.first("""
+        if try await connection.first(
+            """
             SELECT id FROM offer_redemptions WHERE offer_id = \(offer.id) AND customer_id = \(customer.id)
-            """) != nil {
+            """) != nil
+        {
             throw OfferRefused(failure: .alreadyRedeemed)
         }
         let purchases = try await connection.query("SELECT * FROM purchases WHERE customer_id = \(customer.id)").map(Purchase.init(row:))
@@ -112,8 +114,10 @@ extension SQLStore {
         let others = Array(Set(purchases.map(\.productID)).subtracting([found.product.id]))
         for product in try await Self.products(appID: request.appID, ids: others, on: connection) { products[product.id] = product }
         let plan: OfferPlan
-        switch OfferRules.plan(offer: offer, product: found.product, purchases: purchases, products: products, at: now,
-                               allowDowngrade: OfferRules.allowsDowngrade(on: request.channel)) {
+        switch OfferRules.plan(
+            offer: offer, product: found.product, purchases: purchases, products: products, at: now,
+            allowDowngrade: OfferRules.allowsDowngrade(on: request.channel))
+        {
         case .success(let value): plan = value
         case .failure(let failure): throw OfferRefused(failure: failure)
         }
@@ -127,7 +131,8 @@ extension SQLStore {
         let purchase = try await Self.insertPurchase(grant, product: found.product, customer: customer, now: now, on: connection)
         let batchID: String? = if case .oneTime(_, let batch, _) = found.kind { batch.id } else { nil }
         let customCodeID: String? = if case .custom(let code) = found.kind { code.id } else { nil }
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO offer_redemptions (id, app_id, offer_id, customer_id, app_user_id, code_type, batch_id, custom_code_id,
                 purchase_id, channel, created_at)
             VALUES (\(Identifier.make(prefix: "ored")), \(request.appID), \(offer.id), \(customer.id), \(request.claimant.rawValue),
@@ -136,10 +141,11 @@ extension SQLStore {
         // Nothing is read for the event when the app has no live endpoint (there is then nothing to queue).
         if try await Self.hasLiveEndpoint(appID: request.appID, on: connection) {
             let owner = try await Self.eventCustomer(id: purchase.customerID, on: connection)
-            try await Self.emit(.offerRedemption(
-                purchase, customer: owner, product: found.product, kind: plan.kind, codeType: found.codeType,
-                customCode: found.customCode, eventID: Self.eventID(), at: now
-            ), on: connection, now: now)
+            try await Self.emit(
+                .offerRedemption(
+                    purchase, customer: owner, product: found.product, kind: plan.kind, codeType: found.codeType,
+                    customCode: found.customCode, eventID: Self.eventID(), at: now
+                ), on: connection, now: now)
         }
         var redemption = OfferCodeRedemption(purchase: purchase, offer: offer, product: found.product, kind: plan.kind)
         if request.includeCustomerInfo {
@@ -160,22 +166,26 @@ extension SQLStore {
         var kind: FoundOfferCode.Kind?
         if let code = OfferCode.normalize(typed) {
             let hash = SecretToken.hash(code)
-            if let row = try await connection.first("""
+            if let row = try await connection.first(
+                """
                 SELECT c.redeemed_at, b.* FROM offer_codes c JOIN offer_code_batches b ON b.id = c.batch_id
                 WHERE c.code_hash = \(hash) AND b.app_id = \(appID)
-                """) {
+                """)
+            {
                 kind = .oneTime(hash: hash, batch: try OfferCodeBatch(row: row), used: row.optionalInt("redeemed_at") != nil)
             }
         }
         if kind == nil, let code = OfferCode.normalizeCustom(typed),
-           let row = try await connection.first("SELECT * FROM offer_custom_codes WHERE app_id = \(appID) AND code = \(code)") {
+            let row = try await connection.first("SELECT * FROM offer_custom_codes WHERE app_id = \(appID) AND code = \(code)")
+        {
             kind = .custom(try CustomOfferCode(row: row))
         }
         guard let kind else { return nil }
-        let offerID = switch kind {
-        case .oneTime(_, let batch, _): batch.offerID
-        case .custom(let code): code.offerID
-        }
+        let offerID =
+            switch kind {
+            case .oneTime(_, let batch, _): batch.offerID
+            case .custom(let code): code.offerID
+            }
         let offer = try await offer(appID: appID, id: offerID, on: connection)
         guard let product = try await products(appID: appID, ids: [offer.productID], on: connection).first else { return nil }
         return FoundOfferCode(kind: kind, offer: offer, product: product)
@@ -185,13 +195,15 @@ extension SQLStore {
     static func claim(_ found: FoundOfferCode, by claimant: AppUserID, now: Date, on connection: any SQLConnection) async throws {
         switch found.kind {
         case .oneTime(let hash, _, _):
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE offer_codes SET redeemed_at = \(now), redeemed_by = \(claimant.rawValue)
                 WHERE code_hash = \(hash) AND redeemed_at IS NULL RETURNING code_hash
                 """)
             if rows.isEmpty { throw OfferRefused(failure: .alreadyRedeemed) }
         case .custom(let code):
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE offer_custom_codes SET redemption_count = redemption_count + 1
                 WHERE id = \(code.id) AND active = 1 AND redemption_count < max_redemptions RETURNING redemption_count
                 """)
@@ -203,7 +215,8 @@ extension SQLStore {
     static func countAgainstQuota(appID: String, now: Date, on connection: any SQLConnection) async throws {
         let quota = try await connection.first("SELECT offer_code_quota_per_quarter AS q FROM apps WHERE id = \(appID)")?.int("q") ?? 0
         guard quota > 0 else { throw OfferRefused(failure: .quotaReached) }
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             INSERT INTO offer_quota_usage (app_id, quarter, used) VALUES (\(appID), \(OfferQuota.quarter(of: now)), 1)
             ON CONFLICT (app_id, quarter) DO UPDATE SET used = offer_quota_usage.used + 1 WHERE offer_quota_usage.used < \(quota)
             RETURNING used

@@ -28,14 +28,19 @@ extension SQLStore {
                 throw StoreError.notFound("app '\(appID)'")
             }
             let quarter = OfferQuota.quarter(of: now)
-            let used = try await connection.first("""
-                SELECT used FROM offer_quota_usage WHERE app_id = \(appID) AND quarter = \(quarter)
-                """)?.int("used") ?? 0
-            let offers = try await connection.query("""
+            let used =
+                try await connection.first(
+                    """
+                    SELECT used FROM offer_quota_usage WHERE app_id = \(appID) AND quarter = \(quarter)
+                    """)?.int("used") ?? 0
+            let offers = try await connection.query(
+                """
                 SELECT o.id, o.reference_name, (SELECT COUNT(*) FROM offer_redemptions r WHERE r.offer_id = o.id) AS n
                 FROM offers o WHERE o.app_id = \(appID) ORDER BY o.created_at, o.id
-                """).map { row in
-                OfferCodeUsage.PerOffer(offerID: try row.string("id"), referenceName: try row.string("reference_name"), redemptions: Int(try row.int("n")))
+                """
+            ).map { row in
+                OfferCodeUsage.PerOffer(
+                    offerID: try row.string("id"), referenceName: try row.string("reference_name"), redemptions: Int(try row.int("n")))
             }
             return OfferCodeUsage(quarter: quarter, quota: Int(try app.int("q")), used: Int(used), offers: offers)
         }

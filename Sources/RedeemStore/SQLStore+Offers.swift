@@ -9,7 +9,8 @@ extension SQLStore {
                 throw StoreError.notFound("product '\(offer.productID)'")
             }
             if offer.isActive { try await Self.requireRoomForActiveOffer(product, on: connection) }
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO offers (id, app_id, product_id, reference_name, payment_mode, duration, periods, price_amount_micros,
                     price_currency, eligibility, starts_at, ends_at, active, created_at)
                 VALUES (\(offer.id), \(offer.appID), \(offer.productID), \(offer.referenceName), \(offer.paymentMode.rawValue),
@@ -38,11 +39,12 @@ extension SQLStore {
     public func offers(appID: String, productID: String? = nil) async throws -> [Offer] {
         try await read { connection in
             try await Self.requireApp(appID, on: connection)
-            let rows = if let productID {
-                try await connection.query("SELECT * FROM offers WHERE app_id = \(appID) AND product_id = \(productID) ORDER BY created_at, id")
-            } else {
-                try await connection.query("SELECT * FROM offers WHERE app_id = \(appID) ORDER BY created_at, id")
-            }
+            let rows =
+                if let productID {
+                    try await connection.query("SELECT * FROM offers WHERE app_id = \(appID) AND product_id = \(productID) ORDER BY created_at, id")
+                } else {
+                    try await connection.query("SELECT * FROM offers WHERE app_id = \(appID) ORDER BY created_at, id")
+                }
             return try rows.map(Offer.init(row:))
         }
     }
@@ -72,9 +74,11 @@ extension SQLStore {
     static func requireRoomForActiveOffer(_ product: Product, on connection: any SQLConnection) async throws {
         guard product.type == .subscription else { return }
         try await connection.query("UPDATE products SET type = type WHERE app_id = \(product.appID) AND id = \(product.id)")
-        let count = try await connection.first("""
-            SELECT COUNT(*) AS n FROM offers WHERE app_id = \(product.appID) AND product_id = \(product.id) AND active = 1
-            """)?.int("n") ?? 0
+        let count =
+            try await connection.first(
+                """
+                SELECT COUNT(*) AS n FROM offers WHERE app_id = \(product.appID) AND product_id = \(product.id) AND active = 1
+                """)?.int("n") ?? 0
         guard count < Offer.maxActivePerSubscription else {
             throw StoreError.conflict(
                 "product '\(product.id)' already has \(Offer.maxActivePerSubscription) active offers; deactivate one first"

@@ -14,19 +14,24 @@ extension SQLStore {
 
     func grantOnce(_ grant: PurchaseGrant, idempotency: Idempotency?, now: Date) async throws -> GrantResult {
         try await write { connection in
-            if let idempotency, let row = try await connection.first("""
-                SELECT request_hash, resource_id FROM idempotency_keys
-                WHERE app_id = \(grant.appID) AND idempotency_key = \(idempotency.key)
-                """) {
+            if let idempotency,
+                let row = try await connection.first(
+                    """
+                    SELECT request_hash, resource_id FROM idempotency_keys
+                    WHERE app_id = \(grant.appID) AND idempotency_key = \(idempotency.key)
+                    """)
+            {
                 guard SecretToken.constantTimeEquals(try row.string("request_hash"), idempotency.fingerprint) else {
                     throw StoreError.idempotencyMismatch
                 }
-                return GrantResult(purchase: try await Self.purchase(appID: grant.appID, id: try row.string("resource_id"), on: connection), created: false)
+                return GrantResult(
+                    purchase: try await Self.purchase(appID: grant.appID, id: try row.string("resource_id"), on: connection), created: false)
             }
             let purchase = try await Self.insertPurchase(grant, now: now, on: connection)
             try await Self.emitPurchase(purchase, now: now, on: connection)
             if let idempotency {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO idempotency_keys (app_id, idempotency_key, request_hash, resource_id, created_at)
                     VALUES (\(grant.appID), \(idempotency.key), \(idempotency.fingerprint), \(purchase.id), \(now))
                     """)
@@ -65,7 +70,8 @@ extension SQLStore {
 
     /// The customer `appUserID` resolves to, with every purchase and the products behind them; nil when unknown.
     static func snapshot(appID: String, appUserID: AppUserID, on connection: any SQLConnection) async throws -> Snapshot? {
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT c.id AS customer_ref, c.original_app_user_id, c.first_seen, c.last_seen, p.*,
                 pr.type AS product_type, pr.period AS product_period, pr.display_name AS product_display_name, pe.entitlement_id
             FROM customer_aliases a
@@ -77,10 +83,11 @@ extension SQLStore {
             ORDER BY p.purchase_date, p.id, pe.entitlement_id
             """)
         guard let first = rows.first else { return nil }
-        var snapshot = Snapshot(customer: Customer(
-            id: try first.string("customer_ref"), appID: appID, originalAppUserID: try first.string("original_app_user_id"),
-            aliases: [], firstSeen: try first.date("first_seen"), lastSeen: try first.date("last_seen")
-        ))
+        var snapshot = Snapshot(
+            customer: Customer(
+                id: try first.string("customer_ref"), appID: appID, originalAppUserID: try first.string("original_app_user_id"),
+                aliases: [], firstSeen: try first.date("first_seen"), lastSeen: try first.date("last_seen")
+            ))
         for row in rows where row.optionalString("id") != nil {
             let purchase = try Purchase(row: row)
             if snapshot.purchases.last?.id != purchase.id { snapshot.purchases.append(purchase) }
@@ -92,7 +99,8 @@ extension SQLStore {
                 )
             }
             if let entitlement = row.optionalString("entitlement_id"),
-               snapshot.products[purchase.productID]?.entitlements.contains(entitlement) == false {
+                snapshot.products[purchase.productID]?.entitlements.contains(entitlement) == false
+            {
                 snapshot.products[purchase.productID]?.entitlements.append(entitlement)
             }
         }
@@ -140,7 +148,8 @@ extension SQLStore {
         purchase.customParams = grant.customParams
         purchase.offer = grant.offer
         let params = grant.customParams.isEmpty ? nil : String(decoding: try JSONEncoder.sorted.encode(grant.customParams), as: UTF8.self)
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO purchases (id, app_id, customer_id, product_id, store, is_sandbox, purchase_date, original_purchase_date,
                 expires_date, period_type, store_transaction_id, price_amount_micros, price_currency, email, custom_params,
                 checkout_reference, offer_id, offer_code_ref_name, offer_discount_type, offer_period, created_at)
@@ -158,10 +167,12 @@ extension SQLStore {
     /// The app's unrefunded purchases billed to `email` (compared case-insensitively), newest first.
     public func purchases(appID: String, email: String) async throws -> [Purchase] {
         try await read { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT * FROM purchases WHERE app_id = \(appID) AND LOWER(email) = \(email.lowercased()) AND refunded_at IS NULL
                 ORDER BY purchase_date DESC, id LIMIT 20
-                """).map(Purchase.init(row:))
+                """
+            ).map(Purchase.init(row:))
         }
     }
 }
@@ -179,9 +190,11 @@ extension SQLStore {
     /// The purchase a checkout produced, once it has been recorded.
     public func purchase(appID: String, checkoutReference: String) async throws -> Purchase? {
         try await read { connection in
-            try await connection.first("""
+            try await connection.first(
+                """
                 SELECT * FROM purchases WHERE app_id = \(appID) AND checkout_reference = \(checkoutReference)
-                """).map(Purchase.init(row:))
+                """
+            ).map(Purchase.init(row:))
         }
     }
 }

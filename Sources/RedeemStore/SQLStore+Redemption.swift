@@ -9,7 +9,8 @@ extension SQLStore {
         }
     }
 
-    public func redeem(appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior, now: Date) async throws -> RedemptionOutcome {
+    public func redeem(appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior, now: Date) async throws -> RedemptionOutcome
+    {
         try await redeem(appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, describe: false).outcome
     }
 
@@ -26,12 +27,14 @@ extension SQLStore {
         do {
             // The attempt is recorded in the redemption's own transaction: one commit, and never one without the other.
             let (outcome, snapshot) = try await write { connection -> (RedemptionOutcome, Snapshot?) in
-                let outcome = try await Self.redeem(appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, on: connection)
+                let outcome = try await Self.redeem(
+                    appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, on: connection)
                 try await Self.recordAttempt(appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: outcome, now: now, on: connection)
                 guard describe, let purchase = outcome.redeemedPurchase else { return (outcome, nil) }
                 var snapshot = try await Self.describedSnapshot(appID: appID, claimant: claimant, now: now, resolution: resolution, on: connection)
                 if snapshot.products[purchase.productID] == nil,
-                   let product = try await Self.products(appID: appID, ids: [purchase.productID], on: connection).first {
+                    let product = try await Self.products(appID: appID, ids: [purchase.productID], on: connection).first
+                {
                     snapshot.products[purchase.productID] = product  // redeemed earlier by the claimant, since moved on
                 }
                 return (outcome, snapshot)
@@ -45,7 +48,8 @@ extension SQLStore {
         } catch is Refused {
             // The claim was rolled back with everything else in its transaction; only the attempt is recorded.
             try await write { connection in
-                try await Self.recordAttempt(appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: .belongsToOtherUser, now: now, on: connection)
+                try await Self.recordAttempt(
+                    appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: .belongsToOtherUser, now: now, on: connection)
             }
             return DescribedRedemption(outcome: .belongsToOtherUser)
         }
@@ -56,7 +60,8 @@ extension SQLStore {
         appID: String, claimant: AppUserID, now: Date, resolution: TimeInterval, on connection: any SQLConnection
     ) async throws -> Snapshot {
         if let snapshot = try await snapshot(appID: appID, appUserID: claimant, on: connection),
-           now.timeIntervalSince(snapshot.customer.lastSeen) < resolution {
+            now.timeIntervalSince(snapshot.customer.lastSeen) < resolution
+        {
             return snapshot
         }
         _ = try await resolveOrCreate(appID: appID, appUserID: claimant, now: now, on: connection)
@@ -72,7 +77,8 @@ extension SQLStore {
     static func insertToken(
         appID: String, purchaseID: String, tokenHash: String, now: Date, expiresAt: Date, on connection: any SQLConnection
     ) async throws {
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO redemption_tokens (token_hash, app_id, purchase_id, created_at, expires_at)
             VALUES (\(tokenHash), \(appID), \(purchaseID), \(now), \(expiresAt))
             """)
@@ -83,7 +89,8 @@ extension SQLStore {
         appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior?, now: Date, on connection: any SQLConnection
     ) async throws -> RedemptionOutcome {
         // The claim: one conditional update decides, however many redeem at once.
-        let claimed = try await connection.first("""
+        let claimed = try await connection.first(
+            """
             UPDATE redemption_tokens SET consumed_at = \(now), consumed_by = \(claimant.rawValue)
             WHERE token_hash = \(tokenHash) AND app_id = \(appID) AND consumed_at IS NULL AND expires_at > \(now)
             RETURNING purchase_id
@@ -118,7 +125,8 @@ extension SQLStore {
         guard try token.string("app_id") == appID else { return .otherApp }
         let purchaseID = try token.string("purchase_id")
         if token.optionalInt("consumed_at") != nil {
-            return try await alreadyConsumed(appID: appID, purchaseID: purchaseID, consumedBy: token.optionalString("consumed_by"), claimant: claimant, now: now, on: connection)
+            return try await alreadyConsumed(
+                appID: appID, purchaseID: purchaseID, consumedBy: token.optionalString("consumed_by"), claimant: claimant, now: now, on: connection)
         }
         guard try token.date("expires_at") <= now else {
             throw StoreError.conflict("redemption token changed concurrently")
@@ -137,7 +145,8 @@ extension SQLStore {
     }
 
     static func claimedPurchase(appID: String, id: String, on connection: any SQLConnection) async throws -> ClaimedPurchase {
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT p.*, a.restore_behavior AS app_restore_behavior, ca.app_user_id AS owner_app_user_id,
                 EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.app_id = p.app_id AND w.disabled_at IS NULL) AS app_has_endpoint
             FROM purchases p JOIN apps a ON a.id = p.app_id LEFT JOIN customer_aliases ca ON ca.customer_id = p.customer_id
@@ -157,20 +166,24 @@ extension SQLStore {
     ) async throws {
         guard let product = try await products(appID: purchase.appID, ids: [purchase.productID], on: connection).first else { return }
         let owner = try await eventCustomer(id: purchase.customerID, on: connection)
-        let kind: WebhookRedemption.Association? = switch association {
-        case .alias: .alias
-        case .transfer: .transfer
-        case .refuse, nil: nil
-        }
-        try await emit(.redemption(purchase, customer: owner, product: product, redeemedBy: claimant.rawValue, association: kind,
-                                   eventID: eventID(), at: now), on: connection, now: now)
+        let kind: WebhookRedemption.Association? =
+            switch association {
+            case .alias: .alias
+            case .transfer: .transfer
+            case .refuse, nil: nil
+            }
+        try await emit(
+            .redemption(
+                purchase, customer: owner, product: product, redeemedBy: claimant.rawValue, association: kind,
+                eventID: eventID(), at: now), on: connection, now: now)
         switch association {
         case .transfer:
             let source = try await eventCustomer(id: previousOwner, on: connection)
             try await emit(.transfer(purchase, from: source, to: owner, eventID: eventID(), at: now), on: connection, now: now)
         case .alias:
-            try await emit(.alias(customer: owner, environment: WebhookEnvironment(isSandbox: purchase.isSandbox), eventID: eventID(), at: now),
-                           on: connection, now: now)
+            try await emit(
+                .alias(customer: owner, environment: WebhookEnvironment(isSandbox: purchase.isSandbox), eventID: eventID(), at: now),
+                on: connection, now: now)
         case .refuse, nil:
             break
         }
@@ -182,9 +195,11 @@ extension SQLStore {
     ) async throws -> RedemptionOutcome {
         let purchase = try await purchase(appID: appID, id: purchaseID, on: connection)
         let claimantCustomer = try await resolve(appID: appID, appUserID: claimant, on: connection)
-        guard RedemptionRules.consumedLinkRedeemsAgain(
-            consumedBy: consumedBy, claimant: claimant, claimantCustomerID: claimantCustomer?.id, ownerCustomerID: purchase.customerID
-        ) else { return .belongsToOtherUser }
+        guard
+            RedemptionRules.consumedLinkRedeemsAgain(
+                consumedBy: consumedBy, claimant: claimant, claimantCustomerID: claimantCustomer?.id, ownerCustomerID: purchase.customerID
+            )
+        else { return .belongsToOtherUser }
         if RedemptionRules.isLapsed(purchase, at: now) { return .subscriptionExpired(purchase) }
         return .redeemed(purchase, association: nil)
     }
@@ -197,7 +212,8 @@ extension SQLStore {
     ) async throws -> Association? {
         let claimantCustomer = try await resolveOrCreate(appID: purchase.appID, appUserID: claimant, now: now, appExists: true, on: connection)
         // An identified ID decides alone that its customer is identified; only an anonymous one needs the others.
-        let claimantIDs = claimant.isAnonymous && claimantCustomer.id != purchase.customerID
+        let claimantIDs =
+            claimant.isAnonymous && claimantCustomer.id != purchase.customerID
             ? try await aliases(customerID: claimantCustomer.id, on: connection) : [claimant.rawValue]
         var facts = RedemptionFacts(
             ownerCustomerID: purchase.customerID, ownerIDs: claimed.ownerIDs, claimantCustomerID: claimantCustomer.id,
@@ -232,7 +248,8 @@ extension SQLStore {
     }
 
     static func hasActiveSubscription(customerID: String, now: Date, on connection: any SQLConnection) async throws -> Bool {
-        try await connection.first("""
+        try await connection.first(
+            """
             SELECT COUNT(*) AS n FROM purchases
             WHERE customer_id = \(customerID) AND expires_date IS NOT NULL AND expires_date > \(now) AND refunded_at IS NULL
             """)?.int("n") ?? 0 > 0
@@ -241,14 +258,16 @@ extension SQLStore {
     static func recordAttempt(
         appID: String, tokenHash: String, claimant: AppUserID, outcome: RedemptionOutcome, now: Date, on connection: any SQLConnection
     ) async throws {
-        let purchaseID: String? = switch outcome {
-        case .redeemed(let purchase, _), .subscriptionExpired(let purchase), .expired(let purchase): purchase.id
-        case .belongsToOtherUser:
-            try await connection.first("SELECT purchase_id FROM redemption_tokens WHERE token_hash = \(tokenHash) AND app_id = \(appID)")?
-                .optionalString("purchase_id")
-        case .invalid, .otherApp: nil
-        }
-        try await connection.query("""
+        let purchaseID: String? =
+            switch outcome {
+            case .redeemed(let purchase, _), .subscriptionExpired(let purchase), .expired(let purchase): purchase.id
+            case .belongsToOtherUser:
+                try await connection.first("SELECT purchase_id FROM redemption_tokens WHERE token_hash = \(tokenHash) AND app_id = \(appID)")?
+                    .optionalString("purchase_id")
+            case .invalid, .otherApp: nil
+            }
+        try await connection.query(
+            """
             INSERT INTO redemption_attempts (id, app_id, purchase_id, app_user_id, outcome, created_at)
             VALUES (\(Identifier.make(prefix: "att")), \(appID), \(purchaseID), \(claimant.rawValue), \(outcome.label), \(now))
             """)
@@ -313,9 +332,11 @@ extension SQLStore {
     /// Every attempt to redeem one of a purchase's links, oldest first.
     public func redemptionAttempts(appID: String, purchaseID: String) async throws -> [RedemptionAttempt] {
         try await read { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT * FROM redemption_attempts WHERE app_id = \(appID) AND purchase_id = \(purchaseID) ORDER BY created_at, id
-                """).map { row in
+                """
+            ).map { row in
                 RedemptionAttempt(
                     id: try row.string("id"), appUserID: try row.string("app_user_id"), outcome: try row.string("outcome"),
                     createdAt: try row.date("created_at")

@@ -9,7 +9,8 @@ extension SQLStore {
     @discardableResult
     public func renewSandboxSubscriptions(now: Date, maxRenewals: Int = 6, length: @Sendable (String) -> TimeInterval) async throws -> Int {
         try await write { connection in
-            let due = try await connection.query("""
+            let due = try await connection.query(
+                """
                 SELECT p.*, pr.period AS product_period FROM purchases p
                 JOIN products pr ON pr.app_id = p.app_id AND pr.id = p.product_id
                 WHERE p.is_sandbox = 1 AND p.store = 'rc_billing' AND p.expires_date IS NOT NULL AND p.expires_date <= \(now)

@@ -4,7 +4,9 @@ import RedeemCore
 /// A checkout started by a web app through the JSON API.
 public struct WebCheckout: Codable, Equatable, Sendable {
     public enum Status: String, Codable, Sendable {
-        case started, inProgress = "in_progress", succeeded, failed
+        case started
+        case inProgress = "in_progress"
+        case succeeded, failed
     }
 
     public var id: String
@@ -17,8 +19,10 @@ public struct WebCheckout: Codable, Equatable, Sendable {
     public var createdAt: Date
     public var updatedAt: Date
 
-    public init(id: String, appID: String, productID: String, appUserID: String?, email: String?, isSandbox: Bool,
-                status: Status, createdAt: Date, updatedAt: Date) {
+    public init(
+        id: String, appID: String, productID: String, appUserID: String?, email: String?, isSandbox: Bool,
+        status: Status, createdAt: Date, updatedAt: Date
+    ) {
         self.id = id
         self.appID = appID
         self.productID = productID
@@ -34,7 +38,8 @@ public struct WebCheckout: Codable, Equatable, Sendable {
 extension SQLStore {
     public func createWebCheckout(_ checkout: WebCheckout) async throws {
         try await write { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO web_checkouts (id, app_id, product_id, app_user_id, email, is_sandbox, status, created_at, updated_at)
                 VALUES (\(checkout.id), \(checkout.appID), \(checkout.productID), \(checkout.appUserID), \(checkout.email),
                     \(checkout.isSandbox), \(checkout.status.rawValue), \(checkout.createdAt), \(checkout.updatedAt))
@@ -52,18 +57,20 @@ extension SQLStore {
 
     /// Moves a checkout forward: started → in progress → succeeded or failed; never back.
     public func advanceWebCheckout(id: String, to status: WebCheckout.Status, now: Date) async throws {
-        let from: [String] = switch status {
-        case .started: []
-        case .inProgress: ["started"]
-        case .succeeded, .failed: ["started", "in_progress"]
-        }
+        let from: [String] =
+            switch status {
+            case .started: []
+            case .inProgress: ["started"]
+            case .succeeded, .failed: ["started", "in_progress"]
+            }
         guard !from.isEmpty else { return }
         try await write { connection in
             var sql: SQL = "UPDATE web_checkouts SET status = \(status.rawValue), updated_at = \(now) WHERE id = \(id) AND status IN ("
-            sql.text += from.map { value -> String in
-                sql.binds.append(.text(value))
-                return "$\(sql.binds.count)"
-            }.joined(separator: ", ") + ")"
+            sql.text +=
+                from.map { value -> String in
+                    sql.binds.append(.text(value))
+                    return "$\(sql.binds.count)"
+                }.joined(separator: ", ") + ")"
             try await connection.query(sql)
         }
     }

@@ -6,7 +6,8 @@ extension SQLStore {
     public func createWebhookEndpoint(_ endpoint: WebhookEndpoint) async throws {
         try await write { connection in
             try await Self.requireApp(endpoint.appID, on: connection)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO webhook_endpoints (id, app_id, url, authorization_header, signing_secret, created_at)
                 VALUES (\(endpoint.id), \(endpoint.appID), \(endpoint.url), \(endpoint.authorization), \(endpoint.signingSecret), \(endpoint.createdAt))
                 """)
@@ -15,13 +16,15 @@ extension SQLStore {
 
     public func webhookEndpoints(appID: String) async throws -> [WebhookEndpoint] {
         try await read { connection in
-            try await connection.query("SELECT * FROM webhook_endpoints WHERE app_id = \(appID) ORDER BY created_at, id").map(WebhookEndpoint.init(row:))
+            try await connection.query("SELECT * FROM webhook_endpoints WHERE app_id = \(appID) ORDER BY created_at, id").map(
+                WebhookEndpoint.init(row:))
         }
     }
 
     public func disableWebhookEndpoint(id: String, appID: String, at date: Date) async throws {
         try await write { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE webhook_endpoints SET disabled_at = COALESCE(disabled_at, \(date)) WHERE id = \(id) AND app_id = \(appID) RETURNING id
                 """)
             guard !rows.isEmpty else { throw StoreError.notFound("webhook endpoint '\(id)'") }
@@ -41,7 +44,8 @@ extension SQLStore {
         guard !endpoints.isEmpty else { return }
         let body = String(decoding: WebhookPayload.body(event), as: UTF8.self)
         for endpoint in endpoints {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO webhook_deliveries (id, endpoint_id, app_id, event_id, event_type, body, created_at, next_attempt_at)
                 VALUES (\(Identifier.make(prefix: "dlv")), \(try endpoint.string("id")), \(event.appID), \(event.id), \(event.type.rawValue),
                     \(body), \(now), \(now))
@@ -70,7 +74,8 @@ extension SQLStore {
     public func claimDueDeliveries(now: Date, lease: TimeInterval, limit: Int) async throws -> [(WebhookDelivery, WebhookEndpoint)] {
         let until = now.addingTimeInterval(lease)
         return try await write { connection in
-            let claimed = try await connection.query("""
+            let claimed = try await connection.query(
+                """
                 UPDATE webhook_deliveries SET locked_until = \(until)
                 WHERE id IN (
                     SELECT id FROM webhook_deliveries
@@ -79,7 +84,8 @@ extension SQLStore {
                     ORDER BY next_attempt_at LIMIT \(limit)
                 ) AND delivered_at IS NULL AND failed_at IS NULL AND (locked_until IS NULL OR locked_until <= \(now))
                 RETURNING *
-                """).map(WebhookDelivery.init(row:))
+                """
+            ).map(WebhookDelivery.init(row:))
             var result: [(WebhookDelivery, WebhookEndpoint)] = []
             for delivery in claimed.sorted(by: { $0.createdAt < $1.createdAt }) {
                 if let endpoint = try await connection.first("SELECT * FROM webhook_endpoints WHERE id = \(delivery.endpointID)") {
@@ -93,20 +99,24 @@ extension SQLStore {
     /// Logs an attempt; `delivered`, or retried at `retryAt`, or given up on when that is nil.
     public func recordDeliveryAttempt(deliveryID: String, attempt: WebhookAttempt, delivered: Bool, retryAt: Date?) async throws {
         try await write { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO webhook_attempts (id, delivery_id, attempted_at, status_code, error, duration_ms)
                 VALUES (\(Identifier.make(prefix: "wat")), \(deliveryID), \(attempt.attemptedAt), \(attempt.statusCode), \(attempt.error), \(attempt.durationMs))
                 """)
             if delivered {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE webhook_deliveries SET attempts = attempts + 1, delivered_at = \(attempt.attemptedAt), locked_until = NULL WHERE id = \(deliveryID)
                     """)
             } else if let retryAt {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = \(retryAt), locked_until = NULL WHERE id = \(deliveryID)
                     """)
             } else {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE webhook_deliveries SET attempts = attempts + 1, failed_at = \(attempt.attemptedAt), locked_until = NULL WHERE id = \(deliveryID)
                     """)
             }
@@ -115,9 +125,11 @@ extension SQLStore {
 
     public func webhookDeliveries(appID: String, limit: Int = 100) async throws -> [WebhookDelivery] {
         try await read { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT * FROM webhook_deliveries WHERE app_id = \(appID) ORDER BY created_at DESC, id LIMIT \(limit)
-                """).map(WebhookDelivery.init(row:))
+                """
+            ).map(WebhookDelivery.init(row:))
         }
     }
 
@@ -135,7 +147,8 @@ extension SQLStore {
     /// Sends a delivery again now, whatever its state (the same event ID and body).
     public func replayDelivery(id: String, appID: String, now: Date) async throws {
         try await write { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE webhook_deliveries SET next_attempt_at = \(now), failed_at = NULL, delivered_at = NULL, locked_until = NULL
                 WHERE id = \(id) AND app_id = \(appID) RETURNING id
                 """)

@@ -1,13 +1,13 @@
+import FastSQLite
 import Foundation
 import Logging
-import FastSQLite
 import RedeemCore
 
 /// `RedeemStore` in portable SQL, run by either engine.
 public final class SQLStore: Sendable {
     public let database: any SQLDatabase
     /// How stale `last_seen` may get before a read refreshes it.
-    public static let lastSeenResolution: TimeInterval = 60
+    public static let lastSeenResolution = Customer.lastSeenResolution
     var lastSeenResolution: TimeInterval { Self.lastSeenResolution }
 
     public init(database: any SQLDatabase) {

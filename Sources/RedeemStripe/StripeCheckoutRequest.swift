@@ -94,10 +94,11 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
         fields += [("\(item)[quantity]", String(quantity)), ("success_url", successURL), ("cancel_url", cancelURL)]
         if let customerEmail { fields.append(("customer_email", customerEmail)) }
         if let clientReferenceID { fields.append(("client_reference_id", clientReferenceID)) }
-        let copyTo = switch mode {
-        case .payment: "payment_intent_data[metadata]"
-        case .subscription: "subscription_data[metadata]"
-        }
+        let copyTo =
+            switch mode {
+            case .payment: "payment_intent_data[metadata]"
+            case .subscription: "subscription_data[metadata]"
+            }
         let sorted = metadata.sorted { $0.key < $1.key }
         for prefix in ["metadata", copyTo] {
             fields += sorted.map { ("\(prefix)[\($0.key)]", $0.value) }
@@ -121,8 +122,9 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
         try check((clientReferenceID?.count ?? 0) <= 200, "clientReferenceID", "must be at most 200 characters")
         try check(metadata.count <= 50, "metadata", "at most 50 keys")
         for (key, value) in metadata {
-            try check(!key.isEmpty && key.count <= 40 && !key.contains("[") && !key.contains("]"),
-                      "metadata", "keys must be 1 to 40 characters without square brackets")
+            try check(
+                !key.isEmpty && key.count <= 40 && !key.contains("[") && !key.contains("]"),
+                "metadata", "keys must be 1 to 40 characters without square brackets")
             try check(value.count <= 500, "metadata[\(key)]", "must be at most 500 characters")
         }
     }

@@ -62,16 +62,17 @@ public struct StripeEvent: Sendable, Hashable, Decodable {
         func object<T: Decodable>(_: T.Type = T.self) throws -> T {
             try c.nestedContainer(keyedBy: DataKeys.self, forKey: .data).decode(T.self, forKey: .object)
         }
-        payload = switch type {
-        case "checkout.session.completed": .checkoutSessionCompleted(try object())
-        case "checkout.session.async_payment_succeeded": .checkoutSessionAsyncPaymentSucceeded(try object())
-        case "checkout.session.async_payment_failed": .checkoutSessionAsyncPaymentFailed(try object())
-        case "invoice.paid": .invoicePaid(try object())
-        case "invoice.payment_failed": .invoicePaymentFailed(try object())
-        case "customer.subscription.updated": .subscriptionUpdated(try object())
-        case "customer.subscription.deleted": .subscriptionDeleted(try object())
-        case "charge.refunded": .chargeRefunded(try object())
-        default: .unhandled(type: type)
-        }
+        payload =
+            switch type {
+            case "checkout.session.completed": .checkoutSessionCompleted(try object())
+            case "checkout.session.async_payment_succeeded": .checkoutSessionAsyncPaymentSucceeded(try object())
+            case "checkout.session.async_payment_failed": .checkoutSessionAsyncPaymentFailed(try object())
+            case "invoice.paid": .invoicePaid(try object())
+            case "invoice.payment_failed": .invoicePaymentFailed(try object())
+            case "customer.subscription.updated": .subscriptionUpdated(try object())
+            case "customer.subscription.deleted": .subscriptionDeleted(try object())
+            case "charge.refunded": .chargeRefunded(try object())
+            default: .unhandled(type: type)
+            }
     }
 }

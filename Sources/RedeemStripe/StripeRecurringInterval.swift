@@ -9,12 +9,13 @@ public struct StripeRecurringInterval: Sendable, Hashable {
 
     /// Stripe allows at most three years between billings.
     public init(unit: Unit, count: Int) throws(StripeRequestError) {
-        let limit = switch unit {
-        case .day: 1095
-        case .week: 156
-        case .month: 36
-        case .year: 3
-        }
+        let limit =
+            switch unit {
+            case .day: 1095
+            case .week: 156
+            case .month: 36
+            case .year: 3
+            }
         guard (1...limit).contains(count) else {
             throw StripeRequestError(field: "period", reason: "must be between 1 \(unit.rawValue) and 3 years")
         }
@@ -43,7 +44,10 @@ public struct StripeRecurringInterval: Sendable, Hashable {
             }
         }
         guard digits.isEmpty, !parts.isEmpty else { throw failure }
-        let years = parts["Y"] ?? 0, months = parts["M"] ?? 0, weeks = parts["W"] ?? 0, days = parts["D"] ?? 0
+        let years = parts["Y"] ?? 0
+        let months = parts["M"] ?? 0
+        let weeks = parts["W"] ?? 0
+        let days = parts["D"] ?? 0
         switch (years + months > 0, weeks + days > 0) {
         case (true, false) where months == 0: try self.init(unit: .year, count: years)
         case (true, false): try self.init(unit: .month, count: years * 12 + months)

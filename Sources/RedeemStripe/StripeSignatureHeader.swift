@@ -12,7 +12,8 @@ struct StripeSignatureHeader {
         for element in header.split(separator: ",", omittingEmptySubsequences: false) {
             let item = element.trimmingSpaces
             guard let equals = item.firstIndex(of: "=") else { throw .malformedHeader }
-            let key = item[..<equals], value = item[item.index(after: equals)...]
+            let key = item[..<equals]
+            let value = item[item.index(after: equals)...]
             switch key {
             case "t":
                 guard timestamp == nil, !value.isEmpty, value.allSatisfy(\.isASCIIDigit),

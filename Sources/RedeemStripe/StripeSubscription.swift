@@ -58,7 +58,8 @@ public struct StripeSubscription: Sendable, Hashable, Decodable {
         metadata = try c.decodeMetadata(forKey: .metadata)
         let first = try c.decodeIfPresent(StripeList<Item>.self, forKey: .items)?.data.first
         priceID = first?.price?.id
-        currentPeriodEnd = try c.decodeUnixTimeIfPresent(forKey: .currentPeriodEnd)
+        currentPeriodEnd =
+            try c.decodeUnixTimeIfPresent(forKey: .currentPeriodEnd)
             ?? first?.currentPeriodEnd.map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 }

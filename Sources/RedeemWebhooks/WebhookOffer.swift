@@ -55,13 +55,14 @@ extension WebhookEvent {
         _ purchase: Purchase, customer: Customer, product: Product, kind: OfferRedemptionKind, codeType: String,
         customCode: String?, eventID: String, at date: Date
     ) -> WebhookEvent {
-        let type: WebhookEventType = switch kind {
-        case .initialBuy: .initialPurchase
-        case .resubscribe: .renewal
-        case .upgrade, .downgrade: .productChange
-        case .extend, .crossgrade: .offerCodeRedeemed
-        case .oneTime: .nonRenewingPurchase
-        }
+        let type: WebhookEventType =
+            switch kind {
+            case .initialBuy: .initialPurchase
+            case .resubscribe: .renewal
+            case .upgrade, .downgrade: .productChange
+            case .extend, .crossgrade: .offerCodeRedeemed
+            case .oneTime: .nonRenewingPurchase
+            }
         var event = lifecycle(type, purchase: purchase, customer: customer, product: product, eventID: eventID, at: date)
         if let offer = purchase.offer {
             event.offerCode = customCode

@@ -36,18 +36,20 @@ struct RedeemExample: AsyncParsableCommand {
 
     func run() async throws {
         guard let server else { throw ValidationError("--base-url is not a URL") }
-        let redeem = Redeem(configuration: Redeem.Configuration(
-            apiKey: apiKey,
-            baseURL: server,
-            appUserID: appUserID,
-            storageDirectory: storage.map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? Redeem.Configuration.defaultStorageDirectory,
-            refreshOnConfigure: false
-        ))
+        let redeem = Redeem(
+            configuration: Redeem.Configuration(
+                apiKey: apiKey,
+                baseURL: server,
+                appUserID: appUserID,
+                storageDirectory: storage.map { URL(fileURLWithPath: $0, isDirectory: true) }
+                    ?? Redeem.Configuration.defaultStorageDirectory,
+                refreshOnConfigure: false
+            ))
         print("App user: \(redeem.appUserID)")
 
         guard let url = URL(string: link.trimmingCharacters(in: .whitespacesAndNewlines)),
-              let redemption = redeem.webPurchaseRedemption(from: url) else {
+            let redemption = redeem.webPurchaseRedemption(from: url)
+        else {
             print(OutcomeMessage.notALink(baseURL: server))
             throw ExitCode.failure
         }
@@ -60,7 +62,8 @@ struct RedeemExample: AsyncParsableCommand {
 
     private var server: URL? {
         guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(),
-              scheme == "https" || scheme == "http", url.host != nil else { return nil }
+            scheme == "https" || scheme == "http", url.host != nil
+        else { return nil }
         return url
     }
 

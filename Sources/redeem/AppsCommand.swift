@@ -53,7 +53,8 @@ struct Apps: AsyncParsableCommand {
         func run() async throws {
             let created = try await database.withAdmin { try await $0.createApp(settings.changes(name: name)) }
             if json { return try Output.json(created) }
-            print("""
+            print(
+                """
                 Created app \(created.app.name) (\(created.app.id))
                   scheme:            \(created.app.scheme)
                   public sandbox:    \(created.plaintext(.publicSandbox) ?? "")
@@ -85,7 +86,9 @@ struct Apps: AsyncParsableCommand {
         func run() async throws {
             let app = try await database.withAdmin { try await $0.store.app(id: id) }
             if json { return try Output.json(app) }
-            print("\(app.id)  \(app.scheme)  \(app.name)\n  policy: \(app.redemptionLinkPolicy.rawValue), restore: \(app.restoreBehavior.rawValue), link lifetime: \(app.redemptionLinkLifetimeSeconds)s")
+            print(
+                "\(app.id)  \(app.scheme)  \(app.name)\n  policy: \(app.redemptionLinkPolicy.rawValue), restore: \(app.restoreBehavior.rawValue), link lifetime: \(app.redemptionLinkLifetimeSeconds)s"
+            )
         }
     }
 

@@ -31,8 +31,9 @@ struct Products: AsyncParsableCommand {
         func run() async throws {
             var priceInput: PriceInput?
             if let price { priceInput = try PriceInput(amount: price, currency: currency ?? "USD") }
-            let input = ProductInput(id: id, type: type, period: period, displayName: displayName, entitlements: entitlement, price: priceInput,
-                                     subscriptionGroup: subscriptionGroup, groupLevel: groupLevel)
+            let input = ProductInput(
+                id: id, type: type, period: period, displayName: displayName, entitlements: entitlement, price: priceInput,
+                subscriptionGroup: subscriptionGroup, groupLevel: groupLevel)
             let product = try await database.withAdmin { try await $0.createProduct(appID: app, input) }
             if json { return try Output.json(product) }
             print("Created product \(product.id) (\(product.type.rawValue)) unlocking \(product.entitlements.joined(separator: ", ")).")

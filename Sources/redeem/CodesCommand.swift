@@ -78,7 +78,9 @@ struct Codes: AsyncParsableCommand {
             let batches = try await database.withAdmin { try await $0.store.codeBatches(appID: app, offerID: offer) }
             if json { return try Output.json(["batches": batches]) }
             for b in batches {
-                print("\(b.id)  \(b.offerID)  \(b.isActive ? "active  " : "inactive")  \(b.redeemed ?? 0)/\(b.count) redeemed  expires \(ISODate.format(b.expiresAt))")
+                print(
+                    "\(b.id)  \(b.offerID)  \(b.isActive ? "active  " : "inactive")  \(b.redeemed ?? 0)/\(b.count) redeemed  expires \(ISODate.format(b.expiresAt))"
+                )
             }
         }
     }
@@ -109,7 +111,8 @@ struct Codes: AsyncParsableCommand {
         func run() async throws {
             let created = try await database.withAdmin { admin in
                 let appID = try await admin.store.offer(id: offer).appID
-                let input = CustomCodeInput(offerID: offer, code: code, maxRedemptions: maxRedemptions, expiresAt: try CLIDate.parse(expires, option: "--expires"))
+                let input = CustomCodeInput(
+                    offerID: offer, code: code, maxRedemptions: maxRedemptions, expiresAt: try CLIDate.parse(expires, option: "--expires"))
                 return try await admin.createCustomCode(appID: appID, input)
             }
             if json { return try Output.json(created) }
@@ -127,7 +130,9 @@ struct Codes: AsyncParsableCommand {
         func run() async throws {
             let codes = try await database.withAdmin { try await $0.store.customCodes(appID: app, offerID: offer) }
             if json { return try Output.json(["custom_codes": codes]) }
-            for c in codes { print("\(c.id)  \(c.code)  \(c.isActive ? "active  " : "inactive")  \(c.redemptionCount)/\(c.maxRedemptions)  \(c.offerID)") }
+            for c in codes {
+                print("\(c.id)  \(c.code)  \(c.isActive ? "active  " : "inactive")  \(c.redemptionCount)/\(c.maxRedemptions)  \(c.offerID)")
+            }
         }
     }
 

@@ -6,7 +6,10 @@ import RedeemStore
 
 /// `--database-url`, falling back to `REDEEM_DATABASE_URL`, then `./redeem.sqlite`.
 struct DatabaseOptions: ParsableArguments {
-    @Option(help: "sqlite:///abs/path.sqlite, sqlite://relative.sqlite, a file path, or postgres://user@host:port/db (env REDEEM_DATABASE_URL; default ./redeem.sqlite)")
+    @Option(
+        help:
+            "sqlite:///abs/path.sqlite, sqlite://relative.sqlite, a file path, or postgres://user@host:port/db (env REDEEM_DATABASE_URL; default ./redeem.sqlite)"
+    )
     var databaseURL: String?
 
     var resolvedURL: String {

@@ -21,7 +21,8 @@ struct Demo: AsyncParsableCommand {
         let configuration = try options.configuration()
         let summary = try await options.database.withAdmin { admin in try await Self.setUp(admin) }
         let base = configuration.publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        print("""
+        print(
+            """
             Redeem demo — app "\(summary.app.name)" (\(summary.app.id)), scheme \(summary.app.scheme)
               database:          \(configuration.databaseURL)
               public sandbox:    \(summary.publicKey)
@@ -61,14 +62,20 @@ struct Demo: AsyncParsableCommand {
             changes.redemptionLinkPolicy = RedemptionLinkPolicy.enabled.rawValue
             changes.supportEmail = "support@example.com"
             app = try await admin.createApp(changes).app
-            _ = try await admin.createProduct(appID: app.id, ProductInput(
-                id: "pro_monthly", type: "subscription", period: "P1M", displayName: "Pro Monthly", entitlements: ["pro"],
-                price: PriceInput(amount: "4.99", currency: "USD")))
-            _ = try await admin.createProduct(appID: app.id, ProductInput(
-                id: "pro_lifetime", type: "non_consumable", displayName: "Pro Lifetime", entitlements: ["pro"],
-                price: PriceInput(amount: "49.99", currency: "USD")))
-            _ = try await admin.createProduct(appID: app.id, ProductInput(
-                id: "coins_100", type: "consumable", displayName: "100 Coins", price: PriceInput(amount: "0.99", currency: "USD")))
+            _ = try await admin.createProduct(
+                appID: app.id,
+                ProductInput(
+                    id: "pro_monthly", type: "subscription", period: "P1M", displayName: "Pro Monthly", entitlements: ["pro"],
+                    price: PriceInput(amount: "4.99", currency: "USD")))
+            _ = try await admin.createProduct(
+                appID: app.id,
+                ProductInput(
+                    id: "pro_lifetime", type: "non_consumable", displayName: "Pro Lifetime", entitlements: ["pro"],
+                    price: PriceInput(amount: "49.99", currency: "USD")))
+            _ = try await admin.createProduct(
+                appID: app.id,
+                ProductInput(
+                    id: "coins_100", type: "consumable", displayName: "100 Coins", price: PriceInput(amount: "0.99", currency: "USD")))
             let grant = PurchaseGrant(
                 appID: app.id, appUserID: try AppUserID(validating: customer), productID: "pro_monthly", store: .rcBilling,
                 isSandbox: true, purchaseDate: admin.clock.now(), price: Price(amountMicros: 4_990_000, currency: "USD"),

@@ -27,7 +27,8 @@ struct Links: AsyncParsableCommand {
             // A well-formed token that was never issued: the app must report it as invalid.
             let link = RedemptionLink(token: RedemptionLink.newToken(), scheme: app.scheme, publicURL: url, expiresAt: Date())
             if json { return try Output.json(["https_url": link.httpsURL, "custom_scheme_url": link.customSchemeURL]) }
-            print("""
+            print(
+                """
                 Setup check for \(app.name) — these links carry a token that was never issued.
                 Opening either in the app must show the "invalid link" state.
 

@@ -121,7 +121,9 @@ struct Offers: AsyncParsableCommand {
 enum CLIDate {
     static func parse(_ value: String?, option: String) throws -> Date? {
         guard let value else { return nil }
-        guard let date = ISODate.parse(value) else { throw ValidationError(field: option, reason: "must be an ISO-8601 date such as 2026-12-31T00:00:00Z") }
+        guard let date = ISODate.parse(value) else {
+            throw ValidationError(field: option, reason: "must be an ISO-8601 date such as 2026-12-31T00:00:00Z")
+        }
         return date
     }
 }

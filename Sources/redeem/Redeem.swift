@@ -9,7 +9,8 @@ struct Redeem: AsyncParsableCommand {
         commandName: "redeem",
         abstract: "Self-hosted web-to-app purchases: redemption links, offer codes and customer info.",
         subcommands: [
-            Serve.self, Demo.self, Migrate.self, Apps.self, Products.self, Entitlements.self, Keys.self, Links.self, Purchases.self, Offers.self, Codes.self, Bench.self,
+            Serve.self, Demo.self, Migrate.self, Apps.self, Products.self, Entitlements.self, Keys.self, Links.self, Purchases.self, Offers.self,
+            Codes.self, Bench.self,
         ]
     )
 

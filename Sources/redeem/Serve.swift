@@ -15,7 +15,10 @@ struct ServerOptions: ParsableArguments {
     var publicURL: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical (env REDEEM_LOG_LEVEL; default info).")
     var logLevel: String?
-    @Option(help: "Outgoing mail server: smtp://user:password@host:587 (STARTTLS), smtps://host:465, or smtp://host:25?security=none (env REDEEM_SMTP_URL).")
+    @Option(
+        help:
+            "Outgoing mail server: smtp://user:password@host:587 (STARTTLS), smtps://host:465, or smtp://host:25?security=none (env REDEEM_SMTP_URL)."
+    )
     var smtpURL: String?
     @Option(help: "Sender address of e-mails, e.g. 'receipts@example.com' (env REDEEM_MAIL_FROM).")
     var mailFrom: String?
@@ -57,8 +60,14 @@ struct ServerOptions: ParsableArguments {
             configuration.mail?.resendQuietPeriod = TimeInterval(seconds)
         }
         for (value, setting, keyPath) in [
-            (rateLimitPerIP.map(String.init) ?? Environment.value("REDEEM_RATE_LIMIT_PER_IP"), "--rate-limit-per-ip / REDEEM_RATE_LIMIT_PER_IP", \RateLimits.redeemPerIP),
-            (rateLimitPerUser.map(String.init) ?? Environment.value("REDEEM_RATE_LIMIT_PER_USER"), "--rate-limit-per-user / REDEEM_RATE_LIMIT_PER_USER", \RateLimits.redeemPerUser),
+            (
+                rateLimitPerIP.map(String.init) ?? Environment.value("REDEEM_RATE_LIMIT_PER_IP"), "--rate-limit-per-ip / REDEEM_RATE_LIMIT_PER_IP",
+                \RateLimits.redeemPerIP
+            ),
+            (
+                rateLimitPerUser.map(String.init) ?? Environment.value("REDEEM_RATE_LIMIT_PER_USER"),
+                "--rate-limit-per-user / REDEEM_RATE_LIMIT_PER_USER", \RateLimits.redeemPerUser
+            ),
         ] as [(String?, String, WritableKeyPath<RateLimits, Int>)] {
             guard let value else { continue }
             guard let limit = Int(value), limit > 0 else { throw ConfigurationError(setting: setting, reason: "'\(value)' is not a positive number") }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import FastSQLite
 import SQLKernel
 import Synchronization
 import Testing
+
+@testable import FastSQLite
 
 @Suite("FastSQLiteBackend")
 struct FastSQLiteTests {
@@ -17,7 +18,9 @@ struct FastSQLiteTests {
     }
 
     @available(macOS 15.0, iOS 18.0, *)
-    static func withBackend<T>(readers: Int = 2, cacheSize: Int = 256, groupCommit: Bool = false, _ body: (FastSQLiteBackend) async throws -> T) async throws -> T {
+    static func withBackend<T>(
+        readers: Int = 2, cacheSize: Int = 256, groupCommit: Bool = false, _ body: (FastSQLiteBackend) async throws -> T
+    ) async throws -> T {
         try await withDatabase { path in
             let db = try await FastSQLiteBackend.open(path: path, readerCount: readers, statementCacheSize: cacheSize, groupCommit: groupCommit)
             do {
@@ -163,7 +166,8 @@ struct FastSQLiteTests {
         first: @escaping @Sendable (any SQLConnection) async throws -> Void,
         queued: @escaping @Sendable (Int, any SQLConnection) async throws -> Void
     ) async -> [(any Error)?] {
-        let holding = Flag(), queuedAll = Flag()
+        let holding = Flag()
+        let queuedAll = Flag()
         return await withTaskGroup(of: (Int, (any Error)?).self) { group in
             group.addTask {
                 let error = await failure {

@@ -17,7 +17,8 @@ import Testing
     }
 
     @Test func anonymousIDsAreWellFormedAndDistinct() throws {
-        let a = AppUserID.anonymous(), b = AppUserID.anonymous()
+        let a = AppUserID.anonymous()
+        let b = AppUserID.anonymous()
         #expect(a != b)
         #expect(a.isAnonymous)
         #expect(try AppUserID(validating: a.rawValue) == a)

@@ -11,9 +11,10 @@ import Testing
     }
 
     func purchase(expires: Date?, refunded: Bool = false) -> Purchase {
-        Purchase(id: "x", appID: "a", customerID: "c", productID: "p", store: .stripe, isSandbox: false, purchaseDate: now,
-                 originalPurchaseDate: now, expiresDate: expires, storeTransactionID: "t", price: nil, email: nil,
-                 refundedAt: refunded ? now : nil, createdAt: now)
+        Purchase(
+            id: "x", appID: "a", customerID: "c", productID: "p", store: .stripe, isSandbox: false, purchaseDate: now,
+            originalPurchaseDate: now, expiresDate: expires, storeTransactionID: "t", price: nil, email: nil,
+            refundedAt: refunded ? now : nil, createdAt: now)
     }
 
     @Test func anIdentifiedBuyerCannotBuyWhatTheyHold() {
@@ -23,9 +24,11 @@ import Testing
 
     @Test func lapsedRefundedConsumableOrAnonymousCanBuy() {
         #expect(!CheckoutRules.alreadyOwns(buyer: alice, product: product(.subscription), purchases: [purchase(expires: now - 1)], at: now))
-        #expect(!CheckoutRules.alreadyOwns(buyer: alice, product: product(.nonConsumable), purchases: [purchase(expires: nil, refunded: true)], at: now))
+        #expect(
+            !CheckoutRules.alreadyOwns(buyer: alice, product: product(.nonConsumable), purchases: [purchase(expires: nil, refunded: true)], at: now))
         #expect(!CheckoutRules.alreadyOwns(buyer: alice, product: product(.consumable), purchases: [purchase(expires: nil)], at: now))
-        #expect(!CheckoutRules.alreadyOwns(buyer: AppUserID.anonymous(), product: product(.nonConsumable), purchases: [purchase(expires: nil)], at: now))
+        #expect(
+            !CheckoutRules.alreadyOwns(buyer: AppUserID.anonymous(), product: product(.nonConsumable), purchases: [purchase(expires: nil)], at: now))
         #expect(!CheckoutRules.alreadyOwns(buyer: nil, product: product(.nonConsumable), purchases: [purchase(expires: nil)], at: now))
         #expect(!CheckoutRules.needsOwnershipCheck(buyer: nil, product: product(.subscription)))
     }

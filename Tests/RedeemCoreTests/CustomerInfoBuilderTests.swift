@@ -9,10 +9,15 @@ import Testing
         firstSeen: ISODate.parse("2026-01-01T00:00:00Z")!, lastSeen: ISODate.parse("2026-05-01T00:00:00Z")!
     )
     let products: [String: Product] = [
-        "monthly": Product(appID: "app_1", id: "monthly", type: .subscription, period: "P1M", displayName: "Monthly", entitlements: ["pro"], createdAt: .distantPast),
-        "yearly": Product(appID: "app_1", id: "yearly", type: .subscription, period: "P1Y", displayName: nil, entitlements: ["pro", "extra"], createdAt: .distantPast),
-        "lifetime": Product(appID: "app_1", id: "lifetime", type: .nonConsumable, period: nil, displayName: nil, entitlements: ["pro"], createdAt: .distantPast),
-        "coins": Product(appID: "app_1", id: "coins", type: .consumable, period: nil, displayName: "Coins", entitlements: [], createdAt: .distantPast),
+        "monthly": Product(
+            appID: "app_1", id: "monthly", type: .subscription, period: "P1M", displayName: "Monthly", entitlements: ["pro"], createdAt: .distantPast),
+        "yearly": Product(
+            appID: "app_1", id: "yearly", type: .subscription, period: "P1Y", displayName: nil, entitlements: ["pro", "extra"],
+            createdAt: .distantPast),
+        "lifetime": Product(
+            appID: "app_1", id: "lifetime", type: .nonConsumable, period: nil, displayName: nil, entitlements: ["pro"], createdAt: .distantPast),
+        "coins": Product(
+            appID: "app_1", id: "coins", type: .consumable, period: nil, displayName: "Coins", entitlements: [], createdAt: .distantPast),
     ]
 
     func purchase(_ product: String, _ start: String, expires: String?, refunded: Bool = false, grace: String? = nil) -> Purchase {
@@ -89,8 +94,10 @@ import Testing
         let data = try JSONEncoder().encode(info([purchase("monthly", "2026-05-15T00:00:00Z", expires: "2026-06-15T00:00:00Z")]))
         let json = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
         let subscriber = try #require(json["subscriber"] as? [String: Any])
-        for key in ["original_app_user_id", "first_seen", "last_seen", "management_url", "subscriptions", "non_subscriptions",
-                    "entitlements", "other_purchases", "subscriber_attributes"] {
+        for key in [
+            "original_app_user_id", "first_seen", "last_seen", "management_url", "subscriptions", "non_subscriptions",
+            "entitlements", "other_purchases", "subscriber_attributes",
+        ] {
             #expect(subscriber.keys.contains(key), "missing \(key)")
         }
         let subscription = try #require((subscriber["subscriptions"] as? [String: Any])?["monthly"] as? [String: Any])

@@ -5,14 +5,19 @@ import Testing
 @Suite struct OfferCodeAvailabilityTests {
     static let now = OfferRulesTests.now
 
-    static func oneTime(expiresIn: TimeInterval = 3600, active: Bool = true, used: Bool = false, offer: Offer = OfferRulesTests.offer()) -> FoundOfferCode {
+    static func oneTime(
+        expiresIn: TimeInterval = 3600, active: Bool = true, used: Bool = false, offer: Offer = OfferRulesTests.offer()
+    ) -> FoundOfferCode {
         let batch = OfferCodeBatch(id: "b", appID: "a", offerID: offer.id, count: 1, expiresAt: now + expiresIn, isActive: active, createdAt: now)
         return FoundOfferCode(kind: .oneTime(hash: "h", batch: batch, used: used), offer: offer, product: OfferRulesTests.monthly)
     }
 
-    static func custom(expiresIn: TimeInterval? = 3600, active: Bool = true, count: Int = 0, cap: Int = 2, offer: Offer = OfferRulesTests.offer()) -> FoundOfferCode {
-        let code = CustomOfferCode(id: "c", appID: "a", offerID: offer.id, code: "SPRING", maxRedemptions: cap, redemptionCount: count,
-                                   expiresAt: expiresIn.map { now + $0 }, isActive: active, createdAt: now)
+    static func custom(
+        expiresIn: TimeInterval? = 3600, active: Bool = true, count: Int = 0, cap: Int = 2, offer: Offer = OfferRulesTests.offer()
+    ) -> FoundOfferCode {
+        let code = CustomOfferCode(
+            id: "c", appID: "a", offerID: offer.id, code: "SPRING", maxRedemptions: cap, redemptionCount: count,
+            expiresAt: expiresIn.map { now + $0 }, isActive: active, createdAt: now)
         return FoundOfferCode(kind: .custom(code), offer: offer, product: OfferRulesTests.monthly)
     }
 

@@ -42,9 +42,10 @@ import Testing
     @Test func eligibilityFollowsTheCustomersStanding() {
         let now = ISODate.parse("2026-06-01T00:00:00Z")!
         func purchase(expires: String?, refunded: Bool = false) -> Purchase {
-            Purchase(id: "p", appID: "a", customerID: "c", productID: "m", store: .rcBilling, isSandbox: false, purchaseDate: .distantPast,
-                     originalPurchaseDate: .distantPast, expiresDate: expires.flatMap(ISODate.parse), storeTransactionID: "t", price: nil,
-                     email: nil, refundedAt: refunded ? now : nil, createdAt: .distantPast)
+            Purchase(
+                id: "p", appID: "a", customerID: "c", productID: "m", store: .rcBilling, isSandbox: false, purchaseDate: .distantPast,
+                originalPurchaseDate: .distantPast, expiresDate: expires.flatMap(ISODate.parse), storeTransactionID: "t", price: nil,
+                email: nil, refundedAt: refunded ? now : nil, createdAt: .distantPast)
         }
         #expect(OfferEligibility.standing(purchases: [], at: now) == .new)
         #expect(OfferEligibility.standing(purchases: [purchase(expires: "2026-07-01T00:00:00Z")], at: now) == .existing)

@@ -4,31 +4,43 @@ import Testing
 
 @Suite struct OfferRulesTests {
     static let now = ISODate.parse("2026-06-15T00:00:00Z")!
-    static let monthly = Product(appID: "a", id: "monthly", type: .subscription, period: "P1M", displayName: nil, entitlements: ["pro"], createdAt: now)
-    static let lifetime = Product(appID: "a", id: "lifetime", type: .nonConsumable, period: nil, displayName: nil, entitlements: ["pro"], createdAt: now)
+    static let monthly = Product(
+        appID: "a", id: "monthly", type: .subscription, period: "P1M", displayName: nil, entitlements: ["pro"], createdAt: now)
+    static let lifetime = Product(
+        appID: "a", id: "lifetime", type: .nonConsumable, period: nil, displayName: nil, entitlements: ["pro"], createdAt: now)
 
-    static func offer(_ product: Product = monthly, mode: OfferPaymentMode = .freeTrial, duration: OfferDuration? = .oneWeek, periods: Int = 1,
-                      price: Price? = nil, eligibility: OfferEligibility = [.new]) -> Offer {
-        Offer(id: "o", appID: "a", productID: product.id, referenceName: "R", paymentMode: mode, duration: duration, periods: periods,
-              price: price, eligibility: eligibility, createdAt: now)
+    static func offer(
+        _ product: Product = monthly, mode: OfferPaymentMode = .freeTrial, duration: OfferDuration? = .oneWeek, periods: Int = 1,
+        price: Price? = nil, eligibility: OfferEligibility = [.new]
+    ) -> Offer {
+        Offer(
+            id: "o", appID: "a", productID: product.id, referenceName: "R", paymentMode: mode, duration: duration, periods: periods,
+            price: price, eligibility: eligibility, createdAt: now)
     }
 
     static func purchase(_ product: String, expires: Date?, refunded: Bool = false) -> Purchase {
-        Purchase(id: UUID().uuidString, appID: "a", customerID: "c", productID: product, store: .external, isSandbox: false,
-                 purchaseDate: now.addingTimeInterval(-86_400 * 60), originalPurchaseDate: now.addingTimeInterval(-86_400 * 60),
-                 expiresDate: expires, storeTransactionID: "t", price: nil, email: nil,
-                 refundedAt: refunded ? now.addingTimeInterval(-86_400) : nil, createdAt: now)
+        Purchase(
+            id: UUID().uuidString, appID: "a", customerID: "c", productID: product, store: .external, isSandbox: false,
+            purchaseDate: now.addingTimeInterval(-86_400 * 60), originalPurchaseDate: now.addingTimeInterval(-86_400 * 60),
+            expiresDate: expires, storeTransactionID: "t", price: nil, email: nil,
+            refundedAt: refunded ? now.addingTimeInterval(-86_400) : nil, createdAt: now)
     }
 
-    static func plan(_ offer: Offer, _ product: Product = monthly, purchases: [Purchase], products: [Product] = [monthly, lifetime]) -> Result<OfferPlan, OfferRedemptionFailure> {
-        OfferRules.plan(offer: offer, product: product, purchases: purchases, products: Dictionary(uniqueKeysWithValues: products.map { ($0.id, $0) }), at: now)
+    static func plan(
+        _ offer: Offer, _ product: Product = monthly, purchases: [Purchase], products: [Product] = [monthly, lifetime]
+    ) -> Result<OfferPlan, OfferRedemptionFailure> {
+        OfferRules.plan(
+            offer: offer, product: product, purchases: purchases, products: Dictionary(uniqueKeysWithValues: products.map { ($0.id, $0) }), at: now)
     }
 
     @Test func theTotalLengthIsTheDurationTimesThePeriods() {
         #expect(Self.offer(duration: .twoWeeks, periods: 3).totalPeriod?.description == "P6W")
         #expect(Self.offer(duration: .oneYear, periods: 2).totalPeriod?.description == "P2Y")
         #expect(Self.offer(Self.lifetime, duration: nil).totalPeriod == nil)
-        guard case .success(let plan) = Self.plan(Self.offer(duration: .threeDays, periods: 2), purchases: []) else { Issue.record("refused"); return }
+        guard case .success(let plan) = Self.plan(Self.offer(duration: .threeDays, periods: 2), purchases: []) else {
+            Issue.record("refused")
+            return
+        }
         #expect(plan.expiresDate == Self.now.addingTimeInterval(6 * 86_400))
         #expect(plan.kind == .initialBuy && plan.periodType == .trial)
     }
@@ -39,16 +51,19 @@ import Testing
     }
 
     @Test func standingFollowsTheGroupNotJustTheProduct() {
-        let yearly = Product(appID: "a", id: "yearly", type: .subscription, period: "P1Y", displayName: nil, entitlements: ["pro"],
-                             subscriptionGroup: "pro", groupLevel: 1, createdAt: Self.now)
+        let yearly = Product(
+            appID: "a", id: "yearly", type: .subscription, period: "P1Y", displayName: nil, entitlements: ["pro"],
+            subscriptionGroup: "pro", groupLevel: 1, createdAt: Self.now)
         var monthlyInGroup = Self.monthly
         monthlyInGroup.subscriptionGroup = "pro"
         monthlyInGroup.groupLevel = 1
         let active = Self.purchase("yearly", expires: Self.now.addingTimeInterval(86_400))
         // Same group, same level: an existing subscriber, so a new-only offer is refused…
-        #expect(Self.plan(Self.offer(monthlyInGroup), monthlyInGroup, purchases: [active], products: [yearly, monthlyInGroup]) == .failure(.notEligible))
+        #expect(
+            Self.plan(Self.offer(monthlyInGroup), monthlyInGroup, purchases: [active], products: [yearly, monthlyInGroup]) == .failure(.notEligible))
         // …and an existing-eligible offer is a crossgrade, effective now.
-        let crossgrade = Self.plan(Self.offer(monthlyInGroup, eligibility: [.existing]), monthlyInGroup, purchases: [active], products: [yearly, monthlyInGroup])
+        let crossgrade = Self.plan(
+            Self.offer(monthlyInGroup, eligibility: [.existing]), monthlyInGroup, purchases: [active], products: [yearly, monthlyInGroup])
         #expect((try? crossgrade.get())?.kind == .crossgrade)
         // Without the group, the yearly purchase is unrelated: the customer is new to monthly.
         #expect((try? Self.plan(Self.offer(), purchases: [active], products: [yearly, Self.monthly]).get())?.kind == .initialBuy)
@@ -94,9 +109,13 @@ import Testing
         #expect(throws: ValidationError.self) {
             try OfferCodeBatch.validate(count: 10, expiresAt: ISO8601Period(months: 6).advance(Self.now).addingTimeInterval(1), now: Self.now)
         }
-        #expect(throws: ValidationError.self) { try OfferCodeBatch.validate(count: 1_000_001, expiresAt: Self.now.addingTimeInterval(60), now: Self.now) }
+        #expect(throws: ValidationError.self) {
+            try OfferCodeBatch.validate(count: 1_000_001, expiresAt: Self.now.addingTimeInterval(60), now: Self.now)
+        }
         #expect(throws: ValidationError.self) { try OfferCodeBatch.validate(count: 10, expiresAt: Self.now, now: Self.now) }
-        #expect(throws: Never.self) { try OfferCodeBatch.validate(count: 1_000_000, expiresAt: ISO8601Period(months: 6).advance(Self.now), now: Self.now) }
+        #expect(throws: Never.self) {
+            try OfferCodeBatch.validate(count: 1_000_000, expiresAt: ISO8601Period(months: 6).advance(Self.now), now: Self.now)
+        }
     }
 
     @Test func batchGenerationIsUniformOverTheAlphabet() {

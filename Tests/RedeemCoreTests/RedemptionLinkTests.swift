@@ -16,14 +16,15 @@ import Testing
     }
 
     @Test func masksNeverRevealLengths() {
-        #expect(EmailMasking.mask("a@b.com") .count == EmailMasking.mask("abcdefgh@bcdefghij.com").count)
+        #expect(EmailMasking.mask("a@b.com").count == EmailMasking.mask("abcdefgh@bcdefghij.com").count)
     }
 
     @Test func linksHaveBothFormsAndStrongTokens() {
         let token = RedemptionLink.newToken()
         #expect(token.count == 43)
         #expect(RedemptionLink.isWellFormed(token))
-        let link = RedemptionLink(token: token, scheme: "rdm-0123456789", publicURL: URL(string: "https://pay.example.com/")!, expiresAt: .distantFuture)
+        let link = RedemptionLink(
+            token: token, scheme: "rdm-0123456789", publicURL: URL(string: "https://pay.example.com/")!, expiresAt: .distantFuture)
         #expect(link.customSchemeURL == "rdm-0123456789://redeem_web_purchase?redemption_token=\(token)")
         #expect(link.httpsURL == "https://pay.example.com/r/\(token)")
         #expect(RedemptionLink.newToken() != token)

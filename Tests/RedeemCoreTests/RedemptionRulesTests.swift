@@ -7,8 +7,9 @@ import Testing
     let anon2 = AppUserID.anonymous().rawValue
 
     func facts(owner: [String], claimant: [String], _ behavior: RestoreBehavior, subscribed: Bool? = nil) -> RedemptionFacts {
-        RedemptionFacts(ownerCustomerID: "cus_owner", ownerIDs: owner, claimantCustomerID: "cus_claimant", claimantIDs: claimant,
-                        behavior: behavior, ownerHasActiveSubscription: subscribed)
+        RedemptionFacts(
+            ownerCustomerID: "cus_owner", ownerIDs: owner, claimantCustomerID: "cus_claimant", claimantIDs: claimant,
+            behavior: behavior, ownerHasActiveSubscription: subscribed)
     }
 
     @Test func aCustomerIsAnonymousOnlyWhileEveryIDIs() {

@@ -14,9 +14,9 @@ enum ExampleBinary {
     /// `<repo>/.build/debug/redeem-example`, found from this file's path.
     static var path: String {
         URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()   // RedeemKitIntegrationTests
-            .deletingLastPathComponent()   // Tests
-            .deletingLastPathComponent()   // repository root
+            .deletingLastPathComponent()  // RedeemKitIntegrationTests
+            .deletingLastPathComponent()  // Tests
+            .deletingLastPathComponent()  // repository root
             .appendingPathComponent(".build/debug/redeem-example").path
     }
 
@@ -28,10 +28,12 @@ enum ExampleBinary {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("redeem-example-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let out = directory.appendingPathComponent("stdout"), err = directory.appendingPathComponent("stderr")
+        let out = directory.appendingPathComponent("stdout")
+        let err = directory.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
+        let outHandle = try FileHandle(forWritingTo: out)
+        let errHandle = try FileHandle(forWritingTo: err)
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)

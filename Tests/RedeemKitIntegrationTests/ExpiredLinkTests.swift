@@ -1,9 +1,10 @@
 import Foundation
-import class RedeemCore.ManualClock
 import RedeemKit
 import RedeemServer
 import RedeemTestSupport
 import Testing
+
+import class RedeemCore.ManualClock
 
 /// An expired link: the server e-mails a new one (to a real SMTP server on loopback) and that one redeems.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,8 +1,9 @@
 import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
 
 /// A buyer in a browser: opens the sandbox checkout page, submits its form as the page would,
 /// and reads the redemption link off the success page.

@@ -10,16 +10,17 @@ final class TestDevice: Sendable {
 
     init(baseURL: URL, apiKey: String, appUserID: String, clock: any RedeemClock = SystemClock()) {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("redeemkit-it-\(UUID().uuidString)")
-        sdk = Redeem(configuration: Redeem.Configuration(
-            apiKey: apiKey,
-            baseURL: baseURL,
-            appUserID: appUserID,
-            redemptionLinkHosts: [TestShop.publicHost],
-            storageDirectory: directory,
-            keyValueStorage: InMemoryStorage(),
-            clock: clock,
-            refreshOnConfigure: false
-        ))
+        sdk = Redeem(
+            configuration: Redeem.Configuration(
+                apiKey: apiKey,
+                baseURL: baseURL,
+                appUserID: appUserID,
+                redemptionLinkHosts: [TestShop.publicHost],
+                storageDirectory: directory,
+                keyValueStorage: InMemoryStorage(),
+                clock: clock,
+                refreshOnConfigure: false
+            ))
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }

@@ -33,10 +33,12 @@ struct TestShop: Sendable {
             changes.name = "Integration App"
             let created = try await deps.admin.createApp(changes)
             for product in [
-                ProductInput(id: "monthly", type: "subscription", period: "P1M", displayName: "Pro Monthly", entitlements: ["pro"],
-                             price: try PriceInput(amount: "4.99", currency: "USD")),
-                ProductInput(id: "lifetime", type: "non_consumable", displayName: "Pro Lifetime", entitlements: ["pro"],
-                             price: try PriceInput(amount: "19.99", currency: "USD")),
+                ProductInput(
+                    id: "monthly", type: "subscription", period: "P1M", displayName: "Pro Monthly", entitlements: ["pro"],
+                    price: try PriceInput(amount: "4.99", currency: "USD")),
+                ProductInput(
+                    id: "lifetime", type: "non_consumable", displayName: "Pro Lifetime", entitlements: ["pro"],
+                    price: try PriceInput(amount: "19.99", currency: "USD")),
             ] {
                 _ = try await deps.admin.createProduct(appID: created.app.id, product)
             }

@@ -1,5 +1,5 @@
-import Testing
 import RedeemMail
+import Testing
 
 @Suite struct HeaderInjectionTests {
     @Test(arguments: ["Hi\r\nBcc: evil@example.com", "Hi\nBcc: evil@example.com", "Hi\rthere", "nul\0"])

@@ -1,6 +1,6 @@
+import RedeemMail
 import RedeemTestSupport
 import Testing
-import RedeemMail
 
 @Suite(.timeLimit(.minutes(1))) struct SMTPAuthTests {
     static let user = "mailer"

@@ -1,12 +1,13 @@
 import Foundation
+import RedeemMail
 import RedeemTestSupport
 import Testing
-import RedeemMail
 
 /// Sends through libcurl to a real aiosmtpd server and checks what it parsed.
 @Suite(.timeLimit(.minutes(1))) struct SMTPDeliveryTests {
     @Test func textAndHTMLArriveWithTheRightEnvelopeAndParts() async throws {
-        let text = "Hello,\n\nyour code is ABC=123.\n.a line starting with a dot\ntrailing spaces   \n"
+        let text =
+            "Hello,\n\nyour code is ABC=123.\n.a line starting with a dot\ntrailing spaces   \n"
             + String(repeating: "a long line of words ", count: 12)
         let html = "<html><body><p style=\"color: red\">Hello</p>\n<p>" + String(repeating: "long ", count: 40) + "</p></body></html>"
         let message = try MailMessage(

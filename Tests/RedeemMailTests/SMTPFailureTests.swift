@@ -1,7 +1,7 @@
 import Foundation
+import RedeemMail
 import RedeemTestSupport
 import Testing
-import RedeemMail
 
 /// Failures an outbox must tell apart: retry later (transient) or give up.
 @Suite(.timeLimit(.minutes(1))) struct SMTPFailureTests {

@@ -1,6 +1,6 @@
+import RedeemMail
 import RedeemTestSupport
 import Testing
-import RedeemMail
 
 /// TLS against aiosmtpd with a self-signed certificate made per test (needs the `openssl` CLI).
 @Suite(.timeLimit(.minutes(1))) struct SMTPTLSTests {

@@ -45,8 +45,10 @@ private let samples = [
         let svg = qr.svg(moduleSize: 8, quietZone: 4, label: nil)
         let side = qr.size + 8
         #expect(svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="\#(side * 8)" height="\#(side * 8)" "#))
-        for part in [#"viewBox="0 0 \#(side) \#(side)""#, #"role="img""#, #"aria-label="QR code""#,
-                     #"shape-rendering="crispEdges""#, ##"<rect width="\##(side)" height="\##(side)" fill="#fff"/>"##] {
+        for part in [
+            #"viewBox="0 0 \#(side) \#(side)""#, #"role="img""#, #"aria-label="QR code""#,
+            #"shape-rendering="crispEdges""#, ##"<rect width="\##(side)" height="\##(side)" fill="#fff"/>"##,
+        ] {
             #expect(svg.contains(part))
         }
         #expect(svg.hasSuffix("\"/></svg>") && svg.components(separatedBy: "<path").count == 2)

@@ -6,10 +6,12 @@ import Testing
     @Test(arguments: TestDatabases.available)
     func createdAppsCarryKeysOnceAndTheirSettings(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
-            let reply = try await server.send(.post, "/admin/v1/apps", key: server.adminKey, json: """
-                {"name": "Fitness", "ios_team_id": "ABCDE12345", "ios_bundle_id": "com.example.fit",
-                 "redemption_link_policy": "sandbox_only", "app_store_url": "https://apps.apple.com/app/id1"}
-                """)
+            let reply = try await server.send(
+                .post, "/admin/v1/apps", key: server.adminKey,
+                json: """
+                    {"name": "Fitness", "ios_team_id": "ABCDE12345", "ios_bundle_id": "com.example.fit",
+                     "redemption_link_policy": "sandbox_only", "app_store_url": "https://apps.apple.com/app/id1"}
+                    """)
             #expect(reply.status == 201)
             let object = try reply.object()
             let id = try #require(object["id"] as? String)
@@ -49,12 +51,14 @@ import Testing
     func updatesApplyOnlyValidChanges(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createApp()
-            let bad = try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret,
-                                            json: #"{"name": "New", "android_package_name": "bad"}"#)
+            let bad = try await server.send(
+                .patch, "/admin/v1/apps/\(app.id)", key: app.secret,
+                json: #"{"name": "New", "android_package_name": "bad"}"#)
             #expect(bad.status == 422)
             #expect(try await server.send(.get, "/admin/v1/apps/\(app.id)", key: app.secret).string("name") == "Test App")
-            let good = try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret,
-                                             json: #"{"name": "New", "restore_behavior": "keep_with_original"}"#)
+            let good = try await server.send(
+                .patch, "/admin/v1/apps/\(app.id)", key: app.secret,
+                json: #"{"name": "New", "restore_behavior": "keep_with_original"}"#)
             #expect(good.status == 200)
             #expect(try good.string("restore_behavior") == "keep_with_original")
             #expect(try await server.send(.patch, "/admin/v1/apps/app_missing", key: server.adminKey, json: "{}").status == 404)
@@ -83,12 +87,14 @@ import Testing
                 #expect(reply.status == 422, "\(body)")
                 #expect(try reply.object()["field"] as? String == field, "\(body) → \(reply.body)")
             }
-            let patched = try await server.send(.patch, "\(base)/products/monthly", key: app.secret,
-                                                json: #"{"display_name": "Monthly", "entitlements": ["pro", "gold"]}"#)
+            let patched = try await server.send(
+                .patch, "\(base)/products/monthly", key: app.secret,
+                json: #"{"display_name": "Monthly", "entitlements": ["pro", "gold"]}"#)
             #expect(try patched.object()["entitlements"] as? [String] == ["gold", "pro"])
             let products = try await server.send(.get, "\(base)/products", key: app.secret).object()
             #expect((products["products"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["lifetime", "monthly"])
-            #expect(try await server.send(.post, "\(base)/entitlements", key: app.secret, json: #"{"id": "vip", "display_name": "VIP"}"#).status == 201)
+            #expect(
+                try await server.send(.post, "\(base)/entitlements", key: app.secret, json: #"{"id": "vip", "display_name": "VIP"}"#).status == 201)
             #expect(try await server.send(.post, "\(base)/entitlements", key: app.secret, json: #"{"id": "vip"}"#).status == 409)
             let entitlements = try await server.send(.get, "\(base)/entitlements", key: app.secret).object()
             #expect((entitlements["entitlements"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["extra", "gold", "pro", "vip"])

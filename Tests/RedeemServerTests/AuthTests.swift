@@ -24,8 +24,9 @@ import Testing
                 #expect(try await server.send(.get, "/admin/v1/apps/\(app.id)", key: key).status == 403)
                 #expect(try await server.send(.get, "/admin/v1/apps", key: key).status == 403)
                 #expect(try await server.send(.post, "/admin/v1/apps", key: key, json: #"{"name":"X"}"#).status == 403)
-                let grant = try await server.send(.post, "/v1/purchases", key: key, json: #"{"app_user_id":"a","product_id":"monthly"}"#,
-                                                  headers: [.init("Idempotency-Key")!: "k1"])
+                let grant = try await server.send(
+                    .post, "/v1/purchases", key: key, json: #"{"app_user_id":"a","product_id":"monthly"}"#,
+                    headers: [.init("Idempotency-Key")!: "k1"])
                 #expect(grant.status == 403)
                 #expect(try await server.send(.get, "/v1/subscribers/alice", key: key).status == 200)
             }

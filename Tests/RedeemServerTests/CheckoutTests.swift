@@ -64,8 +64,9 @@ import Testing
             let app = try await Self.shop(server)
             for expected in [200, 409] {
                 let page = try await server.send(.get, "/sandbox/p/\(app.id)/lifetime/alice", key: nil)
-                let reply = try await server.send(.post, "/sandbox/p/\(app.id)/lifetime/alice", key: nil,
-                                                  json: "email=a%40example.com&checkout_id=\(try Self.checkoutID(page))", headers: Self.form)
+                let reply = try await server.send(
+                    .post, "/sandbox/p/\(app.id)/lifetime/alice", key: nil,
+                    json: "email=a%40example.com&checkout_id=\(try Self.checkoutID(page))", headers: Self.form)
                 #expect(reply.status == expected)
             }
             let info = try await server.send(.get, "/v1/subscribers/alice", key: app.publicSandbox).object()
@@ -85,10 +86,12 @@ import Testing
 
     @Test func redirectsCarryEncodedValues() async throws {
         try await TestServer.with(.sqlite) { server in
-            let rc = try await Self.shop(server, settings: #", "after_purchase": "redirect", "after_purchase_url": "https://shop.example.com/done?from=web""#)
+            let rc = try await Self.shop(
+                server, settings: #", "after_purchase": "redirect", "after_purchase_url": "https://shop.example.com/done?from=web""#)
             let page = try await server.send(.get, "/sandbox/p/\(rc.id)/monthly", key: nil)
-            let reply = try await server.send(.post, "/sandbox/p/\(rc.id)/monthly", key: nil,
-                                              json: "email=a%2Bb%40example.com&checkout_id=\(try Self.checkoutID(page))", headers: Self.form)
+            let reply = try await server.send(
+                .post, "/sandbox/p/\(rc.id)/monthly", key: nil,
+                json: "email=a%2Bb%40example.com&checkout_id=\(try Self.checkoutID(page))", headers: Self.form)
             #expect(reply.status == 303)
             let location = try #require(reply.headers[.location].flatMap(URLComponents.init(string:)))
             #expect(location.host == "shop.example.com")
@@ -97,10 +100,12 @@ import Testing
             #expect(items["redeem_url"]?.hasPrefix("\(rc.scheme)://redeem_web_purchase?redemption_token=") == true)
             #expect(items["app_user_id"]?.hasPrefix("$RCAnonymousID:") == true)
 
-            let sw = try await Self.shop(server, settings: #", "after_purchase": "redirect_with_details", "after_purchase_url": "http://localhost:3000/thanks""#)
+            let sw = try await Self.shop(
+                server, settings: #", "after_purchase": "redirect_with_details", "after_purchase_url": "http://localhost:3000/thanks""#)
             let swPage = try await server.send(.get, "/sandbox/p/\(sw.id)/lifetime/carol?utm_source=a%26b", key: nil)
-            let swReply = try await server.send(.post, "/sandbox/p/\(sw.id)/lifetime/carol", key: nil,
-                                                json: "email=c%2Bx%40example.com&checkout_id=\(try Self.checkoutID(swPage))&param.utm_source=a%26b", headers: Self.form)
+            let swReply = try await server.send(
+                .post, "/sandbox/p/\(sw.id)/lifetime/carol", key: nil,
+                json: "email=c%2Bx%40example.com&checkout_id=\(try Self.checkoutID(swPage))&param.utm_source=a%26b", headers: Self.form)
             let swLocation = try #require(swReply.headers[.location])
             #expect(swLocation.hasPrefix("http://localhost:3000/thanks?"))
             #expect(swLocation.contains("email=c%2Bx%40example.com"))
@@ -112,8 +117,9 @@ import Testing
 
     @Test func redirectTargetsMustBeHTTPS() async throws {
         try await TestServer.with(.sqlite) { server in
-            let bad = try await server.send(.post, "/admin/v1/apps", key: server.adminKey,
-                                            json: #"{"name": "X", "after_purchase": "redirect", "after_purchase_url": "http://evil.example.com"}"#)
+            let bad = try await server.send(
+                .post, "/admin/v1/apps", key: server.adminKey,
+                json: #"{"name": "X", "after_purchase": "redirect", "after_purchase_url": "http://evil.example.com"}"#)
             #expect(bad.status == 422)
             #expect(try bad.object()["field"] as? String == "after_purchase_url")
             let missing = try await server.send(.post, "/admin/v1/apps", key: server.adminKey, json: #"{"name": "X", "after_purchase": "redirect"}"#)
@@ -129,11 +135,13 @@ import Testing
             let query = "after_purchase=redirect&after_purchase_url=https%3A%2F%2Fcampaign.example.com%2Fdone"
             let page = try await server.send(.get, "/sandbox/p/\(app.id)/monthly?\(query)", key: nil)
             #expect(page.status == 200)
-            let reply = try await server.send(.post, "/sandbox/p/\(app.id)/monthly", key: nil,
-                                              json: "email=o%40example.com&checkout_id=\(try CheckoutTests.checkoutID(page))&\(query)", headers: CheckoutTests.form)
+            let reply = try await server.send(
+                .post, "/sandbox/p/\(app.id)/monthly", key: nil,
+                json: "email=o%40example.com&checkout_id=\(try CheckoutTests.checkoutID(page))&\(query)", headers: CheckoutTests.form)
             #expect(reply.status == 303)
             #expect(reply.headers[.location]?.hasPrefix("https://campaign.example.com/done?redeem_url=") == true)
-            let bad = try await server.send(.get, "/sandbox/p/\(app.id)/monthly?after_purchase=redirect&after_purchase_url=http%3A%2F%2Fevil.example.com", key: nil)
+            let bad = try await server.send(
+                .get, "/sandbox/p/\(app.id)/monthly?after_purchase=redirect&after_purchase_url=http%3A%2F%2Fevil.example.com", key: nil)
             #expect(bad.status == 422)
         }
     }

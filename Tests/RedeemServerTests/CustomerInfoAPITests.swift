@@ -26,10 +26,16 @@ import Testing
         try await TestServer.with(backend) { server in
             let app = try await server.createApp()
             let anonymous = "$RCAnonymousID:0123456789abcdef0123456789abcdef"
-            #expect(try await server.send(.get, "/v1/subscribers/\(anonymous)", key: app.publicSandbox).string("subscriber.original_app_user_id") == anonymous)
+            #expect(
+                try await server.send(.get, "/v1/subscribers/\(anonymous)", key: app.publicSandbox).string("subscriber.original_app_user_id")
+                    == anonymous)
             let encoded = "%24RCAnonymousID%3A0123456789abcdef0123456789abcdef"
-            #expect(try await server.send(.get, "/v1/subscribers/\(encoded)", key: app.publicSandbox).string("subscriber.original_app_user_id") == anonymous)
-            #expect(try await server.send(.get, "/v1/subscribers/jane%20doe", key: app.publicSandbox).string("subscriber.original_app_user_id") == "jane doe")
+            #expect(
+                try await server.send(.get, "/v1/subscribers/\(encoded)", key: app.publicSandbox).string("subscriber.original_app_user_id")
+                    == anonymous)
+            #expect(
+                try await server.send(.get, "/v1/subscribers/jane%20doe", key: app.publicSandbox).string("subscriber.original_app_user_id")
+                    == "jane doe")
             for bad in ["null", "anonymous", "%24RCAnonymousID%3Axyz", String(repeating: "a", count: 101), "a%2Fb"] {
                 let reply = try await server.send(.get, "/v1/subscribers/\(bad)", key: app.publicSandbox)
                 #expect(reply.status == 400, "\(bad)")
@@ -43,8 +49,9 @@ import Testing
         try await TestServer.with(backend) { server in
             let a = try await server.createAppWithCatalog()
             let b = try await server.createApp(#"{"name": "B"}"#)
-            let grant = try await server.send(.post, "/v1/purchases", key: a.secret, json: #"{"app_user_id": "alice", "product_id": "lifetime"}"#,
-                                              headers: [HTTPField.Name("Idempotency-Key")!: "order-1"])
+            let grant = try await server.send(
+                .post, "/v1/purchases", key: a.secret, json: #"{"app_user_id": "alice", "product_id": "lifetime"}"#,
+                headers: [HTTPField.Name("Idempotency-Key")!: "order-1"])
             #expect(grant.status == 201)
             let inA = try await server.send(.get, "/v1/subscribers/alice", key: a.publicProduction).object()
             #expect(inA.value(at: "subscriber.entitlements.pro.product_identifier") as? String == "lifetime")

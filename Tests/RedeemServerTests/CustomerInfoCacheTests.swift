@@ -1,7 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import HTTPTypes
 import RedeemCore
 import RedeemServer
 import RedeemStore
@@ -16,8 +16,9 @@ import Testing
             let app = try await server.createAppWithCatalog()
             let before = try await server.send(.get, "/v1/subscribers/alice", key: app.publicSandbox).object()
             #expect((before.value(at: "subscriber.entitlements") as? [String: Any])?.isEmpty == true)
-            let grant = try await server.send(.post, "/v1/purchases", key: app.secret, json: #"{"app_user_id": "alice", "product_id": "lifetime"}"#,
-                                              headers: [HTTPField.Name("Idempotency-Key")!: "g1"])
+            let grant = try await server.send(
+                .post, "/v1/purchases", key: app.secret, json: #"{"app_user_id": "alice", "product_id": "lifetime"}"#,
+                headers: [HTTPField.Name("Idempotency-Key")!: "g1"])
             #expect(grant.status == 201)
             let after = try await server.send(.get, "/v1/subscribers/alice", key: app.publicSandbox).object()
             #expect(after.value(at: "subscriber.entitlements.pro.product_identifier") as? String == "lifetime")
@@ -33,8 +34,14 @@ import Testing
         let cliStore = try await SQLStore.open(url: url, logger: TestDatabases.logger)
         let clock = ManualClock(TestServer.start)
         let deps = try await ServerDependencies(store: serverStore, clock: clock)
-        let created = try await AdminService(store: cliStore, clock: clock).createApp({ var c = AppChanges(); c.name = "A"; return c }())
-        _ = try await AdminService(store: cliStore, clock: clock).createProduct(appID: created.app.id, ProductInput(id: "life", type: "non_consumable", entitlements: ["pro"]))
+        let created = try await AdminService(store: cliStore, clock: clock).createApp(
+            {
+                var c = AppChanges()
+                c.name = "A"
+                return c
+            }())
+        _ = try await AdminService(store: cliStore, clock: clock).createProduct(
+            appID: created.app.id, ProductInput(id: "life", type: "non_consumable", entitlements: ["pro"]))
         let key = try #require(created.plaintext(.publicSandbox))
         let app = Application(router: try buildRouter(deps))
         try await app.test(.router) { client in
@@ -46,7 +53,8 @@ import Testing
             }
             #expect(try await entitlements().isEmpty)
             #expect(try await entitlements().isEmpty)  // now served from the cache
-            let grant = PurchaseGrant(appID: created.app.id, appUserID: try AppUserID(validating: "bob"), productID: "life", purchaseDate: clock.now())
+            let grant = PurchaseGrant(
+                appID: created.app.id, appUserID: try AppUserID(validating: "bob"), productID: "life", purchaseDate: clock.now())
             _ = try await cliStore.grant(grant, idempotency: nil, now: clock.now())
             #expect(try await entitlements()["pro"] != nil)
         }
@@ -58,8 +66,9 @@ import Testing
         let clock = ManualClock(TestServer.start)
         try await TestServer.with(.sqlite, clock: clock) { server in
             let app = try await server.createAppWithCatalog()
-            _ = try await server.send(.post, "/v1/purchases", key: app.secret, json: #"{"app_user_id": "carol", "product_id": "monthly"}"#,
-                                      headers: [HTTPField.Name("Idempotency-Key")!: "c1"])
+            _ = try await server.send(
+                .post, "/v1/purchases", key: app.secret, json: #"{"app_user_id": "carol", "product_id": "monthly"}"#,
+                headers: [HTTPField.Name("Idempotency-Key")!: "c1"])
             let first = try await server.send(.get, "/v1/subscribers/carol", key: app.publicSandbox)
             clock.advance(by: 30)
             let cached = try await server.send(.get, "/v1/subscribers/carol", key: app.publicSandbox)

@@ -24,7 +24,10 @@ import Testing
         try await SMTPTestServer.with { smtp in
             try await TestServer.with(backend, mail: try Self.settings(port: smtp.port)) { server in
                 let app = try await server.createAppWithCatalog()
-                _ = try await server.grant(app, #"{"app_user_id": "$RCAnonymousID:0123456789abcdef0123456789abcdef", "product_id": "lifetime", "email": "Buyer@Example.com", "send_receipt_email": true}"#)
+                _ = try await server.grant(
+                    app,
+                    #"{"app_user_id": "$RCAnonymousID:0123456789abcdef0123456789abcdef", "product_id": "lifetime", "email": "Buyer@Example.com", "send_receipt_email": true}"#
+                )
                 #expect(await server.deps.mailer?.drain() == 1)
                 let mail = try #require(try smtp.received().first)
                 #expect(mail.rcptTos == ["Buyer@Example.com"])
@@ -47,7 +50,8 @@ import Testing
         try await SMTPTestServer.with { smtp in
             try await TestServer.with(backend, clock: clock, mail: try Self.settings(port: smtp.port)) { server in
                 let app = try await server.createAppWithCatalog()
-                let old = try RedemptionAPITests.token(from: try await server.grant(app, #"{"app_user_id": "bob", "product_id": "lifetime", "email": "john@example.com"}"#))
+                let old = try RedemptionAPITests.token(
+                    from: try await server.grant(app, #"{"app_user_id": "bob", "product_id": "lifetime", "email": "john@example.com"}"#))
                 clock.advance(by: 3601)
                 let first = try await RedemptionAPITests.redeem(server, app, user: "alice", token: old)
                 #expect(first.code == 7853)
@@ -75,12 +79,15 @@ import Testing
             try await TestServer.with(.sqlite, mail: try Self.settings(port: smtp.port)) { server in
                 let app = try await server.createAppWithCatalog()
                 _ = try await server.grant(app, #"{"app_user_id": "bob", "product_id": "lifetime", "email": "bob@example.com"}"#)
-                let known = try await server.send(.post, "/v1/redemption_links/request", key: app.publicSandbox, json: #"{"email": "BOB@example.com"}"#)
-                let unknown = try await server.send(.post, "/v1/redemption_links/request", key: app.publicSandbox, json: #"{"email": "nobody@example.com"}"#)
+                let known = try await server.send(
+                    .post, "/v1/redemption_links/request", key: app.publicSandbox, json: #"{"email": "BOB@example.com"}"#)
+                let unknown = try await server.send(
+                    .post, "/v1/redemption_links/request", key: app.publicSandbox, json: #"{"email": "nobody@example.com"}"#)
                 #expect(known.status == 202)
                 #expect(unknown.status == 202)
                 #expect(known.body == unknown.body)
-                #expect(try await server.send(.post, "/v1/redemption_links/request", key: app.publicSandbox, json: #"{"email": "nope"}"#).status == 422)
+                #expect(
+                    try await server.send(.post, "/v1/redemption_links/request", key: app.publicSandbox, json: #"{"email": "nope"}"#).status == 422)
                 #expect(await server.deps.mailer?.drain() == 1)
                 #expect(try smtp.received().map(\.rcptTos) == [["bob@example.com"]])
             }
@@ -92,7 +99,8 @@ import Testing
         let port = try SMTPTestServer.freePort()
         try await TestServer.with(.sqlite, clock: clock, mail: try Self.settings(port: port)) { server in
             let app = try await server.createAppWithCatalog()
-            let granted = try await server.grant(app, #"{"app_user_id": "bob", "product_id": "lifetime", "email": "bob@example.com", "send_receipt_email": true}"#)
+            let granted = try await server.grant(
+                app, #"{"app_user_id": "bob", "product_id": "lifetime", "email": "bob@example.com", "send_receipt_email": true}"#)
             let purchaseID = try #require(try granted.string("purchase.id"))
             // Nothing listens: the attempt fails, transiently, and is kept for later.
             #expect(await server.deps.mailer?.drain() == 0)

@@ -25,9 +25,10 @@ import Testing
             #expect(document["openapi"] as? String == "3.1.0")
             let paths = try #require(document["paths"] as? [String: [String: Any]])
             let methods = Set(["get", "put", "post", "delete", "patch", "head", "options"])
-            let documented = Set(paths.flatMap { path, operations in
-                operations.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
-            })
+            let documented = Set(
+                paths.flatMap { path, operations in
+                    operations.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" }
+                })
             var everything = server.deps
             everything.benchmarkRoutes = true  // the document also describes the benchmark's opt-in route
             let registered = Set(try buildRouter(everything).routes.map { "\($0.method.rawValue) \(Self.normalize($0.path.description))" })
@@ -39,8 +40,9 @@ import Testing
 
     /// `/v1/subscribers/:app_user_id` or `{app_user_id}` → `/v1/subscribers/{app_user_id}`.
     static func normalize(_ path: String) -> String {
-        "/" + path.split(separator: "/").map { part in
-            part.hasPrefix(":") ? "{\(part.dropFirst())}" : String(part)
-        }.joined(separator: "/")
+        "/"
+            + path.split(separator: "/").map { part in
+                part.hasPrefix(":") ? "{\(part.dropFirst())}" : String(part)
+            }.joined(separator: "/")
     }
 }

@@ -9,8 +9,12 @@ import Testing
     @Test(arguments: TestDatabases.available)
     func pageShowsTheLinkAndNeverConsumesIt(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
-            let app = try await server.createApp(#"{"name": "Lumen", "app_store_url": "https://apps.apple.com/app/id1", "play_store_url": "https://play.google.com/store/apps/details?id=com.lumen", "android_package_name": "com.lumen"}"#)
-            _ = try await server.send(.post, "/admin/v1/apps/\(app.id)/products", key: app.secret, json: #"{"id": "lifetime", "type": "non_consumable", "entitlements": ["pro"]}"#)
+            let app = try await server.createApp(
+                #"{"name": "Lumen", "app_store_url": "https://apps.apple.com/app/id1", "play_store_url": "https://play.google.com/store/apps/details?id=com.lumen", "android_package_name": "com.lumen"}"#
+            )
+            _ = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/products", key: app.secret,
+                json: #"{"id": "lifetime", "type": "non_consumable", "entitlements": ["pro"]}"#)
             let token = try RedemptionAPITests.token(from: try await server.grant(app, #"{"app_user_id": "bob", "product_id": "lifetime"}"#))
             for _ in 0..<3 {  // mail scanners, previews, the buyer: nobody's GET uses it up
                 let page = try await server.send(.get, "/r/\(token)", key: nil)
@@ -54,7 +58,8 @@ import Testing
         try await SMTPTestServer.with { smtp in
             try await TestServer.with(.sqlite, clock: clock, mail: try EmailFlowTests.settings(port: smtp.port)) { server in
                 let app = try await server.createAppWithCatalog()
-                let token = try RedemptionAPITests.token(from: try await server.grant(app, #"{"app_user_id": "bob", "product_id": "lifetime", "email": "bob@example.com"}"#))
+                let token = try RedemptionAPITests.token(
+                    from: try await server.grant(app, #"{"app_user_id": "bob", "product_id": "lifetime", "email": "bob@example.com"}"#))
                 clock.advance(by: 3600)
                 let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
                 let wrong = try await server.send(.post, "/r/\(token)/resend", key: nil, json: "email=eve%40example.com", headers: form)

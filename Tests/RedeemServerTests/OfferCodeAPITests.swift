@@ -16,24 +16,28 @@ import Testing
     }
 
     static func customCode(_ server: TestServer, _ app: CreatedAppKeys, offer: String, code: String, cap: Int) async throws {
-        let reply = try await server.send(.post, "/admin/v1/apps/\(app.id)/custom_codes", key: app.secret,
-                                          json: #"{"offer_id": "\#(offer)", "code": "\#(code)", "max_redemptions": \#(cap)}"#)
+        let reply = try await server.send(
+            .post, "/admin/v1/apps/\(app.id)/custom_codes", key: app.secret,
+            json: #"{"offer_id": "\#(offer)", "code": "\#(code)", "max_redemptions": \#(cap)}"#)
         #expect(reply.status == 201, "\(reply.body)")
     }
 
     static func batch(_ server: TestServer, _ app: CreatedAppKeys, offer: String, count: Int) async throws -> [String] {
-        let reply = try await server.send(.post, "/admin/v1/apps/\(app.id)/offers/\(offer)/code_batches", key: app.secret,
-                                          json: #"{"count": \#(count), "expires_at": "2026-09-01T00:00:00Z"}"#)
+        let reply = try await server.send(
+            .post, "/admin/v1/apps/\(app.id)/offers/\(offer)/code_batches", key: app.secret,
+            json: #"{"count": \#(count), "expires_at": "2026-09-01T00:00:00Z"}"#)
         #expect(reply.status == 201, "\(reply.body)")
         return try #require(try reply.object()["codes"] as? [String])
     }
 
     static func redeem(_ server: TestServer, _ app: CreatedAppKeys, user: String, code: String) async throws -> TestServer.Reply {
-        try await server.send(.post, "/v1/subscribers/redeem_offer_code", key: app.publicSandbox,
-                              json: #"{"app_user_id": "\#(user)", "code": "\#(code)"}"#)
+        try await server.send(
+            .post, "/v1/subscribers/redeem_offer_code", key: app.publicSandbox,
+            json: #"{"app_user_id": "\#(user)", "code": "\#(code)"}"#)
     }
 
-    static let trial = #"{"product_id": "monthly", "reference_name": "Trial", "payment_mode": "free_trial", "duration": "P1M", "eligibility": ["new"]}"#
+    static let trial =
+        #"{"product_id": "monthly", "reference_name": "Trial", "payment_mode": "free_trial", "duration": "P1M", "eligibility": ["new"]}"#
 
     @Test(arguments: TestDatabases.available)
     func redemptionReturnsCustomerInfoWithTheOfferAtOnce(_ backend: TestBackend) async throws {
@@ -74,20 +78,30 @@ import Testing
             let trial = try await Self.offer(server, app, Self.trial)
             try await Self.customCode(server, app, offer: trial, code: "ONCE", cap: 1)
             try await Self.customCode(server, app, offer: trial, code: "TWICE", cap: 2)
-            let expiring = try await server.send(.post, "/admin/v1/apps/\(app.id)/custom_codes", key: app.secret,
-                                                 json: #"{"offer_id": "\#(trial)", "code": "SOON", "max_redemptions": 9, "expires_at": "2026-06-02T00:00:00Z"}"#)
+            let expiring = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/custom_codes", key: app.secret,
+                json: #"{"offer_id": "\#(trial)", "code": "SOON", "max_redemptions": 9, "expires_at": "2026-06-02T00:00:00Z"}"#)
             #expect(expiring.status == 201)
-            let off = try await server.send(.post, "/admin/v1/apps/\(app.id)/custom_codes", key: app.secret,
-                                            json: #"{"offer_id": "\#(trial)", "code": "PAUSED", "max_redemptions": 9, "active": false}"#)
+            let off = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/custom_codes", key: app.secret,
+                json: #"{"offer_id": "\#(trial)", "code": "PAUSED", "max_redemptions": 9, "active": false}"#)
             #expect(off.status == 201)
-            let basic = try await Self.offer(server, app, #"{"product_id": "basic", "reference_name": "Basic deal", "payment_mode": "free_trial", "duration": "P1W", "eligibility": ["new", "existing"]}"#)
+            let basic = try await Self.offer(
+                server, app,
+                #"{"product_id": "basic", "reference_name": "Basic deal", "payment_mode": "free_trial", "duration": "P1W", "eligibility": ["new", "existing"]}"#
+            )
             try await Self.customCode(server, app, offer: basic, code: "BASICWEEK", cap: 9)
-            let paid = try await Self.offer(server, app, #"{"product_id": "monthly", "reference_name": "Cheap", "payment_mode": "pay_up_front", "duration": "P6M", "price": {"amount": "9.99", "currency": "USD"}, "eligibility": ["new"]}"#)
+            let paid = try await Self.offer(
+                server, app,
+                #"{"product_id": "monthly", "reference_name": "Cheap", "payment_mode": "pay_up_front", "duration": "P6M", "price": {"amount": "9.99", "currency": "USD"}, "eligibility": ["new"]}"#
+            )
             try await Self.customCode(server, app, offer: paid, code: "HALFYEAR", cap: 9)
             _ = try await server.grant(app, #"{"app_user_id": "premium-user", "product_id": "premium"}"#)
             _ = try await server.grant(app, #"{"app_user_id": "subscriber", "product_id": "monthly"}"#)
 
-            func expect(_ user: String, _ code: String, _ status: Int, _ errorCode: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            func expect(
+                _ user: String, _ code: String, _ status: Int, _ errorCode: Int, sourceLocation: SourceLocation = #_sourceLocation
+            ) async throws {
                 let reply = try await Self.redeem(server, app, user: user, code: code)
                 #expect(reply.status == status, "\(code): \(reply.body)", sourceLocation: sourceLocation)
                 #expect(reply.code == errorCode, "\(code): \(reply.body)", sourceLocation: sourceLocation)
@@ -97,7 +111,7 @@ import Testing
             try await expect("a", "PAUSED", 403, 7862)
             #expect(try await Self.redeem(server, app, user: "a", code: "ONCE").status == 200)
             try await expect("b", "ONCE", 409, 7863)
-            try await expect("a", "TWICE", 409, 7864)        // one per customer and offer
+            try await expect("a", "TWICE", 409, 7864)  // one per customer and offer
             try await expect("subscriber", "TWICE", 403, 7865)  // the trial is for new subscribers only
             try await expect("premium-user", "BASICWEEK", 403, 7866)
             try await expect("c", "HALFYEAR", 402, 7868)
@@ -106,11 +120,15 @@ import Testing
             clock.advance(by: 2 * 86_400)
             try await expect("d", "SOON", 403, 7861)
             // The quota: set to what is used, then one more is refused.
-            #expect(try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"offer_code_quota_per_quarter": 1}"#).status == 200)
+            #expect(
+                try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"offer_code_quota_per_quarter": 1}"#).status
+                    == 200)
             try await expect("e", "TWICE", 403, 7867)
             // Malformed requests and keys.
             #expect(try await server.send(.post, "/v1/subscribers/redeem_offer_code", key: app.publicSandbox, json: #"{"code": "X"}"#).status == 400)
-            #expect(try await server.send(.post, "/v1/subscribers/redeem_offer_code", key: "rdm_pk_sbx_nope", json: #"{"app_user_id": "a", "code": "X"}"#).status == 401)
+            #expect(
+                try await server.send(.post, "/v1/subscribers/redeem_offer_code", key: "rdm_pk_sbx_nope", json: #"{"app_user_id": "a", "code": "X"}"#)
+                    .status == 401)
         }
     }
 
@@ -149,7 +167,9 @@ import Testing
     func theQuotaHoldsUnderTwoHundredConcurrentRedemptions(_ backend: TestBackend) async throws {
         try await TestServer.with(backend, setup: .live) { server in
             let app = try await server.createAppWithCatalog()
-            #expect(try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"offer_code_quota_per_quarter": 25}"#).status == 200)
+            #expect(
+                try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"offer_code_quota_per_quarter": 25}"#).status
+                    == 200)
             let offer = try await Self.offer(server, app, Self.trial)
             try await Self.customCode(server, app, offer: offer, code: "PLENTY", cap: 1000)
             let results = try await withThrowingTaskGroup(of: String.self) { group in
@@ -173,12 +193,15 @@ import Testing
         try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()
             // Validation: a clear 422 naming the field.
-            let bad = try await server.send(.post, "/admin/v1/apps/\(app.id)/offers", key: app.secret,
-                                            json: #"{"product_id": "monthly", "reference_name": "X", "payment_mode": "pay_as_you_go", "duration": "P1M", "eligibility": ["new"]}"#)
+            let bad = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/offers", key: app.secret,
+                json: #"{"product_id": "monthly", "reference_name": "X", "payment_mode": "pay_as_you_go", "duration": "P1M", "eligibility": ["new"]}"#
+            )
             #expect(bad.status == 422)
             #expect(try bad.string("field") == "price")
-            let badDuration = try await server.send(.post, "/admin/v1/apps/\(app.id)/offers", key: app.secret,
-                                                    json: #"{"product_id": "monthly", "reference_name": "X", "payment_mode": "free_trial", "duration": "P5D", "eligibility": ["new"]}"#)
+            let badDuration = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/offers", key: app.secret,
+                json: #"{"product_id": "monthly", "reference_name": "X", "payment_mode": "free_trial", "duration": "P5D", "eligibility": ["new"]}"#)
             #expect(badDuration.status == 422)
             #expect(try badDuration.string("field") == "duration")
             #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/offers", key: app.publicSandbox, json: Self.trial).status == 403)
@@ -194,17 +217,22 @@ import Testing
             #expect(deactivated.status == 200)
             #expect(try deactivated.object()["active"] as? Bool == false)
             #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/offers", key: app.secret, json: Self.trial).status == 201)
-            let duplicateName = try await server.send(.post, "/admin/v1/apps/\(app.id)/offers", key: app.secret,
-                                                      json: Self.trial.replacingOccurrences(of: "\"new\"]", with: "\"new\"], \"active\": false"))
+            let duplicateName = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/offers", key: app.secret,
+                json: Self.trial.replacingOccurrences(of: "\"new\"]", with: "\"new\"], \"active\": false"))
             #expect(duplicateName.status == 409)
-            #expect((try await server.send(.get, "/admin/v1/apps/\(app.id)/offers?product_id=monthly", key: app.secret).object()["offers"] as? [Any])?.count == 11)
+            #expect(
+                (try await server.send(.get, "/admin/v1/apps/\(app.id)/offers?product_id=monthly", key: app.secret).object()["offers"] as? [Any])?
+                    .count == 11)
             // Batches: JSON once, or CSV; more than 6 months is refused.
-            let tooLong = try await server.send(.post, "/admin/v1/apps/\(app.id)/offers/\(ids[1])/code_batches", key: app.secret,
-                                                json: #"{"count": 5, "expires_at": "2027-01-01T00:00:00Z"}"#)
+            let tooLong = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/offers/\(ids[1])/code_batches", key: app.secret,
+                json: #"{"count": 5, "expires_at": "2027-01-01T00:00:00Z"}"#)
             #expect(tooLong.status == 422)
             #expect(try tooLong.string("field") == "expires_at")
-            let csv = try await server.send(.post, "/admin/v1/apps/\(app.id)/offers/\(ids[1])/code_batches?format=csv", key: app.secret,
-                                            json: #"{"count": 3, "length": 18, "expires_at": "2026-08-01T00:00:00Z"}"#)
+            let csv = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/offers/\(ids[1])/code_batches?format=csv", key: app.secret,
+                json: #"{"count": 3, "length": 18, "expires_at": "2026-08-01T00:00:00Z"}"#)
             #expect(csv.status == 201)
             #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
             let lines = csv.body.split(separator: "\n")
@@ -213,17 +241,22 @@ import Testing
             #expect(code.replacingOccurrences(of: "-", with: "").count == 18)
             #expect(lines[1].hasSuffix("&code=" + code.replacingOccurrences(of: "-", with: "")))
             #expect(try await Self.redeem(server, app, user: "csv-user", code: code).status == 200)
-            let batches = try await server.send(.get, "/admin/v1/apps/\(app.id)/code_batches", key: app.secret).object()["batches"] as? [[String: Any]]
+            let batches =
+                try await server.send(.get, "/admin/v1/apps/\(app.id)/code_batches", key: app.secret).object()["batches"] as? [[String: Any]]
             #expect(batches?.first?["redeemed"] as? Int == 1 && batches?.first?["count"] as? Int == 3)
             let batchID = try #require(batches?.first?["id"] as? String)
-            #expect(try await server.send(.patch, "/admin/v1/apps/\(app.id)/code_batches/\(batchID)", key: app.secret, json: #"{"active": false}"#).status == 200)
+            #expect(
+                try await server.send(.patch, "/admin/v1/apps/\(app.id)/code_batches/\(batchID)", key: app.secret, json: #"{"active": false}"#).status
+                    == 200)
             #expect(try await Self.redeem(server, app, user: "late", code: String(lines[2].split(separator: ",")[0])).code == 7862)
             // Custom codes: unique per app regardless of case.
             try await Self.customCode(server, app, offer: ids[2], code: "Summer25", cap: 3)
-            let clash = try await server.send(.post, "/admin/v1/apps/\(app.id)/custom_codes", key: app.secret,
-                                              json: #"{"offer_id": "\#(ids[3])", "code": "SUMMER-25", "max_redemptions": 3}"#)
+            let clash = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/custom_codes", key: app.secret,
+                json: #"{"offer_id": "\#(ids[3])", "code": "SUMMER-25", "max_redemptions": 3}"#)
             #expect(clash.status == 409)
-            let listed = try await server.send(.get, "/admin/v1/apps/\(app.id)/custom_codes", key: app.secret).object()["custom_codes"] as? [[String: Any]]
+            let listed =
+                try await server.send(.get, "/admin/v1/apps/\(app.id)/custom_codes", key: app.secret).object()["custom_codes"] as? [[String: Any]]
             #expect(listed?.first?["code"] as? String == "SUMMER25")
             #expect(try await Self.redeem(server, app, user: "sun", code: "summer 25").status == 200)
             // Usage and the report.

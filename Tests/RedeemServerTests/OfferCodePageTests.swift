@@ -94,7 +94,10 @@ import Testing
     func aPaidOfferGoesThroughTheSandboxCheckout(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await CheckoutTests.shop(server)
-            let offer = try await OfferCodeAPITests.offer(server, app, #"{"product_id": "monthly", "reference_name": "Half year", "payment_mode": "pay_up_front", "duration": "P6M", "price": {"amount": "9.99", "currency": "USD"}, "eligibility": ["new"]}"#)
+            let offer = try await OfferCodeAPITests.offer(
+                server, app,
+                #"{"product_id": "monthly", "reference_name": "Half year", "payment_mode": "pay_up_front", "duration": "P6M", "price": {"amount": "9.99", "currency": "USD"}, "eligibility": ["new"]}"#
+            )
             try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "HALFYEAR", cap: 5)
             let page = try await server.send(.get, "/sandbox/redeem?ctx=offercodes&id=\(app.id)&code=HALFYEAR&app_user_id=buyer-7", key: nil)
             #expect(page.body.contains("9.99 USD for 6 months, then 4.99 USD per month"))
@@ -122,16 +125,21 @@ import Testing
     func redemptionsSendWebhookEventsLikeApplesNotifications(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()
-            let hook = try await server.send(.post, "/admin/v1/apps/\(app.id)/webhooks", key: app.secret, json: #"{"url": "https://hooks.example.com/redeem"}"#)
+            let hook = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/webhooks", key: app.secret, json: #"{"url": "https://hooks.example.com/redeem"}"#)
             #expect(hook.status == 201, "\(hook.body)")
-            let offer = try await OfferCodeAPITests.offer(server, app, #"{"product_id": "monthly", "reference_name": "Any", "payment_mode": "free_trial", "duration": "P1W", "periods": 2, "eligibility": ["new", "existing", "expired"]}"#)
+            let offer = try await OfferCodeAPITests.offer(
+                server, app,
+                #"{"product_id": "monthly", "reference_name": "Any", "payment_mode": "free_trial", "duration": "P1W", "periods": 2, "eligibility": ["new", "existing", "expired"]}"#
+            )
             try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "HELLO", cap: 10)
             try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "AGAIN", cap: 10)
             _ = try await server.grant(app, #"{"app_user_id": "subscriber", "product_id": "monthly"}"#)
             #expect(try await OfferCodeAPITests.redeem(server, app, user: "newcomer", code: "HELLO").status == 200)
             #expect(try await OfferCodeAPITests.redeem(server, app, user: "subscriber", code: "AGAIN").status == 200)
             let rows = try await server.deps.store.database.read {
-                try await $0.query("SELECT body FROM webhook_deliveries WHERE event_type <> 'INITIAL_PURCHASE' OR body LIKE '%offer_code%' ORDER BY created_at")
+                try await $0.query(
+                    "SELECT body FROM webhook_deliveries WHERE event_type <> 'INITIAL_PURCHASE' OR body LIKE '%offer_code%' ORDER BY created_at")
             }
             let events = try rows.map { row -> [String: Any] in
                 let object = try JSONSerialization.jsonObject(with: Data(try row.string("body").utf8)) as? [String: Any]
@@ -158,13 +166,13 @@ extension OfferCodePageTests {
     static func offerSession(_ id: String, app: String, code: String, user: String) -> String {
         let start = Int(TestServer.start.timeIntervalSince1970)
         return """
-        {"id": "evt_\(id)", "object": "event", "type": "checkout.session.completed", "created": \(start), "livemode": false,
-         "api_version": "2024-06-20", "data": {"object": {"id": "cs_test_\(id)", "object": "checkout.session", "mode": "payment",
-         "payment_status": "paid", "customer": "cus_1", "subscription": null, "payment_intent": "pi_\(id)", "client_reference_id": null,
-         "metadata": {"app_id": "\(app)", "product_id": "monthly", "app_user_id": "\(user)", "redeem_offer_code": "\(code)"},
-         "customer_details": {"email": "payer@example.com"}, "customer_email": null, "amount_total": 999, "currency": "usd",
-         "created": \(start)}}}
-        """
+            {"id": "evt_\(id)", "object": "event", "type": "checkout.session.completed", "created": \(start), "livemode": false,
+             "api_version": "2024-06-20", "data": {"object": {"id": "cs_test_\(id)", "object": "checkout.session", "mode": "payment",
+             "payment_status": "paid", "customer": "cus_1", "subscription": null, "payment_intent": "pi_\(id)", "client_reference_id": null,
+             "metadata": {"app_id": "\(app)", "product_id": "monthly", "app_user_id": "\(user)", "redeem_offer_code": "\(code)"},
+             "customer_details": {"email": "payer@example.com"}, "customer_email": null, "amount_total": 999, "currency": "usd",
+             "created": \(start)}}}
+            """
     }
 
     @Test func aPaidOfferInProductionIsPaidWithStripeAndRedeemedByTheWebhook() async throws {
@@ -172,7 +180,10 @@ extension OfferCodePageTests {
             let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
             try await TestServer.with(.sqlite, stripeWebhookSecret: StripeWebhookTests.secret, stripe: stripe) { server in
                 let app = try await CheckoutTests.shop(server)
-                let offer = try await OfferCodeAPITests.offer(server, app, #"{"product_id": "monthly", "reference_name": "Half year", "payment_mode": "pay_up_front", "duration": "P6M", "price": {"amount": "9.99", "currency": "USD"}, "eligibility": ["new"]}"#)
+                let offer = try await OfferCodeAPITests.offer(
+                    server, app,
+                    #"{"product_id": "monthly", "reference_name": "Half year", "payment_mode": "pay_up_front", "duration": "P6M", "price": {"amount": "9.99", "currency": "USD"}, "eligibility": ["new"]}"#
+                )
                 try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "HALFYEAR", cap: 1)
                 let page = try await server.send(.get, "/redeem?ctx=offercodes&id=\(app.id)&code=halfyear&app_user_id=payer-1", key: nil)
                 let claim = try Self.claimID(page)

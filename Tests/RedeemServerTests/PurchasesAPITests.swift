@@ -11,7 +11,8 @@ import Testing
     func grantsAreIdempotent(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()
-            let body = #"{"app_user_id": "alice", "product_id": "monthly", "store": "stripe", "is_sandbox": true, "price": {"amount": "4.99", "currency": "USD"}, "email": "alice@example.com"}"#
+            let body =
+                #"{"app_user_id": "alice", "product_id": "monthly", "store": "stripe", "is_sandbox": true, "price": {"amount": "4.99", "currency": "USD"}, "email": "alice@example.com"}"#
             let first = try await server.send(.post, "/v1/purchases", key: app.secret, json: body, headers: [idem: "order-7"])
             #expect(first.status == 201, "\(first.body)")
             let id = try #require(try first.string("purchase.id"))
@@ -23,11 +24,13 @@ import Testing
             let replay = try await server.send(.post, "/v1/purchases", key: app.secret, json: body, headers: [idem: "order-7"])
             #expect(replay.status == 200)
             #expect(try replay.string("purchase.id") == id)
-            let reordered = #"{"email": "alice@example.com", "price": {"currency": "USD", "amount": "4.99"}, "is_sandbox": true, "store": "stripe", "product_id": "monthly",   "app_user_id": "alice"}"#
+            let reordered =
+                #"{"email": "alice@example.com", "price": {"currency": "USD", "amount": "4.99"}, "is_sandbox": true, "store": "stripe", "product_id": "monthly",   "app_user_id": "alice"}"#
             let replayReordered = try await server.send(.post, "/v1/purchases", key: app.secret, json: reordered, headers: [idem: "order-7"])
             #expect(replayReordered.status == 200, "key order and whitespace do not make a different request")
             #expect(try replayReordered.string("purchase.id") == id)
-            let changed = try await server.send(.post, "/v1/purchases", key: app.secret, json: body.replacingOccurrences(of: "monthly", with: "lifetime"), headers: [idem: "order-7"])
+            let changed = try await server.send(
+                .post, "/v1/purchases", key: app.secret, json: body.replacingOccurrences(of: "monthly", with: "lifetime"), headers: [idem: "order-7"])
             #expect(changed.status == 409)
             let customer = try #require(try await server.deps.store.findCustomer(appID: app.id, appUserID: .init(validating: "alice")))
             #expect(try await server.deps.store.purchases(customerID: customer.id).count == 1)
@@ -50,7 +53,10 @@ import Testing
                 (#"{"app_user_id": "a", "product_id": "monthly", "price": {"amount": "-1", "currency": "USD"}}"#, 422, "price.amount"),
                 (#"{"app_user_id": "a", "product_id": "monthly", "price": {"amount": 1, "currency": "usd"}}"#, 422, "price.currency"),
                 (#"{"app_user_id": "a", "product_id": "monthly", "purchase_date": "yesterday"}"#, 400, "purchase_date"),
-                (#"{"app_user_id": "a", "product_id": "monthly", "purchase_date": "2026-06-01T00:00:00Z", "expires_date": "2026-05-01T00:00:00Z"}"#, 422, "expires_date"),
+                (
+                    #"{"app_user_id": "a", "product_id": "monthly", "purchase_date": "2026-06-01T00:00:00Z", "expires_date": "2026-05-01T00:00:00Z"}"#,
+                    422, "expires_date"
+                ),
             ]
             for (index, (body, status, field)) in cases.enumerated() {
                 let reply = try await server.send(.post, "/v1/purchases", key: app.secret, json: body, headers: [idem: "bad-\(index)"])
@@ -65,7 +71,8 @@ import Testing
     func explicitDatesAndNumericPrices(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()
-            let body = #"{"app_user_id": "bob", "product_id": "monthly", "purchase_date": "2026-01-01T00:00:00Z", "expires_date": "2026-02-01T00:00:00Z", "price": {"amount": 12.5, "currency": "EUR"}}"#
+            let body =
+                #"{"app_user_id": "bob", "product_id": "monthly", "purchase_date": "2026-01-01T00:00:00Z", "expires_date": "2026-02-01T00:00:00Z", "price": {"amount": 12.5, "currency": "EUR"}}"#
             let reply = try await server.send(.post, "/v1/purchases", key: app.secret, json: body, headers: [idem: "b1"])
             #expect(reply.status == 201)
             let info = try reply.object()

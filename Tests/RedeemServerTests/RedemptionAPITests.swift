@@ -1,6 +1,6 @@
 import Foundation
-import HummingbirdTesting
 import HTTPTypes
+import HummingbirdTesting
 import RedeemCore
 import RedeemTestSupport
 import Testing
@@ -12,15 +12,17 @@ import Testing
     }
 
     static func redeem(_ server: TestServer, _ app: CreatedAppKeys, user: String, token: String) async throws -> TestServer.Reply {
-        try await server.send(.post, "/v1/subscribers/redeem_purchase", key: app.publicProduction,
-                              json: #"{"app_user_id": "\#(user)", "redemption_token": "\#(token)"}"#)
+        try await server.send(
+            .post, "/v1/subscribers/redeem_purchase", key: app.publicProduction,
+            json: #"{"app_user_id": "\#(user)", "redemption_token": "\#(token)"}"#)
     }
 
     @Test(arguments: TestDatabases.available)
     func grantsCarryBothLinkForms(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()
-            let reply = try await server.grant(app, #"{"app_user_id": "$RCAnonymousID:0123456789abcdef0123456789abcdef", "product_id": "monthly", "email": "buyer@example.com"}"#)
+            let reply = try await server.grant(
+                app, #"{"app_user_id": "$RCAnonymousID:0123456789abcdef0123456789abcdef", "product_id": "monthly", "email": "buyer@example.com"}"#)
             let token = try Self.token(from: reply)
             #expect(token.count == 43)
             #expect(try reply.string("redemption_url") == "\(app.scheme)://redeem_web_purchase?redemption_token=\(token)")
@@ -37,7 +39,11 @@ import Testing
         try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()
             let anonymous = "$RCAnonymousID:0123456789abcdef0123456789abcdef"
-            let token = try Self.token(from: try await server.grant(app, #"{"app_user_id": "\#(anonymous)", "product_id": "monthly", "email": "buyer@example.com", "store": "stripe", "store_transaction_id": "sub_123"}"#))
+            let token = try Self.token(
+                from: try await server.grant(
+                    app,
+                    #"{"app_user_id": "\#(anonymous)", "product_id": "monthly", "email": "buyer@example.com", "store": "stripe", "store_transaction_id": "sub_123"}"#
+                ))
             let reply = try await Self.redeem(server, app, user: "alice", token: token)
             #expect(reply.status == 200, "\(reply.body)")
             let json = try reply.object()
@@ -75,7 +81,9 @@ import Testing
             #expect(unknown.code == 7849)
             let malformed = try await Self.redeem(server, app, user: "alice", token: "not a token")
             #expect(malformed.code == 7849)
-            #expect(try await server.send(.post, "/v1/subscribers/redeem_purchase", key: app.publicProduction, json: #"{"app_user_id": "a"}"#).status == 400)
+            #expect(
+                try await server.send(.post, "/v1/subscribers/redeem_purchase", key: app.publicProduction, json: #"{"app_user_id": "a"}"#).status
+                    == 400)
             #expect(try await Self.redeem(server, app, user: "null", token: RedemptionLink.newToken()).code == 7256)
             #expect(try await server.send(.post, "/v1/subscribers/redeem_purchase", key: nil, json: "{}").status == 401)
             // A token of another app is refused with 403.
@@ -83,7 +91,8 @@ import Testing
             let foreign = try Self.token(from: try await server.grant(other, #"{"app_user_id": "x", "product_id": "lifetime"}"#))
             #expect(try await Self.redeem(server, app, user: "alice", token: foreign).status == 403)
             // Expired: 7853 with the masked purchase e-mail.
-            let token = try Self.token(from: try await server.grant(app, #"{"app_user_id": "b", "product_id": "lifetime", "email": "john@example.com"}"#))
+            let token = try Self.token(
+                from: try await server.grant(app, #"{"app_user_id": "b", "product_id": "lifetime", "email": "john@example.com"}"#))
             clock.advance(by: 3601)
             let expired = try await Self.redeem(server, app, user: "alice", token: token)
             #expect(expired.status == 403)

@@ -12,10 +12,13 @@ import Testing
         try await TestServer.with(backend, clock: clock) { server in
             let app = try await CheckoutTests.shop(server)
             // Record events without sending them: an endpoint nobody listens on.
-            #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/webhooks", key: app.secret, json: #"{"url": "http://127.0.0.1:9/x"}"#).status == 201)
+            #expect(
+                try await server.send(.post, "/admin/v1/apps/\(app.id)/webhooks", key: app.secret, json: #"{"url": "http://127.0.0.1:9/x"}"#).status
+                    == 201)
             let page = try await server.send(.get, "/sandbox/p/\(app.id)/monthly/zoe", key: nil)
-            _ = try await server.send(.post, "/sandbox/p/\(app.id)/monthly/zoe", key: nil,
-                                      json: "email=z%40example.com&checkout_id=\(try CheckoutTests.checkoutID(page))", headers: CheckoutTests.form)
+            _ = try await server.send(
+                .post, "/sandbox/p/\(app.id)/monthly/zoe", key: nil,
+                json: "email=z%40example.com&checkout_id=\(try CheckoutTests.checkoutID(page))", headers: CheckoutTests.form)
             let worker = SandboxRenewalWorker(store: server.deps.store, clock: clock, logger: Logger(label: "test"))
             #expect(await worker.renewDue() == 0)  // not due yet
             for renewal in 1...6 {
@@ -33,7 +36,9 @@ import Testing
             #expect(types.filter { $0 == "EXPIRATION" }.count == 1)
             #expect(types.filter { $0 == "INITIAL_PURCHASE" }.count == 1)
             let info = try await server.send(.get, "/v1/subscribers/zoe", key: app.publicSandbox).object()
-            #expect(info.value(at: "subscriber.subscriptions.monthly.expires_date") as? String == ISODate.format(TestServer.start.addingTimeInterval(7 * 300)))
+            #expect(
+                info.value(at: "subscriber.subscriptions.monthly.expires_date") as? String
+                    == ISODate.format(TestServer.start.addingTimeInterval(7 * 300)))
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import HTTPTypes
 import NIOConcurrencyHelpers
 import RedeemCore
 import RedeemServer
@@ -22,7 +22,9 @@ import Testing
         let router = Router()
         router.post("/v1/checkout/sessions") { request, _ -> Response in
             let buffer = try await request.body.collect(upTo: 1 << 20)
-            let pairs = String(buffer: buffer).split(separator: "&").map { $0.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) } }
+            let pairs = String(buffer: buffer).split(separator: "&").map {
+                $0.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+            }
             let form = Dictionary(pairs.map { ($0[0], $0.count > 1 ? $0[1] : "") }, uniquingKeysWith: { a, _ in a })
             recorded.withLockedValue { $0.append(Recorded(headers: request.headers, form: form)) }
             let json = #"{"id": "cs_test_fake123456", "object": "checkout.session", "url": "https://checkout.stripe.com/c/pay/cs_test_fake123456"}"#
@@ -59,8 +61,9 @@ import Testing
                 #expect(early.status == 200)
                 #expect(early.body.contains("Finishing your purchase"))
                 // The webhook records it; the same page now shows the redemption step.
-                let event = StripeWebhookTests.session("fake123456", app: app.id, product: "monthly", mode: "subscription",
-                                                       subscription: "sub_fake", paymentIntent: nil)
+                let event = StripeWebhookTests.session(
+                    "fake123456", app: app.id, product: "monthly", mode: "subscription",
+                    subscription: "sub_fake", paymentIntent: nil)
                 #expect(try await StripeWebhookTests.post(server, event).status == 200)
                 let done = try await server.send(.get, "/checkout/\(app.id)/monthly/success?session_id=cs_test_fake123456", key: nil)
                 #expect(done.body.contains("Thank you"))

@@ -11,8 +11,10 @@ import Testing
     static let secret = "whsec_test_0123456789abcdef"
     static let start = TestServer.start
 
-    static func session(_ id: String, app: String, product: String, mode: String, subscription: String?, paymentIntent: String?,
-                        status: String = "paid", type: String = "checkout.session.completed", user: String = "") -> String {
+    static func session(
+        _ id: String, app: String, product: String, mode: String, subscription: String?, paymentIntent: String?,
+        status: String = "paid", type: String = "checkout.session.completed", user: String = ""
+    ) -> String {
         """
         {"id": "evt_\(id)", "object": "event", "type": "\(type)", "created": \(Int(start.timeIntervalSince1970)), "livemode": false,
          "api_version": "2024-06-20", "data": {"object": {"id": "cs_test_\(id)", "object": "checkout.session", "mode": "\(mode)",
@@ -34,7 +36,9 @@ import Testing
         """
     }
 
-    static func subscription(_ id: String, type: String, subscription: String, cancelAtPeriodEnd: Bool, status: String = "active", endedAt: Date? = nil) -> String {
+    static func subscription(
+        _ id: String, type: String, subscription: String, cancelAtPeriodEnd: Bool, status: String = "active", endedAt: Date? = nil
+    ) -> String {
         """
         {"id": "evt_\(id)", "object": "event", "type": "\(type)", "created": \(Int(start.timeIntervalSince1970)), "livemode": false,
          "data": {"object": {"id": "\(subscription)", "object": "subscription", "status": "\(status)", "customer": "cus_1",
@@ -67,10 +71,10 @@ import Testing
             let now = server.deps.clock.now()
             let good = StripeSignature.header(payload: Array(body.utf8), secret: Self.secret, timestamp: now)
             let cases = [
-                (body + " ", good),                                                                               // tampered body
+                (body + " ", good),  // tampered body
                 (body, StripeSignature.header(payload: Array(body.utf8), secret: "whsec_wrong", timestamp: now)),  // wrong secret
                 (body, StripeSignature.header(payload: Array(body.utf8), secret: Self.secret, timestamp: now.addingTimeInterval(-301))),  // stale
-                (body, "t=\(Int(now.timeIntervalSince1970))"),                                                    // no v1
+                (body, "t=\(Int(now.timeIntervalSince1970))"),  // no v1
                 (body, "garbage"),
             ]
             for (payload, header) in cases {
@@ -90,8 +94,9 @@ import Testing
     func subscriptionLifecycle(_ backend: TestBackend) async throws {
         try await TestServer.with(backend, stripeWebhookSecret: Self.secret) { server in
             let app = try await server.createAppWithCatalog()
-            let renewal = Self.invoice("renew", type: "invoice.paid", subscription: "sub_1", reason: "subscription_cycle",
-                                       periodEnd: Self.start.addingTimeInterval(86_400 * 60))
+            let renewal = Self.invoice(
+                "renew", type: "invoice.paid", subscription: "sub_1", reason: "subscription_cycle",
+                periodEnd: Self.start.addingTimeInterval(86_400 * 60))
             // Out of order: the renewal comes before the purchase; Stripe is asked to send it again.
             #expect(try await Self.post(server, renewal).status == 503)
             let checkout = Self.session("buy", app: app.id, product: "monthly", mode: "subscription", subscription: "sub_1", paymentIntent: nil)
@@ -109,14 +114,22 @@ import Testing
             #expect(try await Self.post(server, renewal).status == 200)
             purchase = try #require(try await Self.purchase(server, app, transaction: "sub_1"))
             #expect(purchase.expiresDate == Self.start.addingTimeInterval(86_400 * 60))
-            _ = try await Self.post(server, Self.invoice("fail", type: "invoice.payment_failed", subscription: "sub_1", reason: "subscription_cycle", periodEnd: Self.start))
+            _ = try await Self.post(
+                server,
+                Self.invoice("fail", type: "invoice.payment_failed", subscription: "sub_1", reason: "subscription_cycle", periodEnd: Self.start))
             #expect(try await Self.purchase(server, app, transaction: "sub_1")?.billingIssuesDetectedAt != nil)
-            _ = try await Self.post(server, Self.subscription("cancel", type: "customer.subscription.updated", subscription: "sub_1", cancelAtPeriodEnd: true))
+            _ = try await Self.post(
+                server, Self.subscription("cancel", type: "customer.subscription.updated", subscription: "sub_1", cancelAtPeriodEnd: true))
             #expect(try await Self.purchase(server, app, transaction: "sub_1")?.unsubscribeDetectedAt != nil)
-            _ = try await Self.post(server, Self.subscription("uncancel", type: "customer.subscription.updated", subscription: "sub_1", cancelAtPeriodEnd: false))
+            _ = try await Self.post(
+                server, Self.subscription("uncancel", type: "customer.subscription.updated", subscription: "sub_1", cancelAtPeriodEnd: false))
             #expect(try await Self.purchase(server, app, transaction: "sub_1")?.unsubscribeDetectedAt == nil)
             let ended = Self.start.addingTimeInterval(3600)
-            _ = try await Self.post(server, Self.subscription("end", type: "customer.subscription.deleted", subscription: "sub_1", cancelAtPeriodEnd: false, status: "canceled", endedAt: ended))
+            _ = try await Self.post(
+                server,
+                Self.subscription(
+                    "end", type: "customer.subscription.deleted", subscription: "sub_1", cancelAtPeriodEnd: false, status: "canceled", endedAt: ended)
+            )
             #expect(try await Self.purchase(server, app, transaction: "sub_1")?.expiresDate == ended)
         }
     }
@@ -124,12 +137,14 @@ import Testing
     @Test func oneTimePurchasesAndRefunds() async throws {
         try await TestServer.with(.sqlite, stripeWebhookSecret: Self.secret) { server in
             let app = try await server.createAppWithCatalog()
-            let pending = Self.session("async", app: app.id, product: "lifetime", mode: "payment", subscription: nil, paymentIntent: "pi_1",
-                                       status: "unpaid", user: "dora")
+            let pending = Self.session(
+                "async", app: app.id, product: "lifetime", mode: "payment", subscription: nil, paymentIntent: "pi_1",
+                status: "unpaid", user: "dora")
             #expect(try await Self.post(server, pending).status == 200)
             #expect(try await Self.purchase(server, app, transaction: "cs_test_async") == nil)  // no grant before payment
-            let paid = Self.session("async", app: app.id, product: "lifetime", mode: "payment", subscription: nil, paymentIntent: "pi_1",
-                                    type: "checkout.session.async_payment_succeeded", user: "dora")
+            let paid = Self.session(
+                "async", app: app.id, product: "lifetime", mode: "payment", subscription: nil, paymentIntent: "pi_1",
+                type: "checkout.session.async_payment_succeeded", user: "dora")
             #expect(try await Self.post(server, paid.replacingOccurrences(of: "evt_async", with: "evt_async_ok")).status == 200)
             let bought = try #require(try await Self.purchase(server, app, transaction: "cs_test_async"))
             let before = try await server.send(.get, "/v1/subscribers/dora", key: app.publicSandbox).object()

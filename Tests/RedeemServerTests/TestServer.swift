@@ -53,7 +53,8 @@ struct TestServer: Sendable {
 
     /// Records a purchase through the server API and returns its JSON (with its redemption links).
     func grant(_ app: CreatedAppKeys, _ body: String) async throws -> Reply {
-        let reply = try await send(.post, "/v1/purchases", key: app.secret, json: body, headers: [HTTPField.Name("Idempotency-Key")!: UUID().uuidString])
+        let reply = try await send(
+            .post, "/v1/purchases", key: app.secret, json: body, headers: [HTTPField.Name("Idempotency-Key")!: UUID().uuidString])
         #expect(reply.status == 201, "\(reply.body)")
         return reply
     }

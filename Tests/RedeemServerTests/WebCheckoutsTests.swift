@@ -11,8 +11,9 @@ import Testing
     func sandboxCheckoutFromStartToRedemptionInfo(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await CheckoutTests.shop(server)
-            let started = try await server.send(.post, "/v1/web_checkouts", key: app.publicSandbox,
-                                                json: #"{"product_id": "monthly", "email": "web@example.com", "metadata": {"ref": "landing"}}"#)
+            let started = try await server.send(
+                .post, "/v1/web_checkouts", key: app.publicSandbox,
+                json: #"{"product_id": "monthly", "email": "web@example.com", "metadata": {"ref": "landing"}}"#)
             #expect(started.status == 201, "\(started.body)")
             let id = try #require(try started.string("id"))
             #expect(try started.string("status") == "started")
@@ -24,8 +25,9 @@ import Testing
             let page = try await server.send(.get, url.path + "?" + (url.percentEncodedQuery ?? ""), key: nil)
             #expect(try CheckoutTests.checkoutID(page) == id)
             #expect(try await server.send(.get, "/v1/web_checkouts/\(id)", key: app.publicSandbox).string("status") == "in_progress")
-            let paid = try await server.send(.post, url.path, key: nil, json: "email=web%40example.com&checkout_id=\(id)&param.ref=landing",
-                                             headers: CheckoutTests.form)
+            let paid = try await server.send(
+                .post, url.path, key: nil, json: "email=web%40example.com&checkout_id=\(id)&param.ref=landing",
+                headers: CheckoutTests.form)
             #expect(paid.status == 200)
             let done = try await server.send(.get, "/v1/web_checkouts/\(id)", key: app.publicSandbox)
             #expect(try done.string("status") == "succeeded")
@@ -51,15 +53,18 @@ import Testing
             let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
             try await TestServer.with(.sqlite, stripeWebhookSecret: StripeWebhookTests.secret, stripe: stripe) { server in
                 let app = try await CheckoutTests.shop(server)
-                let started = try await server.send(.post, "/v1/web_checkouts", key: app.publicProduction, json: #"{"product_id": "lifetime", "app_user_id": "erin"}"#)
+                let started = try await server.send(
+                    .post, "/v1/web_checkouts", key: app.publicProduction, json: #"{"product_id": "lifetime", "app_user_id": "erin"}"#)
                 #expect(started.status == 201)
                 #expect(try started.string("status") == "in_progress")
                 #expect(try started.string("checkout_url") == "https://checkout.stripe.com/c/pay/cs_test_fake123456")
                 let id = try #require(try started.string("id"))
                 #expect(recorded.withLockedValue { $0.first?.form["metadata[redeem_checkout_id]"] } == id)
-                let failed = StripeWebhookTests.session("f1", app: app.id, product: "lifetime", mode: "payment", subscription: nil,
-                                                        paymentIntent: "pi_f", status: "unpaid", type: "checkout.session.async_payment_failed", user: "erin")
-                    .replacingOccurrences(of: #""campaign": "fall""#, with: #""redeem_checkout_id": "\#(id)""#)
+                let failed = StripeWebhookTests.session(
+                    "f1", app: app.id, product: "lifetime", mode: "payment", subscription: nil,
+                    paymentIntent: "pi_f", status: "unpaid", type: "checkout.session.async_payment_failed", user: "erin"
+                )
+                .replacingOccurrences(of: #""campaign": "fall""#, with: #""redeem_checkout_id": "\#(id)""#)
                 #expect(try await StripeWebhookTests.post(server, failed).status == 200)
                 #expect(try await server.send(.get, "/v1/web_checkouts/\(id)", key: app.publicProduction).string("status") == "failed")
             }

@@ -11,8 +11,9 @@ import Testing
 @Suite struct WebhookTests {
     /// Registers the receiver for `app` and returns the signing secret.
     static func register(_ server: TestServer, _ app: CreatedAppKeys, _ receiver: WebhookReceiver) async throws -> String {
-        let reply = try await server.send(.post, "/admin/v1/apps/\(app.id)/webhooks", key: app.secret,
-                                          json: #"{"url": "\#(receiver.url)", "authorization": "Bearer hook-secret"}"#)
+        let reply = try await server.send(
+            .post, "/admin/v1/apps/\(app.id)/webhooks", key: app.secret,
+            json: #"{"url": "\#(receiver.url)", "authorization": "Bearer hook-secret"}"#)
         #expect(reply.status == 201, "\(reply.body)")
         return try #require(try reply.string("signing_secret"))
     }
@@ -35,7 +36,10 @@ import Testing
                 #expect(request.headers["authorization"] == "Bearer hook-secret")
                 let signature = try #require(request.headers["redeem-signature"])
                 try WebhookSignature.verify(body: Array(request.body.utf8), header: signature, secret: secret, now: server.deps.clock.now())
-                #expect(throws: (any Error).self) { try WebhookSignature.verify(body: Array(request.body.utf8) + [0x20], header: signature, secret: secret, now: server.deps.clock.now()) }
+                #expect(throws: (any Error).self) {
+                    try WebhookSignature.verify(
+                        body: Array(request.body.utf8) + [0x20], header: signature, secret: secret, now: server.deps.clock.now())
+                }
                 let event = try Self.event(request)
                 #expect(event["type"] as? String == "INITIAL_PURCHASE")
                 #expect(event["app_user_id"] as? String == "alice")
@@ -86,15 +90,17 @@ import Testing
                 let app = try await server.createAppWithCatalog()
                 _ = try await Self.register(server, app, receiver)
                 let anonymous = "$RCAnonymousID:0123456789abcdef0123456789abcdef"
-                let aliased = try RedemptionAPITests.token(from: try await server.grant(app, #"{"app_user_id": "\#(anonymous)", "product_id": "lifetime"}"#))
+                let aliased = try RedemptionAPITests.token(
+                    from: try await server.grant(app, #"{"app_user_id": "\#(anonymous)", "product_id": "lifetime"}"#))
                 #expect(try await RedemptionAPITests.redeem(server, app, user: "alice", token: aliased).status == 200)
                 let transferred = try RedemptionAPITests.token(from: try await server.grant(app, #"{"app_user_id": "bob", "product_id": "monthly"}"#))
                 #expect(try await RedemptionAPITests.redeem(server, app, user: "carol", token: transferred).status == 200)
                 #expect(await server.deps.webhooks.drain() == 6)
                 let events = try receiver.received().map(Self.event)
-                #expect(events.compactMap { $0["type"] as? String }.sorted() == [
-                    "INITIAL_PURCHASE", "NON_RENEWING_PURCHASE", "REDEMPTION", "REDEMPTION", "SUBSCRIBER_ALIAS", "TRANSFER",
-                ])
+                #expect(
+                    events.compactMap { $0["type"] as? String }.sorted() == [
+                        "INITIAL_PURCHASE", "NON_RENEWING_PURCHASE", "REDEMPTION", "REDEMPTION", "SUBSCRIBER_ALIAS", "TRANSFER",
+                    ])
                 let transfer = try #require(events.first { $0["type"] as? String == "TRANSFER" })
                 #expect(transfer["transferred_from"] as? [String] == ["bob"])
                 #expect(transfer["transferred_to"] as? [String] == ["carol"])
@@ -108,7 +114,9 @@ import Testing
         try await WebhookReceiver.with { receiver in
             try await TestServer.with(.sqlite) { server in
                 let app = try await server.createApp()
-                #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/webhooks", key: app.secret, json: #"{"url": "http://example.com/x"}"#).status == 422)
+                #expect(
+                    try await server.send(.post, "/admin/v1/apps/\(app.id)/webhooks", key: app.secret, json: #"{"url": "http://example.com/x"}"#)
+                        .status == 422)
                 _ = try await Self.register(server, app, receiver)
                 #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/webhooks/test", key: app.secret).status == 202)
                 #expect(await server.deps.webhooks.drain() == 1)

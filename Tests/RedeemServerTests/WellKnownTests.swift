@@ -7,7 +7,8 @@ import Testing
         try await TestServer.with(.sqlite) { server in
             let fingerprint = Array(repeating: "AB", count: 32).joined(separator: ":")
             _ = try await server.createApp(#"{"name": "iOS", "ios_team_id": "ABCDE12345", "ios_bundle_id": "com.example.ios"}"#)
-            _ = try await server.createApp(#"{"name": "Android", "android_package_name": "com.example.android", "android_cert_fingerprints": ["\#(fingerprint)"]}"#)
+            _ = try await server.createApp(
+                #"{"name": "Android", "android_package_name": "com.example.android", "android_cert_fingerprints": ["\#(fingerprint)"]}"#)
             _ = try await server.createApp(#"{"name": "Bare"}"#)
 
             let aasa = try await server.send(.get, "/.well-known/apple-app-site-association", key: nil)

@@ -36,7 +36,11 @@ enum AppCases {
         },
         StoreCase("a duplicate scheme is a conflict and writes nothing") { store in
             let app = try await Fixture.app(store)
-            var clash = try { var c = AppChanges(); c.name = "Other"; return try c.makeApp(now: Fixture.now) }()
+            var clash = try {
+                var c = AppChanges()
+                c.name = "Other"
+                return try c.makeApp(now: Fixture.now)
+            }()
             clash.scheme = app.scheme
             let key = GeneratedAPIKey(appID: clash.id, kind: .secret, now: Fixture.now)
             await #expect { try await store.createApp(clash, keys: [key]) } throws: { ($0 as? StoreError)?.isConflict == true }

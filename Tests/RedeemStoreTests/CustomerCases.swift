@@ -60,16 +60,23 @@ enum CustomerCases {
         StoreCase("transfer moves one purchase and nothing else") { store in
             let app = try await Fixture.app(store)
             try await Fixture.catalog(store, appID: app.id)
-            let first = try await store.grant(PurchaseGrant(appID: app.id, appUserID: Fixture.user("bob"), productID: "monthly", purchaseDate: Fixture.now), idempotency: nil, now: Fixture.now)
-            let second = try await store.grant(PurchaseGrant(appID: app.id, appUserID: Fixture.user("bob"), productID: "coins", purchaseDate: Fixture.now), idempotency: nil, now: Fixture.now)
+            let first = try await store.grant(
+                PurchaseGrant(appID: app.id, appUserID: Fixture.user("bob"), productID: "monthly", purchaseDate: Fixture.now), idempotency: nil,
+                now: Fixture.now)
+            let second = try await store.grant(
+                PurchaseGrant(appID: app.id, appUserID: Fixture.user("bob"), productID: "coins", purchaseDate: Fixture.now), idempotency: nil,
+                now: Fixture.now)
             let moved = try await store.transferPurchase(appID: app.id, purchaseID: first.purchase.id, to: Fixture.user("carol"), now: Fixture.now)
             let carol = try #require(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("carol")))
             #expect(moved.customerID == carol.id)
             #expect(try await store.purchases(customerID: carol.id).map(\.id) == [first.purchase.id])
             #expect(try await store.purchases(customerID: second.purchase.customerID).map(\.id) == [second.purchase.id])
             #expect(try await store.customerInfo(appID: app.id, appUserID: Fixture.user("bob"), now: Fixture.now).subscriber.entitlements.isEmpty)
-            #expect(try await store.customerInfo(appID: app.id, appUserID: Fixture.user("carol"), now: Fixture.now).subscriber.entitlements["pro"] != nil)
-            await #expect { try await store.transferPurchase(appID: app.id, purchaseID: "pur_missing", to: Fixture.user("carol"), now: Fixture.now) } throws: {
+            #expect(
+                try await store.customerInfo(appID: app.id, appUserID: Fixture.user("carol"), now: Fixture.now).subscriber.entitlements["pro"] != nil)
+            await #expect {
+                try await store.transferPurchase(appID: app.id, purchaseID: "pur_missing", to: Fixture.user("carol"), now: Fixture.now)
+            } throws: {
                 ($0 as? StoreError)?.isNotFound == true
             }
         },

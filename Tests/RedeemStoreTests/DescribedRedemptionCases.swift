@@ -10,9 +10,13 @@ enum DescribedRedemptionCases {
         StoreCase("a described redemption answers with the CustomerInfo and product it committed") { store in
             let app = try await Fixture.app(store)  // restore behaviour: transfer
             try await Fixture.catalog(store, appID: app.id)
-            let (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("buyer"), product: "lifetime")
+            let (purchase, hash) = try await RedemptionCases.purchaseWithToken(
+                store, appID: app.id, buyer: Fixture.user("buyer"), product: "lifetime")
             let described = try await store.redeemDescribed(appID: app.id, tokenHash: hash, claimant: Fixture.user("carol"), now: Fixture.now)
-            guard case .redeemed(let redeemed, .transfer) = described.outcome else { Issue.record("got \(described.outcome)"); return }
+            guard case .redeemed(let redeemed, .transfer) = described.outcome else {
+                Issue.record("got \(described.outcome)")
+                return
+            }
             #expect(redeemed.id == purchase.id)
             #expect(described.product?.entitlements == ["extra", "pro"])
             let info = try #require(described.customerInfo)
@@ -26,9 +30,12 @@ enum DescribedRedemptionCases {
             let again = try await store.redeemDescribed(appID: app.id, tokenHash: hash, claimant: Fixture.user("carol"), now: Fixture.now)
             #expect(again.outcome == .redeemed(try await store.purchase(appID: app.id, id: purchase.id), association: nil))
             #expect(again.customerInfo?.subscriber.originalAppUserID == "carol")
-            #expect(try await store.redeemDescribed(appID: app.id, tokenHash: hash, claimant: Fixture.user("dave"), now: Fixture.now).outcome == .belongsToOtherUser)
+            #expect(
+                try await store.redeemDescribed(appID: app.id, tokenHash: hash, claimant: Fixture.user("dave"), now: Fixture.now).outcome
+                    == .belongsToOtherUser)
             // One attempt each (same timestamp: compared as a multiset).
-            #expect(try await store.redemptionAttempts(appID: app.id, purchaseID: purchase.id).map(\.outcome).sorted()
+            #expect(
+                try await store.redemptionAttempts(appID: app.id, purchaseID: purchase.id).map(\.outcome).sorted()
                     == ["belongs_to_other_user", "redeemed", "redeemed"])
         },
         StoreCase("keep_with_original is read inside the redemption and refuses without consuming") { store in
@@ -46,13 +53,18 @@ enum DescribedRedemptionCases {
         StoreCase("the benchmark seed stores every token and the kept ones redeem") { store in
             let app = try await Fixture.app(store)
             try await Fixture.catalog(store, appID: app.id)
-            let kept = try await BenchSeeder(store: store).seedRedemptionTokens(appID: app.id, productID: "lifetime", purchaseCount: 7, tokenCount: 2_500, keep: 30, now: Fixture.now)
+            let kept = try await BenchSeeder(store: store).seedRedemptionTokens(
+                appID: app.id, productID: "lifetime", purchaseCount: 7, tokenCount: 2_500, keep: 30, now: Fixture.now)
             #expect(kept.count == 30)
             #expect(Set(kept).count == 30)
             let stored = try await store.database.read { try await $0.first("SELECT COUNT(*) AS n FROM redemption_tokens WHERE app_id = \(app.id)") }
             #expect(try stored?.int("n") == 2_500)
-            let described = try await store.redeemDescribed(appID: app.id, tokenHash: SecretToken.hash(kept[0]), claimant: Fixture.user("zed"), now: Fixture.now)
-            guard case .redeemed(_, .alias) = described.outcome else { Issue.record("got \(described.outcome)"); return }
+            let described = try await store.redeemDescribed(
+                appID: app.id, tokenHash: SecretToken.hash(kept[0]), claimant: Fixture.user("zed"), now: Fixture.now)
+            guard case .redeemed(_, .alias) = described.outcome else {
+                Issue.record("got \(described.outcome)")
+                return
+            }
             #expect(described.customerInfo?.subscriber.entitlements["pro"] != nil)
         },
     ]

@@ -21,7 +21,9 @@ enum MigrationCases {
         StoreCase("a failing statement rolls the whole transaction back") { store in
             await #expect(throws: (any Error).self) {
                 try await store.database.transaction { connection in
-                    try await connection.query("INSERT INTO idempotency_keys (app_id, idempotency_key, request_hash, resource_id, created_at) VALUES ('a', 'k', 'h', 'r', 1)")
+                    try await connection.query(
+                        "INSERT INTO idempotency_keys (app_id, idempotency_key, request_hash, resource_id, created_at) VALUES ('a', 'k', 'h', 'r', 1)"
+                    )
                     try await connection.query("INSERT INTO no_such_table VALUES (1)")
                 }
             }

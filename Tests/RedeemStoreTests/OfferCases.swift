@@ -25,15 +25,17 @@ enum OfferCases {
     /// A batch of `count` codes for `offer`; returns the plaintext codes.
     static func makeBatch(_ store: SQLStore, _ offer: Offer, count: Int = 3, expiresAt: Date? = nil) async throws -> (OfferCodeBatch, [String]) {
         let codes = OfferCode.generate(count: count)
-        let batch = OfferCodeBatch(id: Identifier.make(prefix: "batch"), appID: offer.appID, offerID: offer.id, count: count,
-                                   expiresAt: expiresAt ?? now.addingTimeInterval(30 * day), createdAt: now)
+        let batch = OfferCodeBatch(
+            id: Identifier.make(prefix: "batch"), appID: offer.appID, offerID: offer.id, count: count,
+            expiresAt: expiresAt ?? now.addingTimeInterval(30 * day), createdAt: now)
         try await store.createCodeBatch(batch, codeHashes: codes.map(SecretToken.hash).sorted(), progress: { _ in })
         return (batch, codes)
     }
 
     static func makeCustom(_ store: SQLStore, _ offer: Offer, code: String, cap: Int, expiresAt: Date? = nil) async throws -> CustomOfferCode {
-        let custom = CustomOfferCode(id: Identifier.make(prefix: "cc"), appID: offer.appID, offerID: offer.id, code: OfferCode.normalizeCustom(code)!,
-                                     maxRedemptions: cap, expiresAt: expiresAt, createdAt: now)
+        let custom = CustomOfferCode(
+            id: Identifier.make(prefix: "cc"), appID: offer.appID, offerID: offer.id, code: OfferCode.normalizeCustom(code)!,
+            maxRedemptions: cap, expiresAt: expiresAt, createdAt: now)
         try await store.createCustomCode(custom)
         return custom
     }
@@ -41,10 +43,11 @@ enum OfferCases {
     static func redeem(
         _ store: SQLStore, _ appID: String, _ code: String, by user: String, at date: Date = now, payment: Price? = nil
     ) async throws -> Result<OfferCodeRedemption, OfferRedemptionFailure> {
-        try await store.redeemOfferCode(OfferCodeRedemptionRequest(
-            appID: appID, code: code, claimant: Fixture.user(user), channel: .sdk, isSandbox: true,
-            payment: payment.map { .init(price: $0) }, now: date
-        ))
+        try await store.redeemOfferCode(
+            OfferCodeRedemptionRequest(
+                appID: appID, code: code, claimant: Fixture.user(user), channel: .sdk, isSandbox: true,
+                payment: payment.map { .init(price: $0) }, now: date
+            ))
     }
 
     static func failure(_ result: Result<OfferCodeRedemption, OfferRedemptionFailure>) -> OfferRedemptionFailure? {
@@ -59,8 +62,9 @@ enum OfferCases {
 
     /// `user` subscribed to monthly from `start` for one month.
     static func subscribe(_ store: SQLStore, _ appID: String, _ user: String, product: String = "monthly", start: Date) async throws {
-        _ = try await store.grant(PurchaseGrant(appID: appID, appUserID: Fixture.user(user), productID: product, purchaseDate: start),
-                                  idempotency: nil, now: start)
+        _ = try await store.grant(
+            PurchaseGrant(appID: appID, appUserID: Fixture.user(user), productID: product, purchaseDate: start),
+            idempotency: nil, now: start)
     }
 
     static let all: [StoreCase] = [
@@ -70,11 +74,15 @@ enum OfferCases {
             let (_, codes) = try await makeBatch(store, offer)
             // Typed in lower case, grouped with spaces and dashes.
             let typed = OfferCode.grouped(codes[0]).lowercased().replacingOccurrences(of: "-", with: " - ")
-            guard case .success(let redemption) = try await redeem(store, app.id, typed, by: "alice") else { Issue.record("not redeemed"); return }
+            guard case .success(let redemption) = try await redeem(store, app.id, typed, by: "alice") else {
+                Issue.record("not redeemed")
+                return
+            }
             #expect(redemption.kind == .initialBuy)
             #expect(redemption.purchase.periodType == .trial)
             #expect(redemption.purchase.expiresDate == ISO8601Period(months: 1).advance(now))
-            #expect(redemption.purchase.offer == PurchaseOffer(offerID: offer.id, referenceName: "Winter trial", discountType: .freeTrial, period: "P1M"))
+            #expect(
+                redemption.purchase.offer == PurchaseOffer(offerID: offer.id, referenceName: "Winter trial", discountType: .freeTrial, period: "P1M"))
             let info = try await store.customerInfo(appID: app.id, appUserID: Fixture.user("alice"), now: now)
             #expect(info.subscriber.entitlements["pro"] != nil)
             #expect(info.subscriber.subscriptions["monthly"]?.offer?.referenceName == "Winter trial")
@@ -139,7 +147,8 @@ enum OfferCases {
             let customer = try #require(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("alice")))
             await #expect(throws: StoreError.self) {
                 try await store.database.transaction { connection in
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO offer_redemptions (id, app_id, offer_id, customer_id, app_user_id, code_type, channel, created_at)
                         VALUES ('dup', \(app.id), \(offer.id), \(customer.id), 'alice', 'custom', 'sdk', \(now))
                         """)
@@ -188,28 +197,33 @@ enum OfferCases {
             let start = now.addingTimeInterval(-10 * day)
             try await subscribe(store, app.id, "current", start: start)
             try await subscribe(store, app.id, "lapsed", start: now.addingTimeInterval(-90 * day))
-            let offer = try await makeOffer(store, appID: app.id, mode: .payAsYouGo, periods: 3, price: Price(amountMicros: 990_000, currency: "USD"),
-                                        eligibility: [.existing, .expired])
+            let offer = try await makeOffer(
+                store, appID: app.id, mode: .payAsYouGo, periods: 3, price: Price(amountMicros: 990_000, currency: "USD"),
+                eligibility: [.existing, .expired])
             _ = try await makeCustom(store, offer, code: "THREEMONTHS", cap: 10)
             #expect(failure(try await redeem(store, app.id, "THREEMONTHS", by: "current")) == .paymentRequired)
             let price = Price(amountMicros: 990_000, currency: "USD")
             guard case .success(let extended) = try await redeem(store, app.id, "THREEMONTHS", by: "current", payment: price) else {
-                Issue.record("not redeemed"); return
+                Issue.record("not redeemed")
+                return
             }
             #expect(extended.kind == .extend)
             #expect(extended.purchase.periodType == .intro)
             #expect(extended.purchase.expiresDate == ISO8601Period(months: 3).advance(ISO8601Period(months: 1).advance(start)))
             #expect(extended.purchase.offer?.period == "P3M")
             guard case .success(let back) = try await redeem(store, app.id, "THREEMONTHS", by: "lapsed", payment: price) else {
-                Issue.record("not redeemed"); return
+                Issue.record("not redeemed")
+                return
             }
             #expect(back.kind == .resubscribe)
         },
         StoreCase("a lower level of the group is refused as a downgrade; a higher one is an upgrade") { store in
             let app = try await setUp(store)
             for (id, level) in [("premium", 1), ("basic", 2)] {
-                try await store.createProduct(Product(appID: app.id, id: id, type: .subscription, period: "P1M", displayName: nil,
-                                                      entitlements: [id], subscriptionGroup: "tiers", groupLevel: level, createdAt: now))
+                try await store.createProduct(
+                    Product(
+                        appID: app.id, id: id, type: .subscription, period: "P1M", displayName: nil,
+                        entitlements: [id], subscriptionGroup: "tiers", groupLevel: level, createdAt: now))
             }
             try await subscribe(store, app.id, "rich", product: "premium", start: now)
             try await subscribe(store, app.id, "thrifty", product: "basic", start: now)
@@ -217,15 +231,22 @@ enum OfferCases {
             _ = try await makeCustom(store, down, code: "BASICDEAL", cap: 10)
             #expect(failure(try await redeem(store, app.id, "BASICDEAL", by: "rich")) == .wouldDowngrade)
             // On the web, as in the App Store, the downgrade is accepted and starts when the higher level ends.
-            let web = try await store.redeemOfferCode(OfferCodeRedemptionRequest(
-                appID: app.id, code: "BASICDEAL", claimant: Fixture.user("rich"), channel: .web, isSandbox: false, now: now
-            ))
-            guard case .success(let downgrade) = web else { Issue.record("web downgrade refused: \(web)"); return }
+            let web = try await store.redeemOfferCode(
+                OfferCodeRedemptionRequest(
+                    appID: app.id, code: "BASICDEAL", claimant: Fixture.user("rich"), channel: .web, isSandbox: false, now: now
+                ))
+            guard case .success(let downgrade) = web else {
+                Issue.record("web downgrade refused: \(web)")
+                return
+            }
             #expect(downgrade.kind == .downgrade)
             #expect(downgrade.purchase.expiresDate == ISO8601Period(months: 1).advance(ISO8601Period(months: 1).advance(now)))
             let up = try await makeOffer(store, appID: app.id, product: "premium", eligibility: [.existing])
             _ = try await makeCustom(store, up, code: "PREMIUMDEAL", cap: 10)
-            guard case .success(let upgrade) = try await redeem(store, app.id, "PREMIUMDEAL", by: "thrifty") else { Issue.record("refused"); return }
+            guard case .success(let upgrade) = try await redeem(store, app.id, "PREMIUMDEAL", by: "thrifty") else {
+                Issue.record("refused")
+                return
+            }
             #expect(upgrade.kind == .upgrade)
             // Group membership decides "new": the premium customer is not new to the basic tier.
             let newOnly = try await makeOffer(store, appID: app.id, product: "basic", eligibility: [.new])
@@ -236,10 +257,14 @@ enum OfferCases {
             let app = try await setUp(store)
             let offer = try await makeOffer(store, appID: app.id, product: "lifetime", duration: nil, eligibility: [.new])
             _ = try await makeCustom(store, offer, code: "FREELIFE", cap: 10)
-            _ = try await store.grant(PurchaseGrant(appID: app.id, appUserID: Fixture.user("owner"), productID: "lifetime", purchaseDate: now),
-                                      idempotency: nil, now: now)
+            _ = try await store.grant(
+                PurchaseGrant(appID: app.id, appUserID: Fixture.user("owner"), productID: "lifetime", purchaseDate: now),
+                idempotency: nil, now: now)
             #expect(failure(try await redeem(store, app.id, "FREELIFE", by: "owner")) == .notEligible)
-            guard case .success(let redemption) = try await redeem(store, app.id, "FREELIFE", by: "newbie") else { Issue.record("refused"); return }
+            guard case .success(let redemption) = try await redeem(store, app.id, "FREELIFE", by: "newbie") else {
+                Issue.record("refused")
+                return
+            }
             #expect(redemption.kind == .oneTime)
             #expect(redemption.purchase.expiresDate == nil)
             let info = try await store.customerInfo(appID: app.id, appUserID: Fixture.user("newbie"), now: now)
@@ -301,18 +326,22 @@ extension Result {
 
 @Suite struct OfferReportCSVTests {
     static func record(appUserID: String, customCode: String?) -> OfferRedemptionRecord {
-        OfferRedemptionRecord(id: "ored_1", offerID: "ofr_1", referenceName: "Spring, \"big\" sale", appUserID: appUserID, customerID: "cus_1",
-                              codeType: customCode == nil ? "one_time" : "custom", customCode: customCode, batchID: nil, purchaseID: "pur_1",
-                              channel: "web", createdAt: ISODate.parse("2026-06-01T00:00:00Z")!)
+        OfferRedemptionRecord(
+            id: "ored_1", offerID: "ofr_1", referenceName: "Spring, \"big\" sale", appUserID: appUserID, customerID: "cus_1",
+            codeType: customCode == nil ? "one_time" : "custom", customCode: customCode, batchID: nil, purchaseID: "pur_1",
+            channel: "web", createdAt: ISODate.parse("2026-06-01T00:00:00Z")!)
     }
 
     @Test func fieldsAreQuotedAndFormulasDefused() {
         // App user IDs are the app's own strings: commas, quotes and a leading "=" must not break or run in a spreadsheet.
-        #expect(Self.record(appUserID: "=HYPERLINK(\"x\")", customCode: "SPRING").csvLine
-            == #"2026-06-01T00:00:00Z,"'=HYPERLINK(""x"")",cus_1,custom,SPRING,ofr_1,"Spring, ""big"" sale",web,pur_1"#)
-        #expect(Self.record(appUserID: "-5", customCode: nil).csvLine
-            == #"2026-06-01T00:00:00Z,'-5,cus_1,one_time,,ofr_1,"Spring, ""big"" sale",web,pur_1"#)
-        #expect(Self.record(appUserID: "plain", customCode: nil).csvLine
-            == #"2026-06-01T00:00:00Z,plain,cus_1,one_time,,ofr_1,"Spring, ""big"" sale",web,pur_1"#)
+        #expect(
+            Self.record(appUserID: "=HYPERLINK(\"x\")", customCode: "SPRING").csvLine
+                == #"2026-06-01T00:00:00Z,"'=HYPERLINK(""x"")",cus_1,custom,SPRING,ofr_1,"Spring, ""big"" sale",web,pur_1"#)
+        #expect(
+            Self.record(appUserID: "-5", customCode: nil).csvLine
+                == #"2026-06-01T00:00:00Z,'-5,cus_1,one_time,,ofr_1,"Spring, ""big"" sale",web,pur_1"#)
+        #expect(
+            Self.record(appUserID: "plain", customCode: nil).csvLine
+                == #"2026-06-01T00:00:00Z,plain,cus_1,one_time,,ofr_1,"Spring, ""big"" sale",web,pur_1"#)
     }
 }

@@ -64,8 +64,9 @@ enum PurchaseCases {
         StoreCase("a store transaction is recorded once per store") { store in
             let app = try await Fixture.app(store)
             try await Fixture.catalog(store, appID: app.id)
-            let grant = PurchaseGrant(appID: app.id, appUserID: Fixture.user("alice"), productID: "coins", store: .stripe,
-                                      purchaseDate: Fixture.now, storeTransactionID: "pi_123")
+            let grant = PurchaseGrant(
+                appID: app.id, appUserID: Fixture.user("alice"), productID: "coins", store: .stripe,
+                purchaseDate: Fixture.now, storeTransactionID: "pi_123")
             _ = try await store.grant(grant, idempotency: nil, now: Fixture.now)
             await #expect { try await store.grant(grant, idempotency: nil, now: Fixture.now) } throws: { ($0 as? StoreError)?.isConflict == true }
         },

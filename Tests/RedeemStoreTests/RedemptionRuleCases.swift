@@ -62,10 +62,15 @@ enum RedemptionRuleCases {
                                 #expect(outcome == .belongsToOtherUser, "\(label)")
                                 #expect(holder == purchase.customerID, "\(label)")
                             case .transfer:
-                                #expect(outcome == .redeemed(try await store.purchase(appID: app.id, id: purchase.id), association: .transfer), "\(label)")
+                                #expect(
+                                    outcome == .redeemed(try await store.purchase(appID: app.id, id: purchase.id), association: .transfer), "\(label)"
+                                )
                                 #expect(holder == claimantCustomer.id, "\(label)")
                             case .alias(let survivor):
-                                guard case .redeemed(_, .alias) = outcome else { Issue.record("\(label): got \(outcome)"); continue }
+                                guard case .redeemed(_, .alias) = outcome else {
+                                    Issue.record("\(label): got \(outcome)")
+                                    continue
+                                }
                                 #expect(holder == (survivor == .owner ? purchase.customerID : claimantCustomer.id), "\(label)")
                                 // One customer now answers to every ID of both sides.
                                 let merged = try #require(try await store.findCustomer(appID: app.id, appUserID: claimant))
@@ -77,6 +82,6 @@ enum RedemptionRuleCases {
                     }
                 }
             }
-        },
+        }
     ]
 }

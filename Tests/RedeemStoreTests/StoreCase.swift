@@ -50,9 +50,13 @@ enum Fixture {
     }
 
     static func catalog(_ store: SQLStore, appID: String) async throws {
-        try await store.createProduct(Product(appID: appID, id: "monthly", type: .subscription, period: "P1M", displayName: "Monthly", entitlements: ["pro"], createdAt: now))
-        try await store.createProduct(Product(appID: appID, id: "lifetime", type: .nonConsumable, period: nil, displayName: nil, entitlements: ["pro", "extra"], createdAt: now))
-        try await store.createProduct(Product(appID: appID, id: "coins", type: .consumable, period: nil, displayName: nil, entitlements: [], createdAt: now))
+        try await store.createProduct(
+            Product(appID: appID, id: "monthly", type: .subscription, period: "P1M", displayName: "Monthly", entitlements: ["pro"], createdAt: now))
+        try await store.createProduct(
+            Product(
+                appID: appID, id: "lifetime", type: .nonConsumable, period: nil, displayName: nil, entitlements: ["pro", "extra"], createdAt: now))
+        try await store.createProduct(
+            Product(appID: appID, id: "coins", type: .consumable, period: nil, displayName: nil, entitlements: [], createdAt: now))
     }
 
     static func user(_ id: String) -> AppUserID { try! AppUserID(validating: id) }

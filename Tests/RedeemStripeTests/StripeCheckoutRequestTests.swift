@@ -23,30 +23,33 @@ import Testing
         let request = try subscription().httpRequest()
         #expect(request.method == "POST")
         #expect(request.url.absoluteString == "https://api.stripe.com/v1/checkout/sessions")
-        #expect(request.headers == [
-            "Authorization": "Bearer sk_test_51PSyXaLkdIwHu7ixAbCdEf",
-            "Stripe-Version": "2024-06-20",
-            "Idempotency-Key": "pur_01J4C2M5X8",
-            "Content-Type": "application/x-www-form-urlencoded",
-        ])
+        #expect(
+            request.headers == [
+                "Authorization": "Bearer sk_test_51PSyXaLkdIwHu7ixAbCdEf",
+                "Stripe-Version": "2024-06-20",
+                "Idempotency-Key": "pur_01J4C2M5X8",
+                "Content-Type": "application/x-www-form-urlencoded",
+            ])
         // Checked against Python's urllib.parse.quote (brackets kept in keys).
-        #expect(request.body == [
-            "mode=subscription",
-            "line_items[0][price_data][currency]=usd",
-            "line_items[0][price_data][product_data][name]=Pro%20Monthly",
-            "line_items[0][price_data][unit_amount]=999",
-            "line_items[0][price_data][recurring][interval]=month",
-            "line_items[0][price_data][recurring][interval_count]=1",
-            "line_items[0][quantity]=1",
-            "success_url=https%3A%2F%2Fpay.example.com%2Fcheckout%2Fsuccess%3Fsession_id%3D%7BCHECKOUT_SESSION_ID%7D",
-            "cancel_url=https%3A%2F%2Fpay.example.com%2Fcheckout%2Fcancel",
-            "customer_email=jenny%2Bpro%40example.com",
-            "client_reference_id=app_user_7f3c9a21",
-            "metadata[app_id]=app_1a2b3c",
-            "metadata[purchase_id]=pur_01J4C2M5X8",
-            "subscription_data[metadata][app_id]=app_1a2b3c",
-            "subscription_data[metadata][purchase_id]=pur_01J4C2M5X8",
-        ].joined(separator: "&"))
+        #expect(
+            request.body
+                == [
+                    "mode=subscription",
+                    "line_items[0][price_data][currency]=usd",
+                    "line_items[0][price_data][product_data][name]=Pro%20Monthly",
+                    "line_items[0][price_data][unit_amount]=999",
+                    "line_items[0][price_data][recurring][interval]=month",
+                    "line_items[0][price_data][recurring][interval_count]=1",
+                    "line_items[0][quantity]=1",
+                    "success_url=https%3A%2F%2Fpay.example.com%2Fcheckout%2Fsuccess%3Fsession_id%3D%7BCHECKOUT_SESSION_ID%7D",
+                    "cancel_url=https%3A%2F%2Fpay.example.com%2Fcheckout%2Fcancel",
+                    "customer_email=jenny%2Bpro%40example.com",
+                    "client_reference_id=app_user_7f3c9a21",
+                    "metadata[app_id]=app_1a2b3c",
+                    "metadata[purchase_id]=pur_01J4C2M5X8",
+                    "subscription_data[metadata][app_id]=app_1a2b3c",
+                    "subscription_data[metadata][purchase_id]=pur_01J4C2M5X8",
+                ].joined(separator: "&"))
         #expect(request.bodyData == Data(request.body.utf8))
     }
 
@@ -63,23 +66,27 @@ import Testing
             metadata: ["note": "a b&c=d"]
         ).httpRequest()
         #expect(request.headers["Authorization"] == "Bearer rk_live_51PSyXaLkdIwHu7ixZyXwVu")
-        #expect(request.body == [
-            "mode=payment",
-            "line_items[0][price_data][currency]=eur",
-            "line_items[0][price_data][product_data][name]=Lifetime%20%E2%80%93%20Unlock",
-            "line_items[0][price_data][unit_amount]=4999",
-            "line_items[0][quantity]=1",
-            "success_url=https%3A%2F%2Fpay.example.com%2Fok",
-            "cancel_url=https%3A%2F%2Fpay.example.com%2Fcancel",
-            "metadata[note]=a%20b%26c%3Dd",
-            "payment_intent_data[metadata][note]=a%20b%26c%3Dd",
-        ].joined(separator: "&"))
+        #expect(
+            request.body
+                == [
+                    "mode=payment",
+                    "line_items[0][price_data][currency]=eur",
+                    "line_items[0][price_data][product_data][name]=Lifetime%20%E2%80%93%20Unlock",
+                    "line_items[0][price_data][unit_amount]=4999",
+                    "line_items[0][quantity]=1",
+                    "success_url=https%3A%2F%2Fpay.example.com%2Fok",
+                    "cancel_url=https%3A%2F%2Fpay.example.com%2Fcancel",
+                    "metadata[note]=a%20b%26c%3Dd",
+                    "payment_intent_data[metadata][note]=a%20b%26c%3Dd",
+                ].joined(separator: "&"))
     }
 
     @Test func descriptionsNeverShowTheSecretKey() throws {
         let request = try subscription()
-        for text in [String(describing: request), String(reflecting: request),
-                     String(describing: try request.httpRequest()), String(reflecting: try request.httpRequest())] {
+        for text in [
+            String(describing: request), String(reflecting: request),
+            String(describing: try request.httpRequest()), String(reflecting: try request.httpRequest()),
+        ] {
             #expect(!text.contains("sk_test"), "\(text)")
         }
         #expect(String(describing: try request.httpRequest()) == "POST https://api.stripe.com/v1/checkout/sessions")
@@ -149,9 +156,9 @@ import Testing
 
     @Test func createdSessionResponse() throws {
         let body = #"""
-        {"id": "cs_test_b1Rk2pUoZq8yX4mVb6nCdJ0e", "object": "checkout.session", "mode": "subscription",
-         "status": "open", "url": "https://checkout.stripe.com/c/pay/cs_test_b1Rk2pUoZq8yX4mVb6nCdJ0e#fidkdWxOYHwnPyd1blpxYHZxWjA0"}
-        """#
+            {"id": "cs_test_b1Rk2pUoZq8yX4mVb6nCdJ0e", "object": "checkout.session", "mode": "subscription",
+             "status": "open", "url": "https://checkout.stripe.com/c/pay/cs_test_b1Rk2pUoZq8yX4mVb6nCdJ0e#fidkdWxOYHwnPyd1blpxYHZxWjA0"}
+            """#
         let session = try StripeCheckoutRequest.decodeResponse(statusCode: 200, body: Data(body.utf8))
         #expect(session.id == "cs_test_b1Rk2pUoZq8yX4mVb6nCdJ0e")
         #expect(session.url == "https://checkout.stripe.com/c/pay/cs_test_b1Rk2pUoZq8yX4mVb6nCdJ0e#fidkdWxOYHwnPyd1blpxYHZxWjA0")
@@ -159,14 +166,16 @@ import Testing
 
     @Test func stripeErrorResponse() {
         let body = #"""
-        {"error": {"code": "parameter_invalid_integer", "doc_url": "https://stripe.com/docs/error-codes/parameter-invalid-integer",
-         "message": "Invalid integer: 9.99", "param": "line_items[0][price_data][unit_amount]",
-         "request_log_url": "https://dashboard.stripe.com/test/logs/req_Xq2Wc9Vn4Bm7Lk?t=1722517800", "type": "invalid_request_error"}}
-        """#
-        #expect(throws: StripeAPIError(
-            type: "invalid_request_error", code: "parameter_invalid_integer", message: "Invalid integer: 9.99",
-            param: "line_items[0][price_data][unit_amount]", statusCode: 400
-        )) {
+            {"error": {"code": "parameter_invalid_integer", "doc_url": "https://stripe.com/docs/error-codes/parameter-invalid-integer",
+             "message": "Invalid integer: 9.99", "param": "line_items[0][price_data][unit_amount]",
+             "request_log_url": "https://dashboard.stripe.com/test/logs/req_Xq2Wc9Vn4Bm7Lk?t=1722517800", "type": "invalid_request_error"}}
+            """#
+        #expect(
+            throws: StripeAPIError(
+                type: "invalid_request_error", code: "parameter_invalid_integer", message: "Invalid integer: 9.99",
+                param: "line_items[0][price_data][unit_amount]", statusCode: 400
+            )
+        ) {
             try StripeCheckoutRequest.decodeResponse(statusCode: 400, body: Data(body.utf8))
         }
         let auth = #"{"error": {"message": "Invalid API Key provided: sk_test_****AbCd", "type": "invalid_request_error"}}"#

@@ -201,11 +201,11 @@ import Testing
 
     @Test func expandedReferencesAndOpenValues() throws {
         let json = #"""
-        {"id": "evt_1", "object": "event", "type": "checkout.session.completed", "created": 1722518090,
-         "livemode": true, "data": {"object": {"id": "cs_1", "object": "checkout.session", "mode": "setup",
-         "payment_status": "something_new", "customer": {"id": "cus_1", "object": "customer"},
-         "subscription": null, "created": 1722517800}}}
-        """#
+            {"id": "evt_1", "object": "event", "type": "checkout.session.completed", "created": 1722518090,
+             "livemode": true, "data": {"object": {"id": "cs_1", "object": "checkout.session", "mode": "setup",
+             "payment_status": "something_new", "customer": {"id": "cus_1", "object": "customer"},
+             "subscription": null, "created": 1722517800}}}
+            """#
         let event = try StripeEvent(json: Array(json.utf8))
         guard case .checkoutSessionCompleted(let session) = event.payload else {
             Issue.record("got \(event.payload)")

@@ -13,8 +13,9 @@ import Testing
 
     @Test func signsLikeStripe() {
         #expect(StripeSignature.signature(payload: body, secret: secret, timestamp: t) == knownV1)
-        #expect(StripeSignature.header(payload: body, secret: secret, timestamp: Date(unix: t).addingTimeInterval(0.9))
-            == "t=\(t),v1=\(knownV1)")
+        #expect(
+            StripeSignature.header(payload: body, secret: secret, timestamp: Date(unix: t).addingTimeInterval(0.9))
+                == "t=\(t),v1=\(knownV1)")
     }
 
     @Test func acceptsAValidSignatureOverBytesOrData() throws {

@@ -30,7 +30,8 @@ public final class WebhookReceiver: @unchecked Sendable {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("webhook_receiver.py")
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--dir", directory.path, "--fail-first", String(failFirst)]
+        process.arguments =
+            ["python3", script.path, "--dir", directory.path, "--fail-first", String(failFirst)]
             + (port.map { ["--port", String($0)] } ?? [])
         input = Pipe()
         let output = Pipe()

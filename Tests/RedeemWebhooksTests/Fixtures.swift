@@ -35,16 +35,28 @@ enum Fixtures {
 
 /// Any JSON value, for comparing bodies structurally.
 enum JSON: Decodable, Equatable {
-    case null, bool(Bool), number(Double), string(String), array([JSON]), object([String: JSON])
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSON])
+    case object([String: JSON])
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let v = try? c.decode(Bool.self) { self = .bool(v) }
-        else if let v = try? c.decode(Double.self) { self = .number(v) }
-        else if let v = try? c.decode(String.self) { self = .string(v) }
-        else if let v = try? c.decode([JSON].self) { self = .array(v) }
-        else { self = .object(try c.decode([String: JSON].self)) }
+        if c.decodeNil() {
+            self = .null
+        } else if let v = try? c.decode(Bool.self) {
+            self = .bool(v)
+        } else if let v = try? c.decode(Double.self) {
+            self = .number(v)
+        } else if let v = try? c.decode(String.self) {
+            self = .string(v)
+        } else if let v = try? c.decode([JSON].self) {
+            self = .array(v)
+        } else {
+            self = .object(try c.decode([String: JSON].self))
+        }
     }
 
     init(_ bytes: [UInt8]) throws { self = try JSONDecoder().decode(JSON.self, from: Data(bytes)) }

@@ -57,7 +57,8 @@ import Testing
     }
 
     @Test func secretsAreFreshAndPrefixed() {
-        let a = WebhookSecret.generate(), b = WebhookSecret.generate()
+        let a = WebhookSecret.generate()
+        let b = WebhookSecret.generate()
         #expect(a != b)
         #expect(a.wholeMatch(of: /whsec_[A-Za-z0-9_-]{43}/) != nil)
     }

@@ -83,24 +83,28 @@ extension CustomerInfo: Codable {
         managementURL = s.lenient(String.self, forKey: .managementURL).flatMap(URL.init(string:))
 
         let subscriptionWires = s.lenient(LossyDictionary<SubscriptionInfo.Wire>.self, forKey: .subscriptions)?.values ?? [:]
-        let subscriptionsByProduct = Dictionary(uniqueKeysWithValues: subscriptionWires.map {
-            ($0.key, $0.value.model(productIdentifier: $0.key))
-        })
+        let subscriptionsByProduct = Dictionary(
+            uniqueKeysWithValues: subscriptionWires.map {
+                ($0.key, $0.value.model(productIdentifier: $0.key))
+            })
 
-        let transactionWires = s.lenient(
-            LossyDictionary<LossyArray<NonSubscriptionTransaction.Wire>>.self, forKey: .nonSubscriptions
-        )?.values ?? [:]
+        let transactionWires =
+            s.lenient(
+                LossyDictionary<LossyArray<NonSubscriptionTransaction.Wire>>.self, forKey: .nonSubscriptions
+            )?.values ?? [:]
         let transactionsByProduct: [String: [NonSubscriptionTransaction]] = transactionWires.reduce(into: [:]) { result, entry in
             result[entry.key] = entry.value.elements.map { $0.model(productIdentifier: entry.key) }
         }
 
         let entitlementWires = s.lenient(LossyDictionary<EntitlementInfo.Wire>.self, forKey: .entitlements)?.values ?? [:]
         let evaluationDate = requestDate
-        entitlements = Dictionary(uniqueKeysWithValues: entitlementWires.map { id, wire in
-            let store = subscriptionsByProduct[wire.productIdentifier]?.store
-                ?? transactionsByProduct[wire.productIdentifier]?.last?.store
-            return (id, wire.model(identifier: id, store: store, evaluatedAt: evaluationDate))
-        })
+        entitlements = Dictionary(
+            uniqueKeysWithValues: entitlementWires.map { id, wire in
+                let store =
+                    subscriptionsByProduct[wire.productIdentifier]?.store
+                    ?? transactionsByProduct[wire.productIdentifier]?.last?.store
+                return (id, wire.model(identifier: id, store: store, evaluatedAt: evaluationDate))
+            })
         subscriptions = subscriptionsByProduct
         nonSubscriptions = transactionsByProduct
     }

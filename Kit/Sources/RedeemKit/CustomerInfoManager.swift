@@ -75,7 +75,8 @@ actor CustomerInfoManager {
     func receive(_ info: CustomerInfo, for appUserID: String) -> Bool {
         let now = clock.now()
         if info.entitlements.isEmpty, let cached = entry(for: appUserID),
-           cached.info.hasUnexpiredEntitlement(at: max(now, info.requestDate)) {
+            cached.info.hasUnexpiredEntitlement(at: max(now, info.requestDate))
+        {
             return false
         }
         let entry = CustomerInfoCache.Entry(info: info, fetchedAt: now)

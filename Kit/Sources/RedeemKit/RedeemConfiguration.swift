@@ -55,7 +55,8 @@ extension Redeem {
 
         /// `Application Support/RedeemKit`.
         public static var defaultStorageDirectory: URL {
-            let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            let base =
+                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
                 ?? FileManager.default.temporaryDirectory
             return base.appendingPathComponent("RedeemKit", isDirectory: true)
         }

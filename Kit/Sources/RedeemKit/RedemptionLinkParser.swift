@@ -27,19 +27,19 @@ struct RedemptionLinkParser: Sendable {
 
     func parse(_ url: URL) -> WebPurchaseRedemption? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let scheme = components.scheme?.lowercased(),
-              let host = components.host?.lowercased(), !host.isEmpty
+            let scheme = components.scheme?.lowercased(),
+            let host = components.host?.lowercased(), !host.isEmpty
         else { return nil }
 
         let token: String?
         if scheme == "https" || scheme == "http" {
             guard scheme == "https" || allowsHTTP,
-                  acceptsAnyHost || acceptedHosts.contains(host)
+                acceptsAnyHost || acceptedHosts.contains(host)
             else { return nil }
             token = webToken(components)
         } else {
             guard self.scheme.map({ $0.lowercased() == scheme }) ?? true,
-                  host == Self.customSchemeHost
+                host == Self.customSchemeHost
             else { return nil }
             token = customSchemeToken(components)
         }

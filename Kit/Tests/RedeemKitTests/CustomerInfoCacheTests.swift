@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RedeemKit
 
 @Suite("Customer info cache and refresh")
@@ -12,8 +13,9 @@ struct CustomerInfoCacheTests {
         _ = try await redeem.customerInfo()
         let request = try #require(transport.requests.first)
         #expect(request.method == "GET")
-        #expect(request.url.absoluteString
-            == "https://pay.example.com/v1/subscribers/%24RCAnonymousID%3A0123456789abcdef0123456789abcdef")
+        #expect(
+            request.url.absoluteString
+                == "https://pay.example.com/v1/subscribers/%24RCAnonymousID%3A0123456789abcdef0123456789abcdef")
         #expect(request.headers["Authorization"] == "Bearer pk_test_123")
     }
 
@@ -122,10 +124,12 @@ struct CustomerInfoCacheTests {
         let transport = FakeTransport { _, index in
             index == 0
                 ? Fixture.customerInfoResponse(entitlements: [.init(id: "pro", expires: Fixture.requestDate + 30 * 86_400)])
-                : Fixture.customerInfoResponse(requestDate: clock.now(), entitlements: [
-                    .init(id: "pro", expires: clock.now() - 1), // revoked
-                    .init(id: "basic", product: "basic", expires: nil),
-                ])
+                : Fixture.customerInfoResponse(
+                    requestDate: clock.now(),
+                    entitlements: [
+                        .init(id: "pro", expires: clock.now() - 1),  // revoked
+                        .init(id: "basic", product: "basic", expires: nil),
+                    ])
         }
         let redeem = Fixture.redeem(transport: transport, clock: clock)
         _ = try await redeem.customerInfo()

@@ -1,38 +1,39 @@
 import Foundation
 import Testing
+
 @testable import RedeemKit
 
 @Suite("CustomerInfo decoding")
 struct CustomerInfoDecodingTests {
     /// Condensed from RevenueCat's documented payload.
     static let payload = """
-    {"request_date": "2019-08-16T10:30:42Z", "request_date_ms": 1565951442879,
-     "subscriber": {
-       "original_app_user_id": "$RCAnonymousID:abc", "original_application_version": "2083",
-       "original_purchase_date": "2019-07-26T23:30:41Z", "first_seen": "2019-06-17T16:05:33Z",
-       "management_url": "https://billing.example.com", "other_purchases": {},
-       "subscriptions": {
-         "pro_monthly": {"purchase_date": "2019-07-26T23:30:41Z", "expires_date": "2100-04-06T20:54:45Z",
-           "store": "rc_billing", "is_sandbox": true, "period_type": "normal", "ownership_type": "PURCHASED",
-           "unsubscribe_detected_at": null, "billing_issues_detected_at": null, "grace_period_expires_date": null,
-           "price": {"currency": "USD", "amount": 4.99}},
-         "old_weekly": {"purchase_date": "2019-07-01T00:00:00.000Z", "expires_date": "2019-08-01T00:00:00.000Z",
-           "store": "hologram_store", "period_type": "quantum", "price": {"currency": "EUR", "amount": "2.49"}}
-       },
-       "non_subscriptions": {"lifetime_access": [{"id": "b6c007ba74", "purchase_date": "2019-07-26T23:30:41Z",
-           "store": "play_store", "is_sandbox": true, "price": {"currency": "USD", "amount": "99.99"}}]},
-       "entitlements": {
-         "pro": {"expires_date": "2100-04-06T20:54:45Z", "purchase_date": "2019-07-26T23:30:41Z",
-           "product_identifier": "pro_monthly", "product_plan_identifier": "monthly", "grace_period_expires_date": null},
-         "forever_pro": {"expires_date": null, "product_identifier": "lifetime_access", "purchase_date": "2019-07-26T23:30:41Z"},
-         "weekly": {"expires_date": "2019-08-01T00:00:00Z", "product_identifier": "old_weekly"},
-         "graceful": {"expires_date": "2019-08-15T00:00:00Z", "grace_period_expires_date": "2019-08-20T00:00:00Z",
-           "product_identifier": "pro_monthly"},
-         "tomorrow": {"expires_date": "2019-08-17T10:30:42Z", "product_identifier": "pro_monthly"},
-         "garbled": {"expires_date": "not a date", "product_identifier": "pro_monthly"}
-       },
-       "subscriber_attributes": {"$email": {"value": "jane@example.com", "updated_at_ms": 1581121853000}}}}
-    """
+        {"request_date": "2019-08-16T10:30:42Z", "request_date_ms": 1565951442879,
+         "subscriber": {
+           "original_app_user_id": "$RCAnonymousID:abc", "original_application_version": "2083",
+           "original_purchase_date": "2019-07-26T23:30:41Z", "first_seen": "2019-06-17T16:05:33Z",
+           "management_url": "https://billing.example.com", "other_purchases": {},
+           "subscriptions": {
+             "pro_monthly": {"purchase_date": "2019-07-26T23:30:41Z", "expires_date": "2100-04-06T20:54:45Z",
+               "store": "rc_billing", "is_sandbox": true, "period_type": "normal", "ownership_type": "PURCHASED",
+               "unsubscribe_detected_at": null, "billing_issues_detected_at": null, "grace_period_expires_date": null,
+               "price": {"currency": "USD", "amount": 4.99}},
+             "old_weekly": {"purchase_date": "2019-07-01T00:00:00.000Z", "expires_date": "2019-08-01T00:00:00.000Z",
+               "store": "hologram_store", "period_type": "quantum", "price": {"currency": "EUR", "amount": "2.49"}}
+           },
+           "non_subscriptions": {"lifetime_access": [{"id": "b6c007ba74", "purchase_date": "2019-07-26T23:30:41Z",
+               "store": "play_store", "is_sandbox": true, "price": {"currency": "USD", "amount": "99.99"}}]},
+           "entitlements": {
+             "pro": {"expires_date": "2100-04-06T20:54:45Z", "purchase_date": "2019-07-26T23:30:41Z",
+               "product_identifier": "pro_monthly", "product_plan_identifier": "monthly", "grace_period_expires_date": null},
+             "forever_pro": {"expires_date": null, "product_identifier": "lifetime_access", "purchase_date": "2019-07-26T23:30:41Z"},
+             "weekly": {"expires_date": "2019-08-01T00:00:00Z", "product_identifier": "old_weekly"},
+             "graceful": {"expires_date": "2019-08-15T00:00:00Z", "grace_period_expires_date": "2019-08-20T00:00:00Z",
+               "product_identifier": "pro_monthly"},
+             "tomorrow": {"expires_date": "2019-08-17T10:30:42Z", "product_identifier": "pro_monthly"},
+             "garbled": {"expires_date": "not a date", "product_identifier": "pro_monthly"}
+           },
+           "subscriber_attributes": {"$email": {"value": "jane@example.com", "updated_at_ms": 1581121853000}}}}
+        """
 
     func decode(_ json: String) throws -> CustomerInfo {
         try JSONCoding.decoder().decode(CustomerInfo.self, from: Data(json.utf8))

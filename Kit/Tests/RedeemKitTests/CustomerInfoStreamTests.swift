@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RedeemKit
 
 @Suite("customerInfoStream")
@@ -23,10 +24,14 @@ struct CustomerInfoStreamTests {
     @Test func emitsAfterRedemptionAndRefresh() async throws {
         let clock = TestClock()
         let redeem = Fixture.redeem(
-            transport: Self.transport(get: { _ in Fixture.customerInfoResponse(requestDate: clock.now(), entitlements: [
-                .init(id: "pro", expires: Fixture.requestDate + 90 * Fixture.day),
-                .init(id: "extra", product: "extra", expires: nil),
-            ]) }),
+            transport: Self.transport(get: { _ in
+                Fixture.customerInfoResponse(
+                    requestDate: clock.now(),
+                    entitlements: [
+                        .init(id: "pro", expires: Fixture.requestDate + 90 * Fixture.day),
+                        .init(id: "extra", product: "extra", expires: nil),
+                    ])
+            }),
             clock: clock
         )
         var stream = redeem.customerInfoStream.makeAsyncIterator()
@@ -67,9 +72,9 @@ struct CustomerInfoStreamTests {
         _ = try await redeem.customerInfo()
         #expect(await stream.next()?.activeEntitlementIDs == ["pro"])
         clock.advance(by: 2 * Fixture.day)
-        _ = try await redeem.customerInfo() // fails: cache served, nothing emitted
-        _ = try await redeem.customerInfo() // empty: cache kept, nothing emitted
-        _ = try await redeem.customerInfo() // real change
+        _ = try await redeem.customerInfo()  // fails: cache served, nothing emitted
+        _ = try await redeem.customerInfo()  // empty: cache kept, nothing emitted
+        _ = try await redeem.customerInfo()  // real change
         #expect(await stream.next()?.activeEntitlementIDs == ["last"])
         #expect(transport.count == 4)
     }
@@ -115,9 +120,9 @@ struct CustomerInfoStreamTests {
         try await redeem.logIn("user-2")
         await release.open()
         _ = await pending.value
-        _ = await redeem.redeemOfferCode("CODE") // answered like the GET: "other"
+        _ = await redeem.redeemOfferCode("CODE")  // answered like the GET: "other"
 
-        #expect(await stream.next()?.activeEntitlementIDs == ["other"]) // the switch
-        #expect(await stream.next()?.activeEntitlementIDs == ["other"]) // the offer code, not user-1's "pro"
+        #expect(await stream.next()?.activeEntitlementIDs == ["other"])  // the switch
+        #expect(await stream.next()?.activeEntitlementIDs == ["other"])  // the offer code, not user-1's "pro"
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RedeemKit
 
 @Suite("Merging web and device entitlements")
@@ -40,10 +41,11 @@ struct EntitlementMergeTests {
     }
 
     @Test func customerInfoHelpersMergeWithTheDevice() throws {
-        let info = try Fixture.decodeCustomerInfo(Fixture.customerInfoObject(entitlements: [
-            .init(id: "pro", expires: Self.now + Self.day),
-            .init(id: "old", expires: Self.now - Self.day),
-        ]))
+        let info = try Fixture.decodeCustomerInfo(
+            Fixture.customerInfoObject(entitlements: [
+                .init(id: "pro", expires: Self.now + Self.day),
+                .init(id: "old", expires: Self.now - Self.day),
+            ]))
         let device = [
             Self.entitlement("sk_old", active: true, expires: Self.now + Self.day, id: "old"),
             Self.entitlement("sk_pro", active: true, expires: Self.now + 5 * Self.day, id: "pro"),

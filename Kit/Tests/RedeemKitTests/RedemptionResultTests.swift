@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RedeemKit
 
 @Suite("Redemption request and result mapping")
@@ -59,12 +60,20 @@ struct RedemptionResultTests {
         (Fixture.error(status: 400, code: "7849"), .invalidToken),
         (Fixture.error(status: 403, code: 7852), .purchaseBelongsToOtherUser),
         (Fixture.error(status: 400, code: " 7852"), .purchaseBelongsToOtherUser),
-        (Fixture.error(status: 403, code: 7853, extra: [
-            "purchase_redemption_error_info": ["obfuscated_email": "j***@e***.com", "resent": true],
-        ]), .expired(obfuscatedEmail: "j***@e***.com", resent: true)),
-        (Fixture.error(status: 403, code: 7853, extra: [
-            "purchase_redemption_error_info": ["obfuscated_email": "j***@e***.com"],
-        ]), .expired(obfuscatedEmail: "j***@e***.com", resent: false)),
+        (
+            Fixture.error(
+                status: 403, code: 7853,
+                extra: [
+                    "purchase_redemption_error_info": ["obfuscated_email": "j***@e***.com", "resent": true]
+                ]), .expired(obfuscatedEmail: "j***@e***.com", resent: true)
+        ),
+        (
+            Fixture.error(
+                status: 403, code: 7853,
+                extra: [
+                    "purchase_redemption_error_info": ["obfuscated_email": "j***@e***.com"]
+                ]), .expired(obfuscatedEmail: "j***@e***.com", resent: false)
+        ),
     ])
     func mapsByJSONCode(response: HTTPResponse, expected: WebPurchaseRedemptionResult) async {
         let (result, transport, _) = await redeem(response)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RedeemKit
 
 @Suite("Retries and backoff")
@@ -113,7 +114,7 @@ struct RetryTests {
     }
 
     @Test func parsesRetryAfterSecondsAndDates() {
-        let now = Date(timeIntervalSince1970: 1_445_412_480) // Wed, 21 Oct 2015 07:28:00 GMT
+        let now = Date(timeIntervalSince1970: 1_445_412_480)  // Wed, 21 Oct 2015 07:28:00 GMT
         #expect(RetryPolicy.retryAfter("120", now: now) == 120)
         #expect(RetryPolicy.retryAfter("Wed, 21 Oct 2015 07:28:30 GMT", now: now) == 30)
         #expect(RetryPolicy.retryAfter("soon", now: now) == nil)

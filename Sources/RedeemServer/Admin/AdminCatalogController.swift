@@ -25,7 +25,6 @@ struct AdminCatalogController {
         enum CodingKeys: String, CodingKey { case displayName = "display_name" }
     }
 
-
     @Sendable func createProduct(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Product> {
         let appID = try await admin.authorizedAppID(context)
         let input = try await request.decodeJSON(ProductInput.self, context: context)

@@ -16,7 +16,6 @@ struct AdminKeysController {
     struct KeyRequest: Decodable { let kind: String }
     struct KeyList: Encodable { let keys: [APIKey] }
 
-
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CreatedKey> {
         let appID = try await admin.authorizedAppID(context)
         let input = try await request.decodeJSON(KeyRequest.self, context: context)

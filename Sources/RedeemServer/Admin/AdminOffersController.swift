@@ -90,10 +90,12 @@ struct AdminOffersController {
             response.headers[.init("X-Redeem-Batch-ID")!] = generated.batch.id
             return response
         }
-        var response = try JSONResponse(GeneratedBatch(
-            batch: generated.batch, codes: generated.codes.map(OfferCode.grouped),
-            redemptionURLBase: OfferCodeLinks.redeemPageBase(publicURL: publicURL, appID: appID)
-        ), status: .created).response(from: request, context: context)
+        var response = try JSONResponse(
+            GeneratedBatch(
+                batch: generated.batch, codes: generated.codes.map(OfferCode.grouped),
+                redemptionURLBase: OfferCodeLinks.redeemPageBase(publicURL: publicURL, appID: appID)
+            ), status: .created
+        ).response(from: request, context: context)
         response.headers[.cacheControl] = "no-store"
         return response
     }

@@ -114,7 +114,8 @@ extension AdminService {
         try OfferCodeBatch.validate(count: count, expiresAt: expiresAt, now: now)
         guard OfferCode.lengths.contains(length) else { throw ValidationError(field: "length", reason: "must be 16, 17 or 18") }
         _ = try await store.offer(appID: appID, id: offerID)
-        let batch = OfferCodeBatch(id: Identifier.make(prefix: "batch"), appID: appID, offerID: offerID, count: count, expiresAt: expiresAt, createdAt: now)
+        let batch = OfferCodeBatch(
+            id: Identifier.make(prefix: "batch"), appID: appID, offerID: offerID, count: count, expiresAt: expiresAt, createdAt: now)
         for attempt in 1...2 {
             let codes = OfferCode.generate(count: count, length: length)
             progress("generated", count)

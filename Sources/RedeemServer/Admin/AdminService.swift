@@ -203,8 +203,9 @@ extension AdminService {
         guard Formats.isEmail(email) else { throw ValidationError(field: "email", reason: "must be an e-mail address") }
         let buyer = try appUserID.map { try AppUserID(validating: $0) } ?? AppUserID.anonymous()
         let now = clock.now()
-        let grant = PurchaseGrant(appID: appID, appUserID: buyer, productID: productID, store: .external, isSandbox: sandbox,
-                                  purchaseDate: now, email: email)
+        let grant = PurchaseGrant(
+            appID: appID, appUserID: buyer, productID: productID, store: .external, isSandbox: sandbox,
+            purchaseDate: now, email: email)
         let purchase = try await store.grant(grant, idempotency: nil, now: now).purchase
         let link = try await RedemptionLinkIssuer(store: store, publicURL: publicURL).issue(for: purchase, now: now)
         return RecordedPurchase(purchase: purchase, link: link)

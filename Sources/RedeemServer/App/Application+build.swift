@@ -55,6 +55,12 @@ public struct ServerDependencies: Sendable {
     }
     var emailQueue: EmailQueue { EmailQueue(store: store, mail: mail, mailer: mailer, clock: clock) }
     var redemption: RedemptionService { RedemptionService(store: store, emailQueue: emailQueue, limiter: rateLimiter, clock: clock) }
+    var checkout: CheckoutService { CheckoutService(store: store, links: links, emailQueue: emailQueue, clock: clock) }
+    var checkoutPages: CheckoutPages { CheckoutPages(templates: templates, emailOn: mail != nil) }
+    var stripeSessions: StripeSessions? { stripe.map { StripeSessions(settings: $0, client: .shared) } }
+    var offerCodes: OfferCodeService {
+        OfferCodeService(store: store, emailQueue: emailQueue, limiter: rateLimiter, clock: clock, publicURL: publicURL, links: links)
+    }
     var purchases: PurchaseService { PurchaseService(store: store, links: links, emailQueue: emailQueue, clock: clock) }
 }
 
@@ -68,13 +74,11 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     HealthController(database: deps.store.database).addRoutes(to: router)
     try OpenAPIController().addRoutes(to: router)
     WellKnownController(store: deps.store).addRoutes(to: router)
-    let checkout = CheckoutPageController(
-        store: deps.store, clock: deps.clock, templates: deps.templates,
-        pipeline: CheckoutService(store: deps.store, links: deps.links, emailQueue: deps.emailQueue, clock: deps.clock), publicURL: deps.publicURL,
-        stripe: deps.stripe.map { StripeSessions(settings: $0, client: .shared) }, links: deps.links
-    )
-    checkout.addRoutes(to: router)
-    OfferRedeemPageController(store: deps.store, clock: deps.clock, limiter: deps.rateLimiter, checkout: checkout).addRoutes(to: router)
+    CheckoutPageController(
+        store: deps.store, clock: deps.clock, pages: deps.checkoutPages, service: deps.checkout, publicURL: deps.publicURL,
+        stripe: deps.stripeSessions, links: deps.links
+    ).addRoutes(to: router)
+    OfferRedeemPageController(service: deps.offerCodes, pages: deps.checkoutPages, stripe: deps.stripeSessions).addRoutes(to: router)
     StripeWebhookController(
         store: deps.store, clock: deps.clock, webhookSecret: deps.stripeWebhookSecret, links: deps.links, emailQueue: deps.emailQueue
     ).addRoutes(to: router)
@@ -84,14 +88,13 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     ).addRoutes(to: router)
 
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
-    CustomerInfoController(store: deps.store, clock: deps.clock, cache: CustomerInfoCache()).addRoutes(to: v1)
+    CustomerInfoController(service: CustomerInfoService(store: deps.store, cache: CustomerInfoCache(), clock: deps.clock)).addRoutes(to: v1)
     PurchasesController(service: deps.purchases).addRoutes(to: v1)
     RedemptionController(service: deps.redemption).addRoutes(to: v1)
-    OfferCodeController(store: deps.store, clock: deps.clock, limiter: deps.rateLimiter, publicURL: deps.publicURL).addRoutes(to: v1)
+    OfferCodeController(service: deps.offerCodes).addRoutes(to: v1)
     if deps.benchmarkRoutes { BenchmarkController(store: deps.store).addRoutes(to: v1) }
     WebCheckoutsController(
-        store: deps.store, clock: deps.clock, publicURL: deps.publicURL, stripe: deps.stripe.map { StripeSessions(settings: $0, client: .shared) },
-        links: deps.links
+        store: deps.store, clock: deps.clock, publicURL: deps.publicURL, stripe: deps.stripeSessions, links: deps.links
     ).addRoutes(to: v1)
 
     let admin = router.group("/admin/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))

@@ -47,11 +47,13 @@ public struct ServerConfiguration: Sendable {
             throw ConfigurationError(setting: "--database-url / REDEEM_DATABASE_URL", reason: error.description)
         }
         guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
-            throw ConfigurationError(setting: "--log-level / REDEEM_LOG_LEVEL", reason: "'\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
+            throw ConfigurationError(
+                setting: "--log-level / REDEEM_LOG_LEVEL", reason: "'\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
         }
         let base = publicURL ?? "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
         guard let url = URL(string: base), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil,
-              url.path.isEmpty || url.path == "/" else {
+            url.path.isEmpty || url.path == "/"
+        else {
             throw ConfigurationError(setting: "--public-url / REDEEM_PUBLIC_URL", reason: "'\(base)' must be an absolute http(s) URL with no path")
         }
         self.host = host

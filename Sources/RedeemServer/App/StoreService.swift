@@ -1,5 +1,5 @@
-import ServiceLifecycle
 import RedeemStore
+import ServiceLifecycle
 
 /// Closes the store when the application shuts down.
 struct StoreService: Service {

@@ -13,7 +13,8 @@ struct AuthMiddleware: RouterMiddleware {
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         guard let header = request.headers[.authorization], header.count > 7,
-              header.prefix(7).lowercased() == "bearer " else {
+            header.prefix(7).lowercased() == "bearer "
+        else {
             throw APIError.unauthenticated
         }
         // Keys never contain blanks: drop any around (or in) the presented value.
@@ -25,34 +26,6 @@ struct AuthMiddleware: RouterMiddleware {
         context.key = key
         return try await next(request, context)
     }
-}
-
-/// Keys by hash, remembered for a few seconds so hot routes skip the lookup.
-/// A revocation in this process takes effect at once; in another instance, within `ttl`.
-public final class KeyCache: Sendable {
-    let store: any KeyStore
-    let ttl: TimeInterval
-    private let entries = NIOLockedValueBox([String: (key: APIKey?, fetched: Date)]())
-
-    public init(store: any KeyStore, ttl: TimeInterval = 5) {
-        self.store = store
-        self.ttl = ttl
-    }
-
-    func key(hash: String) async throws -> APIKey? {
-        let now = Date()
-        if let entry = entries.withLockedValue({ $0[hash] }), now.timeIntervalSince(entry.fetched) < ttl {
-            return entry.key
-        }
-        let key = try await store.activeKey(hash: hash)
-        entries.withLockedValue { entries in
-            if entries.count > 10_000 { entries.removeAll() }
-            entries[hash] = (key, now)
-        }
-        return key
-    }
-
-    func invalidateAll() { entries.withLockedValue { $0.removeAll() } }
 }
 
 extension AppRequestContext {

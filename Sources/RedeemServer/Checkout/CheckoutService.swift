@@ -16,6 +16,20 @@ struct CheckoutService: Sendable {
         let buyer: AppUserID
     }
 
+    /// Refuses a buyer without an app user ID where the app gives no redemption links (Core's rule).
+    func ensureBuyerAllowed(app: App, buyer: AppUserID?, sandbox: Bool) throws {
+        if buyer == nil, !CheckoutRules.sellsWithoutAppUserID(app, sandbox: sandbox) { throw CheckoutError.anonymousNotAllowed }
+    }
+
+    /// Refuses what the buyer already holds (Core's `CheckoutRules`), reading their purchases only when it can matter.
+    func ensureNotOwned(product: Product, buyer: AppUserID?, at now: Date) async throws {
+        guard CheckoutRules.needsOwnershipCheck(buyer: buyer, product: product), let buyer,
+            let customer = try await store.findCustomer(appID: product.appID, appUserID: buyer)
+        else { return }
+        let purchases = try await store.purchases(customerID: customer.id)
+        if CheckoutRules.alreadyOwns(buyer: buyer, product: product, purchases: purchases, at: now) { throw CheckoutError.alreadyOwned(product) }
+    }
+
     /// `buyer` nil is an anonymous checkout: the purchase belongs to a new anonymous ID until it is redeemed.
     func complete(
         app: App, product: Product, buyer: AppUserID?, email: String, sandbox: Bool, store storeName: Store,
@@ -23,13 +37,7 @@ struct CheckoutService: Sendable {
     ) async throws -> Completed {
         let now = clock.now()
         let owner = buyer ?? AppUserID.anonymous()
-        if let buyer, !buyer.isAnonymous, product.type != .consumable,
-           let customer = try await store.findCustomer(appID: app.id, appUserID: buyer),
-           try await store.purchases(customerID: customer.id).contains(where: { $0.productID == product.id && $0.isActive(at: now) }) {
-            throw APIError.conflict(product.type == .subscription
-                ? "You already have an active \(product.displayName ?? product.id) subscription."
-                : "You already own \(product.displayName ?? product.id).")
-        }
+        try await ensureNotOwned(product: product, buyer: buyer, at: now)
         let grant = PurchaseGrant(
             appID: app.id, appUserID: owner, productID: product.id, store: storeName, isSandbox: sandbox, purchaseDate: now,
             expiresDate: sandbox ? product.period.flatMap { try? SandboxClock.expiry(period: $0, from: now) } : nil,
@@ -38,21 +46,12 @@ struct CheckoutService: Sendable {
         var grantWithReference = grant
         grantWithReference.checkoutReference = idempotencyKey
         let fingerprint = SecretToken.hash("\(app.id)|\(product.id)|\(buyer?.rawValue ?? "anonymous")|\(email)|\(sandbox)")
-        let result = try await store.grant(grantWithReference, idempotency: Idempotency(key: "checkout:" + idempotencyKey, fingerprint: fingerprint), now: now)
+        let result = try await store.grant(
+            grantWithReference, idempotency: Idempotency(key: "checkout:" + idempotencyKey, fingerprint: fingerprint), now: now)
         let link = try await links.issue(for: result.purchase, now: now)
         if result.created { _ = try await emailQueue.queueReceipt(for: result.purchase) }
         // On a repeated submit the purchase already belongs to the first attempt's (anonymous) ID.
         let recorded = try await store.originalAppUserID(customerID: result.purchase.customerID)
         return Completed(purchase: result.purchase, link: link, buyer: (try? AppUserID(validating: recorded ?? "")) ?? owner)
-    }
-}
-
-/// Sandbox subscriptions run on an accelerated clock, as RevenueCat's sandbox does:
-/// a week or a month lasts 5 minutes, a year an hour.
-enum SandboxClock {
-    static func expiry(period: String, from date: Date) throws -> Date {
-        let parsed = try ISO8601Period(parsing: period)
-        let minutes: Double = parsed.years > 0 ? 60 : 5
-        return date.addingTimeInterval(minutes * 60)
     }
 }

@@ -66,9 +66,7 @@ struct WebCheckoutsController {
         let app = try await store.app(id: appID)
         let product = try await store.product(appID: appID, id: input.productID)
         let buyer = try input.appUserID.map(AppUserID.parse)
-        if buyer == nil, !app.redemptionLinkPolicy.allowsLinks(sandbox: sandbox) {
-            throw APIError.forbidden("This app does not sell without an app user ID in this environment.")
-        }
+        if buyer == nil, !CheckoutRules.sellsWithoutAppUserID(app, sandbox: sandbox) { throw CheckoutError.anonymousNotAllowed }
         if let email = input.email, !Formats.isEmail(email) { throw ValidationError(field: "email", reason: "must be an e-mail address") }
         let now = clock.now()
         let checkout = WebCheckout(
@@ -79,16 +77,15 @@ struct WebCheckoutsController {
         let url: String
         if sandbox {
             var components = URLComponents(string: "\(base)/sandbox/p/\(app.id)/\(product.id)")!
-            components.queryItems = [URLQueryItem(name: "checkout_id", value: checkout.id)]
+            components.queryItems =
+                [URLQueryItem(name: "checkout_id", value: checkout.id)]
                 + (buyer.map { [URLQueryItem(name: "app_user_id", value: $0.rawValue)] } ?? [])
                 + (input.email.map { [URLQueryItem(name: "email", value: $0)] } ?? [])
                 + (input.metadata ?? [:]).sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
             url = components.string!
             try await store.createWebCheckout(checkout)
         } else {
-            guard let stripe else {
-                throw APIError(.serviceUnavailable, code: 7503, message: "Paid checkout is not configured on this server; use a sandbox key.")
-            }
+            guard let stripe else { throw CheckoutError.paidCheckoutUnavailable(hint: "use a sandbox key") }
             var metadata = input.metadata ?? [:]
             metadata["redeem_checkout_id"] = checkout.id
             try await store.createWebCheckout(checkout)
@@ -115,7 +112,8 @@ struct WebCheckoutsController {
             }
             reply = Status(id: checkout.id, status: .succeeded, isSandbox: checkout.isSandbox, purchaseID: purchase.id)
             if let link = try await links.issue(for: purchase, now: clock.now()) {
-                reply.redemptionInfo = RedemptionInfo(redemptionURL: link.customSchemeURL, redemptionHTTPSURL: link.httpsURL, expiresAt: link.expiresAt)
+                reply.redemptionInfo = RedemptionInfo(
+                    redemptionURL: link.customSchemeURL, redemptionHTTPSURL: link.httpsURL, expiresAt: link.expiresAt)
             }
         }
         return JSONResponse(reply)

@@ -10,6 +10,7 @@ import RedeemStore
 /// `request_date`), so a hit only needs the store to confirm nothing was committed since it was filled.
 /// Entries also lapse when `last_seen` is due a refresh, so that refresh still reaches the store.
 final class CustomerInfoCache: Sendable {
+
     struct Key: Hashable {
         let appID: String
         let appUserID: String
@@ -34,32 +35,10 @@ final class CustomerInfoCache: Sendable {
     /// `token` must have been read before the data the entry was built from.
     func store(_ key: Key, token: UInt64, info: CustomerInfo, subscriber: ByteBuffer) {
         let lastSeen = ISODate.parse(info.subscriber.lastSeen) ?? .distantPast
-        let entry = Entry(token: token, refreshDue: lastSeen.addingTimeInterval(SQLStore.lastSeenResolution), subscriber: subscriber)
+        let entry = Entry(token: token, refreshDue: lastSeen.addingTimeInterval(Customer.lastSeenResolution), subscriber: subscriber)
         entries.withLockedValue { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = entry
         }
-    }
-}
-
-/// CustomerInfo as `{"request_date", "request_date_ms", "subscriber"}`, with the subscriber already rendered:
-/// byte for byte what the shared encoder writes for the whole value.
-struct CustomerInfoResponse: ResponseGenerator {
-    let requestDate: Date
-    let subscriber: ByteBuffer
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        var body = ByteBuffer()
-        body.reserveCapacity(subscriber.readableBytes + 80)
-        body.writeString(#"{"request_date":""# + ISODate.format(requestDate) + #"","request_date_ms":"#)
-        body.writeString(String(requestDate.millisecondsSince1970))
-        body.writeString(#","subscriber":"#)
-        body.writeImmutableBuffer(subscriber)
-        body.writeString("}")
-        return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
-    }
-
-    static func render(_ subscriber: CustomerInfo.Subscriber) throws -> ByteBuffer {
-        ByteBuffer(bytes: try JSONCoding.encoder.encode(subscriber))
     }
 }

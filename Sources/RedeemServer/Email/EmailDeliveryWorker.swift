@@ -20,8 +20,10 @@ public final class EmailDeliveryWorker: Service, Sendable {
     let maxAttempts = 12
     private let loop: QueueWorkerLoop
 
-    init(store: any EmailStore, composer: EmailComposer, settings: MailSettings, clock: any RedeemClock, logger: Logger,
-         pollInterval: Duration = .seconds(1)) {
+    init(
+        store: any EmailStore, composer: EmailComposer, settings: MailSettings, clock: any RedeemClock, logger: Logger,
+        pollInterval: Duration = .seconds(1)
+    ) {
         self.store = store
         self.composer = composer
         self.client = SMTPClient(configuration: settings.smtp)
@@ -66,9 +68,11 @@ public final class EmailDeliveryWorker: Service, Sendable {
             let transient = (error as? MailError)?.isTransient ?? !(error is StoreError)
             let attempts = email.attempts + 1
             let retryAt = transient && attempts < maxAttempts ? now.addingTimeInterval(Self.backoff(attempts: attempts)) : nil
-            logger.warning("e-mail not sent", metadata: [
-                "email_id": "\(email.id)", "attempt": "\(attempts)", "retry": "\(retryAt != nil)", "error": "\(error)",
-            ])
+            logger.warning(
+                "e-mail not sent",
+                metadata: [
+                    "email_id": "\(email.id)", "attempt": "\(attempts)", "retry": "\(retryAt != nil)", "error": "\(error)",
+                ])
             try? await store.markEmailFailed(id: email.id, error: "\(error)", retryAt: retryAt, at: now)
             return false
         }

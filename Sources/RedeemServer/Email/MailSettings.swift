@@ -13,7 +13,8 @@ public struct MailSettings: Sendable {
     public init(smtpURL: String, from: String) throws(ConfigurationError) {
         let setting = "--smtp-url / REDEEM_SMTP_URL"
         guard let url = URLComponents(string: smtpURL), let scheme = url.scheme, ["smtp", "smtps"].contains(scheme),
-              let host = url.host, !host.isEmpty else {
+            let host = url.host, !host.isEmpty
+        else {
             throw ConfigurationError(setting: setting, reason: "must look like smtp://user:password@host:587 or smtps://host:465")
         }
         var security: SMTPConfiguration.Security = scheme == "smtps" ? .tls : .startTLS

@@ -36,11 +36,12 @@ public struct APIError: HTTPResponseError, Sendable {
 extension APIError {
     /// An error the framework raised (unknown route, body too large…), in our body format.
     init(framework status: HTTPResponse.Status, message: String?) {
-        let code = switch status.code {
-        case 404: 7004
-        case 500...: 7500
-        default: 7000
-        }
+        let code =
+            switch status.code {
+            case 404: 7004
+            case 500...: 7500
+            default: 7000
+            }
         self.init(status, code: code, message: message ?? status.reasonPhrase)
     }
 
@@ -64,6 +65,12 @@ extension APIError {
     static func from(_ error: any Error) -> APIError? {
         switch error {
         case let error as APIError: return error
+        case let error as CheckoutError:
+            switch error {
+            case .alreadyOwned: return .conflict(error.message)
+            case .anonymousNotAllowed: return .forbidden(error.message)
+            case .paidCheckoutUnavailable: return APIError(.serviceUnavailable, code: 7503, message: error.message)
+            }
         case let error as RateLimited:
             var limited = APIError(.tooManyRequests, code: 7429, message: "Too many attempts; try again later.")
             limited.headers[.retryAfter] = String(Int(error.retryAfter.rounded(.up)))
@@ -78,11 +85,12 @@ extension APIError {
     }
 
     static func field(of error: DecodingError) -> String? {
-        let path: [any CodingKey] = switch error {
-        case .keyNotFound(let key, let context): context.codingPath + [key]
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context.codingPath
-        @unknown default: []
-        }
+        let path: [any CodingKey] =
+            switch error {
+            case .keyNotFound(let key, let context): context.codingPath + [key]
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context.codingPath
+            @unknown default: []
+            }
         let names = path.map { $0.intValue.map(String.init) ?? $0.stringValue }
         return names.isEmpty ? nil : names.joined(separator: ".")
     }

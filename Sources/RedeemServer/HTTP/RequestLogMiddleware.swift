@@ -9,12 +9,14 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         let start = ContinuousClock.now
         let response = try await next(request, context)
         let elapsed = ContinuousClock.now - start
-        context.logger.debug("request", metadata: [
-            "method": "\(request.method.rawValue)",
-            "route": "\(context.endpointPath ?? "unmatched")",
-            "status": "\(response.status.code)",
-            "ms": "\(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)",
-        ])
+        context.logger.debug(
+            "request",
+            metadata: [
+                "method": "\(request.method.rawValue)",
+                "route": "\(context.endpointPath ?? "unmatched")",
+                "status": "\(response.status.code)",
+                "ms": "\(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)",
+            ])
         return response
     }
 }

@@ -7,10 +7,9 @@ import RedeemStore
 /// Showing the page never redeems; the claim is a POST. Free offers become a purchase with a redemption link at once;
 /// paid ones go through checkout (the built-in one in sandbox).
 struct OfferRedeemPageController {
-    let store: any OfferCodeStore
-    let clock: any RedeemClock
-    let limiter: RateLimiter
-    let checkout: CheckoutPageController
+    let service: OfferCodeService
+    let pages: CheckoutPages
+    let stripe: StripeSessions?
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/redeem") { try await self.show($0, $1, sandbox: false) }
@@ -24,16 +23,16 @@ struct OfferRedeemPageController {
         let query = request.uri.queryParameters
         guard query["ctx"] == "offercodes" else { throw APIError.badRequest("This page redeems offer codes: ctx must be offercodes.", field: "ctx") }
         guard let appID = query["id"].map(String.init), !appID.isEmpty else { throw APIError.badRequest("Missing the app ID.", field: "id") }
-        let app = try await store.app(id: appID)
+        let app = try await service.app(id: appID)
         let buyer = try query["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse(String($0)) }
         var hidden = [["name": "id", "value": app.id]]
         if let buyer { hidden.append(["name": "app_user_id", "value": buyer.rawValue]) }
         guard let code = query["code"].map(String.init), !code.trimmingCharacters(in: .whitespaces).isEmpty else {
             return page(app: app, sandbox: sandbox, status: .ok, extra: ["askCode": true, "hidden": hidden])
         }
-        try await limiter.offerPage(ip: context.remoteIP)
+        try await service.countPageView(ip: context.remoteIP)
         let found: FoundOfferCode
-        switch try await lookUp(appID: app.id, code: code) {
+        switch try await service.lookUp(appID: app.id, code: code) {
         case .failure(let failure):
             return page(app: app, sandbox: sandbox, status: failure.pageStatus, extra: ["error": failure.message])
         case .success(let value): found = value
@@ -47,11 +46,11 @@ struct OfferRedeemPageController {
 
     /// The form's POST: free offers are granted here; paid ones continue to checkout.
     func claim(_ request: Request, _ context: AppRequestContext, sandbox: Bool) async throws -> Response {
-        let claim = try await Claim.parse(request, store: store)
-        try await limiter.offerRedemption(ip: context.remoteIP, appID: claim.app.id, user: claim.claimant)
+        let claim = try await Claim.parse(request, service: service)
+        try await service.countClaim(ip: context.remoteIP, appID: claim.app.id, claimant: claim.claimant)
         if let done = try await alreadyClaimed(claim, sandbox: sandbox) { return done }
         let found: FoundOfferCode
-        switch try await lookUp(appID: claim.app.id, code: claim.code) {
+        switch try await service.lookUp(appID: claim.app.id, code: claim.code) {
         case .failure(let failure):
             return page(app: claim.app, sandbox: sandbox, status: failure.pageStatus, extra: ["error": failure.message])
         case .success(let value): found = value
@@ -60,23 +59,23 @@ struct OfferRedeemPageController {
         guard sandbox else { return try await stripeCheckout(claim, found: found) }
         var hidden = claim.hiddenFields
         hidden.append(["name": "email", "value": claim.email])
-        return checkout.page("sandbox-checkout", status: .ok, link: CheckoutPageController.Link(app: claim.app, product: found.product, buyer: nil), extra: [
-            "action": "/sandbox/redeem/pay", "hidden": hidden, "email": claim.email, "emailLocked": true,
-            "price": OfferSummary.text(found.offer, product: found.product),
-        ])
+        return pages.page(
+            "sandbox-checkout", status: .ok, link: CheckoutLink(app: claim.app, product: found.product, buyer: nil),
+            extra: [
+                "action": "/sandbox/redeem/pay", "hidden": hidden, "email": claim.email, "emailLocked": true,
+                "price": OfferSummary.text(found.offer, product: found.product),
+            ])
     }
 
     /// Production: Stripe Checkout for the offer's price; the webhook redeems the code when the payment succeeds.
     func stripeCheckout(_ claim: Claim, found: FoundOfferCode) async throws -> Response {
-        guard let stripe = checkout.stripe else {
-            throw APIError(.serviceUnavailable, code: 7503, message: "Paid checkout is not configured on this server; use the sandbox page.")
-        }
-        let base = checkout.publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        guard let stripe else { throw CheckoutError.paidCheckoutUnavailable(hint: "use the sandbox page") }
+        let base = service.publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         let code = OfferCode.normalize(claim.code) ?? OfferCode.normalizeCustom(claim.code) ?? claim.code
         let url = try await stripe.createOfferSession(
             app: claim.app, product: found.product, offer: found.offer, code: code, claimant: claim.claimant, email: claim.email,
             successURL: "\(base)/checkout/\(claim.app.id)/\(found.product.id)/success?session_id={CHECKOUT_SESSION_ID}",
-            cancelURL: OfferCodeLinks.redeemPageBase(publicURL: checkout.publicURL, appID: claim.app.id) + code
+            cancelURL: OfferCodeLinks.redeemPageBase(publicURL: service.publicURL, appID: claim.app.id) + code
         )
         var response = Response(status: .seeOther)
         response.headers[.location] = url
@@ -86,10 +85,10 @@ struct OfferRedeemPageController {
 
     /// The sandbox checkout of a paid offer: no money moves; the purchase carries the offer's price.
     @Sendable func pay(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let claim = try await Claim.parse(request, store: store)
-        try await limiter.offerPayment(ip: context.remoteIP)
+        let claim = try await Claim.parse(request, service: service)
+        try await service.countPayment(ip: context.remoteIP)
         if let done = try await alreadyClaimed(claim, sandbox: true) { return done }
-        guard let found = try await store.findOfferCode(appID: claim.app.id, code: claim.code), let price = found.offer.price else {
+        guard let (found, price) = try await service.paidOffer(appID: claim.app.id, code: claim.code) else {
             return page(app: claim.app, sandbox: true, status: .notFound, extra: ["error": OfferRedemptionFailure.invalid.message])
         }
         return try await grant(claim, found: found, sandbox: true, payment: .init(price: price))
@@ -97,45 +96,29 @@ struct OfferRedeemPageController {
 
     /// A repeated submit of a claim that already succeeded: its success step again.
     func alreadyClaimed(_ claim: Claim, sandbox: Bool) async throws -> Response? {
-        guard let purchase = try await store.purchase(appID: claim.app.id, checkoutReference: "offer:" + claim.claimID) else { return nil }
-        return try await success(claim, purchase: purchase, product: try await store.product(appID: claim.app.id, id: purchase.productID), sandbox: sandbox)
+        guard let purchase = try await service.earlierClaim(appID: claim.app.id, claimID: claim.claimID) else { return nil }
+        let product = try await service.product(appID: claim.app.id, id: purchase.productID)
+        return try await success(claim, purchase: purchase, product: product, sandbox: sandbox)
     }
 
     func success(_ claim: Claim, purchase: Purchase, product: Product, sandbox: Bool) async throws -> Response {
-        let link = try await checkout.links.issue(for: purchase, now: clock.now())
-        return try checkout.afterPurchase(
-            link: CheckoutPageController.Link(app: claim.app, product: product, buyer: claim.buyer),
+        let link = try await service.newLink(for: purchase)
+        return try pages.afterPurchase(
+            link: CheckoutLink(app: claim.app, product: product, buyer: claim.buyer),
             completed: CheckoutService.Completed(purchase: purchase, link: link, buyer: claim.claimant), sandbox: sandbox
         )
     }
 
     /// Redeems for the claim's buyer and shows the success step; a repeated submit shows the first result.
     func grant(_ claim: Claim, found: FoundOfferCode, sandbox: Bool, payment: OfferCodeRedemptionRequest.Payment?) async throws -> Response {
-        let now = clock.now()
-        let reference = "offer:" + claim.claimID
-        let result = try await store.redeemOfferCode(OfferCodeRedemptionRequest(
-            appID: claim.app.id, code: claim.code, claimant: claim.claimant, channel: .web, isSandbox: sandbox,
-            store: payment == nil ? .promotional : .rcBilling, email: claim.email, payment: payment, checkoutReference: reference, now: now
-        ))
-        let purchase: Purchase
+        let result = try await service.claimOnWeb(
+            appID: claim.app.id, code: claim.code, claimID: claim.claimID, claimant: claim.claimant, email: claim.email, sandbox: sandbox,
+            payment: payment
+        )
         switch result {
-        case .success(let redemption):
-            purchase = redemption.purchase
-            _ = try await checkout.pipeline.emailQueue.queueReceipt(for: purchase)
-        case .failure(let failure):
-            guard failure == .alreadyRedeemed, let earlier = try await store.purchase(appID: claim.app.id, checkoutReference: reference) else {
-                return page(app: claim.app, sandbox: sandbox, status: failure.pageStatus, extra: ["error": failure.message])
-            }
-            purchase = earlier
+        case .success(let purchase): return try await success(claim, purchase: purchase, product: found.product, sandbox: sandbox)
+        case .failure(let failure): return page(app: claim.app, sandbox: sandbox, status: failure.pageStatus, extra: ["error": failure.message])
         }
-        return try await success(claim, purchase: purchase, product: found.product, sandbox: sandbox)
-    }
-
-    /// The code's offer, or why it cannot be redeemed now.
-    func lookUp(appID: String, code: String) async throws -> Result<FoundOfferCode, OfferRedemptionFailure> {
-        guard let found = try await store.findOfferCode(appID: appID, code: code) else { return .failure(.invalid) }
-        if let failure = found.unavailability(at: clock.now()) { return .failure(failure) }
-        return .success(found)
     }
 
     func describe(_ found: FoundOfferCode, code: String) -> [String: Any] {
@@ -154,7 +137,7 @@ struct OfferRedeemPageController {
         context["iconURL"] = app.iconURL
         context["supportEmail"] = app.supportEmail
         for (key, value) in extra { context[key] = value }
-        return HTMLPage.response(checkout.templates.render("offer-redeem", context), status: status, nonce: nonce)
+        return HTMLPage.response(pages.templates.render("offer-redeem", context), status: status, nonce: nonce)
     }
 }
 
@@ -171,12 +154,14 @@ extension OfferRedeemPageController {
         let claimant: AppUserID
         let hiddenFields: [[String: String]]
 
-        static func parse(_ request: Request, store: any OfferCodeStore) async throws -> Claim {
+        static func parse(_ request: Request, service: OfferCodeService) async throws -> Claim {
             let fields = try await FormBody.parse(request)
             guard let appID = fields["id"], !appID.isEmpty else { throw APIError.badRequest("Missing the app ID.", field: "id") }
-            let app = try await store.app(id: appID)
+            let app = try await service.app(id: appID)
             guard let code = fields["code"], !code.isEmpty else { throw APIError.badRequest("Missing the code.", field: "code") }
-            guard let claimID = fields["claim_id"], (16...64).contains(claimID.count), claimID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            guard let claimID = fields["claim_id"], (16...64).contains(claimID.count),
+                claimID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+            else {
                 throw APIError.badRequest("Missing or malformed claim_id; reload the page.", field: "claim_id")
             }
             let email = (fields["email"] ?? "").trimmingCharacters(in: .whitespaces)

@@ -8,11 +8,12 @@ enum OfferSummary {
         guard let duration = offer.duration, let total = offer.totalPeriod else {
             return offer.price.map(PriceFormat.string) ?? "Free"
         }
-        let main = switch offer.paymentMode {
-        case .freeTrial: "\(words(total)) free"
-        case .payAsYouGo: "\(offer.price.map(PriceFormat.string) ?? "") per \(words(duration.period, unitOnly: true)) for \(words(total))"
-        case .payUpFront: "\(offer.price.map(PriceFormat.string) ?? "") for \(words(total))"
-        }
+        let main =
+            switch offer.paymentMode {
+            case .freeTrial: "\(words(total)) free"
+            case .payAsYouGo: "\(offer.price.map(PriceFormat.string) ?? "") per \(words(duration.period, unitOnly: true)) for \(words(total))"
+            case .payUpFront: "\(offer.price.map(PriceFormat.string) ?? "") for \(words(total))"
+            }
         guard let price = product.price, let period = product.period, let parsed = try? ISO8601Period(parsing: period) else { return main }
         return main + ", then \(PriceFormat.string(price)) per \(words(parsed, unitOnly: true))"
     }

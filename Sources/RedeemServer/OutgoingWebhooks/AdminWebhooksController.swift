@@ -77,7 +77,8 @@ struct AdminWebhooksController {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<EndpointList> {
         let appID = try await admin.authorizedAppID(context)
-        return JSONResponse(EndpointList(webhooks: try await store.webhookEndpoints(appID: appID).map { EndpointView(endpoint: $0, showSecret: false) }))
+        return JSONResponse(
+            EndpointList(webhooks: try await store.webhookEndpoints(appID: appID).map { EndpointView(endpoint: $0, showSecret: false) }))
     }
 
     @Sendable func disable(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
@@ -88,7 +89,8 @@ struct AdminWebhooksController {
 
     @Sendable func test(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let appID = try await admin.authorizedAppID(context)
-        try await store.emit(.test(appID: appID, eventID: "evt_" + SecretToken.generate(byteCount: 12), at: admin.clock.now()), now: admin.clock.now())
+        try await store.emit(
+            .test(appID: appID, eventID: "evt_" + SecretToken.generate(byteCount: 12), at: admin.clock.now()), now: admin.clock.now())
         worker?.wake()
         return .accepted
     }

@@ -19,8 +19,10 @@ public final class WebhookDeliveryWorker: Service, Sendable {
     let client: HTTPClient
     private let loop: QueueWorkerLoop
 
-    public init(store: any WebhookQueueStore, clock: any RedeemClock, logger: Logger, policy: WebhookRetryPolicy = .default,
-                pollInterval: Duration = .seconds(1)) {
+    public init(
+        store: any WebhookQueueStore, clock: any RedeemClock, logger: Logger, policy: WebhookRetryPolicy = .default,
+        pollInterval: Duration = .seconds(1)
+    ) {
         self.store = store
         self.clock = clock
         self.logger = logger
@@ -67,8 +69,9 @@ public final class WebhookDeliveryWorker: Service, Sendable {
         request.headers.add(name: "Content-Type", value: "application/json")
         request.headers.add(name: "User-Agent", value: "Redeem-Webhooks/1.0")
         let body = Array(delivery.body.utf8)
-        request.headers.add(name: WebhookSignature.headerName,
-                            value: WebhookSignature.header(body: body, secret: endpoint.signingSecret, timestamp: now))
+        request.headers.add(
+            name: WebhookSignature.headerName,
+            value: WebhookSignature.header(body: body, secret: endpoint.signingSecret, timestamp: now))
         if let authorization = endpoint.authorization { request.headers.add(name: "Authorization", value: authorization) }
         request.body = .bytes(ByteBuffer(bytes: body))
         var status: Int?
@@ -87,10 +90,12 @@ public final class WebhookDeliveryWorker: Service, Sendable {
             durationMs: elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
         )
         let retryAt = ok ? nil : policy.nextAttempt(afterAttempt: delivery.attempts + 1, from: now)
-        logger.info("webhook attempt", metadata: [
-            "delivery_id": "\(delivery.id)", "event_id": "\(delivery.eventID)", "status": "\(status.map(String.init) ?? "none")",
-            "delivered": "\(ok)", "retry": "\(retryAt != nil)",
-        ])
+        logger.info(
+            "webhook attempt",
+            metadata: [
+                "delivery_id": "\(delivery.id)", "event_id": "\(delivery.eventID)", "status": "\(status.map(String.init) ?? "none")",
+                "delivered": "\(ok)", "retry": "\(retryAt != nil)",
+            ])
         try? await store.recordDeliveryAttempt(deliveryID: delivery.id, attempt: attempt, delivered: ok, retryAt: retryAt)
         return ok
     }

@@ -6,7 +6,8 @@ public struct Templates: Sendable {
     let library: MustacheLibrary
 
     static let required = [
-        "redeem-link", "purchase-success", "sandbox-checkout", "checkout-pending", "email-receipt.html", "email-receipt.txt", "email-new-link.html", "email-new-link.txt",
+        "redeem-link", "purchase-success", "sandbox-checkout", "checkout-pending", "email-receipt.html", "email-receipt.txt", "email-new-link.html",
+        "email-new-link.txt",
     ]
 
     public static func load() async throws -> Templates {

@@ -39,7 +39,8 @@ struct LinkPageController {
         try await limiter.newLink(ip: context.remoteIP)
         let email = try await FormBody.parse(request, limit: 16 * 1024)["email"]?.trimmingCharacters(in: .whitespaces).lowercased()
         if RedemptionLink.isWellFormed(token), let email, Formats.isEmail(email),
-           let state = try await store.redemptionTokenState(tokenHash: SecretToken.hash(token)) {
+            let state = try await store.redemptionTokenState(tokenHash: SecretToken.hash(token))
+        {
             try await limiter.newLink(appID: state.appID, email: email)
             let purchase = try await store.purchase(appID: state.appID, id: state.purchaseID)
             if purchase.email?.lowercased() == email { _ = try await emailQueue.queueNewLink(for: purchase) }

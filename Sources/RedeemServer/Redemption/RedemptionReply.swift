@@ -21,10 +21,12 @@ enum RedemptionReply {
         case .success(let info, let redemption):
             return try JSONResponse(CustomerInfoWith(info, "redemption_info", redemption)).response(from: request, context: context)
         case .subscriptionExpired(let info):
-            return try JSONResponse(Failure(
-                code: Self.subscriptionExpiredCode, message: "The purchase was redeemed, but its subscription has expired.",
-                customerInfo: info
-            ), status: .forbidden).response(from: request, context: context)
+            return try JSONResponse(
+                Failure(
+                    code: Self.subscriptionExpiredCode, message: "The purchase was redeemed, but its subscription has expired.",
+                    customerInfo: info
+                ), status: .forbidden
+            ).response(from: request, context: context)
         case .invalid:
             return try APIError(.badRequest, code: Self.invalidToken, message: "Invalid redemption token.").response(from: request, context: context)
         case .otherApp:
@@ -33,11 +35,13 @@ enum RedemptionReply {
             return try APIError(.forbidden, code: Self.belongsToOtherUserCode, message: "The purchase belongs to another user.")
                 .response(from: request, context: context)
         case .expired(let email, let resent):
-            return try JSONResponse(Failure(
-                code: Self.expiredToken,
-                message: resent ? "The link has expired. A new one has been sent to the purchase e-mail." : "The link has expired.",
-                errorInfo: email.map { ErrorInfo(obfuscatedEmail: $0, resent: resent) }
-            ), status: .forbidden).response(from: request, context: context)
+            return try JSONResponse(
+                Failure(
+                    code: Self.expiredToken,
+                    message: resent ? "The link has expired. A new one has been sent to the purchase e-mail." : "The link has expired.",
+                    errorInfo: email.map { ErrorInfo(obfuscatedEmail: $0, resent: resent) }
+                ), status: .forbidden
+            ).response(from: request, context: context)
         }
     }
 

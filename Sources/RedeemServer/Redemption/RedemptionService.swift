@@ -19,8 +19,11 @@ struct RedemptionService: Sendable {
         switch redemption.outcome {
         case .redeemed(let purchase, _):
             let info = try redemption.customerInfo.unwrap()
-            return .success(info, RedemptionInfo(purchase: purchase, owner: info.subscriber.originalAppUserID,
-                                                 entitlements: redemption.product?.entitlements ?? []))
+            return .success(
+                info,
+                RedemptionInfo(
+                    purchase: purchase, owner: info.subscriber.originalAppUserID,
+                    entitlements: redemption.product?.entitlements ?? []))
         case .subscriptionExpired:
             return .subscriptionExpired(try redemption.customerInfo.unwrap())
         case .invalid: return .invalid

@@ -59,7 +59,7 @@ struct StripeWebhookController {
     static func apply(_ event: StripeEvent, _ tx: LifecycleTransaction) async throws -> Purchase? {
         switch event.payload {
         case .checkoutSessionCompleted(let session) where session.paymentStatus == .paid || session.paymentStatus == .noPaymentRequired,
-             .checkoutSessionAsyncPaymentSucceeded(let session):
+            .checkoutSessionAsyncPaymentSucceeded(let session):
             let grant = try grant(for: session, livemode: event.livemode)
             if let code = session.metadata["redeem_offer_code"] { return try await offerPurchase(code: code, grant: grant, session: session, tx) }
             return try await tx.grant(grant, paymentReference: session.paymentIntentID)
@@ -91,7 +91,8 @@ struct StripeWebhookController {
 
     /// A paid offer claimed on the web: the code is redeemed with the payment, in the event's transaction. If the code
     /// was used up between the page and the payment, the payment still buys the product, recorded without the offer.
-    static func offerPurchase(code: String, grant: PurchaseGrant, session: StripeCheckoutSession, _ tx: LifecycleTransaction) async throws -> Purchase {
+    static func offerPurchase(code: String, grant: PurchaseGrant, session: StripeCheckoutSession, _ tx: LifecycleTransaction) async throws -> Purchase
+    {
         if let existing = try await tx.purchase(store: .stripe, transactionID: session.id) { return existing }
         let request = OfferCodeRedemptionRequest(
             appID: grant.appID, code: code, claimant: grant.appUserID, channel: .web, isSandbox: grant.isSandbox, store: .stripe,
@@ -123,7 +124,9 @@ struct StripeWebhookController {
         var grant = PurchaseGrant(
             appID: appID, appUserID: buyer, productID: productID, store: .stripe, isSandbox: !livemode, purchaseDate: session.created,
             storeTransactionID: session.subscriptionID ?? session.id,
-            price: session.amountTotal.flatMap { amount in session.currency.map { Price(amountMicros: Int64(amount) * 10_000, currency: $0.uppercased()) } },
+            price: session.amountTotal.flatMap { amount in
+                session.currency.map { Price(amountMicros: Int64(amount) * 10_000, currency: $0.uppercased()) }
+            },
             email: session.email, customParams: session.metadata.filter { !reserved.contains($0.key) }
         )
         grant.checkoutReference = session.metadata["redeem_checkout_id"] ?? session.id

@@ -18,8 +18,10 @@ struct WellKnownController {
             guard let team = app.iosTeamID, let bundle = app.iosBundleID else { return nil }
             let appID = "\(team).\(bundle)"
             // `appIDs` + `components` for iOS 13+, `appID` + `paths` for older systems.
-            return ["appIDs": [appID], "components": [["/": "/r/*", "comment": "Redeem redemption links"]],
-                    "appID": appID, "paths": ["/r/*"]]
+            return [
+                "appIDs": [appID], "components": [["/": "/r/*", "comment": "Redeem redemption links"]],
+                "appID": appID, "paths": ["/r/*"],
+            ]
         }
         return try Self.json(["applinks": ["apps": [String](), "details": details]])
     }

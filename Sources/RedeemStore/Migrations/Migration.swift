@@ -30,5 +30,8 @@ public struct Migration: Sendable {
 
 extension Migration {
     /// Every migration, in order. Append only.
-    public static let all: [Migration] = [v001Foundation, v002RedemptionTokens, v003EmailOutbox, v004Checkout, v005Webhooks, v006StoreEvents, v007CheckoutReference, v008WebCheckouts, v009SandboxRenewals, v010OfferCodes]
+    public static let all: [Migration] = [
+        v001Foundation, v002RedemptionTokens, v003EmailOutbox, v004Checkout, v005Webhooks, v006StoreEvents, v007CheckoutReference, v008WebCheckouts,
+        v009SandboxRenewals, v010OfferCodes,
+    ]
 }

@@ -38,7 +38,8 @@ public struct MigrationRunner: Sendable {
                 for statement in migration.statements(for: engine) {
                     try await connection.query(SQL(stringLiteral: statement))
                 }
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO schema_migrations (version, name, checksum, applied_at)
                     VALUES (\(migration.version), \(migration.name), \(migration.checksum(for: engine)), \(now))
                     """)
@@ -56,7 +57,8 @@ public struct MigrationRunner: Sendable {
         let engine = database.engine
         try await database.transaction { connection in
             if engine == .postgres { try await connection.query("SELECT pg_advisory_xact_lock(7300000001)") }
-            try await connection.query("""
+            try await connection.query(
+                """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at BIGINT NOT NULL
                 )

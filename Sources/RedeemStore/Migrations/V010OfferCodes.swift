@@ -1,7 +1,8 @@
 extension Migration {
     /// Offers, one-time code batches, custom codes, redemptions (one per customer and offer) and the quarterly quota.
-    static let v010OfferCodes = Migration(10, "offer_codes", common + [oneTimeCodes(withoutRowID: true)] + tail,
-                                          postgres: common + [oneTimeCodes(withoutRowID: false)] + tail)
+    static let v010OfferCodes = Migration(
+        10, "offer_codes", common + [oneTimeCodes(withoutRowID: true)] + tail,
+        postgres: common + [oneTimeCodes(withoutRowID: false)] + tail)
 
     private static let common = [
         "ALTER TABLE apps ADD COLUMN offer_code_quota_per_quarter BIGINT NOT NULL DEFAULT 1000000",

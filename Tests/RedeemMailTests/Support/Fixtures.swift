@@ -16,10 +16,11 @@ enum Fixtures {
         from: MailAddress? = nil,
         caCertificatesPath: String? = nil
     ) -> SMTPClient {
-        SMTPClient(configuration: SMTPConfiguration(
-            host: "127.0.0.1", port: port, security: security, username: username, password: password,
-            timeout: timeout, from: from, caCertificatesPath: caCertificatesPath
-        ))
+        SMTPClient(
+            configuration: SMTPConfiguration(
+                host: "127.0.0.1", port: port, security: security, username: username, password: password,
+                timeout: timeout, from: from, caCertificatesPath: caCertificatesPath
+            ))
     }
 
     static func message(to: [String] = ["buyer@example.com"], subject: String = "Your receipt") -> MailMessage {

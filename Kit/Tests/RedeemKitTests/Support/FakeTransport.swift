@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import RedeemKit
 
 /// A transport that records requests and answers from a handler; never touches the network.
@@ -54,7 +55,7 @@ actor Gate {
 
     func open() {
         isOpen = true
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
         waiters = []
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import RedeemKit
 
 /// JSON bodies and instances for tests.
@@ -28,20 +29,22 @@ enum Fixture {
         var entitlementObjects: [String: Any] = [:]
         var subscriptions: [String: Any] = [:]
         for entitlement in entitlements {
-            entitlementObjects[entitlement.id] = [
-                "product_identifier": entitlement.product,
-                "purchase_date": iso(requestDate - day),
-                "expires_date": entitlement.expires.map(iso) ?? NSNull(),
-                "grace_period_expires_date": entitlement.grace.map(iso) ?? NSNull(),
-            ] as [String: Any]
-            subscriptions[entitlement.product] = [
-                "purchase_date": iso(requestDate - day),
-                "expires_date": entitlement.expires.map(iso) ?? NSNull(),
-                "store": store,
-                "is_sandbox": false,
-                "period_type": "normal",
-                "price": ["currency": "USD", "amount": 4.99],
-            ] as [String: Any]
+            entitlementObjects[entitlement.id] =
+                [
+                    "product_identifier": entitlement.product,
+                    "purchase_date": iso(requestDate - day),
+                    "expires_date": entitlement.expires.map(iso) ?? NSNull(),
+                    "grace_period_expires_date": entitlement.grace.map(iso) ?? NSNull(),
+                ] as [String: Any]
+            subscriptions[entitlement.product] =
+                [
+                    "purchase_date": iso(requestDate - day),
+                    "expires_date": entitlement.expires.map(iso) ?? NSNull(),
+                    "store": store,
+                    "is_sandbox": false,
+                    "period_type": "normal",
+                    "price": ["currency": "USD", "amount": 4.99],
+                ] as [String: Any]
         }
         return [
             "request_date": iso(requestDate),
@@ -56,19 +59,21 @@ enum Fixture {
         ]
     }
 
-    static var redemptionInfoObject: [String: Any] { [
-        "purchaser_email": "jane@example.com",
-        "store": "stripe",
-        "store_identifiers": [
-            "stripe_customer_id": "cus_123",
-            "stripe_subscription_id": "sub_456",
-            "checkout_session_id": "cs_789",
-        ],
-        "owner_app_user_id": "user-1",
-        "product_identifier": "monthly",
-        "entitlements": ["pro"],
-        "purchase_id": "pur_1",
-    ] }
+    static var redemptionInfoObject: [String: Any] {
+        [
+            "purchaser_email": "jane@example.com",
+            "store": "stripe",
+            "store_identifiers": [
+                "stripe_customer_id": "cus_123",
+                "stripe_subscription_id": "sub_456",
+                "checkout_session_id": "cs_789",
+            ],
+            "owner_app_user_id": "user-1",
+            "product_identifier": "monthly",
+            "entitlements": ["pro"],
+            "purchase_id": "pur_1",
+        ]
+    }
 
     static func json(_ object: [String: Any]) -> Data {
         try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
@@ -118,20 +123,21 @@ enum Fixture {
         redemptionLinkHosts: [String]? = nil,
         urlScheme: String? = nil
     ) -> Redeem {
-        Redeem(configuration: Redeem.Configuration(
-            apiKey: "pk_test_123",
-            baseURL: baseURL,
-            appUserID: appUserID,
-            redemptionLinkHosts: redemptionLinkHosts,
-            urlScheme: urlScheme,
-            storageDirectory: directory,
-            keyValueStorage: storage,
-            transport: transport,
-            clock: clock,
-            retryPolicy: retryPolicy,
-            cacheMaxAge: cacheMaxAge,
-            refreshOnConfigure: false
-        ))
+        Redeem(
+            configuration: Redeem.Configuration(
+                apiKey: "pk_test_123",
+                baseURL: baseURL,
+                appUserID: appUserID,
+                redemptionLinkHosts: redemptionLinkHosts,
+                urlScheme: urlScheme,
+                storageDirectory: directory,
+                keyValueStorage: storage,
+                transport: transport,
+                clock: clock,
+                retryPolicy: retryPolicy,
+                cacheMaxAge: cacheMaxAge,
+                refreshOnConfigure: false
+            ))
     }
 
     static let redemption = WebPurchaseRedemption(redemptionToken: "tok_abc")

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import RedeemKit
 
 /// A clock whose sleeps return at once, recorded, and move `now` forward.

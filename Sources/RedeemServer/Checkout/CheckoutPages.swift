@@ -1,0 +1,83 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+import RedeemQR
+
+/// What a checkout link names: the app (with any per-link override), the product, and the buyer if named.
+struct CheckoutLink {
+    let app: App
+    let product: Product
+    let buyer: AppUserID?
+}
+
+/// The pages every checkout ends on (the hosted success page, or the app's redirect) and the checkout pages' frame,
+/// shared by purchase links and offer-code claims.
+struct CheckoutPages: Sendable {
+    let templates: Templates
+    /// Whether e-mail is on: the success page says a receipt was sent only then.
+    let emailOn: Bool
+
+    /// The app's chosen next step: the hosted success page, or a redirect carrying what the app needs.
+    func afterPurchase(link: CheckoutLink, completed: CheckoutService.Completed, sandbox: Bool) throws -> Response {
+        let app = link.app
+        if app.afterPurchase != .hosted, let target = app.afterPurchaseURL,
+            Formats.isHTTPSURL(target) || (sandbox && Formats.isLocalhostURL(target)), var url = URLComponents(string: target)
+        {
+            var items = url.queryItems ?? []
+            if app.afterPurchase == .redirect {
+                if let redemption = completed.link { items.append(URLQueryItem(name: "redeem_url", value: redemption.customSchemeURL)) }
+                items.append(URLQueryItem(name: "app_user_id", value: completed.buyer.rawValue))
+            } else {
+                items.append(URLQueryItem(name: "app_user_id", value: completed.buyer.rawValue))
+                items.append(URLQueryItem(name: "email", value: completed.purchase.email))
+                let idName = link.product.type == .subscription ? "stripe_subscription_id" : "checkout_session_id"
+                items.append(URLQueryItem(name: idName, value: completed.purchase.storeTransactionID))
+                for (name, value) in completed.purchase.customParams.sorted(by: { $0.key < $1.key }) {
+                    items.append(URLQueryItem(name: name, value: value))
+                }
+            }
+            // Every value fully encoded: `+`, `&`, `=` and `?` inside values must not read as separators.
+            url.percentEncodedQuery = items.map { "\(Self.encode($0.name))=\(Self.encode($0.value ?? ""))" }.joined(separator: "&")
+            var response = Response(status: .seeOther)
+            response.headers[.location] = url.string
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
+        var extra: [String: Any] = [
+            "productName": link.product.displayName ?? link.product.id,
+            "price": completed.purchase.price.map(PriceFormat.string) ?? "Free",
+            "email": completed.purchase.email ?? "",
+            "purchaseDate": ISODate.format(completed.purchase.purchaseDate),
+            "emailed": emailOn && completed.purchase.email != nil,
+        ]
+        if let redemption = completed.link {
+            extra["customSchemeURL"] = redemption.customSchemeURL
+            extra["httpsURL"] = redemption.httpsURL
+            extra["qrSVG"] = try QRCode(encoding: redemption.httpsURL).svg(label: "QR code of your redemption link")
+            extra["androidIntentURL"] = LinkPageController.androidIntentURL(app: app, token: redemption.token)
+            extra["expiresInMinutes"] = app.redemptionLinkLifetimeSeconds / 60
+            extra["isValid"] = true
+        }
+        return page("purchase-success", status: .ok, link: link, extra: extra)
+    }
+
+    func page(_ name: String, status: HTTPResponse.Status, link: CheckoutLink, extra: [String: Any]) -> Response {
+        let nonce = SecretToken.generate(byteCount: 16)
+        var context: [String: Any] = [
+            "appName": link.app.name, "cspNonce": nonce, "productName": link.product.displayName ?? link.product.id,
+            "price": link.product.price.map { PriceFormat.string($0) + (link.product.period.map { " / \($0)" } ?? "") } ?? "Free",
+        ]
+        context["iconURL"] = link.app.iconURL
+        context["appStoreURL"] = link.app.appStoreURL
+        context["playStoreURL"] = link.app.playStoreURL
+        context["supportEmail"] = link.app.supportEmail
+        for (key, value) in extra { context[key] = value }
+        return HTMLPage.response(templates.render(name, context), status: status, nonce: nonce)
+    }
+
+    static func encode(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+}

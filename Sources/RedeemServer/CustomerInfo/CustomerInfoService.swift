@@ -1,0 +1,24 @@
+import Foundation
+import RedeemCore
+
+/// The hottest read: a customer's info, served from the rendered-JSON cache while the store's change token says
+/// nothing was committed since it was filled (see `CustomerInfoCache`).
+struct CustomerInfoService: Sendable {
+    let store: any CustomerInfoStore
+    let cache: CustomerInfoCache
+    let clock: any RedeemClock
+
+    func customerInfo(appID: String, appUserID: AppUserID) async throws -> CustomerInfoResponse {
+        let now = clock.now()
+        let key = CustomerInfoCache.Key(appID: appID, appUserID: appUserID.rawValue)
+        // Read before the data, so an entry may be newer than its tag but never older.
+        let token = try await store.changeToken()
+        if let token, let subscriber = cache.lookup(key, token: token, now: now) {
+            return CustomerInfoResponse(requestDate: now, subscriber: subscriber)
+        }
+        let info = try await store.customerInfo(appID: appID, appUserID: appUserID, now: now)
+        let subscriber = try CustomerInfoResponse.render(info.subscriber)
+        if let token { cache.store(key, token: token, info: info, subscriber: subscriber) }
+        return CustomerInfoResponse(requestDate: now, subscriber: subscriber)
+    }
+}

@@ -1,0 +1,8 @@
+import RedeemCore
+
+extension AppUserID {
+    /// Validates a client-sent ID, as a 400 with RevenueCat's invalid-app-user-ID code.
+    static func parse(_ string: String) throws -> AppUserID {
+        do { return try AppUserID(validating: string) } catch { throw APIError.invalidAppUserID(error) }
+    }
+}

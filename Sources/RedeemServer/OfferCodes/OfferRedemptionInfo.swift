@@ -1,0 +1,33 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+
+/// What the redemption granted; extra keys RevenueCat's SDKs ignore.
+struct OfferRedemptionInfo: Encodable, Sendable {
+    let offerID: String
+    let referenceName: String
+    let productIdentifier: String
+    let entitlements: [String]
+    let kind: OfferRedemptionKind
+    let purchaseID: String
+    let expiresDate: Date?
+
+    init(_ redemption: OfferCodeRedemption) {
+        offerID = redemption.offer.id
+        referenceName = redemption.offer.referenceName
+        productIdentifier = redemption.product.id
+        entitlements = redemption.product.entitlements
+        kind = redemption.kind
+        purchaseID = redemption.purchase.id
+        expiresDate = redemption.purchase.expiresDate
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case entitlements, kind
+        case offerID = "offer_id"
+        case referenceName = "offer_code_ref_name"
+        case productIdentifier = "product_identifier"
+        case purchaseID = "purchase_id"
+        case expiresDate = "expires_date"
+    }
+}
