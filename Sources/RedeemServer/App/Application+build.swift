@@ -61,6 +61,14 @@ public struct ServerDependencies: Sendable {
     var offerCodes: OfferCodeService {
         OfferCodeService(store: store, emailQueue: emailQueue, limiter: rateLimiter, clock: clock, publicURL: publicURL, links: links)
     }
+    var webCheckouts: WebCheckoutService {
+        WebCheckoutService(store: store, clock: clock, publicURL: publicURL, stripe: stripeSessions, links: links)
+    }
+    var stripeEvents: StripeEventService {
+        StripeEventService(store: store, clock: clock, webhookSecret: stripeWebhookSecret, emailQueue: emailQueue)
+    }
+    var linkPage: LinkPageService { LinkPageService(store: store, clock: clock, limiter: rateLimiter, emailQueue: emailQueue) }
+    var webhookEndpoints: WebhookEndpointService { WebhookEndpointService(store: store, clock: clock, worker: webhooks) }
     var purchases: PurchaseService { PurchaseService(store: store, links: links, emailQueue: emailQueue, clock: clock) }
 }
 
@@ -79,13 +87,8 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
         stripe: deps.stripeSessions, links: deps.links
     ).addRoutes(to: router)
     OfferRedeemPageController(service: deps.offerCodes, pages: deps.checkoutPages, stripe: deps.stripeSessions).addRoutes(to: router)
-    StripeWebhookController(
-        store: deps.store, clock: deps.clock, webhookSecret: deps.stripeWebhookSecret, links: deps.links, emailQueue: deps.emailQueue
-    ).addRoutes(to: router)
-    LinkPageController(
-        store: deps.store, clock: deps.clock, templates: deps.templates, publicURL: deps.publicURL, limiter: deps.rateLimiter,
-        emailQueue: deps.emailQueue
-    ).addRoutes(to: router)
+    StripeWebhookController(service: deps.stripeEvents).addRoutes(to: router)
+    LinkPageController(service: deps.linkPage, templates: deps.templates, publicURL: deps.publicURL).addRoutes(to: router)
 
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
     CustomerInfoController(service: CustomerInfoService(store: deps.store, cache: CustomerInfoCache(), clock: deps.clock)).addRoutes(to: v1)
@@ -93,16 +96,14 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     RedemptionController(service: deps.redemption).addRoutes(to: v1)
     OfferCodeController(service: deps.offerCodes).addRoutes(to: v1)
     if deps.benchmarkRoutes { BenchmarkController(store: deps.store).addRoutes(to: v1) }
-    WebCheckoutsController(
-        store: deps.store, clock: deps.clock, publicURL: deps.publicURL, stripe: deps.stripeSessions, links: deps.links
-    ).addRoutes(to: v1)
+    WebCheckoutsController(service: deps.webCheckouts).addRoutes(to: v1)
 
     let admin = router.group("/admin/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
     AdminAppsController(admin: deps.admin).addRoutes(to: admin)
     AdminCatalogController(admin: deps.admin).addRoutes(to: admin)
     AdminKeysController(admin: deps.admin).addRoutes(to: admin)
     AdminPurchasesController(admin: deps.admin, store: deps.store).addRoutes(to: admin)
-    AdminWebhooksController(admin: deps.admin, store: deps.store, worker: deps.webhooks).addRoutes(to: admin)
+    AdminWebhooksController(admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: admin)
     AdminOffersController(admin: deps.admin, store: deps.store, publicURL: deps.publicURL).addRoutes(to: admin)
     return router
 }

@@ -71,6 +71,15 @@ extension APIError {
             case .anonymousNotAllowed: return .forbidden(error.message)
             case .paidCheckoutUnavailable: return APIError(.serviceUnavailable, code: 7503, message: error.message)
             }
+        case let error as StripeEventError:
+            switch error {
+            case .notConfigured: return .notFound("Stripe is not configured on this server.")
+            case .signatureRejected(let reason): return APIError(.badRequest, code: 7400, message: "Stripe signature rejected: \(reason).")
+            case .notAnEvent(let reason): return .badRequest("Not a Stripe event: \(reason).")
+            case .notYetKnown:
+                return APIError(.serviceUnavailable, code: 7503, message: "The subscription is not known yet; deliver this event again later.")
+            case .noRedeemMetadata: return .badRequest("The Checkout Session has no Redeem metadata (app_id, product_id).")
+            }
         case let error as RateLimited:
             var limited = APIError(.tooManyRequests, code: 7429, message: "Too many attempts; try again later.")
             limited.headers[.retryAfter] = String(Int(error.retryAfter.rounded(.up)))

@@ -7,8 +7,7 @@ import RedeemWebhooks
 /// `/admin/v1/apps/{app_id}/webhooks`: endpoints for server notifications, their deliveries, replays and test events.
 struct AdminWebhooksController {
     let admin: AdminService
-    let store: any WebhookAdminStore
-    let worker: WebhookDeliveryWorker?
+    let webhooks: WebhookEndpointService
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("/apps/{app_id}/webhooks", use: create)
@@ -61,58 +60,39 @@ struct AdminWebhooksController {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<EndpointView> {
         let appID = try await admin.authorizedAppID(context)
         let input = try await request.decodeJSON(CreateRequest.self, context: context)
-        guard Formats.isHTTPSURL(input.url) || Formats.isLocalhostURL(input.url) else {
-            throw ValidationError(field: "url", reason: "must be an https URL (http only for localhost)")
-        }
-        if let authorization = input.authorization, authorization.contains(where: { $0 == "\r" || $0 == "\n" }) || authorization.count > 1024 {
-            throw ValidationError(field: "authorization", reason: "must be one header line of at most 1024 characters")
-        }
-        let endpoint = WebhookEndpoint(
-            id: Identifier.make(prefix: "whk"), appID: appID, url: input.url, authorization: input.authorization,
-            signingSecret: WebhookSecret.generate(), createdAt: admin.clock.now()
-        )
-        try await store.createWebhookEndpoint(endpoint)
+        let endpoint = try await webhooks.createEndpoint(appID: appID, url: input.url, authorization: input.authorization)
         return JSONResponse(EndpointView(endpoint: endpoint, showSecret: true), status: .created)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<EndpointList> {
-        let appID = try await admin.authorizedAppID(context)
-        return JSONResponse(
-            EndpointList(webhooks: try await store.webhookEndpoints(appID: appID).map { EndpointView(endpoint: $0, showSecret: false) }))
+        let endpoints = try await webhooks.endpoints(appID: try await admin.authorizedAppID(context))
+        return JSONResponse(EndpointList(webhooks: endpoints.map { EndpointView(endpoint: $0, showSecret: false) }))
     }
 
     @Sendable func disable(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let appID = try await admin.authorizedAppID(context)
-        try await store.disableWebhookEndpoint(id: try context.parameters.decoded("endpoint_id"), appID: appID, at: admin.clock.now())
+        try await webhooks.disableEndpoint(appID: appID, id: try context.parameters.decoded("endpoint_id"))
         return .noContent
     }
 
     @Sendable func test(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
-        let appID = try await admin.authorizedAppID(context)
-        try await store.emit(
-            .test(appID: appID, eventID: "evt_" + SecretToken.generate(byteCount: 12), at: admin.clock.now()), now: admin.clock.now())
-        worker?.wake()
+        try await webhooks.sendTestEvent(appID: try await admin.authorizedAppID(context))
         return .accepted
     }
 
     @Sendable func deliveries(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<DeliveryList> {
-        let appID = try await admin.authorizedAppID(context)
-        return JSONResponse(DeliveryList(deliveries: try await store.webhookDeliveries(appID: appID, limit: 100)))
+        JSONResponse(DeliveryList(deliveries: try await webhooks.deliveries(appID: try await admin.authorizedAppID(context))))
     }
 
     @Sendable func delivery(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<DeliveryDetail> {
         let appID = try await admin.authorizedAppID(context)
-        let id = try context.parameters.decoded("delivery_id")
-        guard let delivery = try await store.webhookDeliveries(appID: appID, limit: 10_000).first(where: { $0.id == id }) else {
-            throw StoreError.notFound("webhook delivery '\(id)'")
-        }
-        return JSONResponse(DeliveryDetail(delivery: delivery, attempts: try await store.webhookAttempts(deliveryID: id)))
+        let found = try await webhooks.delivery(appID: appID, id: try context.parameters.decoded("delivery_id"))
+        return JSONResponse(DeliveryDetail(delivery: found.delivery, attempts: found.attempts))
     }
 
     @Sendable func replay(_ request: Request, context: AppRequestContext) async throws -> HTTPResponse.Status {
         let appID = try await admin.authorizedAppID(context)
-        try await store.replayDelivery(id: try context.parameters.decoded("delivery_id"), appID: appID, now: admin.clock.now())
-        worker?.wake()
+        try await webhooks.replay(appID: appID, deliveryID: try context.parameters.decoded("delivery_id"))
         return .accepted
     }
 }

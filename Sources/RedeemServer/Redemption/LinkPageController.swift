@@ -4,15 +4,12 @@ import RedeemCore
 import RedeemQR
 import RedeemStore
 
-/// `GET /r/{token}`: the HTTPS redemption link opened in a browser (no app, or a computer).
-/// Viewing never consumes the token: mail scanners open every link. Only the app's POST redeems.
+/// `GET /r/{token}`: the HTTPS redemption link opened in a browser (no app, or a computer), rendered from
+/// `LinkPageService`'s state of the token.
 struct LinkPageController {
-    let store: any LinkPageStore
-    let clock: any RedeemClock
+    let service: LinkPageService
     let templates: Templates
     let publicURL: URL
-    let limiter: RateLimiter
-    let emailQueue: EmailQueue
 
     static let flash = "If that address matches this purchase, we’ve sent a new link to it. It can take a few minutes to arrive."
 
@@ -24,35 +21,28 @@ struct LinkPageController {
     @Sendable func page(_ request: Request, context: AppRequestContext) async throws -> Response {
         let token = try context.parameters.require("token")
         let sent = request.uri.queryParameters["sent"] != nil
-        guard RedemptionLink.isWellFormed(token), let state = try await store.redemptionTokenState(tokenHash: SecretToken.hash(token)) else {
-            return try await render(status: .notFound, state: "isInvalid", app: nil, token: token, flash: false)
+        switch try await service.state(token: token) {
+        case .invalid: return try render(status: .notFound, state: "isInvalid", app: nil, token: token, flash: false)
+        case .used(let app): return try render(status: .gone, state: "isUsed", app: app, token: token, flash: sent)
+        case .expired(let app): return try render(status: .gone, state: "isExpired", app: app, token: token, flash: sent)
+        case .valid(let app): return try render(status: .ok, state: "isValid", app: app, token: token, flash: sent)
         }
-        let app = try await store.app(id: state.appID)
-        if state.consumedAt != nil { return try await render(status: .gone, state: "isUsed", app: app, token: token, flash: sent) }
-        if state.expiresAt <= clock.now() { return try await render(status: .gone, state: "isExpired", app: app, token: token, flash: sent) }
-        return try await render(status: .ok, state: "isValid", app: app, token: token, flash: sent)
     }
 
     /// The page's "Send me a new link" form. The answer never tells whether the address matched.
     @Sendable func resend(_ request: Request, context: AppRequestContext) async throws -> Response {
         let token = try context.parameters.require("token")
-        try await limiter.newLink(ip: context.remoteIP)
-        let email = try await FormBody.parse(request, limit: 16 * 1024)["email"]?.trimmingCharacters(in: .whitespaces).lowercased()
-        if RedemptionLink.isWellFormed(token), let email, Formats.isEmail(email),
-            let state = try await store.redemptionTokenState(tokenHash: SecretToken.hash(token))
-        {
-            try await limiter.newLink(appID: state.appID, email: email)
-            let purchase = try await store.purchase(appID: state.appID, id: state.purchaseID)
-            if purchase.email?.lowercased() == email { _ = try await emailQueue.queueNewLink(for: purchase) }
-        }
+        let email = try await FormBody.parse(request, limit: 16 * 1024)["email"]
+        try await service.sendNewLink(token: token, email: email, ip: context.remoteIP)
         var response = Response(status: .seeOther)
         response.headers[.location] = "/r/\(token)?sent=1"
         response.headers[.cacheControl] = "no-store"
         return response
     }
 
-    func render(status: HTTPResponse.Status, state: String, app: App?, token: String, flash: Bool) async throws -> Response {
-        let link = RedemptionLink(token: token, scheme: app?.scheme ?? "", publicURL: publicURL, expiresAt: clock.now())
+    func render(status: HTTPResponse.Status, state: String, app: App?, token: String, flash: Bool) throws -> Response {
+        // Only the link's URLs are shown.
+        let link = RedemptionLink(token: token, scheme: app?.scheme ?? "", publicURL: publicURL, expiresAt: .distantFuture)
         let nonce = SecretToken.generate(byteCount: 16)
         var context: [String: Any] = [state: true, "appName": app?.name ?? "Redeem", "cspNonce": nonce]
         if let app {

@@ -1,0 +1,75 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+
+/// The JSON purchase API's use cases: start a checkout (the sandbox page, or a Stripe Checkout Session) and report
+/// its state, with a fresh single-use redemption link once it has succeeded.
+struct WebCheckoutService: Sendable {
+    let store: any CheckoutStore
+    let clock: any RedeemClock
+    let publicURL: URL
+    let stripe: StripeSessions?
+    let links: RedemptionLinkIssuer
+
+    struct Start: Sendable {
+        let productID: String
+        let appUserID: String?
+        let email: String?
+        let metadata: [String: String]
+    }
+
+    struct State: Sendable {
+        let checkout: WebCheckout
+        var checkoutURL: String?
+        var purchaseID: String?
+        var link: RedemptionLink?
+    }
+
+    func start(_ input: Start, appID: String, sandbox: Bool) async throws -> State {
+        let app = try await store.app(id: appID)
+        let product = try await store.product(appID: appID, id: input.productID)
+        let buyer = try input.appUserID.map(AppUserID.parse)
+        if buyer == nil, !CheckoutRules.sellsWithoutAppUserID(app, sandbox: sandbox) { throw CheckoutError.anonymousNotAllowed }
+        if let email = input.email, !Formats.isEmail(email) { throw ValidationError(field: "email", reason: "must be an e-mail address") }
+        let now = clock.now()
+        var checkout = WebCheckout(
+            id: "chk_" + SecretToken.generate(byteCount: 16), appID: appID, productID: product.id, appUserID: buyer?.rawValue,
+            email: input.email, isSandbox: sandbox, status: .started, createdAt: now, updatedAt: now
+        )
+        let base = publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        if sandbox {
+            var components = URLComponents(string: "\(base)/sandbox/p/\(app.id)/\(product.id)")!
+            components.queryItems =
+                [URLQueryItem(name: "checkout_id", value: checkout.id)]
+                + (buyer.map { [URLQueryItem(name: "app_user_id", value: $0.rawValue)] } ?? [])
+                + (input.email.map { [URLQueryItem(name: "email", value: $0)] } ?? [])
+                + input.metadata.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+            try await store.createWebCheckout(checkout)
+            return State(checkout: checkout, checkoutURL: components.string!)
+        }
+        guard let stripe else { throw CheckoutError.paidCheckoutUnavailable(hint: "use a sandbox key") }
+        var metadata = input.metadata
+        metadata["redeem_checkout_id"] = checkout.id
+        try await store.createWebCheckout(checkout)
+        let url = try await stripe.createSession(
+            app: app, product: product, buyer: buyer, email: input.email, customParams: metadata,
+            successURL: "\(base)/checkout/\(app.id)/\(product.id)/success?session_id={CHECKOUT_SESSION_ID}&checkout_id=\(checkout.id)",
+            cancelURL: "\(base)/p/\(app.id)/\(product.id)"
+        )
+        try await store.advanceWebCheckout(id: checkout.id, to: .inProgress, now: now)
+        checkout.status = .inProgress
+        return State(checkout: checkout, checkoutURL: url)
+    }
+
+    /// A succeeded checkout issues a new link on every call: each one is single-use.
+    func state(appID: String, id: String) async throws -> State {
+        guard var checkout = try await store.webCheckout(appID: appID, id: id) else { throw StoreError.notFound("checkout '\(id)'") }
+        guard let purchase = try await store.purchase(appID: appID, checkoutReference: checkout.id) else { return State(checkout: checkout) }
+        let now = clock.now()
+        if checkout.status != .succeeded {
+            try await store.advanceWebCheckout(id: checkout.id, to: .succeeded, now: now)
+            checkout.status = .succeeded
+        }
+        return State(checkout: checkout, purchaseID: purchase.id, link: try await links.issue(for: purchase, now: now))
+    }
+}

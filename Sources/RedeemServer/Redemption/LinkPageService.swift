@@ -1,0 +1,41 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+
+/// What the HTTPS link's browser page shows, and its "Send me a new link" form. Viewing never consumes the token:
+/// mail scanners open every link. Only the app's POST redeems.
+struct LinkPageService: Sendable {
+    let store: any LinkPageStore
+    let clock: any RedeemClock
+    let limiter: RateLimiter
+    let emailQueue: EmailQueue
+
+    enum State: Equatable, Sendable {
+        case invalid
+        case used(App)
+        case expired(App)
+        case valid(App)
+    }
+
+    func state(token: String) async throws -> State {
+        guard RedemptionLink.isWellFormed(token), let state = try await store.redemptionTokenState(tokenHash: SecretToken.hash(token)) else {
+            return .invalid
+        }
+        let app = try await store.app(id: state.appID)
+        if state.consumedAt != nil { return .used(app) }
+        if state.expiresAt <= clock.now() { return .expired(app) }
+        return .valid(app)
+    }
+
+    /// E-mails a new link when `email` is the purchase's address; the caller's answer never tells whether it matched.
+    func sendNewLink(token: String, email typed: String?, ip: String?) async throws {
+        try await limiter.newLink(ip: ip)
+        let email = typed?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard RedemptionLink.isWellFormed(token), let email, Formats.isEmail(email),
+            let state = try await store.redemptionTokenState(tokenHash: SecretToken.hash(token))
+        else { return }
+        try await limiter.newLink(appID: state.appID, email: email)
+        let purchase = try await store.purchase(appID: state.appID, id: state.purchaseID)
+        if purchase.email?.lowercased() == email { _ = try await emailQueue.queueNewLink(for: purchase) }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+import RedeemStripe
+
+/// Applies Stripe's events: verified with Stripe's signature scheme before anything is touched, applied once per
+/// event ID in the same transaction as their effects, with the buyer's receipt queued for a new purchase.
+struct StripeEventService: Sendable {
+    let store: any StripeEventStore
+    let clock: any RedeemClock
+    let webhookSecret: String?
+    let emailQueue: EmailQueue
+
+    /// Returns false when the event was applied before (a redelivery).
+    func receive(payload bytes: [UInt8], signature: String?) async throws -> Bool {
+        guard let webhookSecret else { throw StripeEventError.notConfigured }
+        do {
+            try StripeSignature.verify(payload: bytes, header: signature, secret: webhookSecret, now: clock.now())
+        } catch {
+            throw StripeEventError.signatureRejected("\(error)")
+        }
+        let event: StripeEvent
+        do { event = try StripeEvent(json: bytes) } catch { throw StripeEventError.notAnEvent("\(error)") }
+        let outcome = try await store.processStoreEvent(source: "stripe", eventID: event.eventID, type: event.type, now: clock.now()) { tx in
+            try await Self.apply(event, tx)
+        }
+        if case .checkoutSessionAsyncPaymentFailed(let session) = event.payload, let id = session.metadata["redeem_checkout_id"] {
+            try await store.advanceWebCheckout(id: id, to: .failed, now: clock.now())
+        }
+        if case let purchase?? = outcome {
+            // The receipt mints the buyer's redemption link when it is sent.
+            _ = try await emailQueue.queueReceipt(for: purchase)
+        }
+        return outcome != nil
+    }
+
+    /// Returns a purchase the event granted.
+    static func apply(_ event: StripeEvent, _ tx: LifecycleTransaction) async throws -> Purchase? {
+        switch event.payload {
+        case .checkoutSessionCompleted(let session) where session.paymentStatus == .paid || session.paymentStatus == .noPaymentRequired,
+            .checkoutSessionAsyncPaymentSucceeded(let session):
+            let grant = try grant(for: session, livemode: event.livemode)
+            if let code = session.metadata["redeem_offer_code"] { return try await offerPurchase(code: code, grant: grant, session: session, tx) }
+            return try await tx.grant(grant, paymentReference: session.paymentIntentID)
+        case .checkoutSessionCompleted, .checkoutSessionAsyncPaymentFailed, .unhandled:
+            return nil
+        case .invoicePaid(let invoice):
+            guard let purchase = try await subscription(invoice.subscriptionID, tx) else { return nil }
+            if invoice.billingReason != .subscriptionCreate, let end = invoice.periodEnd { try await tx.renew(purchase, until: end) }
+        case .invoicePaymentFailed(let invoice):
+            guard let purchase = try await subscription(invoice.subscriptionID, tx) else { return nil }
+            try await tx.billingIssue(purchase)
+        case .subscriptionUpdated(let subscription):
+            guard let purchase = try await Self.subscription(subscription.id, tx) else { return nil }
+            if ["canceled", "incomplete_expired"].contains(subscription.status.rawValue) {
+                try await tx.expire(purchase, at: subscription.endedAt ?? event.created)
+            } else {
+                try await tx.setWillRenew(purchase, willRenew: !subscription.cancelAtPeriodEnd, periodEnd: subscription.currentPeriodEnd)
+            }
+        case .subscriptionDeleted(let subscription):
+            guard let purchase = try await Self.subscription(subscription.id, tx) else { return nil }
+            try await tx.expire(purchase, at: subscription.endedAt ?? event.created)
+        case .chargeRefunded(let charge):
+            if let reference = charge.paymentIntentID, let purchase = try await tx.purchase(paymentReference: reference) {
+                try await tx.refund(purchase)
+            }
+        }
+        return nil
+    }
+
+    /// A paid offer claimed on the web: the code is redeemed with the payment, in the event's transaction. If the code
+    /// was used up between the page and the payment, the payment still buys the product, recorded without the offer.
+    static func offerPurchase(code: String, grant: PurchaseGrant, session: StripeCheckoutSession, _ tx: LifecycleTransaction) async throws -> Purchase
+    {
+        if let existing = try await tx.purchase(store: .stripe, transactionID: session.id) { return existing }
+        let request = OfferCodeRedemptionRequest(
+            appID: grant.appID, code: code, claimant: grant.appUserID, channel: .web, isSandbox: grant.isSandbox, store: .stripe,
+            email: grant.email, payment: .init(price: grant.price ?? Price(amountMicros: 0, currency: "USD"), storeTransactionID: session.id),
+            checkoutReference: grant.checkoutReference, now: grant.purchaseDate
+        )
+        switch try await tx.redeemOfferCode(request) {
+        case .success(let redemption):
+            if let reference = session.paymentIntentID { try await tx.setPaymentReference(redemption.purchase, reference) }
+            return redemption.purchase
+        case .failure:
+            return try await tx.grant(grant, paymentReference: session.paymentIntentID)
+        }
+    }
+
+    static func subscription(_ id: String?, _ tx: LifecycleTransaction) async throws -> Purchase? {
+        guard let id else { return nil }
+        guard let purchase = try await tx.purchase(store: .stripe, transactionID: id) else { throw StripeEventError.notYetKnown }
+        return purchase
+    }
+
+    /// Checkout Sessions carry Redeem's `app_id`, `product_id` and (optionally) `app_user_id` in their metadata.
+    static func grant(for session: StripeCheckoutSession, livemode: Bool) throws -> PurchaseGrant {
+        guard let appID = session.metadata["app_id"], let productID = session.metadata["product_id"] else {
+            throw StripeEventError.noRedeemMetadata
+        }
+        let buyer = try session.metadata["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse($0) } ?? AppUserID.anonymous()
+        let reserved: Set<String> = ["app_id", "product_id", "app_user_id", "redeem_checkout_id", "redeem_offer_code"]
+        var grant = PurchaseGrant(
+            appID: appID, appUserID: buyer, productID: productID, store: .stripe, isSandbox: !livemode, purchaseDate: session.created,
+            storeTransactionID: session.subscriptionID ?? session.id,
+            price: session.amountTotal.flatMap { amount in
+                session.currency.map { Price(amountMicros: Int64(amount) * 10_000, currency: $0.uppercased()) }
+            },
+            email: session.email, customParams: session.metadata.filter { !reserved.contains($0.key) }
+        )
+        grant.checkoutReference = session.metadata["redeem_checkout_id"] ?? session.id
+        return grant
+    }
+}
