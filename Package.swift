@@ -7,15 +7,16 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "redeem",
-    // The server needs macOS 15 (task executors in the SQLite engine); the SDK is its own package (Kit/) for older systems.
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    // The server needs macOS 15 (task executors in the SQLite engine). iOS 15 is for apps that add this repository
+    // for RedeemKit: SwiftPM builds only what a product needs, so they never build the server. Kit/ is the same SDK
+    // as its own package, for macOS 12 apps and for its tests.
+    platforms: [.macOS(.v15), .iOS(.v15)],
     products: [
+        .library(name: "RedeemKit", targets: ["RedeemKit"]),
         .executable(name: "redeem", targets: ["redeem"]),
         .executable(name: "redeem-example", targets: ["redeem-example"]),
     ],
     dependencies: [
-        // The client SDK is its own package (Kit/), so apps get it without the server's dependencies.
-        .package(path: "Kit"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
@@ -28,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
+        // The client SDK: Foundation only, so it builds without any of the dependencies above.
+        .target(name: "RedeemKit", path: "Kit/Sources/RedeemKit", swiftSettings: strict),
         .target(
             name: "RedeemCore",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
@@ -90,6 +93,7 @@ let package = Package(
         .executableTarget(
             name: "redeem",
             dependencies: [
+                "FastSQLite",
                 "RedeemBenchSupport",
                 "RedeemQR",
                 "RedeemServer",
@@ -100,13 +104,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "redeem-example",
-            dependencies: [.product(name: "RedeemKit", package: "Kit"), .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["RedeemKit", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "RedeemKitIntegrationTests",
             dependencies: [
-                .product(name: "RedeemKit", package: "Kit"), "RedeemServer", "RedeemTestSupport",
+                "RedeemKit", "RedeemServer", "RedeemTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],

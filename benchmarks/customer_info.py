@@ -25,6 +25,7 @@ def measure(url, key=None):
 
 def run(label, database_url):
     env = {"REDEEM_DATABASE_URL": database_url}
+    cli(["migrate"], env)
     app = json.loads(cli(["apps", "create", "--name", "Bench", "--json"], env))
     for pid, kind, period, ents in [("monthly", "subscription", "P1M", ["pro"]), ("yearly", "subscription", "P1Y", ["pro", "cloud"]),
                                      ("weekly", "subscription", "P1W", ["ads_free"]), ("lifetime", "non_consumable", None, ["pro", "themes"]),

@@ -12,6 +12,7 @@ CODES = int(os.environ.get("REDEEM_BENCH_CODES", "1000000"))
 
 
 def setup(env):
+    cli(["migrate"], env)
     app = json.loads(cli(["apps", "create", "--name", "Bench", "--json"], env))
     cli(["products", "create", "--app", app["id"], "--id", "monthly", "--type", "subscription", "--period", "P1M",
          "--entitlement", "pro", "--json"], env)

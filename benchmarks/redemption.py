@@ -17,6 +17,7 @@ KEEP = int(os.environ.get("REDEEM_BENCH_KEEP", "150000"))  # enough fresh tokens
 
 def run(label, database_url, size):
     env = {"REDEEM_DATABASE_URL": database_url}
+    cli(["migrate"], env)
     app = json.loads(cli(["apps", "create", "--name", "Bench", "--json"], env))
     cli(["products", "create", "--app", app["id"], "--id", "lifetime", "--type", "non_consumable", "--entitlement", "pro", "--json"], env)
     with tempfile.TemporaryDirectory() as tmp:

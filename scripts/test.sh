@@ -19,6 +19,8 @@ psql "$REDEEM_TEST_POSTGRES_URL" -Atqc "SELECT datname FROM pg_database WHERE da
 # Formatting: the toolchain's swift-format with .swift-format (150 columns); fix with `swift format --in-place --recursive …`.
 swift format lint --strict --recursive --parallel Sources Tests Package.swift Kit/Sources Kit/Tests Kit/Package.swift
 swift test --package-path Kit          # RedeemKit, the client SDK, on its own
+bash scripts/check-sdk-install.sh      # an app that adds this repository builds RedeemKit and nothing of the server
 swift build --build-tests
 python3 Tests/e2e/cli_e2e.py .build/debug/redeem
+python3 Tests/e2e/operations_e2e.py .build/debug/redeem   # busy port, 2 s shutdown, backup under load and restore
 swift test --skip-build

@@ -19,7 +19,7 @@ struct Bench: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let store = try await database.openStore(logger: .cli)
+            let store = try await database.openStore(logger: .cli, creating: true)
             let kept: [String]
             do {
                 kept = try await BenchSeeder(store: store).seedRedemptionTokens(

@@ -16,8 +16,15 @@ struct DatabaseOptions: ParsableArguments {
         databaseURL ?? Environment.value("REDEEM_DATABASE_URL") ?? ServerConfiguration.defaultDatabaseURL
     }
 
-    /// Opens the store and applies pending migrations, as `serve` does.
-    func openStore(logger: Logger) async throws -> SQLStore {
+    /// Opens the store and applies pending migrations, as `serve` does. Only `creating` callers (the demo, the
+    /// benchmarks) may start a new SQLite file: anywhere else a missing file is a mistyped path or the wrong folder.
+    func openStore(logger: Logger, creating: Bool = false) async throws -> SQLStore {
+        if !creating, case .sqlite(let path) = try DatabaseLocation(resolvedURL), !FileManager.default.fileExists(atPath: path) {
+            throw ConfigurationError(
+                setting: "--database-url / REDEEM_DATABASE_URL",
+                reason: "no database at \(URL(fileURLWithPath: path).standardizedFileURL.path); run `redeem migrate` to create it, or name yours"
+            )
+        }
         let store = try await SQLStore.open(url: resolvedURL, logger: logger)
         do {
             try await store.migrate(logger: logger)
@@ -28,8 +35,8 @@ struct DatabaseOptions: ParsableArguments {
         return store
     }
 
-    func withAdmin<T>(_ body: (AdminService) async throws -> T) async throws -> T {
-        let store = try await openStore(logger: Logger.cli)
+    func withAdmin<T>(creating: Bool = false, _ body: (AdminService) async throws -> T) async throws -> T {
+        let store = try await openStore(logger: Logger.cli, creating: creating)
         do {
             let result = try await body(AdminService(store: store))
             await store.close()

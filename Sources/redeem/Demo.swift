@@ -19,7 +19,7 @@ struct Demo: AsyncParsableCommand {
 
     func run() async throws {
         let configuration = try options.configuration()
-        let summary = try await options.database.withAdmin { admin in try await Self.setUp(admin) }
+        let summary = try await options.database.withAdmin(creating: true) { admin in try await Self.setUp(admin) }
         let base = configuration.publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         print(
             """

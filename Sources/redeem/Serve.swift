@@ -32,7 +32,7 @@ struct ServerOptions: ParsableArguments {
     var rateLimitPerIP: Int?
     @Option(help: "Redemption attempts per app user per minute (env REDEEM_RATE_LIMIT_PER_USER; default 20).")
     var rateLimitPerUser: Int?
-    @Flag(help: "Serve POST /v1/benchmark/baseline, for benchmarks/redemption.py (env REDEEM_BENCHMARK_ROUTES=1).")
+    @Flag(help: .hidden)  // POST /v1/benchmark/baseline, for benchmarks/redemption.py (env REDEEM_BENCHMARK_ROUTES=1)
     var benchmarkRoutes = false
     @Flag(help: "Refuse to start when migrations are pending instead of applying them.")
     var noMigrate = false

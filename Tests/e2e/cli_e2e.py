@@ -2,43 +2,17 @@
 """End-to-end checks of the `redeem` executable as an operator and a script use it:
 admin commands with --json, both sqlite URL forms, serve, customer info over HTTP, bad configuration,
 and the same on PostgreSQL when REDEEM_TEST_POSTGRES_URL is set. Prints 'N passed, M failed'."""
-import json, os, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request, uuid
+import json, os, subprocess, sys, tempfile, time, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from page_check import decode_qr, dump_dom, screenshot  # noqa: E402
+from support import check, finish, free_port, http  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
-results = {"passed": 0, "failed": 0}
-
-
-def check(name, condition, detail=""):
-    results["passed" if condition else "failed"] += 1
-    print(("ok   " if condition else "FAIL ") + name + ("" if condition else f"  -- {detail}"), flush=True)
 
 
 def run(args, env=None, cwd=None):
     return subprocess.run([BIN, *args], capture_output=True, text=True, env={**os.environ, **(env or {})}, cwd=cwd, timeout=120)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def http(method, url, key=None, body=None, headers=None):
-    request = urllib.request.Request(url, method=method, data=json.dumps(body).encode() if body is not None else None)
-    if key:
-        request.add_header("Authorization", f"Bearer {key}")
-    if body is not None:
-        request.add_header("Content-Type", "application/json")
-    for k, v in (headers or {}).items():
-        request.add_header(k, v)
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
 
 
 def redemption_owner(body):
@@ -116,6 +90,15 @@ def offer_http_checks(label, env, cwd, base, app, codes, browser=False):
 
 
 def scenario(label, env, cwd, browser=False):
+    url = env.get("REDEEM_DATABASE_URL") or "redeem.sqlite"
+    if not url.startswith("postgres"):
+        path = os.path.join(cwd or "", url.removeprefix("sqlite://"))
+        missing = run(["apps", "list", "--json"], env, cwd)
+        check(f"[{label}] an admin command without a database fails naming its path, creating nothing",
+              missing.returncode != 0 and f"no database at {os.path.realpath(path)}" in missing.stderr
+              and "redeem migrate" in missing.stderr and not os.path.exists(path), missing.stderr)
+    first = run(["migrate"], env, cwd)
+    check(f"[{label}] migrate creates the database", first.returncode == 0 and "Applied migrations" in first.stdout, first.stdout + first.stderr)
     created = run(["apps", "create", "--name", f"E2E {label}", "--support-email", "help@example.com", "--json"], env, cwd)
     check(f"[{label}] apps create --json exits 0", created.returncode == 0, created.stderr)
     if created.returncode != 0:
@@ -233,8 +216,7 @@ def main():
     else:
         print("skip postgres scenario: REDEEM_TEST_POSTGRES_URL is not set")
 
-    print(f"{results['passed']} passed, {results['failed']} failed")
-    sys.exit(1 if results["failed"] else 0)
+    finish()
 
 
 main()

@@ -114,6 +114,7 @@ public func buildApplication(
 ) async throws -> some ApplicationProtocol {
     var logger = logger ?? Logger(label: "redeem")
     logger.logLevel = configuration.logLevel
+    try PortCheck.ensureFree(host: configuration.host, port: configuration.port)
     let store = try await SQLStore.open(url: configuration.databaseURL, logger: logger)
     let runner = MigrationRunner(database: store.database)
     if configuration.migrateOnStart {

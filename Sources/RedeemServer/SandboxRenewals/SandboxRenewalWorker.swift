@@ -18,11 +18,11 @@ public struct SandboxRenewalWorker: Service {
         self.interval = interval
     }
 
+    /// A pass at start, then one per `interval`, until shutdown (which does not wait out the interval).
     public func run() async throws {
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            await renewDue()
-            try? await Task.sleep(for: interval)
-        }
+        let loop = QueueWorkerLoop(interval: interval)
+        loop.wakeup.yield()
+        await loop.run { [self] in await self.renewDue() }
     }
 
     @discardableResult

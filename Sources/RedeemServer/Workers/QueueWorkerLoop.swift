@@ -11,10 +11,12 @@ struct QueueWorkerLoop: Sendable {
         self.interval = interval
     }
 
+    /// Shutdown also cancels a drain in flight, so the process stops at once: an e-mail or delivery it interrupts
+    /// keeps its lease in the database and is sent again after the lease runs out, never lost.
     func run(_ drain: @escaping @Sendable () async -> Void) async {
-        await withGracefulShutdownHandler {
+        await cancelWhenGracefulShutdown { [wakeups, wakeup, interval] in
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { [wakeup, interval] in
+                group.addTask {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: interval)
                         wakeup.yield()
@@ -26,8 +28,6 @@ struct QueueWorkerLoop: Sendable {
                 }
                 group.cancelAll()
             }
-        } onGracefulShutdown: { [wakeup] in
-            wakeup.finish()
         }
     }
 }
