@@ -34,6 +34,11 @@ struct ServerOptions: ParsableArguments {
     var rateLimitPerUser: Int?
     @Flag(help: .hidden)  // POST /v1/benchmark/baseline, for benchmarks/redemption.py (env REDEEM_BENCHMARK_ROUTES=1)
     var benchmarkRoutes = false
+    @Option(
+        help:
+            "Comma-separated addresses of reverse proxies whose X-Forwarded-For names the client, e.g. 127.0.0.1,::1 (env REDEEM_TRUSTED_PROXIES; default none)."
+    )
+    var trustedProxies: String?
     @Flag(help: "Refuse to start when migrations are pending instead of applying them.")
     var noMigrate = false
     @OptionGroup var database: DatabaseOptions
@@ -53,6 +58,9 @@ struct ServerOptions: ParsableArguments {
             stripeAPIBase: Environment.value("REDEEM_STRIPE_API_URL")
         )
         configuration.benchmarkRoutes = benchmarkRoutes || Environment.value("REDEEM_BENCHMARK_ROUTES") == "1"
+        if let text = trustedProxies ?? Environment.value("REDEEM_TRUSTED_PROXIES") {
+            configuration.trustedProxies = try ServerConfiguration.trustedProxies(text)
+        }
         if let text = resendInterval.map(String.init) ?? Environment.value("REDEEM_RESEND_INTERVAL") {
             guard let seconds = Int(text), seconds >= 0 else {
                 throw ConfigurationError(setting: "--resend-interval / REDEEM_RESEND_INTERVAL", reason: "'\(text)' is not a number of seconds")

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import RedeemCore
 import RedeemServer
 import RedeemStore
@@ -23,6 +24,28 @@ import Testing
             #expect(try await RedemptionAPITests.redeem(server, app, user: "someone-else", token: RedemptionLink.newToken()).code == 7849)
             clock.advance(by: 50)
             #expect(try await RedemptionAPITests.redeem(server, app, user: "guesser", token: RedemptionLink.newToken()).code == 7849)
+        }
+    }
+
+    /// Behind a trusted proxy each client has its own per-IP bucket, named by the last `X-Forwarded-For` address; from
+    /// any other peer the header is ignored, so a client cannot pick its bucket.
+    @Test(arguments: [true, false])
+    func perIPLimitsSeeTheClientBehindATrustedProxy(_ trusted: Bool) async throws {
+        var limits = RateLimits.unlimited
+        limits.redeemPerIP = 3
+        try await TestServer.with(.sqlite, setup: .live, rateLimits: limits, trustedProxies: trusted ? ["127.0.0.1"] : []) { server in
+            let app = try await server.createAppWithCatalog()
+            func redeem(from forwardedFor: String, user: String) async throws -> Int {
+                try await server.send(
+                    .post, "/v1/subscribers/redeem_purchase", key: app.publicProduction,
+                    json: #"{"app_user_id": "\#(user)", "redemption_token": "\#(RedemptionLink.newToken())"}"#,
+                    headers: [HTTPField.Name("X-Forwarded-For")!: forwardedFor]
+                ).status
+            }
+            for n in 0..<3 { #expect(try await redeem(from: "10.0.0.1", user: "u\(n)") == 400) }
+            // A forged first address does not change the bucket: the proxy's own (last) one counts.
+            #expect(try await redeem(from: "10.0.0.9, 10.0.0.1", user: "u3") == 429)
+            #expect(try await redeem(from: "10.0.0.2", user: "u4") == (trusted ? 400 : 429))
         }
     }
 

@@ -88,13 +88,15 @@ extension TestServer {
     static func with(
         _ backend: TestBackend, clock: ManualClock = ManualClock(start), setup: TestingSetup = .router,
         mail: MailSettings? = nil, rateLimits: RateLimits = .unlimited, stripeWebhookSecret: String? = nil, stripe: StripeSettings? = nil,
-        _ body: @escaping @Sendable (TestServer) async throws -> Void
+        trustedProxies: Set<String> = [], _ body: @escaping @Sendable (TestServer) async throws -> Void
     ) async throws {
         try await TestDatabases.withStore(backend) { store in
-            let deps = try await ServerDependencies(
+            var configured = try await ServerDependencies(
                 store: store, clock: clock, publicURL: URL(string: "https://pay.example.com")!, mail: mail, rateLimits: rateLimits,
                 stripeWebhookSecret: stripeWebhookSecret, stripe: stripe
             )
+            configured.trustedProxies = trustedProxies
+            let deps = configured
             let adminKey = try await deps.admin.createKey(appID: nil, kind: "admin").plaintext
             let app = Application(router: try buildRouter(deps), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
             try await app.test(setup) { client in

@@ -7,8 +7,9 @@ public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Set by `AuthMiddleware` on authenticated routes.
     public var key: APIKey?
-    /// The peer's IP address, for rate limits; nil when unknown (e.g. in router tests).
-    public let remoteIP: String?
+    /// The client's IP address, for rate limits: the peer's, or the one a trusted proxy names (`ForwardedForMiddleware`);
+    /// nil when unknown (e.g. in router tests).
+    public var remoteIP: String?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

@@ -24,6 +24,8 @@ public struct ServerDependencies: Sendable {
     public let stripe: StripeSettings?
     /// Serves `POST /v1/benchmark/baseline`, for `benchmarks/redemption.py` only.
     public var benchmarkRoutes = false
+    /// Peers whose `X-Forwarded-For` names the client (`ForwardedForMiddleware`).
+    public var trustedProxies: Set<String> = []
 
     public init(
         store: SQLStore, clock: any RedeemClock = SystemClock(), keyTTL: TimeInterval = 5,
@@ -76,6 +78,7 @@ public struct ServerDependencies: Sendable {
 public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.addMiddleware {
+        ForwardedForMiddleware(trusted: deps.trustedProxies)
         RequestLogMiddleware<AppRequestContext>()
         ErrorMiddleware<AppRequestContext>()
     }
@@ -128,6 +131,7 @@ public func buildApplication(
         stripeWebhookSecret: configuration.stripeWebhookSecret, stripe: configuration.stripe, logger: logger
     )
     deps.benchmarkRoutes = configuration.benchmarkRoutes
+    deps.trustedProxies = configuration.trustedProxies
     if deps.mailer == nil { logger.warning("no SMTP settings (--smtp-url): e-mail is off, and expired links cannot be re-sent") }
     let router = try buildRouter(deps)
     return Application(

@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
     public var benchmarkRoutes = false
     /// Limits on guessable routes.
     public var rateLimits = RateLimits()
+    /// Peers (a reverse proxy on this machine, say) whose `X-Forwarded-For` names the client; empty trusts nobody.
+    public var trustedProxies: Set<String> = []
 
     public static let defaultDatabaseURL = "./redeem.sqlite"
 
@@ -68,6 +70,22 @@ public struct ServerConfiguration: Sendable {
         case (nil, _?): throw ConfigurationError(setting: "--smtp-url / REDEEM_SMTP_URL", reason: "is required with --mail-from")
         case (_?, nil): throw ConfigurationError(setting: "--mail-from / REDEEM_MAIL_FROM", reason: "is required with --smtp-url")
         }
+    }
+}
+
+extension ServerConfiguration {
+    /// `--trusted-proxies`: comma-separated IPv4 or IPv6 addresses.
+    public static func trustedProxies(_ text: String) throws(ConfigurationError) -> Set<String> {
+        var addresses: Set<String> = []
+        for part in text.split(separator: ",") {
+            let address = part.trimmingCharacters(in: .whitespaces)
+            var buffer = [UInt8](repeating: 0, count: 16)
+            guard inet_pton(AF_INET, address, &buffer) == 1 || inet_pton(AF_INET6, address, &buffer) == 1 else {
+                throw ConfigurationError(setting: "--trusted-proxies / REDEEM_TRUSTED_PROXIES", reason: "'\(address)' is not an IP address")
+            }
+            addresses.insert(address)
+        }
+        return addresses
     }
 }
 

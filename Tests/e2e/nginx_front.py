@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""The deployment recipe, end to end: Debian's nginx on loopback with a self-signed certificate, configured from
+deploy/nginx/redeem.conf, in front of `redeem serve` configured as deploy/redeem.env.example says. Through nginx over
+HTTPS: the universal-link files byte for byte, a purchase's link page and its redemption.
+Also checks deploy/redeem.service with systemd-analyze when it is installed.
+Usage: nginx_front.py path/to/redeem (nginx and openssl installed). Prints 'N passed, M failed'."""
+import http.client as httpclient, json, os, re, shutil, ssl, subprocess, sys, tempfile, time, uuid
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from support import check, finish, free_port  # noqa: E402
+
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def cli(args, db):
+    result = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=120, env={**os.environ, "REDEEM_DATABASE_URL": db})
+    if result.returncode != 0:
+        raise RuntimeError(f"redeem {' '.join(args)}: {result.stderr}")
+    return result.stdout
+
+
+def nginx_conf(tmp, https_port, http_port, upstream_port):
+    """deploy/nginx/redeem.conf with this test's ports, certificate and paths, inside a minimal main configuration."""
+    site = open(os.path.join(ROOT, "deploy/nginx/redeem.conf")).read()
+    site = site.replace("server 127.0.0.1:8080;", f"server 127.0.0.1:{upstream_port};")
+    site = site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;").replace("listen [::]:443 ssl http2;", "")
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{http_port};").replace("listen [::]:80;", "")
+    site = site.replace("/etc/letsencrypt/live/pay.example.com/fullchain.pem", f"{tmp}/cert.pem")
+    site = site.replace("/etc/letsencrypt/live/pay.example.com/privkey.pem", f"{tmp}/key.pem")
+    site = site.replace("pay.example.com", "localhost").replace("/var/www/letsencrypt", f"{tmp}/acme")
+    return f"""daemon off;
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    access_log {tmp}/access.log;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+    default_type application/octet-stream;
+{site}
+}}
+"""
+
+
+def fetch(port, method, path, key=None, body=None, headers=None):
+    """One HTTPS request to nginx, trusting only the test's certificate; returns (status, headers, body bytes)."""
+    context = ssl.create_default_context(cafile=fetch.cafile)
+    connection = httpclient.HTTPSConnection("localhost", port, context=context, timeout=10)
+    sent = dict(headers or {})
+    if key:
+        sent["Authorization"] = f"Bearer {key}"
+    data = json.dumps(body).encode() if body is not None else None
+    if data is not None:
+        sent["Content-Type"] = "application/json"
+    connection.request(method, path, body=data, headers=sent)
+    response = connection.getresponse()
+    answer = (response.status, {k.lower(): v for k, v in response.getheaders()}, response.read())
+    connection.close()
+    return answer
+
+
+def main():
+    if shutil.which("systemd-analyze"):
+        with tempfile.TemporaryDirectory() as tmp:
+            unit = open(os.path.join(ROOT, "deploy/redeem.service")).read().replace("/usr/local/bin/redeem", BIN)
+            open(f"{tmp}/redeem.service", "w").write(unit)
+            verified = subprocess.run(["systemd-analyze", "verify", f"{tmp}/redeem.service"], capture_output=True, text=True)
+            check("systemd-analyze verifies deploy/redeem.service", verified.returncode == 0 and not verified.stderr.strip(), verified.stderr)
+    else:
+        print("skip systemd-analyze: not installed")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                        "-addext", "subjectAltName=DNS:localhost", "-keyout", f"{tmp}/key.pem", "-out", f"{tmp}/cert.pem"],
+                       check=True, capture_output=True)
+        fetch.cafile = f"{tmp}/cert.pem"
+        os.makedirs(f"{tmp}/acme")
+        db = f"sqlite://{tmp}/redeem.sqlite"
+        cli(["migrate"], db)
+        app = json.loads(cli(["apps", "create", "--name", "Behind nginx", "--ios-team-id", "ABCDE12345", "--ios-bundle-id", "com.example.app",
+                              "--redemption-link-policy", "enabled", "--json"], db))
+        cli(["products", "create", "--app", app["id"], "--id", "pro", "--type", "subscription", "--period", "P1M", "--entitlement", "pro"], db)
+
+        upstream, https_port, http_port = free_port(), free_port(), free_port()
+        public = f"https://localhost:{https_port}"
+        env = {**os.environ, "REDEEM_DATABASE_URL": db, "REDEEM_PORT": str(upstream), "REDEEM_PUBLIC_URL": public,
+               "REDEEM_TRUSTED_PROXIES": "127.0.0.1,::1", "REDEEM_RATE_LIMIT_PER_IP": "1000"}
+        server = subprocess.Popen([BIN, "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        open(f"{tmp}/nginx.conf", "w").write(nginx_conf(tmp, https_port, http_port, upstream))
+        nginx = subprocess.Popen(["nginx", "-p", tmp, "-c", f"{tmp}/nginx.conf"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            for _ in range(200):
+                try:
+                    if fetch(https_port, "GET", "/health")[0] == 200:
+                        break
+                except (OSError, httpclient.HTTPException):
+                    time.sleep(0.05)
+            status, headers, body = fetch(https_port, "GET", "/health")
+            check("nginx answers /health over TLS from Redeem", status == 200 and json.loads(body)["status"] == "ok", (status, body))
+
+            for path in ["/.well-known/apple-app-site-association", "/.well-known/assetlinks.json"]:
+                status, headers, body = fetch(https_port, "GET", path)
+                direct = subprocess.run(["curl", "-s", f"http://127.0.0.1:{upstream}{path}"], capture_output=True).stdout
+                check(f"{path} passes through nginx byte for byte, 200, application/json, no redirect",
+                      status == 200 and headers.get("content-type", "").startswith("application/json") and body == direct
+                      and "location" not in headers, (status, headers, body[:200], direct[:200]))
+            aasa = json.loads(fetch(https_port, "GET", "/.well-known/apple-app-site-association")[2])
+            check("the association file names the app", aasa["applinks"]["details"][0]["appIDs"] == ["ABCDE12345.com.example.app"], aasa)
+
+            plain = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}",
+                                    f"http://127.0.0.1:{http_port}/r/abc"], capture_output=True, text=True).stdout
+            check("plain HTTP redirects to HTTPS", plain.startswith("301 https://"), plain)
+
+            status, _, body = fetch(https_port, "POST", "/v1/purchases", key=app["keys"]["secret"],
+                                    body={"app_user_id": f"$RCAnonymousID:{uuid.uuid4().hex}", "product_id": "pro"},
+                                    headers={"Idempotency-Key": str(uuid.uuid4())})
+            granted = json.loads(body)
+            link = granted.get("redemption_https_url", "")
+            check("a purchase through nginx carries an https link on the public URL", status == 201 and link.startswith(public + "/r/"), granted)
+            token = link.rsplit("/", 1)[1]
+            status, headers, page = fetch(https_port, "GET", f"/r/{token}")
+            text = page.decode()
+            check("the link page opens through nginx as HTML", status == 200 and headers.get("content-type", "").startswith("text/html"),
+                  (status, headers))
+            urls = re.findall(r'https?://[^"\'<> ]+/r/' + re.escape(token), text)
+            check("the link page's links use the https public URL", urls and all(u.startswith(public) for u in urls), urls)
+            status, _, body = fetch(https_port, "POST", "/v1/subscribers/redeem_purchase", key=app["keys"]["public_production"],
+                                    body={"app_user_id": "nginx-user", "redemption_token": token})
+            redeemed = json.loads(body)
+            check("the link redeems through nginx", status == 200 and "pro" in redeemed["subscriber"]["entitlements"], redeemed)
+
+            access = open(f"{tmp}/access.log").read()
+            check("nginx logged the requests it proxied", f"/r/{token}" in access and "/v1/subscribers/redeem_purchase" in access)
+        finally:
+            nginx.terminate()
+            server.terminate()
+            nginx.wait(timeout=10)
+            server.wait(timeout=10)
+    finish()
+
+
+main()

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# A release tarball that runs on a Debian machine without Swift: the Swift runtime and Foundation are linked
+# statically; the C libraries it still needs (listed in DEPENDENCIES, with their Debian packages) come from apt.
+# Usage: bash scripts/release.sh [VERSION]  ->  dist/redeem-VERSION-linux-ARCH.tar.gz
+set -euo pipefail
+cd "$(dirname "$0")/.."
+version="${1:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}"
+arch="$(uname -m)"
+name="redeem-$version-linux-$arch"
+bash scripts/system-deps.sh pkg-config libqrencode-dev libcurl4-openssl-dev libsqlite3-dev
+swift build -c release --product redeem --static-swift-stdlib
+bin="$(swift build -c release --show-bin-path)"
+rm -rf "dist/$name" && mkdir -p "dist/$name/bin"
+cp "$bin/redeem" "dist/$name/bin/"
+# Templates and the OpenAPI document: Bundle.module looks for them beside the executable.
+cp -R "$bin/redeem_RedeemServer.resources" "dist/$name/bin/"
+cp -R LICENSE NOTICE README.md deploy "dist/$name/"
+mkdir -p "dist/$name/docs" && cp docs/deploy.md docs/errors.md "dist/$name/docs/"
+{
+  echo "# Shared libraries bin/redeem loads, and the Debian packages that provide them (apt-get install …)."
+  ldd "dist/$name/bin/redeem" | awk '/=>/ { print $3 }' | while read -r lib; do
+    package=$(dpkg -S "$(readlink -f "$lib")" 2>/dev/null | head -1 | cut -d: -f1 || true)
+    [ -n "$package" ] || package=$(dpkg -S "$lib" 2>/dev/null | head -1 | cut -d: -f1 || true)
+    echo "$(basename "$lib") ${package:-?}"
+  done | sort -u
+} > "dist/$name/DEPENDENCIES"
+if ldd "dist/$name/bin/redeem" | grep -Eq 'libswift|libFoundation|lib_Foundation|libdispatch|libBlocksRuntime'; then
+  echo "release: the binary still loads the Swift runtime:" >&2; ldd "dist/$name/bin/redeem" >&2; exit 1
+fi
+tar -C dist -czf "dist/$name.tar.gz" "$name"
+echo "dist/$name.tar.gz"
