@@ -28,20 +28,33 @@ public struct APIKey: Codable, Equatable, Sendable {
     public var kind: APIKeyKind
     /// The first characters of the key, safe to show.
     public var displayPrefix: String
+    /// What the key is for, as its creator named it ("iOS app", "billing server"); nil when unnamed.
+    public var label: String?
     public var createdAt: Date
     public var revokedAt: Date?
 
-    public init(id: String, appID: String?, kind: APIKeyKind, displayPrefix: String, createdAt: Date, revokedAt: Date?) {
+    public init(
+        id: String, appID: String?, kind: APIKeyKind, displayPrefix: String, label: String? = nil, createdAt: Date, revokedAt: Date?
+    ) {
         self.id = id
         self.appID = appID
         self.kind = kind
         self.displayPrefix = displayPrefix
+        self.label = label
         self.createdAt = createdAt
         self.revokedAt = revokedAt
     }
 
+    /// Labels are short, printable, single-line text.
+    public static func validLabel(_ label: String?) throws(ValidationError) -> String? {
+        guard let label = label?.trimmingCharacters(in: .whitespacesAndNewlines), !label.isEmpty else { return nil }
+        guard label.count <= 100, !label.contains(where: { $0.isNewline || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } })
+        else { throw ValidationError(field: "label", reason: "must be one line of at most 100 characters") }
+        return label
+    }
+
     enum CodingKeys: String, CodingKey {
-        case id, kind
+        case id, kind, label
         case appID = "app_id"
         case displayPrefix = "display_prefix"
         case createdAt = "created_at"
@@ -55,13 +68,13 @@ public struct GeneratedAPIKey: Sendable {
     public let hash: String
     public let record: APIKey
 
-    public init(appID: String?, kind: APIKeyKind, now: Date) {
+    public init(appID: String?, kind: APIKeyKind, label: String? = nil, now: Date) {
         let plaintext = kind.prefix + SecretToken.generate(byteCount: 24)
         self.plaintext = plaintext
         self.hash = SecretToken.hash(plaintext)
         self.record = APIKey(
             id: Identifier.make(prefix: "key"), appID: appID, kind: kind,
-            displayPrefix: String(plaintext.prefix(kind.prefix.count + 4)), createdAt: now, revokedAt: nil
+            displayPrefix: String(plaintext.prefix(kind.prefix.count + 4)), label: label, createdAt: now, revokedAt: nil
         )
     }
 }

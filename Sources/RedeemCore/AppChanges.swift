@@ -39,9 +39,9 @@ public struct AppChanges: Codable, Equatable, Sendable {
     }
 
     /// A new app from these settings, with defaults for the rest.
-    public func makeApp(now: Date) throws(ValidationError) -> App {
+    public func makeApp(id: String = App.generateID(), now: Date) throws(ValidationError) -> App {
         guard name != nil else { throw ValidationError(field: "name", reason: "is required") }
-        var app = App(id: App.generateID(), name: "", scheme: App.generateScheme(), createdAt: now, updatedAt: now)
+        var app = App(id: id, name: "", scheme: App.generateScheme(), createdAt: now, updatedAt: now)
         try apply(to: &app, now: now)
         return app
     }
@@ -54,7 +54,9 @@ public struct AppChanges: Codable, Equatable, Sendable {
             guard (1...100).contains(trimmed.count) else { throw ValidationError(field: "name", reason: "must be 1–100 characters") }
             next.name = trimmed
         }
-        next.iconURL = try Self.url(iconURL, field: "icon_url", current: app.iconURL)
+        next.iconURL = try Self.text(
+            iconURL, current: app.iconURL, field: "icon_url", reason: "must be an absolute https URL, or /assets/<file> on this server",
+            valid: { Formats.isHTTPSURL($0) || Formats.isAssetPath($0) })
         next.appStoreURL = try Self.url(appStoreURL, field: "app_store_url", current: app.appStoreURL)
         next.playStoreURL = try Self.url(playStoreURL, field: "play_store_url", current: app.playStoreURL)
         next.iosTeamID = try Self.text(

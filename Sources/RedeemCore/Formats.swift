@@ -7,6 +7,13 @@ public enum Formats {
         return !host.isEmpty
     }
 
+    /// A file Redeem serves itself (`/assets/demo-icon.svg`): pages load it from their own origin.
+    public static func isAssetPath(_ string: String) -> Bool {
+        guard string.hasPrefix("/assets/"), string.count <= 100 else { return false }
+        let name = string.dropFirst("/assets/".count)
+        return !name.isEmpty && !name.hasPrefix(".") && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+    }
+
     /// Where a buyer may be sent after checkout: https, or http://localhost (sandbox only, checked at use).
     public static func isRedirectURL(_ string: String) -> Bool {
         isHTTPSURL(string) || isLocalhostURL(string)

@@ -26,7 +26,7 @@ extension APIKey {
     init(row: SQLRow) throws {
         self.init(
             id: try row.string("id"), appID: row.optionalString("app_id"), kind: try row.enumeration("kind"),
-            displayPrefix: try row.string("display_prefix"), createdAt: try row.date("created_at"),
+            displayPrefix: try row.string("display_prefix"), label: row.optionalString("label"), createdAt: try row.date("created_at"),
             revokedAt: row.optionalDate("revoked_at")
         )
     }

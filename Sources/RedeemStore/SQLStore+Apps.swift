@@ -104,8 +104,11 @@ extension SQLStore {
         let record = key.record
         try await connection.query(
             """
-            INSERT INTO api_keys (id, app_id, kind, key_hash, display_prefix, created_at)
-            VALUES (\(record.id), \(record.appID), \(record.kind.rawValue), \(key.hash), \(record.displayPrefix), \(record.createdAt))
+            INSERT INTO api_keys (id, app_id, kind, key_hash, display_prefix, label, created_at)
+            VALUES (
+                \(record.id), \(record.appID), \(record.kind.rawValue), \(key.hash), \(record.displayPrefix), \(record.label),
+                \(record.createdAt)
+            )
             """)
     }
 }

@@ -100,6 +100,8 @@ struct Keys: AsyncParsableCommand {
         var kind: String?
         @Flag(help: "An instance-wide admin key, which can also create apps.")
         var admin = false
+        @Option(help: "What the key is for, e.g. 'iOS app' or 'billing server' (shown in lists).")
+        var label: String?
         @OptionGroup var database: DatabaseOptions
         @Flag var json = false
 
@@ -109,7 +111,7 @@ struct Keys: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let created = try await database.withAdmin { try await $0.createKey(appID: admin ? nil : app, kind: kind ?? "admin") }
+            let created = try await database.withAdmin { try await $0.createKey(appID: admin ? nil : app, kind: kind ?? "admin", label: label) }
             if json { return try Output.json(created) }
             print("Created \(created.key.kind.rawValue) key \(created.key.id):\n  \(created.plaintext)\nIt is shown only now.")
         }
@@ -125,7 +127,9 @@ struct Keys: AsyncParsableCommand {
         func run() async throws {
             let keys = try await database.withAdmin { try await $0.store.keys(appID: app) }
             if json { return try Output.json(["keys": keys]) }
-            for k in keys { print("\(k.id)  \(k.kind.rawValue)  \(k.displayPrefix)…  \(k.revokedAt == nil ? "active" : "revoked")") }
+            for k in keys {
+                print("\(k.id)  \(k.kind.rawValue)  \(k.displayPrefix)…  \(k.revokedAt == nil ? "active" : "revoked")  \(k.label ?? "")")
+            }
         }
     }
 

@@ -10,15 +10,33 @@ import RedeemStore
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Set up a demo app with products, print its keys, and run the server.")
 
+    /// Found by this ID on every run, whatever it has been renamed to.
+    static let appID = "app_demo"
     static let appName = "Redeem Demo"
     static let customer = "demo-user"
+    /// The label of the keys each run creates; the next run revokes them.
+    static let keyLabel = "redeem demo"
 
     @OptionGroup var options: ServerOptions
     @Flag(help: "Set up and print the keys, but do not start the server.")
     var setupOnly = false
+    @Flag(
+        help:
+            "Listen on all interfaces and use this machine's LAN address as the public URL, so a phone on the same network can open the links and QR codes."
+    )
+    var lan = false
 
     func run() async throws {
-        let configuration = try options.configuration()
+        var configuration = try options.configuration()
+        if lan {
+            guard let address = LANAddress.first() else {
+                throw ConfigurationError(setting: "--lan", reason: "this machine has no LAN (non-loopback IPv4) address")
+            }
+            configuration.host = "0.0.0.0"
+            if options.publicURL == nil, Environment.value("REDEEM_PUBLIC_URL") == nil {
+                configuration.publicURL = URL(string: "http://\(address):\(configuration.port)")!
+            }
+        }
         let summary = try await options.database.withAdmin(creating: true) { admin in try await Self.setUp(admin) }
         let base = configuration.publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         print(
@@ -28,10 +46,10 @@ struct Demo: AsyncParsableCommand {
               public sandbox:    \(summary.publicKey)
               secret:            \(summary.secretKey)
               admin:             \(summary.adminKey)
-
+            \(summary.revoked > 0 ? "  (the \(summary.revoked) keys of the previous demo run are revoked)\n" : "")
             Buy in the browser (sandbox checkout; the success page shows the redemption link and QR code):
               \(base)/sandbox/p/\(summary.app.id)/pro_monthly
-
+            \(lan ? "  (open it on a phone on this network; --lan listens on all interfaces)\n" : "")
             Try it:
               curl -s \(base)/health
               curl -s -H 'Authorization: Bearer \(summary.publicKey)' \(base)/v1/subscribers/\(Self.customer)
@@ -49,19 +67,31 @@ struct Demo: AsyncParsableCommand {
         let publicKey: String
         let secretKey: String
         let adminKey: String
+        /// Keys of earlier runs revoked by this one.
+        let revoked: Int
     }
 
-    /// Creates the demo app and catalog on first run, then new keys every run (keys are stored hashed).
+    /// The demo app as a buyer should first see a product: an icon (served by Redeem), store links and a support address.
+    static var settings: AppChanges {
+        var changes = AppChanges()
+        changes.name = appName
+        changes.redemptionLinkPolicy = RedemptionLinkPolicy.enabled.rawValue
+        changes.supportEmail = "support@example.com"
+        changes.iconURL = "/assets/demo-icon.svg"
+        // Placeholders that open real store pages, so the badges work; replace them with your app's.
+        changes.appStoreURL = "https://apps.apple.com/app/id375380948"
+        changes.playStoreURL = "https://play.google.com/store/apps/details?id=com.android.chrome"
+        return changes
+    }
+
+    /// Creates the demo app and catalog on first run; every run revokes the previous run's keys and makes new ones
+    /// (keys are stored hashed, so they cannot be shown again).
     static func setUp(_ admin: AdminService) async throws -> Summary {
         let app: App
-        if let existing = try await admin.store.apps().first(where: { $0.name == appName }) {
+        if let existing = try? await admin.store.app(id: appID) {
             app = existing
         } else {
-            var changes = AppChanges()
-            changes.name = appName
-            changes.redemptionLinkPolicy = RedemptionLinkPolicy.enabled.rawValue
-            changes.supportEmail = "support@example.com"
-            app = try await admin.createApp(changes).app
+            app = try await admin.createApp(settings, id: appID).app
             _ = try await admin.createProduct(
                 appID: app.id,
                 ProductInput(
@@ -83,11 +113,14 @@ struct Demo: AsyncParsableCommand {
             )
             _ = try await admin.store.grant(grant, idempotency: nil, now: admin.clock.now())
         }
+        let previous = try await admin.store.keys(appID: nil).filter { $0.label == keyLabel && $0.revokedAt == nil }
+        for key in previous { try await admin.revokeKey(id: key.id, appID: nil) }
         return Summary(
             app: app,
-            publicKey: try await admin.createKey(appID: app.id, kind: APIKeyKind.publicSandbox.rawValue).plaintext,
-            secretKey: try await admin.createKey(appID: app.id, kind: APIKeyKind.secret.rawValue).plaintext,
-            adminKey: try await admin.createKey(appID: nil, kind: APIKeyKind.admin.rawValue).plaintext
+            publicKey: try await admin.createKey(appID: app.id, kind: APIKeyKind.publicSandbox.rawValue, label: keyLabel).plaintext,
+            secretKey: try await admin.createKey(appID: app.id, kind: APIKeyKind.secret.rawValue, label: keyLabel).plaintext,
+            adminKey: try await admin.createKey(appID: nil, kind: APIKeyKind.admin.rawValue, label: keyLabel).plaintext,
+            revoked: previous.count
         )
     }
 }

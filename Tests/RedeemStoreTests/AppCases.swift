@@ -51,8 +51,10 @@ enum AppCases {
             let app = try await Fixture.app(store)
             let keys = APIKeyKind.allCases.filter { $0 != .admin }.map { GeneratedAPIKey(appID: app.id, kind: $0, now: Fixture.now) }
             for key in keys { try await store.createKey(key) }
-            let admin = GeneratedAPIKey(appID: nil, kind: .admin, now: Fixture.now)
+            let admin = GeneratedAPIKey(appID: nil, kind: .admin, label: "billing server", now: Fixture.now)
             try await store.createKey(admin)
+            #expect(try await store.activeKey(hash: admin.hash)?.label == "billing server")
+            #expect(try await store.keys(appID: app.id).allSatisfy { $0.label == nil })
             #expect(try await store.activeKey(hash: keys[0].hash) == keys[0].record)
             #expect(try await store.activeKey(hash: admin.hash)?.appID == nil)
             #expect(try await store.keys(appID: app.id).count == 3)

@@ -2,7 +2,7 @@
 """End-to-end checks of the `redeem` executable as an operator and a script use it:
 admin commands with --json, both sqlite URL forms, serve, customer info over HTTP, bad configuration,
 and the same on PostgreSQL when REDEEM_TEST_POSTGRES_URL is set. Prints 'N passed, M failed'."""
-import json, os, subprocess, sys, tempfile, time, uuid
+import json, os, subprocess, sys, tempfile, time, urllib.request, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from page_check import decode_qr, dump_dom, screenshot  # noqa: E402
@@ -184,6 +184,44 @@ def scenario(label, env, cwd, browser=False):
         check(f"[{label}] logs never contain a key", key not in stderr, "key found in logs")
 
 
+def demo_checks(env, first_output):
+    """The demo at its best: found by its ID after a rename, one set of labelled keys alive, an icon Redeem serves."""
+    renamed = run(["apps", "update", "app_demo", "--name", "Renamed Demo"], env)
+    second = run(["demo", "--setup-only"], env)
+    apps = json.loads(run(["apps", "list", "--json"], env).stdout)["apps"]
+    check("a renamed demo app is found again by its ID, not duplicated",
+          renamed.returncode == 0 and second.returncode == 0 and [a["id"] for a in apps] == ["app_demo"], second.stderr + str(apps))
+    keys = json.loads(run(["keys", "list", "--json"], env).stdout)["keys"]
+    labelled = [k for k in keys if k.get("label") == "redeem demo"]
+    check("a demo re-run revokes the previous run's keys and labels the new ones",
+          len(labelled) == 6 and sum(k.get("revoked_at") is None for k in labelled) == 3
+          and "keys of the previous demo run are revoked" in second.stdout, labelled)
+    first_key = first_output.split("admin:", 1)[1].split()[0]
+    port = free_port()
+    server = subprocess.Popen([BIN, "serve", "--port", str(port)], env={**os.environ, **env},
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                if http("GET", base + "/health")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        status, _ = http("GET", base + "/admin/v1/apps", key=first_key)
+        check("the previous run's admin key no longer works", status == 401, status)
+        with urllib.request.urlopen(base + "/assets/demo-icon.svg", timeout=10) as response:
+            icon = (response.status, response.headers["Content-Type"], response.read())
+        check("Redeem serves the demo app's icon", icon[0] == 200 and icon[1] == "image/svg+xml" and icon[2].startswith(b"<svg"), icon[:2])
+        with urllib.request.urlopen(base + "/sandbox/p/app_demo/pro_monthly", timeout=10) as response:
+            page = response.read().decode()
+        check("the demo's checkout page shows its icon and support address",
+              'src="/assets/demo-icon.svg"' in page and "support@example.com" in page, page[:300])
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         scenario("sqlite absolute", {"REDEEM_DATABASE_URL": f"sqlite://{tmp}/abs.sqlite"}, None, browser=True)
@@ -200,8 +238,10 @@ def main():
             bad = run(args, {"REDEEM_DATABASE_URL": f"sqlite://{tmp}/bad.sqlite"})
             check(f"bad configuration {' '.join(args[1:])} fails naming {setting}", bad.returncode != 0 and setting in bad.stderr, bad.stderr)
 
-        demo = run(["demo", "--setup-only"], {"REDEEM_DATABASE_URL": f"sqlite://{tmp}/demo.sqlite"})
+        demo_env = {"REDEEM_DATABASE_URL": f"sqlite://{tmp}/demo.sqlite"}
+        demo = run(["demo", "--setup-only"], demo_env)
         check("demo --setup-only prints the demo app's keys", demo.returncode == 0 and "rdm_pk_sbx_" in demo.stdout and "rdm_sk_" in demo.stdout, demo.stderr)
+        demo_checks(demo_env, demo.stdout)
 
     pg = os.environ.get("REDEEM_TEST_POSTGRES_URL")
     if pg:

@@ -118,7 +118,7 @@ schemas["PeriodType"] = {"type": "string", "enum": ["normal", "intro", "trial", 
 app_props = {
     "id": s("App ID, `app_` plus 28 hex digits (creation time, then random).", examples=["app_019a8f3c2b1e0123456789abcdef"]),
     "name": s("Display name, 1–100 characters (trimmed).", examples=["Acme"]),
-    "icon_url": s("Absolute https URL. Omitted when unset."),
+    "icon_url": s("Absolute https URL, or `/assets/<file>` served by Redeem. Omitted when unset."),
     "app_store_url": s("Absolute https URL. Omitted when unset."),
     "play_store_url": s("Absolute https URL. Omitted when unset."),
     "scheme": s("Custom URL scheme for redemption links, generated at creation (`rdm-` plus 10 hex digits); "
@@ -174,7 +174,7 @@ schemas["AppChanges"] = {
     "properties": {
         "name": s("1–100 characters after trimming whitespace. Required on creation; cannot be cleared.",
                   nullable=True, examples=["Acme"]),
-        "icon_url": clearable("Absolute https URL (at most 2048 characters)."),
+        "icon_url": clearable("Absolute https URL (at most 2048 characters), or `/assets/<file>` served by Redeem."),
         "app_store_url": clearable("Absolute https URL (at most 2048 characters)."),
         "play_store_url": clearable("Absolute https URL (at most 2048 characters)."),
         "ios_team_id": clearable("10 uppercase letters or digits."),
@@ -308,6 +308,7 @@ schemas["APIKey"] = {
         "kind": ref("APIKeyKind"),
         "display_prefix": s("The first characters of the key (its kind prefix plus 4), safe to show.",
                             examples=["rdm_sk_AbCd"]),
+        "label": s("What the key is for, as its creator named it; omitted when unnamed.", examples=["iOS app"]),
         "created_at": dt(ISO_NOTE),
         "revoked_at": dt("When it was revoked; omitted while the key is active. " + ISO_NOTE),
     },
@@ -324,7 +325,9 @@ schemas["KeyRequest"] = {
     "type": "object",
     "required": ["kind"],
     "properties": {"kind": {"type": "string", "enum": ["public_sandbox", "public_production", "secret"],
-                            "description": "Any other value (including `admin`) is a 422."}},
+                            "description": "Any other value (including `admin`) is a 422."},
+                   "label": {"type": "string", "maxLength": 100,
+                             "description": "What the key is for (one line, at most 100 characters; 422 otherwise)."}},
 }
 schemas["KeyList"] = {
     "type": "object", "required": ["keys"],
@@ -774,6 +777,19 @@ paths["/.well-known/assetlinks.json"] = {
         "tags": ["Links"],
         "security": [],
         "responses": {"200": ok("The statement list.", {"type": "array", "items": {"type": "object"}})},
+    }
+}
+
+paths["/assets/{file}"] = {
+    "get": {
+        "operationId": "getAsset",
+        "summary": "A static file Redeem ships (the demo app's icon)",
+        "description": "An app's `icon_url` may name one as `/assets/<file>`; pages load it from their own origin.",
+        "tags": ["Public"],
+        "security": [],
+        "parameters": [{"name": "file", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "The file.", "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+                      "404": err_resp("No such file (7004).", {"code": 7004, "message": "No such asset."})},
     }
 }
 

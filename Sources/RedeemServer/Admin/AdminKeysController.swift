@@ -13,13 +13,16 @@ struct AdminKeysController {
         group.delete("/apps/{app_id}/keys/{key_id}", use: revoke)
     }
 
-    struct KeyRequest: Decodable { let kind: String }
+    struct KeyRequest: Decodable {
+        let kind: String
+        let label: String?
+    }
     struct KeyList: Encodable { let keys: [APIKey] }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CreatedKey> {
         let appID = try await admin.authorizedAppID(context)
         let input = try await request.decodeJSON(KeyRequest.self, context: context)
-        return JSONResponse(try await admin.createKey(appID: appID, kind: input.kind), status: .created)
+        return JSONResponse(try await admin.createKey(appID: appID, kind: input.kind, label: input.label), status: .created)
     }
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<KeyList> {

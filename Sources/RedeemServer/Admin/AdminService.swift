@@ -15,9 +15,10 @@ public struct AdminService: Sendable {
     }
 
     /// Creates an app with its three keys (public sandbox, public production, secret), shown once.
-    public func createApp(_ changes: AppChanges) async throws -> CreatedApp {
+    /// `id` is for callers that need a stable one (the demo); apps otherwise get a generated ID.
+    public func createApp(_ changes: AppChanges, id: String = App.generateID()) async throws -> CreatedApp {
         let now = clock.now()
-        let app = try changes.makeApp(now: now)
+        let app = try changes.makeApp(id: id, now: now)
         let keys = [APIKeyKind.publicSandbox, .publicProduction, .secret].map { GeneratedAPIKey(appID: app.id, kind: $0, now: now) }
         try await store.createApp(app, keys: keys)
         return CreatedApp(app: app, keys: keys)
@@ -88,13 +89,13 @@ public struct AdminService: Sendable {
     }
 
     /// A new key for an app (public or secret), or an instance admin key when `appID` is nil.
-    public func createKey(appID: String?, kind: String) async throws -> CreatedKey {
+    public func createKey(appID: String?, kind: String, label: String? = nil) async throws -> CreatedKey {
         guard let kind = APIKeyKind(rawValue: kind), (kind == .admin) == (appID == nil) else {
             throw ValidationError(
                 field: "kind", reason: appID == nil ? "instance keys are of kind admin" : "must be one of public_sandbox, public_production, secret"
             )
         }
-        let key = GeneratedAPIKey(appID: appID, kind: kind, now: clock.now())
+        let key = GeneratedAPIKey(appID: appID, kind: kind, label: try APIKey.validLabel(label), now: clock.now())
         try await store.createKey(key)
         return CreatedKey(key: key.record, plaintext: key.plaintext)
     }

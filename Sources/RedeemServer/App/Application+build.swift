@@ -84,6 +84,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     }
     HealthController(database: deps.store.database).addRoutes(to: router)
     try OpenAPIController().addRoutes(to: router)
+    try AssetsController.load().addRoutes(to: router)
     WellKnownController(store: deps.store).addRoutes(to: router)
     CheckoutPageController(
         store: deps.store, clock: deps.clock, pages: deps.checkoutPages, service: deps.checkout, publicURL: deps.publicURL,

@@ -9,7 +9,7 @@ enum HTMLPage {
         response.headers[.init("Referrer-Policy")!] = "no-referrer"
         response.headers[.init("X-Content-Type-Options")!] = "nosniff"
         response.headers[.init("Content-Security-Policy")!] =
-            "default-src 'none'; style-src 'nonce-\(nonce)'; script-src 'nonce-\(nonce)'; img-src https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+            "default-src 'none'; style-src 'nonce-\(nonce)'; script-src 'nonce-\(nonce)'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
         return response
     }
 }
