@@ -99,6 +99,7 @@ let package = Package(
                 "RedeemServer",
                 "RedeemStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strict
         ),

@@ -17,12 +17,13 @@ cp -R "$bin/redeem_RedeemServer.resources" "dist/$name/bin/"
 cp -R LICENSE NOTICE README.md deploy "dist/$name/"
 mkdir -p "dist/$name/docs" && cp docs/deploy.md docs/errors.md "dist/$name/docs/"
 {
-  echo "# Shared libraries bin/redeem loads, and the Debian packages that provide them (apt-get install …)."
-  ldd "dist/$name/bin/redeem" | awk '/=>/ { print $3 }' | while read -r lib; do
-    package=$(dpkg -S "$(readlink -f "$lib")" 2>/dev/null | head -1 | cut -d: -f1 || true)
-    [ -n "$package" ] || package=$(dpkg -S "$lib" 2>/dev/null | head -1 | cut -d: -f1 || true)
-    echo "$(basename "$lib") ${package:-?}"
-  done | sort -u
+  echo "# The shared libraries bin/redeem links directly, and the Debian packages that provide them (apt-get install …);"
+  echo "# apt brings what those need in turn."
+  readelf -d "dist/$name/bin/redeem" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | while read -r lib; do
+    path=$(ldd "dist/$name/bin/redeem" | awk -v l="$lib" '$1 == l { print $3 }')
+    package=$( { [ -n "$path" ] && dpkg -S "$(readlink -f "$path")" 2>/dev/null || dpkg -S "$path" 2>/dev/null || true; } | head -1 | cut -d: -f1)
+    echo "$lib ${package:-(the C runtime)}"
+  done
 } > "dist/$name/DEPENDENCIES"
 if ldd "dist/$name/bin/redeem" | grep -Eq 'libswift|libFoundation|lib_Foundation|libdispatch|libBlocksRuntime'; then
   echo "release: the binary still loads the Swift runtime:" >&2; ldd "dist/$name/bin/redeem" >&2; exit 1

@@ -8,13 +8,16 @@ struct Apps: AsyncParsableCommand {
         abstract: "Create, show, update and list apps.", subcommands: [Create.self, List.self, Show.self, Update.self]
     )
 
-    /// App settings as flags; the same fields as the admin API.
+    /// Every app setting as a flag: the same fields as the admin API.
     struct SettingsOptions: ParsableArguments {
-        @Option var iconURL: String?
+        @Option(help: "Absolute https URL of the app's icon, or /assets/<file> served by Redeem.")
+        var iconURL: String?
         @Option var appStoreURL: String?
         @Option var playStoreURL: String?
-        @Option var iosTeamID: String?
-        @Option var iosBundleID: String?
+        @Option(help: "Apple team ID (10 characters), for universal links.")
+        var iosTeamID: String?
+        @Option(help: "iOS bundle ID, for universal links.")
+        var iosBundleID: String?
         @Option var androidPackageName: String?
         @Option(help: "SHA-256 signing certificate fingerprint; repeat for several.")
         var androidCertFingerprint: [String] = []
@@ -24,6 +27,12 @@ struct Apps: AsyncParsableCommand {
         var restoreBehavior: String?
         @Option var redemptionLinkLifetimeSeconds: Int?
         @Option var supportEmail: String?
+        @Option(help: "After a web purchase: hosted (Redeem's success page), redirect, or redirect_with_details.")
+        var afterPurchase: String?
+        @Option(help: "Where to redirect after a purchase (https; http://localhost for sandbox).")
+        var afterPurchaseURL: String?
+        @Option(help: "Offer-code redemptions allowed per quarter.")
+        var offerCodeQuota: Int?
 
         func changes(name: String?) -> AppChanges {
             var changes = AppChanges()
@@ -39,69 +48,131 @@ struct Apps: AsyncParsableCommand {
             changes.restoreBehavior = restoreBehavior
             changes.redemptionLinkLifetimeSeconds = redemptionLinkLifetimeSeconds
             changes.supportEmail = supportEmail
+            changes.afterPurchase = afterPurchase
+            changes.afterPurchaseURL = afterPurchaseURL
+            changes.offerCodeQuotaPerQuarter = offerCodeQuota
             return changes
         }
+    }
+
+    /// An app as the admin API answers its creation: the app, and its keys in plaintext.
+    struct Created: Codable {
+        let app: App
+        let keys: [String: String]
+
+        init(_ created: CreatedApp) {
+            app = created.app
+            keys = Dictionary(uniqueKeysWithValues: created.keys.map { ($0.record.kind.rawValue, $0.plaintext) })
+        }
+
+        init(from decoder: any Decoder) throws {
+            app = try App(from: decoder)
+            keys = try decoder.container(keyedBy: Field.self).decode([String: String].self, forKey: .keys)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try app.encode(to: encoder)
+            var container = encoder.container(keyedBy: Field.self)
+            try container.encode(keys, forKey: .keys)
+        }
+
+        enum Field: String, CodingKey { case keys }
     }
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an app and print its keys (shown once).")
         @Option var name: String
         @OptionGroup var settings: SettingsOptions
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
-            let created = try await database.withAdmin { try await $0.createApp(settings.changes(name: name)) }
+            let changes = settings.changes(name: name)
+            let created = try await target.run(
+                local: { Created(try await $0.createApp(changes)) },
+                remote: { try await $0.send(.POST, "/admin/v1/apps", body: changes, as: Created.self) }
+            )
             if json { return try Output.json(created) }
             print(
                 """
                 Created app \(created.app.name) (\(created.app.id))
                   scheme:            \(created.app.scheme)
-                  public sandbox:    \(created.plaintext(.publicSandbox) ?? "")
-                  public production: \(created.plaintext(.publicProduction) ?? "")
-                  secret:            \(created.plaintext(.secret) ?? "")
+                  public sandbox:    \(created.keys[APIKeyKind.publicSandbox.rawValue] ?? "")
+                  public production: \(created.keys[APIKeyKind.publicProduction.rawValue] ?? "")
+                  secret:            \(created.keys[APIKeyKind.secret.rawValue] ?? "")
                 Keys are shown only now; store them safely.
                 """)
         }
     }
 
+    struct AppList: Codable { let apps: [App] }
+
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List apps.")
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
-            let apps = try await database.withAdmin { try await $0.store.apps() }
-            if json { return try Output.json(["apps": apps]) }
+            let apps = try await target.run(
+                local: { try await $0.store.apps() }, remote: { try await $0.send(.GET, "/admin/v1/apps", as: AppList.self).apps })
+            if json { return try Output.json(AppList(apps: apps)) }
             for app in apps { print("\(app.id)  \(app.scheme)  \(app.name)") }
         }
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one app.")
-        @Argument var id: String
-        @OptionGroup var database: DatabaseOptions
+        static let configuration = CommandConfiguration(abstract: "Show every setting of one app.")
+        @Argument(help: "The app's ID (or --app, or REDEEM_APP).")
+        var id: String?
+        @OptionGroup var app: AppOption
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
-            let app = try await database.withAdmin { try await $0.store.app(id: id) }
+            let appID = try id ?? app.id
+            let app = try await target.run(
+                local: { try await $0.store.app(id: appID) }, remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))", as: App.self) })
             if json { return try Output.json(app) }
-            print(
-                "\(app.id)  \(app.scheme)  \(app.name)\n  policy: \(app.redemptionLinkPolicy.rawValue), restore: \(app.restoreBehavior.rawValue), link lifetime: \(app.redemptionLinkLifetimeSeconds)s"
-            )
+            print(Apps.describe(app))
         }
+    }
+
+    /// Every setting, one per line, unset ones shown as such.
+    static func describe(_ app: App) -> String {
+        let rows: [(String, String?)] = [
+            ("scheme", app.scheme), ("icon", app.iconURL), ("App Store", app.appStoreURL), ("Play Store", app.playStoreURL),
+            ("support e-mail", app.supportEmail),
+            ("iOS app", app.iosTeamID.flatMap { team in app.iosBundleID.map { "\(team).\($0)" } }),
+            ("Android package", app.androidPackageName),
+            ("Android certificates", app.androidCertFingerprints.isEmpty ? nil : app.androidCertFingerprints.joined(separator: ", ")),
+            ("redemption links", app.redemptionLinkPolicy.rawValue),
+            ("link lifetime", "\(app.redemptionLinkLifetimeSeconds / 60) minutes"),
+            ("restore behavior", app.restoreBehavior.rawValue),
+            ("after purchase", app.afterPurchase.rawValue + (app.afterPurchaseURL.map { " → \($0)" } ?? "")),
+            ("offer-code quota", "\(app.offerCodeQuotaPerQuarter) per quarter"),
+        ]
+        let width = rows.map(\.0.count).max() ?? 0
+        let lines = rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + ($0.1 ?? "(not set)") }
+        return (["\(app.name) (\(app.id))"] + lines).joined(separator: "\n")
     }
 
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change an app's settings; an empty value clears a field.")
-        @Argument var id: String
+        @Argument(help: "The app's ID (or --app, or REDEEM_APP).")
+        var id: String?
+        @OptionGroup var app: AppOption
         @Option var name: String?
         @OptionGroup var settings: SettingsOptions
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
-            let app = try await database.withAdmin { try await $0.updateApp(id: id, settings.changes(name: name)) }
+            let appID = try id ?? app.id
+            let changes = settings.changes(name: name)
+            let app = try await target.run(
+                local: { try await $0.updateApp(id: appID, changes) },
+                remote: { try await $0.send(.PATCH, "/admin/v1/apps/\(segment(appID))", body: changes, as: App.self) }
+            )
             if json { return try Output.json(app) }
             print("Updated \(app.id) (\(app.name)).")
         }

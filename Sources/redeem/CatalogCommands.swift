@@ -8,7 +8,7 @@ struct Products: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a product and attach entitlements to it.")
-        @Option var app: String
+        @OptionGroup var app: AppOption
         @Option var id: String
         @Option(help: "subscription, consumable or non_consumable")
         var type: String
@@ -25,31 +25,47 @@ struct Products: AsyncParsableCommand {
         var subscriptionGroup: String?
         @Option(help: "Subscriptions: its level in the group, 1 the highest.")
         var groupLevel: Int?
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
+            let appID = try app.id
             var priceInput: PriceInput?
             if let price { priceInput = try PriceInput(amount: price, currency: currency ?? "USD") }
             let input = ProductInput(
                 id: id, type: type, period: period, displayName: displayName, entitlements: entitlement, price: priceInput,
                 subscriptionGroup: subscriptionGroup, groupLevel: groupLevel)
-            let product = try await database.withAdmin { try await $0.createProduct(appID: app, input) }
+            let product = try await target.run(
+                local: { try await $0.createProduct(appID: appID, input) },
+                remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/products", body: input, as: Product.self) }
+            )
             if json { return try Output.json(product) }
-            print("Created product \(product.id) (\(product.type.rawValue)) unlocking \(product.entitlements.joined(separator: ", ")).")
+            print(
+                "Created product \(product.id) (\(product.type.rawValue), \(PriceFormat.product(product))) unlocking \(product.entitlements.isEmpty ? "no entitlement" : product.entitlements.joined(separator: ", "))."
+            )
         }
     }
 
+    struct ProductList: Codable { let products: [Product] }
+
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List an app's products.")
-        @Option var app: String
-        @OptionGroup var database: DatabaseOptions
+        static let configuration = CommandConfiguration(abstract: "List an app's products with their prices.")
+        @OptionGroup var app: AppOption
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
-            let products = try await database.withAdmin { try await $0.store.products(appID: app) }
-            if json { return try Output.json(["products": products]) }
-            for p in products { print("\(p.id)  \(p.type.rawValue)  \(p.period ?? "-")  \(p.entitlements.joined(separator: ","))") }
+            let appID = try app.id
+            let products = try await target.run(
+                local: { try await $0.store.products(appID: appID) },
+                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/products", as: ProductList.self).products }
+            )
+            if json { return try Output.json(ProductList(products: products)) }
+            for p in products {
+                print(
+                    "\(p.id)  \(p.type.rawValue)  \(PriceFormat.product(p))  unlocks: \(p.entitlements.isEmpty ? "-" : p.entitlements.joined(separator: ","))"
+                )
+            }
         }
     }
 }
@@ -59,29 +75,39 @@ struct Entitlements: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an entitlement.")
-        @Option var app: String
+        @OptionGroup var app: AppOption
         @Option var id: String
         @Option var displayName: String?
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
+            let appID = try app.id
             let input = EntitlementInput(id: id, displayName: displayName)
-            let entitlement = try await database.withAdmin { try await $0.createEntitlement(appID: app, input) }
+            let entitlement = try await target.run(
+                local: { try await $0.createEntitlement(appID: appID, input) },
+                remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/entitlements", body: input, as: Entitlement.self) }
+            )
             if json { return try Output.json(entitlement) }
             print("Created entitlement \(entitlement.id).")
         }
     }
 
+    struct EntitlementList: Codable { let entitlements: [Entitlement] }
+
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List an app's entitlements.")
-        @Option var app: String
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var app: AppOption
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
-            let entitlements = try await database.withAdmin { try await $0.store.entitlements(appID: app) }
-            if json { return try Output.json(["entitlements": entitlements]) }
+            let appID = try app.id
+            let entitlements = try await target.run(
+                local: { try await $0.store.entitlements(appID: appID) },
+                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/entitlements", as: EntitlementList.self).entitlements }
+            )
+            if json { return try Output.json(EntitlementList(entitlements: entitlements)) }
             for e in entitlements { print("\(e.id)  \(e.displayName ?? "")") }
         }
     }
@@ -92,41 +118,82 @@ struct Keys: AsyncParsableCommand {
         abstract: "Create, list and revoke API keys.", subcommands: [Create.self, List.self, Revoke.self]
     )
 
+    struct KeyRequest: Encodable {
+        let kind: String
+        let label: String?
+    }
+
+    /// A key as created: the stored record and the plaintext, shown once.
+    struct Created: Codable {
+        let key: APIKey
+        let plaintext: String
+
+        init(_ created: CreatedKey) {
+            key = created.key
+            plaintext = created.plaintext
+        }
+
+        init(from decoder: any Decoder) throws {
+            key = try APIKey(from: decoder)
+            plaintext = try decoder.container(keyedBy: Field.self).decode(String.self, forKey: .key)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try key.encode(to: encoder)
+            var container = encoder.container(keyedBy: Field.self)
+            try container.encode(plaintext, forKey: .key)
+        }
+
+        enum Field: String, CodingKey { case key }
+    }
+
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a key for an app, or with --admin an instance admin key.")
-        @Option(help: "The app; omit with --admin.")
-        var app: String?
+        @OptionGroup var app: AppOption
         @Option(help: "public_sandbox, public_production or secret")
         var kind: String?
-        @Flag(help: "An instance-wide admin key, which can also create apps.")
+        @Flag(help: "An instance-wide admin key, which can also create apps (local database only).")
         var admin = false
         @Option(help: "What the key is for, e.g. 'iOS app' or 'billing server' (shown in lists).")
         var label: String?
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func validate() throws {
-            if admin, app != nil || kind != nil { throw ValidationError("--admin takes neither --app nor --kind") }
-            if !admin, app == nil || kind == nil { throw ValidationError("give --app and --kind, or --admin") }
+            if admin, app.optionalID != nil || kind != nil { throw ValidationError("--admin takes neither --app nor --kind") }
+            if !admin, kind == nil { throw ValidationError("give --app and --kind, or --admin") }
         }
 
         func run() async throws {
-            let created = try await database.withAdmin { try await $0.createKey(appID: admin ? nil : app, kind: kind ?? "admin", label: label) }
+            if admin { try target.localOnly("keys create --admin") }
+            let appID = admin ? nil : try app.id
+            let created = try await target.run(
+                local: { Created(try await $0.createKey(appID: appID, kind: kind ?? "admin", label: label)) },
+                remote: {
+                    try await $0.send(
+                        .POST, "/admin/v1/apps/\(segment(appID ?? ""))/keys", body: KeyRequest(kind: kind ?? "", label: label), as: Created.self)
+                }
+            )
             if json { return try Output.json(created) }
             print("Created \(created.key.kind.rawValue) key \(created.key.id):\n  \(created.plaintext)\nIt is shown only now.")
         }
     }
 
+    struct KeyList: Codable { let keys: [APIKey] }
+
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List keys (never their plaintext).")
-        @Option(help: "The app; omit to list every key.")
-        var app: String?
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var app: AppOption
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
-            let keys = try await database.withAdmin { try await $0.store.keys(appID: app) }
-            if json { return try Output.json(["keys": keys]) }
+            let appID = app.optionalID
+            let keys = try await target.run(
+                local: { try await $0.store.keys(appID: appID) },
+                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(try app.id))/keys", as: KeyList.self).keys }
+            )
+            if json { return try Output.json(KeyList(keys: keys)) }
             for k in keys {
                 print("\(k.id)  \(k.kind.rawValue)  \(k.displayPrefix)…  \(k.revokedAt == nil ? "active" : "revoked")  \(k.label ?? "")")
             }
@@ -135,12 +202,17 @@ struct Keys: AsyncParsableCommand {
 
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke a key.")
-        @Argument var id: String
-        @Option var app: String?
-        @OptionGroup var database: DatabaseOptions
+        @Argument(help: "The key's ID (key_…).")
+        var id: String
+        @OptionGroup var app: AppOption
+        @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            try await database.withAdmin { try await $0.revokeKey(id: id, appID: app) }
+            let appID = app.optionalID
+            try await target.run(
+                local: { try await $0.revokeKey(id: id, appID: appID) },
+                remote: { _ = try await $0.sendRaw(.DELETE, "/admin/v1/apps/\(segment(try app.id))/keys/\(segment(id))") }
+            )
             print("Revoked \(id).")
         }
     }

@@ -9,11 +9,23 @@ struct Codes: AsyncParsableCommand {
         subcommands: [Generate.self, Batches.self, DeactivateBatch.self, CreateCustom.self, ListCustom.self, DeactivateCustom.self]
     )
 
+    struct BatchRequest: Encodable {
+        let count: Int
+        let length: Int
+        let expiresAt: Date
+
+        enum CodingKeys: String, CodingKey {
+            case count, length
+            case expiresAt = "expires_at"
+        }
+    }
+
     struct Generate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Generate a batch of one-time codes and write them, once, to a CSV file.",
             discussion: "Only the codes' hashes are stored: the file is the only copy. If it is lost, deactivate the batch and generate a new one."
         )
+        @OptionGroup var app: AppOption
         @Option var offer: String
         @Option(help: "How many codes, up to 1,000,000.")
         var count: Int
@@ -23,11 +35,14 @@ struct Codes: AsyncParsableCommand {
         var out: String
         @Option(help: "ISO-8601 expiry, at most 6 months away (default: 180 days).")
         var expires: String?
-        @Option(help: "Public base URL for each code's redemption URL (env REDEEM_PUBLIC_URL); without it the file has codes only.")
+        @Option(
+            help:
+                "Public base URL for each code's redemption URL (env REDEEM_PUBLIC_URL); without it the file has codes only. With --server, the server's."
+        )
         var publicURL: String?
         @Flag(help: "No progress on standard error.")
         var quiet = false
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
 
         func run() async throws {
             let destination = URL(fileURLWithPath: out)
@@ -44,17 +59,25 @@ struct Codes: AsyncParsableCommand {
             let partial = destination.appendingPathExtension("partial")
             let progress = Progress(total: count, quiet: quiet)
             let started = Date()
-            let generated: GeneratedCodeBatch
+            let batchID: String
             do {
-                generated = try await database.withAdmin { admin in
-                    let appID = try await admin.store.offer(id: offer).appID
-                    return try await admin.generateCodes(
-                        appID: appID, offerID: offer, count: count, length: length, expiresAt: expiresAt, progress: progress.report
-                    ) { batch in
-                        // The file is complete on disk before any code is stored; it gets its name once they are.
-                        try Data(batch.csv(publicURL: base).utf8).write(to: partial)
-                        progress.report("written", count)
-                    }
+                if let remote = try target.remote {
+                    let request = BatchRequest(count: count, length: length, expiresAt: expiresAt)
+                    let path = "/admin/v1/apps/\(segment(try app.id))/offers/\(segment(offer))/code_batches?format=csv"
+                    let csv = try await remote.sendRaw(.POST, path, body: request)
+                    try csv.write(to: partial)
+                    batchID = ""  // `codes batches` lists it
+                } else {
+                    batchID = try await target.database.withAdmin { admin in
+                        let appID = try await admin.store.offer(id: offer).appID
+                        return try await admin.generateCodes(
+                            appID: appID, offerID: offer, count: count, length: length, expiresAt: expiresAt, progress: progress.report
+                        ) { batch in
+                            // The file is complete on disk before any code is stored; it gets its name once they are.
+                            try Data(batch.csv(publicURL: base).utf8).write(to: partial)
+                            progress.report("written", count)
+                        }
+                    }.batch.id
                 }
                 try FileManager.default.moveItem(at: partial, to: destination)
             } catch {
@@ -63,20 +86,28 @@ struct Codes: AsyncParsableCommand {
             }
             progress.finish()
             let seconds = String(format: "%.1f", Date().timeIntervalSince(started))
-            print("Generated batch \(generated.batch.id): \(generated.codes.count) codes for \(offer) in \(seconds) s, written to \(out).")
+            let batch = batchID.isEmpty ? "" : "batch \(batchID): "
+            print("Generated \(batch)\(count) codes for \(offer) in \(seconds) s, written to \(out).")
         }
     }
 
+    struct BatchList: Codable { let batches: [OfferCodeBatch] }
+
     struct Batches: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List code batches with how many codes were redeemed.")
-        @Option var app: String
+        @OptionGroup var app: AppOption
         @Option var offer: String?
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
-            let batches = try await database.withAdmin { try await $0.store.codeBatches(appID: app, offerID: offer) }
-            if json { return try Output.json(["batches": batches]) }
+            let appID = try app.id
+            let query = offer.map { "?offer_id=\(segment($0))" } ?? ""
+            let batches = try await target.run(
+                local: { try await $0.store.codeBatches(appID: appID, offerID: offer) },
+                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/code_batches\(query)", as: BatchList.self).batches }
+            )
+            if json { return try Output.json(BatchList(batches: batches)) }
             for b in batches {
                 print(
                     "\(b.id)  \(b.offerID)  \(b.isActive ? "active  " : "inactive")  \(b.redeemed ?? 0)/\(b.count) redeemed  expires \(ISODate.format(b.expiresAt))"
@@ -85,51 +116,79 @@ struct Codes: AsyncParsableCommand {
         }
     }
 
+    struct ActiveSwitch: Encodable { let active: Bool }
+
     struct DeactivateBatch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "deactivate-batch", abstract: "Switch a batch's codes off.")
-        @Option var app: String
-        @Option var batch: String
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var app: AppOption
+        @Option(help: "The batch's ID (batch_…).")
+        var batch: String
+        @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            let updated = try await database.withAdmin { try await $0.setCodeBatchActive(appID: app, id: batch, active: false) }
+            let appID = try app.id
+            let updated = try await target.run(
+                local: { try await $0.setCodeBatchActive(appID: appID, id: batch, active: false) },
+                remote: {
+                    try await $0.send(
+                        .PATCH, "/admin/v1/apps/\(segment(appID))/code_batches/\(segment(batch))", body: ActiveSwitch(active: false),
+                        as: OfferCodeBatch.self)
+                }
+            )
             print("Batch \(updated.id) is inactive.")
         }
     }
 
     struct CreateCustom: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "create-custom", abstract: "Create a custom code such as SUMMER25.")
+        @OptionGroup var app: AppOption
         @Option var offer: String
         @Option var code: String
         @Option(help: "How many times it can be redeemed in all.")
         var maxRedemptions: Int
         @Option(help: "ISO-8601 expiry.")
         var expires: String?
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
-            let created = try await database.withAdmin { admin in
-                let appID = try await admin.store.offer(id: offer).appID
-                let input = CustomCodeInput(
-                    offerID: offer, code: code, maxRedemptions: maxRedemptions, expiresAt: try CLIDate.parse(expires, option: "--expires"))
-                return try await admin.createCustomCode(appID: appID, input)
-            }
+            let input = CustomCodeInput(
+                offerID: offer, code: code, maxRedemptions: maxRedemptions, expiresAt: try CLIDate.parse(expires, option: "--expires"))
+            let created = try await target.run(
+                local: { admin in
+                    var appID = app.optionalID
+                    if appID == nil { appID = try await admin.store.offer(id: offer).appID }
+                    return try await admin.createCustomCode(appID: appID ?? "", input)
+                },
+                remote: {
+                    try await $0.send(.POST, "/admin/v1/apps/\(segment(try app.id))/custom_codes", body: input, as: CustomOfferCode.self)
+                }
+            )
             if json { return try Output.json(created) }
             print("Created custom code \(created.code) (\(created.id)), up to \(created.maxRedemptions) redemptions.")
         }
     }
 
+    struct CustomCodeList: Codable {
+        let customCodes: [CustomOfferCode]
+        enum CodingKeys: String, CodingKey { case customCodes = "custom_codes" }
+    }
+
     struct ListCustom: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list-custom", abstract: "List custom codes with their use.")
-        @Option var app: String
+        @OptionGroup var app: AppOption
         @Option var offer: String?
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
-            let codes = try await database.withAdmin { try await $0.store.customCodes(appID: app, offerID: offer) }
-            if json { return try Output.json(["custom_codes": codes]) }
+            let appID = try app.id
+            let query = offer.map { "?offer_id=\(segment($0))" } ?? ""
+            let codes = try await target.run(
+                local: { try await $0.store.customCodes(appID: appID, offerID: offer) },
+                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/custom_codes\(query)", as: CustomCodeList.self).customCodes }
+            )
+            if json { return try Output.json(CustomCodeList(customCodes: codes)) }
             for c in codes {
                 print("\(c.id)  \(c.code)  \(c.isActive ? "active  " : "inactive")  \(c.redemptionCount)/\(c.maxRedemptions)  \(c.offerID)")
             }
@@ -138,18 +197,25 @@ struct Codes: AsyncParsableCommand {
 
     struct DeactivateCustom: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "deactivate-custom", abstract: "Switch a custom code off.")
-        @Option var app: String
-        @Option(name: .customLong("id"), help: "The custom code's ID (cc_…).")
+        @OptionGroup var app: AppOption
+        @Option(name: [.customLong("custom-code"), .customLong("id")], help: "The custom code's ID (cc_…).")
         var codeID: String
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            let updated = try await database.withAdmin { try await $0.setCustomCodeActive(appID: app, id: codeID, active: false) }
+            let appID = try app.id
+            let updated = try await target.run(
+                local: { try await $0.setCustomCodeActive(appID: appID, id: codeID, active: false) },
+                remote: {
+                    try await $0.send(
+                        .PATCH, "/admin/v1/apps/\(segment(appID))/custom_codes/\(segment(codeID))", body: ActiveSwitch(active: false),
+                        as: CustomOfferCode.self)
+                }
+            )
             print("Custom code \(updated.code) is inactive.")
         }
     }
 }
-
 /// Progress on standard error, one line rewritten in place.
 final class Progress: Sendable {
     let total: Int

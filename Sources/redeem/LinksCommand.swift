@@ -12,14 +12,14 @@ struct Links: AsyncParsableCommand {
             abstract: "Print both forms of a link with an invalid token, and a QR code, to check an app's setup.",
             discussion: "Opening either link in the app must show the invalid-link state."
         )
-        @Option var app: String
+        @OptionGroup var app: AppOption
         @Option(help: "Public base URL of the server (env REDEEM_PUBLIC_URL; default http://127.0.0.1:8080).")
         var publicURL: String?
         @OptionGroup var database: DatabaseOptions
         @Flag var json = false
 
         func run() async throws {
-            let app = try await database.withAdmin { try await $0.store.app(id: self.app) }
+            let app = try await database.withAdmin { try await $0.store.app(id: try self.app.id) }
             let base = publicURL ?? Environment.value("REDEEM_PUBLIC_URL") ?? "http://127.0.0.1:8080"
             guard let url = URL(string: base), url.scheme == "https" || url.scheme == "http" else {
                 throw ConfigurationError(setting: "--public-url / REDEEM_PUBLIC_URL", reason: "'\(base)' is not an http(s) URL")

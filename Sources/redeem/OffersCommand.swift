@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RedeemCore
 import RedeemServer
+import RedeemStore
 
 struct Offers: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,7 +12,7 @@ struct Offers: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an offer on a product.")
-        @Option var app: String
+        @OptionGroup var app: AppOption
         @Option var product: String
         @Option(help: "The name transactions and notifications carry (offer_code_ref_name); unique per app.")
         var referenceName: String
@@ -24,7 +25,7 @@ struct Offers: AsyncParsableCommand {
         @Option(help: "Paid offers: the price, e.g. 0.99 (per period for pay_as_you_go).")
         var price: String?
         @Option var currency: String = "USD"
-        @Option(help: "new, existing or expired; repeat for several.")
+        @Option(help: "Required: who may redeem: new, existing or expired; repeat for several.")
         var eligibility: [String] = []
         @Option(help: "ISO-8601 start of the validity window.")
         var startsAt: String?
@@ -32,32 +33,47 @@ struct Offers: AsyncParsableCommand {
         var endsAt: String?
         @Flag(help: "Create it switched off.")
         var inactive = false
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
+        func validate() throws {
+            if eligibility.isEmpty { throw ValidationError("--eligibility is required: new, existing or expired (repeat for several)") }
+        }
+
         func run() async throws {
+            let appID = try app.id
             let input = OfferInput(
                 productID: product, referenceName: referenceName, paymentMode: paymentMode, duration: duration, periods: periods,
                 price: try price.map { try PriceInput(amount: $0, currency: currency) }, eligibility: eligibility,
                 startsAt: try CLIDate.parse(startsAt, option: "--starts-at"), endsAt: try CLIDate.parse(endsAt, option: "--ends-at"),
                 active: !inactive
             )
-            let offer = try await database.withAdmin { try await $0.createOffer(appID: app, input) }
+            let offer = try await target.run(
+                local: { try await $0.createOffer(appID: appID, input) },
+                remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/offers", body: input, as: Offer.self) }
+            )
             if json { return try Output.json(offer) }
             print("Created offer \(offer.id) '\(offer.referenceName)' on \(offer.productID).")
         }
     }
 
+    struct OfferList: Codable { let offers: [Offer] }
+
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List an app's offers.")
-        @Option var app: String
+        @OptionGroup var app: AppOption
         @Option var product: String?
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
-            let offers = try await database.withAdmin { try await $0.store.offers(appID: app, productID: product) }
-            if json { return try Output.json(["offers": offers]) }
+            let appID = try app.id
+            let query = product.map { "?product_id=\(segment($0))" } ?? ""
+            let offers = try await target.run(
+                local: { try await $0.store.offers(appID: appID, productID: product) },
+                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/offers\(query)", as: OfferList.self).offers }
+            )
+            if json { return try Output.json(OfferList(offers: offers)) }
             for o in offers {
                 let length = o.totalPeriod?.description ?? "-"
                 print("\(o.id)  \(o.isActive ? "active  " : "inactive")  \(o.productID)  \(o.paymentMode.rawValue)  \(length)  \(o.referenceName)")
@@ -67,35 +83,52 @@ struct Offers: AsyncParsableCommand {
 
     struct Activate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Switch an offer on (a subscription takes at most 10 active offers).")
+        @OptionGroup var app: AppOption
         @Option var offer: String
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
 
-        func run() async throws { try await Offers.switchOffer(offer, active: true, database: database) }
+        func run() async throws { try await Offers.switchOffer(offer, active: true, app: app, target: target) }
     }
 
     struct Deactivate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Switch an offer off; its codes stop working.")
+        @OptionGroup var app: AppOption
         @Option var offer: String
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
 
-        func run() async throws { try await Offers.switchOffer(offer, active: false, database: database) }
+        func run() async throws { try await Offers.switchOffer(offer, active: false, app: app, target: target) }
     }
 
-    static func switchOffer(_ offer: String, active: Bool, database: DatabaseOptions) async throws {
-        let updated = try await database.withAdmin { admin in
-            try await admin.setOfferActive(appID: try await admin.store.offer(id: offer).appID, id: offer, active: active)
-        }
+    struct ActiveSwitch: Encodable { let active: Bool }
+
+    /// Locally the offer's ID is enough; through `--server` the app is needed too.
+    static func switchOffer(_ offer: String, active: Bool, app: AppOption, target: AdminTarget) async throws {
+        let updated = try await target.run(
+            local: { admin in
+                var appID = app.optionalID
+                if appID == nil { appID = try await admin.store.offer(id: offer).appID }
+                return try await admin.setOfferActive(appID: appID ?? "", id: offer, active: active)
+            },
+            remote: {
+                try await $0.send(
+                    .PATCH, "/admin/v1/apps/\(segment(try app.id))/offers/\(segment(offer))", body: ActiveSwitch(active: active), as: Offer.self)
+            }
+        )
         print("Offer \(updated.id) is \(active ? "active" : "inactive").")
     }
 
     struct Usage: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "This quarter's quota use and each offer's redemptions.")
-        @Option var app: String
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var app: AppOption
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
-            let usage = try await database.withAdmin { try await $0.store.offerCodeUsage(appID: app, now: Date()) }
+            let appID = try app.id
+            let usage = try await target.run(
+                local: { try await $0.store.offerCodeUsage(appID: appID, now: Date()) },
+                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/offer_codes/usage", as: OfferCodeUsage.self) }
+            )
             if json { return try Output.json(usage) }
             print("\(usage.quarter): \(usage.used) of \(usage.quota) redemptions used")
             for offer in usage.offers { print("  \(offer.offerID)  \(offer.redemptions)  \(offer.referenceName)") }
@@ -104,14 +137,21 @@ struct Offers: AsyncParsableCommand {
 
     struct Report: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Every redemption as CSV: customer, code type, custom code, offer, date.")
-        @Option var app: String
+        @OptionGroup var app: AppOption
         @Option var offer: String?
         @Option(help: "Write to this file instead of standard output.")
         var out: String?
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
 
         func run() async throws {
-            let csv = try await database.withAdmin { try await $0.offerRedemptionReport(appID: app, offerID: offer) }
+            let appID = try app.id
+            let query = "?format=csv" + (offer.map { "&offer_id=\(segment($0))" } ?? "")
+            let csv = try await target.run(
+                local: { try await $0.offerRedemptionReport(appID: appID, offerID: offer) },
+                remote: {
+                    String(decoding: try await $0.sendRaw(.GET, "/admin/v1/apps/\(segment(appID))/offer_codes/redemptions\(query)"), as: UTF8.self)
+                }
+            )
             guard let out else { return print(csv, terminator: "") }
             try Data(csv.utf8).write(to: URL(fileURLWithPath: out))
         }

@@ -9,7 +9,7 @@ struct Purchases: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Record a purchase and print it with its redemption links (when the app's policy gives links)."
         )
-        @Option var app: String
+        @OptionGroup var app: AppOption
         @Option var product: String
         @Option var email: String
         @Option(help: "The buyer's app user ID; omit for an anonymous purchase, claimed later with its link.")
@@ -27,7 +27,8 @@ struct Purchases: AsyncParsableCommand {
                 throw ConfigurationError(setting: "--public-url / REDEEM_PUBLIC_URL", reason: "'\(base)' is not an http(s) URL")
             }
             let recorded = try await database.withAdmin {
-                try await $0.recordPurchase(appID: app, productID: product, email: email, appUserID: appUserID, sandbox: sandbox, publicURL: url)
+                try await $0.recordPurchase(
+                    appID: try app.id, productID: product, email: email, appUserID: appUserID, sandbox: sandbox, publicURL: url)
             }
             if json { return try Output.json(recorded) }
             print("Recorded purchase \(recorded.purchase.id) of \(recorded.purchase.productID).")

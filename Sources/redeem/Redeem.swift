@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import RedeemCore
 import RedeemServer
 
 @main
@@ -27,6 +28,10 @@ struct Redeem: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as RedeemCore.ValidationError {
+            // The services name API fields (`icon_url`); the operator typed a flag (`--icon-url`).
+            FileHandle.standardError.write(Data("Error: \(CLIFlags.name(ofField: error.field)) \(error.reason)\n".utf8))
+            Foundation.exit(EXIT_FAILURE)
         } catch {
             exit(withError: error)
         }

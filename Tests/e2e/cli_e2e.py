@@ -89,6 +89,33 @@ def offer_http_checks(label, env, cwd, base, app, codes, browser=False):
           off.returncode == 0 and "inactive" in off.stdout and status == 403 and body.get("code") == 7862, off.stdout + off.stderr + str(body))
 
 
+def remote_checks(label, env, cwd, base, app):
+    """The same commands through a running server's admin API (--server, REDEEM_ADMIN_KEY), and errors naming flags."""
+    admin = json.loads(run(["keys", "create", "--admin", "--label", "e2e remote", "--json"], env, cwd).stdout)["key"]
+    remote = {**env, "REDEEM_SERVER": base, "REDEEM_ADMIN_KEY": admin}
+    local_apps = json.loads(run(["apps", "list", "--json"], env, cwd).stdout)
+    remote_apps = run(["apps", "list", "--json"], remote, cwd)
+    check(f"[{label}] --server: apps list answers as the local database does",
+          remote_apps.returncode == 0 and json.loads(remote_apps.stdout) == local_apps, remote_apps.stdout + remote_apps.stderr)
+    made = run(["products", "create", "--id", "remote_weekly", "--type", "subscription", "--period", "P1W", "--price", "0.99",
+                "--entitlement", "pro"], {**remote, "REDEEM_APP": app["id"]}, cwd)
+    listed = run(["products", "list"], {**env, "REDEEM_APP": app["id"]}, cwd)
+    check(f"[{label}] --server: a product made remotely (app from REDEEM_APP) is listed locally with its price in words",
+          made.returncode == 0 and "remote_weekly  subscription  0.99 USD per week" in listed.stdout, made.stderr + listed.stdout)
+    shown = run(["apps", "show", "--app", app["id"]], remote, cwd)
+    check(f"[{label}] --server: apps show lists every setting", shown.returncode == 0 and "support e-mail        help@example.com" in shown.stdout
+          and "after purchase" in shown.stdout, shown.stdout + shown.stderr)
+    bad_remote = run(["apps", "update", app["id"], "--icon-url", "http://insecure.example/icon.png"], remote, cwd)
+    bad_local = run(["apps", "update", app["id"], "--icon-url", "http://insecure.example/icon.png"], env, cwd)
+    check(f"[{label}] errors name the flag, not the API field, locally and remotely",
+          all(r.returncode != 0 and "--icon-url must be" in r.stderr and "icon_url" not in r.stderr for r in (bad_remote, bad_local)),
+          bad_remote.stderr + bad_local.stderr)
+    keyless = run(["apps", "list"], {**env, "REDEEM_SERVER": base, "REDEEM_ADMIN_KEY": ""}, cwd)
+    check(f"[{label}] --server without REDEEM_ADMIN_KEY says so", keyless.returncode != 0 and "REDEEM_ADMIN_KEY" in keyless.stderr, keyless.stderr)
+    no_app = run(["products", "list"], {**env, "REDEEM_APP": ""}, cwd)
+    check(f"[{label}] a missing --app names --app and REDEEM_APP", no_app.returncode != 0 and "--app / REDEEM_APP" in no_app.stderr, no_app.stderr)
+
+
 def scenario(label, env, cwd, browser=False):
     url = env.get("REDEEM_DATABASE_URL") or "redeem.sqlite"
     if not url.startswith("postgres"):
@@ -163,6 +190,7 @@ def scenario(label, env, cwd, browser=False):
         status, info = http("GET", base + "/v1/subscribers/e2e-user", key=app["keys"]["public_sandbox"])
         check(f"[{label}] entitlement appears in customer info", "pro" in info["subscriber"]["entitlements"], info)
         offer_http_checks(label, env, cwd, base, app, offer_codes, browser)
+        remote_checks(label, env, cwd, base, app)
         status, error = http("GET", base + "/admin/v1/apps", key=app["keys"]["public_sandbox"])
         check(f"[{label}] public key refused on admin route", status == 403, error)
     finally:

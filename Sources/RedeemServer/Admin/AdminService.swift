@@ -132,7 +132,7 @@ public struct CreatedKey: Encodable, Sendable {
     }
 }
 
-public struct ProductInput: Decodable, Sendable {
+public struct ProductInput: Codable, Sendable {
     public var id: String
     public var type: String
     public var period: String?

@@ -65,7 +65,7 @@ struct CheckoutPages: Sendable {
         let nonce = SecretToken.generate(byteCount: 16)
         var context: [String: Any] = [
             "appName": link.app.name, "cspNonce": nonce, "productName": link.product.displayName ?? link.product.id,
-            "price": link.product.price.map { PriceFormat.string($0) + (link.product.period.map { " / \($0)" } ?? "") } ?? "Free",
+            "price": link.product.price == nil ? "Free" : PriceFormat.product(link.product),
         ]
         context["iconURL"] = link.app.iconURL
         context["appStoreURL"] = link.app.appStoreURL

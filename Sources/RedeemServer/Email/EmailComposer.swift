@@ -33,12 +33,3 @@ struct EmailComposer: Sendable {
         )
     }
 }
-
-enum PriceFormat {
-    /// `4.99 USD`: exact, from micros, without locale surprises.
-    static func string(_ price: Price) -> String {
-        let cents = (price.amountMicros + 5_000) / 10_000
-        let fraction = cents % 100
-        return "\(cents / 100).\(fraction < 10 ? "0" : "")\(fraction) \(price.currency)"
-    }
-}

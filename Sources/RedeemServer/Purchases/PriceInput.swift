@@ -2,7 +2,7 @@ import Foundation
 import RedeemCore
 
 /// A price as clients send it: `amount` as a number or a decimal string.
-public struct PriceInput: Decodable, Sendable {
+public struct PriceInput: Codable, Sendable {
     let amountMicros: Int64
     let currency: String
 
@@ -15,6 +15,15 @@ public struct PriceInput: Decodable, Sendable {
     var price: Price { Price(amountMicros: amountMicros, currency: currency) }
 
     enum CodingKeys: String, CodingKey { case amount, currency }
+
+    /// The amount as an exact decimal string (`4.99`), as the API reads it.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let whole = amountMicros / 1_000_000
+        let fraction = String(amountMicros % 1_000_000).leftPadded(to: 6)
+        try container.encode("\(whole).\(fraction)", forKey: .amount)
+        try container.encode(currency, forKey: .currency)
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -36,4 +45,8 @@ public struct PriceInput: Decodable, Sendable {
             throw ValidationError(field: "price.currency", reason: "must be an ISO-4217 code such as USD")
         }
     }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import RedeemServer
+
+/// Where an admin command runs: the local database (`--database-url`), or with `--server` a running Redeem's admin
+/// API. Each command gives both ways; they call the same service, locally in-process or remotely over HTTP.
+struct AdminTarget: ParsableArguments {
+    @Option(
+        help:
+            "Run against a Redeem server's admin API instead of a local database, e.g. https://pay.example.com (env REDEEM_SERVER; key from REDEEM_ADMIN_KEY)."
+    )
+    var server: String?
+    @OptionGroup var database: DatabaseOptions
+
+    var remote: RemoteAdmin? {
+        get throws {
+            guard let server = server ?? Environment.value("REDEEM_SERVER") else { return nil }
+            return try RemoteAdmin(server: server, key: Environment.value("REDEEM_ADMIN_KEY"))
+        }
+    }
+
+    func run<T>(local: (AdminService) async throws -> T, remote: (RemoteAdmin) async throws -> T) async throws -> T {
+        if let admin = try self.remote { return try await remote(admin) }
+        return try await database.withAdmin(local)
+    }
+
+    /// For commands only a local database can serve (they read files or the database itself).
+    func localOnly(_ command: String) throws {
+        if try remote != nil { throw ConfigurationError(setting: "--server", reason: "`redeem \(command)` works on a local database only") }
+    }
+}
+
+/// `--app`, or `REDEEM_APP`: the app a command works on.
+struct AppOption: ParsableArguments {
+    @Option(help: "The app's ID (env REDEEM_APP).")
+    var app: String?
+
+    var id: String {
+        get throws {
+            guard let id = app ?? Environment.value("REDEEM_APP") else {
+                throw ConfigurationError(setting: "--app / REDEEM_APP", reason: "is required: the app's ID (app_…)")
+            }
+            return id
+        }
+    }
+
+    /// The app when given, for commands where it only narrows the answer.
+    var optionalID: String? { app ?? Environment.value("REDEEM_APP") }
+}
+
+/// Percent-encodes one path segment of an admin API URL.
+func segment(_ value: String) -> String {
+    value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? value
+}
