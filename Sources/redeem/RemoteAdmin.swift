@@ -29,7 +29,7 @@ struct RemoteAdmin: Sendable {
         _ method: HTTPMethod, _ path: String, body: (some Encodable)? = nil as String?, as: Answer.Type
     ) async throws -> Answer {
         let data = try await sendRaw(method, path, body: body)
-        return try RemoteAdmin.decoder.decode(Answer.self, from: data)
+        return try JSONCoding.decoder.decode(Answer.self, from: data)
     }
 
     /// The server's JSON answer as bytes, for `--json`, which prints it as the API gave it.
@@ -59,18 +59,6 @@ struct RemoteAdmin: Sendable {
         }
         return data
     }
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let text = try decoder.singleValueContainer().decode(String.self)
-            guard let date = ISODate.parse(text) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO-8601 date"))
-            }
-            return date
-        }
-        return decoder
-    }()
 }
 
 /// What the server refused, in its own words.

@@ -2,11 +2,11 @@
 """End-to-end checks of the `redeem` executable as an operator and a script use it:
 admin commands with --json, both sqlite URL forms, serve, customer info over HTTP, bad configuration,
 and the same on PostgreSQL when REDEEM_TEST_POSTGRES_URL is set. Prints 'N passed, M failed'."""
-import json, os, subprocess, sys, tempfile, time, urllib.request, uuid
+import json, os, subprocess, sys, tempfile, urllib.request, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from page_check import decode_qr, dump_dom, screenshot  # noqa: E402
-from support import check, finish, free_port, http  # noqa: E402
+from support import check, finish, free_port, http, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 
@@ -160,12 +160,7 @@ def scenario(label, env, cwd, browser=False):
                               stdout=subprocess.DEVNULL, stderr=log, text=True)
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                if http("GET", base + "/health")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
+        wait_healthy(base)
         status, health = http("GET", base + "/health")
         check(f"[{label}] serve answers /health", status == 200 and health["status"] == "ok", health)
         status, info = http("GET", base + "/v1/subscribers/e2e-user", key=app["keys"]["public_production"])
@@ -230,12 +225,7 @@ def demo_checks(env, first_output):
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                if http("GET", base + "/health")[0] == 200:
-                    break
-            except OSError:
-                time.sleep(0.1)
+        wait_healthy(base)
         status, _ = http("GET", base + "/admin/v1/apps", key=first_key)
         check("the previous run's admin key no longer works", status == 401, status)
         with urllib.request.urlopen(base + "/assets/demo-icon.svg", timeout=10) as response:

@@ -6,7 +6,7 @@ Usage: operations_e2e.py path/to/redeem. Prints 'N passed, M failed'."""
 import json, os, signal, socket, subprocess, sys, tempfile, threading, time, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import check, finish, free_port, http  # noqa: E402
+from support import check, finish, free_port, http, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 
@@ -28,12 +28,8 @@ def serve(db, port):
     # Limits high enough for the load below; they still count every request.
     server = subprocess.Popen([BIN, "serve", "--port", str(port), "--rate-limit-per-ip", "100000", "--rate-limit-per-user", "1000"], env={**os.environ, "REDEEM_DATABASE_URL": db},
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    for _ in range(200):
-        try:
-            if http("GET", f"http://127.0.0.1:{port}/health")[0] == 200:
-                return server
-        except OSError:
-            time.sleep(0.05)
+    if wait_healthy(f"http://127.0.0.1:{port}"):
+        return server
     server.kill()
     raise RuntimeError("server did not start: " + server.stderr.read())
 

@@ -1,5 +1,5 @@
 """What the end-to-end scripts share: pass/fail counting, free loopback ports and JSON over HTTP."""
-import json, socket, sys, urllib.error, urllib.request
+import json, socket, sys, time, urllib.error, urllib.request
 
 results = {"passed": 0, "failed": 0}
 
@@ -18,6 +18,17 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def wait_healthy(base, tries=200):
+    """Waits until `base/health` answers 200; False if it never does."""
+    for _ in range(tries):
+        try:
+            if http("GET", base + "/health")[0] == 200:
+                return True
+        except OSError:
+            time.sleep(0.05)
+    return False
 
 
 def http(method, url, key=None, body=None, headers=None):

@@ -16,17 +16,7 @@ public struct AppRequestContext: RequestContext {
         self.remoteIP = source.channel.remoteAddress?.ipAddress
     }
 
-    public var requestDecoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let string = try decoder.singleValueContainer().decode(String.self)
-            guard let date = ISODate.parse(string) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected an ISO-8601 date"))
-            }
-            return date
-        }
-        return decoder
-    }
+    public var requestDecoder: JSONDecoder { JSONCoding.decoder }
 
     public var responseEncoder: JSONEncoder { Self.sharedEncoder }
 }

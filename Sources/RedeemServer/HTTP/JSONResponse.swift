@@ -24,6 +24,19 @@ struct JSONResponse<Value: Encodable>: ResponseGenerator {
 /// The JSON settings every route uses: ISO-8601 UTC dates, sorted keys.
 public enum JSONCoding {
     public static var encoder: JSONEncoder { AppRequestContext.sharedEncoder }
+
+    /// Reads what `encoder` writes (and any ISO-8601 date a client sends).
+    public static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let string = try decoder.singleValueContainer().decode(String.self)
+            guard let date = ISODate.parse(string) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected an ISO-8601 date"))
+            }
+            return date
+        }
+        return decoder
+    }
 }
 
 extension AppRequestContext {
