@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RedeemCore
 import RedeemServer
 
 /// Where an admin command runs: the local database (`--database-url`), or with `--server` a running Redeem's admin
@@ -22,6 +23,11 @@ struct AdminTarget: ParsableArguments {
     func run<T>(local: (AdminService) async throws -> T, remote: (RemoteAdmin) async throws -> T) async throws -> T {
         if let admin = try self.remote { return try await remote(admin) }
         return try await database.withAdmin(local)
+    }
+
+    func runWebhooks<T>(local: (WebhookEndpointService) async throws -> T, remote: (RemoteAdmin) async throws -> T) async throws -> T {
+        if let admin = try self.remote { return try await remote(admin) }
+        return try await database.withStore { try await local(WebhookEndpointService(store: $0, clock: SystemClock(), worker: nil)) }
     }
 
     /// For commands only a local database can serve (they read files or the database itself).

@@ -4,7 +4,42 @@ import RedeemCore
 import RedeemServer
 
 struct Products: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Create and list products.", subcommands: [Create.self, List.self])
+    static let configuration = CommandConfiguration(
+        abstract: "Create, change and list products.", subcommands: [Create.self, Update.self, List.self])
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change a product's name, entitlements, price or group.")
+        @OptionGroup var app: AppOption
+        @Option var id: String
+        @Option(help: "An empty value clears it.")
+        var displayName: String?
+        @Option(help: "The entitlements it unlocks, replacing the current ones; repeat for several.")
+        var entitlement: [String] = []
+        @Option(help: "Checkout price, e.g. 4.99 (with --currency).")
+        var price: String?
+        @Option(help: "ISO-4217 currency of --price, e.g. USD.")
+        var currency: String?
+        @Option(help: "Subscriptions: its subscription group; an empty value takes it out of its group.")
+        var subscriptionGroup: String?
+        @Option(help: "Subscriptions: its level in the group, 1 the highest.")
+        var groupLevel: Int?
+        @OptionGroup var target: AdminTarget
+        @Flag var json = false
+
+        func run() async throws {
+            let appID = try app.id
+            let update = ProductUpdate(
+                displayName: displayName, entitlements: entitlement.isEmpty ? nil : entitlement,
+                price: try price.map { try PriceInput(amount: $0, currency: currency ?? "USD") }, subscriptionGroup: subscriptionGroup,
+                groupLevel: groupLevel)
+            let product = try await target.run(
+                local: { try await $0.updateProduct(appID: appID, id: id, update) },
+                remote: { try await $0.send(.PATCH, "/admin/v1/apps/\(segment(appID))/products/\(segment(id))", body: update, as: Product.self) }
+            )
+            if json { return try Output.json(product) }
+            print("Updated product \(product.id): \(PriceFormat.product(product)), unlocks \(product.entitlements.joined(separator: ", ")).")
+        }
+    }
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a product and attach entitlements to it.")
@@ -71,7 +106,37 @@ struct Products: AsyncParsableCommand {
 }
 
 struct Entitlements: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Create and list entitlements.", subcommands: [Create.self, List.self])
+    static let configuration = CommandConfiguration(
+        abstract: "Create, rename and list entitlements.", subcommands: [Create.self, Update.self, List.self])
+
+    struct Rename: Encodable {
+        let displayName: String
+        enum CodingKeys: String, CodingKey { case displayName = "display_name" }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change an entitlement's display name.")
+        @OptionGroup var app: AppOption
+        @Option var id: String
+        @Option(help: "An empty value clears it.")
+        var displayName: String
+        @OptionGroup var target: AdminTarget
+        @Flag var json = false
+
+        func run() async throws {
+            let appID = try app.id
+            let entitlement = try await target.run(
+                local: { try await $0.updateEntitlement(appID: appID, id: id, displayName: displayName) },
+                remote: {
+                    try await $0.send(
+                        .PATCH, "/admin/v1/apps/\(segment(appID))/entitlements/\(segment(id))", body: Rename(displayName: displayName),
+                        as: Entitlement.self)
+                }
+            )
+            if json { return try Output.json(entitlement) }
+            print("Updated entitlement \(entitlement.id).")
+        }
+    }
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an entitlement.")

@@ -35,6 +35,18 @@ struct DatabaseOptions: ParsableArguments {
         return store
     }
 
+    func withStore<T>(_ body: (SQLStore) async throws -> T) async throws -> T {
+        let store = try await openStore(logger: Logger.cli)
+        do {
+            let result = try await body(store)
+            await store.close()
+            return result
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
     func withAdmin<T>(creating: Bool = false, _ body: (AdminService) async throws -> T) async throws -> T {
         let store = try await openStore(logger: Logger.cli, creating: creating)
         do {

@@ -110,6 +110,25 @@ def remote_checks(label, env, cwd, base, app):
     check(f"[{label}] errors name the flag, not the API field, locally and remotely",
           all(r.returncode != 0 and "--icon-url must be" in r.stderr and "icon_url" not in r.stderr for r in (bad_remote, bad_local)),
           bad_remote.stderr + bad_local.stderr)
+    with_app = {**remote, "REDEEM_APP": app["id"]}
+    changed = run(["products", "update", "--id", "remote_weekly", "--price", "1.49"], with_app, cwd)
+    listed = run(["products", "list"], {**env, "REDEEM_APP": app["id"]}, cwd)
+    check(f"[{label}] --server: products update changes the price", changed.returncode == 0 and "1.49 USD per week" in listed.stdout,
+          changed.stderr + listed.stdout)
+    hook = run(["webhooks", "create", "--url", "http://127.0.0.1:9/hook", "--json"], with_app, cwd)
+    endpoint = json.loads(hook.stdout) if hook.returncode == 0 else {}
+    local_hooks = run(["webhooks", "list", "--json"], {**env, "REDEEM_APP": app["id"]}, cwd)
+    check(f"[{label}] --server: webhooks create shows the secret once; the local list has the endpoint without it",
+          endpoint.get("signing_secret", "").startswith("whsec_") and local_hooks.returncode == 0
+          and [w["id"] for w in json.loads(local_hooks.stdout)["webhooks"]] == [endpoint["id"]]
+          and "signing_secret" not in local_hooks.stdout, hook.stderr + local_hooks.stdout + local_hooks.stderr)
+    tested = run(["webhooks", "test"], with_app, cwd)
+    deliveries = run(["webhooks", "deliveries", "--json"], {**env, "REDEEM_APP": app["id"]}, cwd)
+    check(f"[{label}] webhooks test queues a delivery that the local delivery log lists",
+          tested.returncode == 0 and deliveries.returncode == 0 and len(json.loads(deliveries.stdout)["deliveries"]) == 1,
+          tested.stderr + deliveries.stdout + deliveries.stderr)
+    disabled = run(["webhooks", "disable", "--endpoint", endpoint.get("id", "x")], {**env, "REDEEM_APP": app["id"]}, cwd)
+    check(f"[{label}] webhooks disable", disabled.returncode == 0 and "disabled" in disabled.stdout, disabled.stderr)
     keyless = run(["apps", "list"], {**env, "REDEEM_SERVER": base, "REDEEM_ADMIN_KEY": ""}, cwd)
     check(f"[{label}] --server without REDEEM_ADMIN_KEY says so", keyless.returncode != 0 and "REDEEM_ADMIN_KEY" in keyless.stderr, keyless.stderr)
     no_app = run(["products", "list"], {**env, "REDEEM_APP": ""}, cwd)

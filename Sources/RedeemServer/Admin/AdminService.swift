@@ -164,13 +164,24 @@ public struct ProductInput: Codable, Sendable {
     }
 }
 
-public struct ProductUpdate: Decodable, Sendable {
+public struct ProductUpdate: Codable, Sendable {
     public var displayName: String?
     public var entitlements: [String]?
     public var price: PriceInput?
     /// An empty string takes the product out of its group.
     public var subscriptionGroup: String?
     public var groupLevel: Int?
+
+    public init(
+        displayName: String? = nil, entitlements: [String]? = nil, price: PriceInput? = nil, subscriptionGroup: String? = nil,
+        groupLevel: Int? = nil
+    ) {
+        self.displayName = displayName
+        self.entitlements = entitlements
+        self.price = price
+        self.subscriptionGroup = subscriptionGroup
+        self.groupLevel = groupLevel
+    }
 
     enum CodingKeys: String, CodingKey {
         case entitlements, price

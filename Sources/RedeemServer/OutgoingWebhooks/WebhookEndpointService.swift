@@ -4,19 +4,26 @@ import RedeemStore
 import RedeemWebhooks
 
 /// An app's webhook endpoints and their deliveries: what the admin API (and the console) can do with them.
-struct WebhookEndpointService: Sendable {
+public struct WebhookEndpointService: Sendable {
     let store: any WebhookAdminStore
     let clock: any RedeemClock
     /// Woken after a write that queues a delivery, so it goes out now rather than on the next pass.
     let worker: WebhookDeliveryWorker?
 
-    struct Delivery: Sendable {
-        let delivery: WebhookDelivery
-        let attempts: [WebhookAttempt]
+    public struct Delivery: Sendable {
+        public let delivery: WebhookDelivery
+        public let attempts: [WebhookAttempt]
+    }
+
+    /// `worker` nil (the CLI): a queued delivery goes out on the server's next pass.
+    public init(store: any WebhookAdminStore, clock: any RedeemClock, worker: WebhookDeliveryWorker?) {
+        self.store = store
+        self.clock = clock
+        self.worker = worker
     }
 
     /// A new endpoint with a fresh signing secret (returned once, to be shown once).
-    func createEndpoint(appID: String, url: String, authorization: String?) async throws -> WebhookEndpoint {
+    public func createEndpoint(appID: String, url: String, authorization: String?) async throws -> WebhookEndpoint {
         guard Formats.isHTTPSURL(url) || Formats.isLocalhostURL(url) else {
             throw ValidationError(field: "url", reason: "must be an https URL (http only for localhost)")
         }
@@ -31,28 +38,28 @@ struct WebhookEndpointService: Sendable {
         return endpoint
     }
 
-    func endpoints(appID: String) async throws -> [WebhookEndpoint] { try await store.webhookEndpoints(appID: appID) }
+    public func endpoints(appID: String) async throws -> [WebhookEndpoint] { try await store.webhookEndpoints(appID: appID) }
 
-    func disableEndpoint(appID: String, id: String) async throws {
+    public func disableEndpoint(appID: String, id: String) async throws {
         try await store.disableWebhookEndpoint(id: id, appID: appID, at: clock.now())
     }
 
-    func sendTestEvent(appID: String) async throws {
+    public func sendTestEvent(appID: String) async throws {
         let now = clock.now()
         try await store.emit(.test(appID: appID, eventID: "evt_" + SecretToken.generate(byteCount: 12), at: now), now: now)
         worker?.wake()
     }
 
-    func deliveries(appID: String) async throws -> [WebhookDelivery] { try await store.webhookDeliveries(appID: appID, limit: 100) }
+    public func deliveries(appID: String) async throws -> [WebhookDelivery] { try await store.webhookDeliveries(appID: appID, limit: 100) }
 
-    func delivery(appID: String, id: String) async throws -> Delivery {
+    public func delivery(appID: String, id: String) async throws -> Delivery {
         guard let delivery = try await store.webhookDeliveries(appID: appID, limit: 10_000).first(where: { $0.id == id }) else {
             throw StoreError.notFound("webhook delivery '\(id)'")
         }
         return Delivery(delivery: delivery, attempts: try await store.webhookAttempts(deliveryID: id))
     }
 
-    func replay(appID: String, deliveryID: String) async throws {
+    public func replay(appID: String, deliveryID: String) async throws {
         try await store.replayDelivery(id: deliveryID, appID: appID, now: clock.now())
         worker?.wake()
     }

@@ -9,8 +9,8 @@ public protocol WebhookQueueStore: Sendable {
     func recordDeliveryAttempt(deliveryID: String, attempt: WebhookAttempt, delivered: Bool, retryAt: Date?) async throws
 }
 
-/// What the admin API's webhook routes need.
-protocol WebhookAdminStore: Sendable {
+/// What the admin API's webhook routes (and the CLI) need.
+public protocol WebhookAdminStore: Sendable {
     func createWebhookEndpoint(_ endpoint: WebhookEndpoint) async throws
     func disableWebhookEndpoint(id: String, appID: String, at date: Date) async throws
     func webhookEndpoints(appID: String) async throws -> [WebhookEndpoint]
