@@ -238,7 +238,11 @@ def demo_checks(env, first_output):
     check("a demo re-run revokes the previous run's keys and labels the new ones",
           len(labelled) == 6 and sum(k.get("revoked_at") is None for k in labelled) == 3
           and "keys of the previous demo run are revoked" in second.stdout, labelled)
-    first_key = first_output.split("admin:", 1)[1].split()[0]
+    lan = run(["demo", "--setup-only", "--lan"], env)
+    urls = [line.split()[-1] for line in lan.stdout.splitlines() if "/sandbox/p/app_demo/" in line]
+    check("demo --lan puts the machine's LAN address in the links (or says there is none)",
+          (lan.returncode == 0 and urls and not urls[0].startswith("http://127.")) or "--lan" in lan.stderr, lan.stdout + lan.stderr)
+    first_key = second.stdout.split("admin:", 1)[1].split()[0]
     port = free_port()
     server = subprocess.Popen([BIN, "serve", "--port", str(port)], env={**os.environ, **env},
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -247,6 +251,8 @@ def demo_checks(env, first_output):
         wait_healthy(base)
         status, _ = http("GET", base + "/admin/v1/apps", key=first_key)
         check("the previous run's admin key no longer works", status == 401, status)
+        status, _ = http("GET", base + "/admin/v1/apps", key=first_output.split("admin:", 1)[1].split()[0])
+        check("nor the first run's", status == 401, status)
         with urllib.request.urlopen(base + "/assets/demo-icon.svg", timeout=10) as response:
             icon = (response.status, response.headers["Content-Type"], response.read())
         check("Redeem serves the demo app's icon", icon[0] == 200 and icon[1] == "image/svg+xml" and icon[2].startswith(b"<svg"), icon[:2])
