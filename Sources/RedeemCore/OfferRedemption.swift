@@ -18,19 +18,21 @@ public enum OfferRedemptionFailure: String, Error, CaseIterable, Sendable {
     /// A paid offer cannot be granted by the SDK route: it is claimed on the web, through checkout.
     case paymentRequired = "payment_required"
 
-    public var code: Int {
+    public var errorCode: ErrorCode {
         switch self {
-        case .invalid: 7860
-        case .expired: 7861
-        case .inactive: 7862
-        case .exhausted: 7863
-        case .alreadyRedeemed: 7864
-        case .notEligible: 7865
-        case .wouldDowngrade: 7866
-        case .quotaReached: 7867
-        case .paymentRequired: 7868
+        case .invalid: .offerCodeInvalid
+        case .expired: .offerCodeExpired
+        case .inactive: .offerCodeInactive
+        case .exhausted: .offerCodeExhausted
+        case .alreadyRedeemed: .offerCodeAlreadyRedeemed
+        case .notEligible: .offerCodeNotEligible
+        case .wouldDowngrade: .offerCodeWouldDowngrade
+        case .quotaReached: .offerCodeQuotaReached
+        case .paymentRequired: .offerCodePaymentRequired
         }
     }
+
+    public var code: Int { errorCode.rawValue }
 
     public var message: String {
         switch self {

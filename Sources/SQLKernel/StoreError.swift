@@ -7,6 +7,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case badURL(String)
         case idempotencyMismatch
         case uniqueViolation(String)
+        case unavailable(String)
     }
 
     let code: Code
@@ -17,6 +18,8 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public static func badURL(_ reason: String) -> StoreError { StoreError(code: .badURL(reason)) }
     package static func uniqueViolation(_ detail: String) -> StoreError { StoreError(code: .uniqueViolation(detail)) }
     public static let idempotencyMismatch = StoreError(code: .idempotencyMismatch)
+    /// The database cannot be reached or is restarting; nothing was done, and trying again later may succeed.
+    public static func unavailable(_ reason: String) -> StoreError { StoreError(code: .unavailable(reason)) }
 
     public var isNotFound: Bool { if case .notFound = code { true } else { false } }
     public var isConflict: Bool {
@@ -26,6 +29,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
     public var isIdempotencyMismatch: Bool { code == .idempotencyMismatch }
+    public var isUnavailable: Bool { if case .unavailable = code { true } else { false } }
 
     public var description: String {
         switch code {
@@ -35,6 +39,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badURL(let reason): "database URL: \(reason)"
         case .idempotencyMismatch: "the idempotency key was used with a different request"
         case .uniqueViolation(let detail): "already exists (\(detail))"
+        case .unavailable(let reason): "the database is unavailable (\(reason))"
         }
     }
 }

@@ -70,7 +70,7 @@ struct StripeSessions: Sendable {
         do {
             return try StripeCheckoutRequest.decodeResponse(statusCode: Int(response.status.code), body: Array(body.readableBytesView)).url
         } catch {
-            throw APIError(.badGateway, code: 7502, message: "Stripe refused the checkout: \(error)")
+            throw APIError(.upstreamRefused, "Stripe refused the checkout: \(error)")
         }
     }
 }

@@ -7,7 +7,7 @@ import RedeemStore
 ///
 /// `code` is numeric so RevenueCat's SDKs can read it; the codes are listed in docs/errors.md.
 public struct APIError: HTTPResponseError, Sendable {
-    public let status: HTTPResponse.Status
+    public var status: HTTPResponse.Status
     public let code: Int
     public let message: String
     public let field: String?
@@ -15,9 +15,9 @@ public struct APIError: HTTPResponseError, Sendable {
     /// More string fields for the body, e.g. `redeem_url`.
     public var extra: [String: String] = [:]
 
-    public init(_ status: HTTPResponse.Status, code: Int, message: String, field: String? = nil) {
-        self.status = status
-        self.code = code
+    public init(_ code: ErrorCode, _ message: String, field: String? = nil) {
+        self.status = HTTPResponse.Status(code: code.status)
+        self.code = code.rawValue
         self.message = message
         self.field = field
     }
@@ -36,29 +36,28 @@ public struct APIError: HTTPResponseError, Sendable {
 extension APIError {
     /// An error the framework raised (unknown route, body too large…), in our body format.
     init(framework status: HTTPResponse.Status, message: String?) {
-        let code =
+        let code: ErrorCode =
             switch status.code {
-            case 404: 7004
-            case 500...: 7500
-            default: 7000
+            case 404: .notFound
+            case 500...: .internalError
+            default: .malformedRequest
             }
-        self.init(status, code: code, message: message ?? status.reasonPhrase)
+        self.init(code, message ?? status.reasonPhrase)
+        self.status = status
     }
 
     public static func validation(_ error: ValidationError) -> APIError {
-        APIError(.unprocessableContent, code: 7001, message: "\(error.field) \(error.reason)", field: error.field)
+        APIError(.invalidField, "\(error.field) \(error.reason)", field: error.field)
     }
     public static func badRequest(_ message: String, field: String? = nil) -> APIError {
-        APIError(.badRequest, code: 7000, message: message, field: field)
+        APIError(.malformedRequest, message, field: field)
     }
-    public static func notFound(_ message: String) -> APIError { APIError(.notFound, code: 7004, message: message) }
-    public static func conflict(_ message: String) -> APIError { APIError(.conflict, code: 7009, message: message) }
-    public static let unauthenticated = APIError(
-        .unauthorized, code: 7225, message: "Missing or invalid API key: send Authorization: Bearer <key>."
-    )
-    public static func forbidden(_ message: String) -> APIError { APIError(.forbidden, code: 7226, message: message) }
+    public static func notFound(_ message: String) -> APIError { APIError(.notFound, message) }
+    public static func conflict(_ message: String) -> APIError { APIError(.conflict, message) }
+    public static let unauthenticated = APIError(.unauthenticated, "Missing or invalid API key: send Authorization: Bearer <key>.")
+    public static func forbidden(_ message: String) -> APIError { APIError(.forbidden, message) }
     public static func invalidAppUserID(_ error: ValidationError) -> APIError {
-        APIError(.badRequest, code: 7256, message: "Invalid app user ID: \(error.reason).", field: "app_user_id")
+        APIError(.invalidAppUserID, "Invalid app user ID: \(error.reason).", field: "app_user_id")
     }
 
     /// Maps any thrown error to what a client sees; nil for unexpected failures (500).
@@ -69,22 +68,26 @@ extension APIError {
             switch error {
             case .alreadyOwned: return .conflict(error.message)
             case .anonymousNotAllowed: return .forbidden(error.message)
-            case .paidCheckoutUnavailable: return APIError(.serviceUnavailable, code: 7503, message: error.message)
+            case .paidCheckoutUnavailable: return APIError(.unavailable, error.message)
             }
         case let error as StripeEventError:
             switch error {
             case .notConfigured: return .notFound("Stripe is not configured on this server.")
-            case .signatureRejected(let reason): return APIError(.badRequest, code: 7400, message: "Stripe signature rejected: \(reason).")
+            case .signatureRejected(let reason): return APIError(.stripeSignatureRejected, "Stripe signature rejected: \(reason).")
             case .notAnEvent(let reason): return .badRequest("Not a Stripe event: \(reason).")
             case .notYetKnown:
-                return APIError(.serviceUnavailable, code: 7503, message: "The subscription is not known yet; deliver this event again later.")
+                return APIError(.unavailable, "The subscription is not known yet; deliver this event again later.")
             case .noRedeemMetadata: return .badRequest("The Checkout Session has no Redeem metadata (app_id, product_id).")
             }
         case let error as RateLimited:
-            var limited = APIError(.tooManyRequests, code: 7429, message: "Too many attempts; try again later.")
+            var limited = APIError(.tooManyRequests, "Too many attempts; try again later.")
             limited.headers[.retryAfter] = String(Int(error.retryAfter.rounded(.up)))
             return limited
         case let error as ValidationError: return .validation(error)
+        case let error as StoreError where error.isUnavailable:
+            var unavailable = APIError(.unavailable, "The service is briefly unavailable; try again shortly.")
+            unavailable.headers[.retryAfter] = "5"
+            return unavailable
         case let error as StoreError where error.isNotFound: return .notFound(error.description)
         case let error as StoreError where error.isIdempotencyMismatch: return .conflict(error.description)
         case let error as StoreError where error.isConflict: return .conflict(error.description)

@@ -31,7 +31,7 @@ struct OfferCodeController {
             return try JSONResponse(CustomerInfoWith(info, "offer_redemption", OfferRedemptionInfo(redemption)))
                 .response(from: request, context: context)
         case .failure(let refusal):
-            var error = APIError(refusal.failure.status, code: refusal.failure.code, message: refusal.failure.message)
+            var error = APIError(refusal.failure.errorCode, refusal.failure.message)
             if let url = refusal.redeemURL { error.extra["redeem_url"] = url }
             return try error.response(from: request, context: context)
         }

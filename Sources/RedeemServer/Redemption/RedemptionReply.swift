@@ -11,10 +11,10 @@ enum RedemptionReply {
     case belongsToOtherUser
     case expired(obfuscatedEmail: String?, resent: Bool)
 
-    static let invalidToken = 7849
-    static let belongsToOtherUserCode = 7852
-    static let expiredToken = 7853
-    static let subscriptionExpiredCode = 7854
+    static let invalidToken = ErrorCode.invalidRedemptionToken.rawValue
+    static let belongsToOtherUserCode = ErrorCode.purchaseBelongsToOtherUser.rawValue
+    static let expiredToken = ErrorCode.expiredRedemptionToken.rawValue
+    static let subscriptionExpiredCode = ErrorCode.subscriptionExpired.rawValue
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
         switch self {
@@ -28,11 +28,11 @@ enum RedemptionReply {
                 ), status: .forbidden
             ).response(from: request, context: context)
         case .invalid:
-            return try APIError(.badRequest, code: Self.invalidToken, message: "Invalid redemption token.").response(from: request, context: context)
+            return try APIError(.invalidRedemptionToken, "Invalid redemption token.").response(from: request, context: context)
         case .otherApp:
             return try APIError.forbidden("This redemption token belongs to another app.").response(from: request, context: context)
         case .belongsToOtherUser:
-            return try APIError(.forbidden, code: Self.belongsToOtherUserCode, message: "The purchase belongs to another user.")
+            return try APIError(.purchaseBelongsToOtherUser, "The purchase belongs to another user.")
                 .response(from: request, context: context)
         case .expired(let email, let resent):
             return try JSONResponse(

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""A PostgreSQL outage under load: Redeem answers 503 with Retry-After while the database is down (never 500), and
+serves again once it is back, without being restarted. Runs its own PostgreSQL cluster (scripts/postgres-up.sh with
+another directory and port), so other tests' databases are untouched.
+Usage: postgres_outage.py path/to/redeem. Prints 'N passed, M failed'."""
+import glob, json, os, shutil, subprocess, sys, threading, time, urllib.error, urllib.request, uuid
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from support import check, finish, free_port, wait_healthy  # noqa: E402
+
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PG_BIN = sorted(glob.glob("/usr/lib/postgresql/*/bin"))[-1] if glob.glob("/usr/lib/postgresql/*/bin") else None
+
+
+def pg_ctl(directory, *args):
+    subprocess.run(["runuser", "-u", "postgres", "--", f"{PG_BIN}/pg_ctl", "-D", directory, "-w", *args],
+                   check=True, capture_output=True, cwd="/")
+
+
+def request(url, key, body=None):
+    """(status, Retry-After) of one request; status 0 when the connection itself failed."""
+    req = urllib.request.Request(url, method="POST" if body else "GET", data=json.dumps(body).encode() if body else None)
+    req.add_header("Authorization", f"Bearer {key}")
+    if body:
+        req.add_header("Content-Type", "application/json")
+        req.add_header("Idempotency-Key", str(uuid.uuid4()))
+    try:
+        with urllib.request.urlopen(req, timeout=30) as response:
+            return response.status, None
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers.get("Retry-After")
+    except OSError:
+        return 0, None
+
+
+def main():
+    if not PG_BIN:
+        print("skip: PostgreSQL is not installed (scripts/postgres-up.sh installs it)")
+        return finish()
+    directory, port = f"/tmp/redeem-pg-outage-{uuid.uuid4().hex[:8]}", free_port()
+    url = subprocess.run(["bash", os.path.join(ROOT, "scripts/postgres-up.sh")], check=True, capture_output=True, text=True,
+                         env={**os.environ, "REDEEM_PG_DIR": directory, "REDEEM_PG_PORT": str(port)}).stdout.strip()
+    env = {**os.environ, "REDEEM_DATABASE_URL": url}
+    server = None
+    try:
+        subprocess.run([BIN, "migrate"], env=env, check=True, capture_output=True)
+        app = json.loads(subprocess.run([BIN, "apps", "create", "--name", "Outage", "--json"], env=env, check=True,
+                                        capture_output=True, text=True).stdout)
+        subprocess.run([BIN, "products", "create", "--app", app["id"], "--id", "pro", "--type", "non_consumable"], env=env,
+                       check=True, capture_output=True)
+        http_port = free_port()
+        base = f"http://127.0.0.1:{http_port}"
+        server = subprocess.Popen([BIN, "serve", "--port", str(http_port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                  text=True)
+        check("serve starts on PostgreSQL", wait_healthy(base))
+
+        answers = []
+        stop = threading.Event()
+
+        def load():
+            n = 0
+            while not stop.is_set():
+                n += 1
+                answers.append(request(f"{base}/v1/subscribers/user-{n % 20}", app["keys"]["public_production"]))
+                answers.append(request(f"{base}/v1/purchases", app["keys"]["secret"], {"app_user_id": f"user-{n % 20}", "product_id": "pro"}))
+
+        threads = [threading.Thread(target=load) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        time.sleep(1.0)
+        before = len(answers)
+        pg_ctl(directory, "stop", "-m", "fast")
+        time.sleep(2.0)
+        during = answers[before:]
+        down = request(f"{base}/v1/subscribers/user-1", app["keys"]["public_production"])
+        pg_ctl(directory, "start", "-l", f"{directory}/restart.log")
+        recovered = False
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not recovered:
+            recovered = request(f"{base}/v1/subscribers/user-1", app["keys"]["public_production"])[0] == 200
+            time.sleep(0.2)
+        time.sleep(1.0)
+        stop.set()
+        for thread in threads:
+            thread.join()
+
+        statuses = sorted({status for status, _ in answers})
+        check("the load ran before, during and after the outage", before > 0 and len(during) > 0 and len(answers) > len(during) + before,
+              (before, len(during), len(answers)))
+        check("while PostgreSQL is down Redeem answers 503 with Retry-After", down[0] == 503 and down[1] is not None, down)
+        check("no request got a 500 or a broken connection: only 200, 201 and 503", set(statuses) <= {200, 201, 503}, statuses)
+        check("Redeem serves again once PostgreSQL is back, without a restart", recovered and server.poll() is None)
+    finally:
+        if server:
+            server.terminate()
+            _, log = server.communicate(timeout=30)
+            check("the outage is not logged as critical", '"critical"' not in log and " critical " not in log,
+                  [line for line in log.splitlines() if "critical" in line][:3])
+        try:
+            pg_ctl(directory, "stop", "-m", "immediate")
+        except subprocess.CalledProcessError:
+            pass
+        shutil.rmtree(directory, ignore_errors=True)
+    finish()
+
+
+main()
