@@ -31,6 +31,11 @@ public struct AppUserID: Hashable, Sendable, CustomStringConvertible {
             guard !string.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw ValidationError(field: "app_user_id", reason: "must not contain control characters")
             }
+            // Format characters are invisible: bidirectional overrides and zero-width characters make two IDs look alike.
+            guard !string.unicodeScalars.contains(where: { $0.properties.generalCategory == .format || $0 == "\u{FFFD}" }) else {
+                throw ValidationError(
+                    field: "app_user_id", reason: "must not contain invisible characters (bidirectional overrides, zero-width characters)")
+            }
         }
         self.rawValue = string
     }

@@ -11,6 +11,8 @@ import Testing
         "", "null", "NULL", "none", "nil", "anonymous", "guest", "-1", "0", "[]", "{}", " ", "a/b",
         String(repeating: "x", count: 101), "$RCAnonymousID:", "$RCAnonymousID:0123456789ABCDEF0123456789abcdef",
         "$RCAnonymousID:0123456789abcdef", "line\nbreak",
+        // Invisible look-alikes: a right-to-left override, zero-width space and joiner, a word joiner, a BOM.
+        "admin\u{202E}txt", "jane\u{200B}doe", "jane\u{200D}doe", "jane\u{2060}", "\u{FEFF}jane", "bad\u{FFFD}byte",
     ])
     func rejects(_ id: String) {
         #expect(throws: ValidationError.self) { try AppUserID(validating: id) }

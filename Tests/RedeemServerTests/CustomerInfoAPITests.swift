@@ -41,6 +41,12 @@ import Testing
                 #expect(reply.status == 400, "\(bad)")
                 #expect(reply.code == 7256, "\(bad)")
             }
+            // Bytes that are not UTF-8 are refused naming the parameter, not stored as a customer's ID.
+            let notUTF8 = try await server.send(.get, "/v1/subscribers/%C0%AF", key: app.publicSandbox)
+            #expect(notUTF8.status == 400)
+            #expect(try notUTF8.string("field") == "app_user_id")
+            let override = try await server.send(.get, "/v1/subscribers/admin%E2%80%AEtxt", key: app.publicSandbox)
+            #expect(override.status == 400 && override.code == 7256)
         }
     }
 

@@ -82,3 +82,24 @@ import Testing
         }
     }
 }
+
+@Suite struct JSONContentTypeTests {
+    /// JSON routes read JSON only: a body sent as text/plain, a form, or with no type at all is a 415.
+    @Test func jsonRoutesRefuseOtherContentTypes() async throws {
+        try await TestServer.with(.sqlite) { server in
+            let app = try await server.createAppWithCatalog()
+            let body = #"{"app_user_id": "jane", "redemption_token": "abc"}"#
+            for type in ["text/plain", "application/x-www-form-urlencoded"] {
+                let reply = try await server.send(
+                    .post, "/v1/subscribers/redeem_purchase", key: app.publicSandbox, json: body, headers: [.contentType: type])
+                #expect(reply.status == 415 && reply.code == 7415, "\(type)")
+            }
+            let untyped = try await server.send(.post, "/v1/subscribers/redeem_purchase", key: app.publicSandbox, raw: body)
+            #expect(untyped.status == 415 && untyped.code == 7415)
+            let json = try await server.send(
+                .post, "/v1/subscribers/redeem_purchase", key: app.publicSandbox, json: body,
+                headers: [.contentType: "application/json; charset=utf-8"])
+            #expect(json.code == 7849)
+        }
+    }
+}

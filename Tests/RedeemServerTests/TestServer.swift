@@ -29,11 +29,15 @@ struct TestServer: Sendable {
         var code: Int? { (try? object())?["code"] as? Int }
     }
 
-    func send(_ method: HTTPRequest.Method, _ uri: String, key: String?, json: String? = nil, headers: HTTPFields = [:]) async throws -> Reply {
+    /// `json` goes with `Content-Type: application/json` unless `headers` names another type; `raw` goes with no type.
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, key: String?, json: String? = nil, raw: String? = nil, headers: HTTPFields = [:]
+    ) async throws -> Reply {
         var headers = headers
         if let key { headers[.authorization] = "Bearer \(key)" }
         if json != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
-        return try await client.execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }) { response in
+        return try await client.execute(uri: uri, method: method, headers: headers, body: (json ?? raw).map { ByteBuffer(string: $0) }) {
+            response in
             Reply(status: Int(response.status.code), headers: response.headers, body: String(buffer: response.body))
         }
     }

@@ -54,8 +54,17 @@ extension AppRequestContext {
 extension Request {
     /// Decodes the JSON body; a body that is not JSON, or that misses a field, is a 400 naming the field.
     func decodeJSON<T: Decodable>(_ type: T.Type, context: AppRequestContext) async throws -> T {
+        try requireJSONContentType()
         let buffer = try await body.collect(upTo: context.maxUploadSize)
         return try decodeJSON(type, from: buffer, context: context)
+    }
+
+    /// JSON routes read JSON only: `application/json` or a `+json` type, any parameters after it.
+    func requireJSONContentType() throws {
+        let type = headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        guard type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json")) else {
+            throw APIError(.unsupportedMediaType, "Send the body as JSON, with Content-Type: application/json.", field: "Content-Type")
+        }
     }
 
     func decodeJSON<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer, context: AppRequestContext) throws -> T {
@@ -65,9 +74,12 @@ extension Request {
 }
 
 extension Parameters {
-    /// A path parameter, percent-decoded.
+    /// A path parameter, percent-decoded; bytes that are not UTF-8 (`%C0%AF`) are a 400 naming the parameter.
     func decoded(_ name: String) throws -> String {
         let raw = try require(name)
-        return raw.removingPercentEncoding ?? raw
+        guard let decoded = raw.removingPercentEncoding else {
+            throw APIError.badRequest("'\(name)' is not valid percent-encoded UTF-8.", field: name)
+        }
+        return decoded
     }
 }

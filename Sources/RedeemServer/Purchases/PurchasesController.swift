@@ -40,6 +40,7 @@ struct PurchasesController {
         guard let key = request.headers[.idempotencyKey], (1...255).contains(key.count) else {
             throw APIError.badRequest("An Idempotency-Key header (1–255 characters) is required.", field: "Idempotency-Key")
         }
+        try request.requireJSONContentType()
         let body = try await request.body.collect(upTo: context.maxUploadSize)
         let input = try request.decodeJSON(GrantRequest.self, from: body, context: context)
         let grant = try PurchaseGrant(input, appID: appID, now: service.clock.now())
