@@ -10,6 +10,9 @@ bash scripts/system-deps.sh pkg-config libqrencode-dev libcurl4-openssl-dev libs
 python3 -m pip --version >/dev/null 2>&1 || bash scripts/system-deps.sh python3-pip
 python3 -c "import aiosmtpd" 2>/dev/null || python3 -m pip install -q aiosmtpd 2>/dev/null \
   || python3 -m pip install -q --break-system-packages aiosmtpd
+# schemathesis checks every response against the OpenAPI document (Tests/e2e/contract_check.py).
+command -v schemathesis >/dev/null || python3 -m pip install -q schemathesis 2>/dev/null \
+  || python3 -m pip install -q --break-system-packages schemathesis
 
 export REDEEM_TEST_POSTGRES_URL="${REDEEM_TEST_POSTGRES_URL:-$(bash scripts/postgres-up.sh)}"
 # Drop databases that earlier, interrupted runs left behind.
@@ -25,4 +28,5 @@ python3 Tests/e2e/cli_e2e.py .build/debug/redeem
 python3 Tests/e2e/operations_e2e.py .build/debug/redeem   # busy port, 2 s shutdown, backup under load and restore
 python3 Tests/e2e/nginx_front.py .build/debug/redeem       # deploy/: nginx with TLS in front, the systemd unit verified
 python3 Tests/e2e/postgres_outage.py .build/debug/redeem   # PostgreSQL stopped under load: 503s, never 500, then recovery
+python3 Tests/e2e/contract_check.py .build/debug/redeem    # schemathesis, every operation, with each kind of key
 swift test --skip-build

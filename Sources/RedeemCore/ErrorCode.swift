@@ -9,8 +9,9 @@ public enum ErrorCode: Int, CaseIterable, Sendable {
     case unauthenticated = 7225
     case forbidden = 7226
     case invalidAppUserID = 7256
-    case unsupportedMediaType = 7415
     case stripeSignatureRejected = 7400
+    case methodNotAllowed = 7405
+    case unsupportedMediaType = 7415
     case tooManyRequests = 7429
     case internalError = 7500
     case upstreamRefused = 7502
@@ -42,6 +43,7 @@ public enum ErrorCode: Int, CaseIterable, Sendable {
             403
         case .tooManyRequests: 429
         case .unsupportedMediaType: 415
+        case .methodNotAllowed: 405
         case .internalError: 500
         case .upstreamRefused: 502
         case .unavailable: 503
@@ -61,6 +63,7 @@ public enum ErrorCode: Int, CaseIterable, Sendable {
         case .forbidden:
             "the key is valid but may not use this route (a public key on an admin route, another app's secret key, the admin key on an SDK route)"
         case .invalidAppUserID: "invalid app user ID (RevenueCat's `invalidAppUserId`)"
+        case .methodNotAllowed: "the path exists, but not for this method; `Allow` lists the methods it has"
         case .unsupportedMediaType: "a JSON route was sent a body that is not `Content-Type: application/json`"
         case .stripeSignatureRejected: "`POST /webhooks/stripe`: the `Stripe-Signature` header does not verify"
         case .tooManyRequests: "too many attempts; `Retry-After` says when to try again"

@@ -632,6 +632,18 @@ responses = {
     "InternalError": err_resp(
         "Unexpected failure (code 7500); details are logged, not returned.",
         {"code": 7500, "message": "Internal error; it has been logged."}),
+    "UnsupportedMediaType": err_resp(
+        "The body was not sent as `Content-Type: application/json` (code 7415).",
+        {"code": 7415, "field": "Content-Type", "message": "Send the body as JSON, with Content-Type: application/json."}),
+    "Unavailable": {
+        "description": ("The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. "
+                        "Nothing was done."),
+        "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}},
+        "content": json_content(ref("Error"), {"code": 7503, "message": "The service is briefly unavailable; try again shortly."}),
+    },
+    "MethodNotAllowed": err_resp(
+        "The path exists, but not for this method (code 7405); `Allow` lists the methods it has.",
+        {"code": 7405, "message": "GET /health exists, but not with TRACE."}),
 }
 
 parameters = {
@@ -976,9 +988,11 @@ paths["/checkout/{app_id}/{product_id}/success"] = {
                         "or a redirect)."),
         "tags": ["Checkout"], "security": [],
         "parameters": [pref("AppID"), {"name": "product_id", "in": "path", "required": True, "schema": {"type": "string"}},
-                       {"name": "session_id", "in": "query", "required": True, "schema": {"type": "string"}}],
+                       {"name": "session_id", "in": "query", "required": True,
+                        "schema": {"type": "string", "minLength": 8, "maxLength": 255}}],
         "responses": {"200": {"description": "Waiting, or the success page.", "content": {"text/html": {"schema": {"type": "string"}}}},
-                      "303": {"description": "The app's redirect."}},
+                      "303": {"description": "The app's redirect."},
+                      "400": {"description": "No checkout named: a page saying so.", "content": {"text/html": {"schema": {"type": "string"}}}}},
     }
 }
 
@@ -1007,6 +1021,8 @@ paths["/v1/web_checkouts"] = {
             "product_id": s(), "app_user_id": s(), "email": s(), "metadata": {"type": "object", "additionalProperties": {"type": "string"}}}})},
         "responses": {"201": ok("Started.", ref("WebCheckoutStatus")), "403": err_resp("Anonymous checkout not allowed (7226).", {"code": 7226, "message": "…"}),
                       "404": err_resp("Unknown product (7004).", {"code": 7004, "message": "…"}),
+                      "409": err_resp("The product has no price, so it cannot be sold (7009).", {"code": 7009, "message": "…"}),
+                      "422": err_resp("A field is invalid, such as `email` (7001).", {"code": 7001, "field": "email", "message": "…"}),
                       "503": err_resp("Paid checkout not configured (7503).", {"code": 7503, "message": "…"})},
     }
 }
@@ -1028,7 +1044,8 @@ paths["/v1/benchmark/baseline"] = {
         "description": "Authenticated like a redemption; runs a single UPDATE … RETURNING on the token table. Off unless the server runs with `--benchmark-routes`.",
         "tags": ["Benchmark"], "security": [{"bearerKey": []}],
         "requestBody": {"required": True, "content": json_content({"type": "object", "properties": {"redemption_token": s()}})},
-        "responses": {"200": ok("Done.", {"type": "object", "properties": {"found": {"type": "boolean"}}})},
+        "responses": {"200": ok("Done.", {"type": "object", "properties": {"found": {"type": "boolean"}}}),
+                      "404": err_resp("Served only with `--benchmark-routes` (7004).", {"code": 7004, "message": "Not Found"})},
     }
 }
 
@@ -1275,7 +1292,7 @@ doc = {
             "`/health` and `/openapi.json` are public.\n\n"
             "**Conventions:** JSON bodies (at most 2 MiB); snake_case keys (except the `Purchase` object); "
             "timestamps are ISO-8601 UTC strings such as `2026-01-01T00:00:00Z`; unknown request fields are "
-            "ignored. Errors are `{\"code\", \"message\", \"field\"?}` (see the `Error` schema)."),
+            "ignored; in admin bodies a field is either given a value or left out (to keep it), and `null` is a 400. Errors are `{\"code\", \"message\", \"field\"?}` (see the `Error` schema)."),
     },
     "tags": [
         {"name": "Public", "description": "No key needed."},
@@ -1304,6 +1321,31 @@ doc = {
         "parameters": parameters,
     },
 }
+
+# Statuses any operation can answer, documented once here rather than on each: a key that is missing or of the wrong
+# kind (401, 403) on keyed routes; a malformed body (400) or one that is not JSON (415) on JSON routes; an unknown app
+# (404) on routes under one; a database outage (503) wherever the database is read.
+for path, operations in paths.items():
+    for method, op in operations.items():
+        if method not in ("get", "post", "put", "patch", "delete"):
+            continue
+        answers = op.setdefault("responses", {})
+        keyed = op.get("security", doc["security"]) != []
+        if keyed:
+            answers.setdefault("401", rresp("Unauthorized"))
+            answers.setdefault("403", rresp("Forbidden"))
+        json_body = "application/json" in op.get("requestBody", {}).get("content", {})
+        if json_body:
+            answers.setdefault("400", rresp("BadRequest"))
+            answers.setdefault("415", rresp("UnsupportedMediaType"))
+        if "{app_id}" in path or "{token}" in path:
+            answers.setdefault("404", rresp("NotFound"))
+        if path.startswith("/p/") or path.startswith("/sandbox/p/"):
+            # Checkout links check the buyer's ID and the page overrides in their query.
+            answers.setdefault("400", rresp("BadRequest"))
+            answers.setdefault("422", rresp("UnprocessableContent"))
+        if path != "/openapi.json":
+            answers.setdefault("503", rresp("Unavailable"))
 
 with open(OUT, "w", encoding="utf-8") as f:
     json.dump(doc, f, indent=2, ensure_ascii=False)

@@ -18,7 +18,7 @@ struct AdminAppsController {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CreatedApp> {
         try context.requireAdmin(appID: nil)
-        let changes = try await request.decodeJSON(AppChanges.self, context: context)
+        let changes = try await request.decodeAdminJSON(AppChanges.self, context: context)
         return JSONResponse(try await admin.createApp(changes), status: .created)
     }
 
@@ -40,7 +40,7 @@ struct AdminAppsController {
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<App> {
         let appID = try context.parameters.decoded("app_id")
         try context.requireAdmin(appID: appID)
-        let changes = try await request.decodeJSON(AppChanges.self, context: context)
+        let changes = try await request.decodeAdminJSON(AppChanges.self, context: context)
         return JSONResponse(try await admin.updateApp(id: appID, changes))
     }
 }

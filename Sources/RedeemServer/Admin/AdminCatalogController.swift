@@ -27,7 +27,7 @@ struct AdminCatalogController {
 
     @Sendable func createProduct(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Product> {
         let appID = try await admin.authorizedAppID(context)
-        let input = try await request.decodeJSON(ProductInput.self, context: context)
+        let input = try await request.decodeAdminJSON(ProductInput.self, context: context)
         return JSONResponse(try await admin.createProduct(appID: appID, input), status: .created)
     }
 
@@ -42,13 +42,13 @@ struct AdminCatalogController {
 
     @Sendable func updateProduct(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Product> {
         let appID = try await admin.authorizedAppID(context)
-        let update = try await request.decodeJSON(ProductUpdate.self, context: context)
+        let update = try await request.decodeAdminJSON(ProductUpdate.self, context: context)
         return JSONResponse(try await admin.updateProduct(appID: appID, id: try context.parameters.decoded("product_id"), update))
     }
 
     @Sendable func createEntitlement(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Entitlement> {
         let appID = try await admin.authorizedAppID(context)
-        let input = try await request.decodeJSON(EntitlementInput.self, context: context)
+        let input = try await request.decodeAdminJSON(EntitlementInput.self, context: context)
         return JSONResponse(try await admin.createEntitlement(appID: appID, input), status: .created)
     }
 
@@ -63,7 +63,7 @@ struct AdminCatalogController {
 
     @Sendable func updateEntitlement(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Entitlement> {
         let appID = try await admin.authorizedAppID(context)
-        let update = try await request.decodeJSON(EntitlementUpdate.self, context: context)
+        let update = try await request.decodeAdminJSON(EntitlementUpdate.self, context: context)
         let id = try context.parameters.decoded("entitlement_id")
         return JSONResponse(try await admin.updateEntitlement(appID: appID, id: id, displayName: update.displayName))
     }

@@ -21,7 +21,7 @@ struct AdminKeysController {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CreatedKey> {
         let appID = try await admin.authorizedAppID(context)
-        let input = try await request.decodeJSON(KeyRequest.self, context: context)
+        let input = try await request.decodeAdminJSON(KeyRequest.self, context: context)
         return JSONResponse(try await admin.createKey(appID: appID, kind: input.kind, label: input.label), status: .created)
     }
 

@@ -53,7 +53,7 @@ struct AdminOffersController {
 
     @Sendable func createOffer(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Offer> {
         let appID = try await admin.authorizedAppID(context)
-        let input = try await request.decodeJSON(OfferInput.self, context: context)
+        let input = try await request.decodeAdminJSON(OfferInput.self, context: context)
         return JSONResponse(try await admin.createOffer(appID: appID, input), status: .created)
     }
 
@@ -70,14 +70,14 @@ struct AdminOffersController {
 
     @Sendable func updateOffer(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Offer> {
         let appID = try await admin.authorizedAppID(context)
-        let input = try await request.decodeJSON(ActiveSwitch.self, context: context)
+        let input = try await request.decodeAdminJSON(ActiveSwitch.self, context: context)
         return JSONResponse(try await admin.setOfferActive(appID: appID, id: try context.parameters.decoded("offer_id"), active: input.active))
     }
 
     /// The codes are in this response only: JSON by default, CSV with `?format=csv`.
     @Sendable func generateCodes(_ request: Request, context: AppRequestContext) async throws -> Response {
         let appID = try await admin.authorizedAppID(context)
-        let input = try await request.decodeJSON(BatchRequest.self, context: context)
+        let input = try await request.decodeAdminJSON(BatchRequest.self, context: context)
         let generated = try await admin.generateCodes(
             appID: appID, offerID: try context.parameters.decoded("offer_id"), count: input.count, length: input.length ?? 16,
             expiresAt: input.expiresAt
@@ -108,13 +108,13 @@ struct AdminOffersController {
 
     @Sendable func updateBatch(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<OfferCodeBatch> {
         let appID = try await admin.authorizedAppID(context)
-        let input = try await request.decodeJSON(ActiveSwitch.self, context: context)
+        let input = try await request.decodeAdminJSON(ActiveSwitch.self, context: context)
         return JSONResponse(try await admin.setCodeBatchActive(appID: appID, id: try context.parameters.decoded("batch_id"), active: input.active))
     }
 
     @Sendable func createCustomCode(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CustomOfferCode> {
         let appID = try await admin.authorizedAppID(context)
-        let input = try await request.decodeJSON(CustomCodeInput.self, context: context)
+        let input = try await request.decodeAdminJSON(CustomCodeInput.self, context: context)
         return JSONResponse(try await admin.createCustomCode(appID: appID, input), status: .created)
     }
 
@@ -126,7 +126,7 @@ struct AdminOffersController {
 
     @Sendable func updateCustomCode(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<CustomOfferCode> {
         let appID = try await admin.authorizedAppID(context)
-        let input = try await request.decodeJSON(ActiveSwitch.self, context: context)
+        let input = try await request.decodeAdminJSON(ActiveSwitch.self, context: context)
         return JSONResponse(try await admin.setCustomCodeActive(appID: appID, id: try context.parameters.decoded("code_id"), active: input.active))
     }
 

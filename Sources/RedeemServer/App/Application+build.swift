@@ -77,10 +77,11 @@ public struct ServerDependencies: Sendable {
 /// The router with every route: public, SDK (`/v1`, any key of the app) and admin (`/admin/v1`, secret keys).
 public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    let routes = RouteTable()
     router.addMiddleware {
         ForwardedForMiddleware(trusted: deps.trustedProxies)
         RequestLogMiddleware<AppRequestContext>()
-        ErrorMiddleware<AppRequestContext>()
+        ErrorMiddleware<AppRequestContext>(routes: routes)
     }
     HealthController(database: deps.store.database).addRoutes(to: router)
     try OpenAPIController().addRoutes(to: router)
@@ -109,6 +110,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     AdminPurchasesController(admin: deps.admin, store: deps.store).addRoutes(to: admin)
     AdminWebhooksController(admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: admin)
     AdminOffersController(admin: deps.admin, store: deps.store, publicURL: deps.publicURL).addRoutes(to: admin)
+    routes.load(router.routes)
     return router
 }
 

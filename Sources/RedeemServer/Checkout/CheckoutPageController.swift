@@ -90,9 +90,14 @@ struct CheckoutPageController {
         let product = try await store.product(appID: app.id, id: try context.parameters.decoded("product_id"))
         let link = CheckoutLink(app: app, product: product, buyer: nil)
         guard let session = request.uri.queryParameters["checkout_id"] ?? request.uri.queryParameters["session_id"],
-            (8...255).contains(session.count),
-            let purchase = try await store.purchase(appID: app.id, checkoutReference: String(session))
+            (8...255).contains(session.count)
         else {
+            // Stripe always adds the session: without one this is not a return from checkout, and waiting would not end.
+            return pages.page(
+                "message", status: .badRequest, link: link,
+                extra: ["title": "This isn’t a checkout", "text": "This address is where a checkout returns to. Start from the purchase link."])
+        }
+        guard let purchase = try await store.purchase(appID: app.id, checkoutReference: String(session)) else {
             return pages.page("checkout-pending", status: .ok, link: link, extra: [:])
         }
         let redemption = try await links.issue(for: purchase, now: clock.now())

@@ -6,10 +6,18 @@ import NIOHTTP1
 /// Turns thrown errors into JSON error bodies. Bad input is a 4xx logged below `error`; a database outage is a 503
 /// with `Retry-After`; only unexpected faults are 500 and `critical`, the level that asks for a person.
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Tells an unknown path (404) from a known one asked with another method (405).
+    let routes: RouteTable
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError {
+            if error.status == .notFound, case let allowed = routes.methods(for: request.uri.path), !allowed.isEmpty {
+                var api = APIError(.methodNotAllowed, "\(request.uri.path) exists, but not with \(request.method.rawValue).")
+                api.headers[.allow] = allowed.sorted().joined(separator: ", ")
+                return try api.response(from: request, context: context)
+            }
             return try APIError(framework: error.status, message: error.body).response(from: request, context: context)
         } catch {
             if let api = APIError.from(error) {

@@ -59,6 +59,19 @@ extension Request {
         return try decodeJSON(type, from: buffer, context: context)
     }
 
+    /// The admin API's bodies: as `decodeJSON`, and a top-level `null` is refused naming its field, since leaving a
+    /// field out is how a PATCH keeps it (an empty string clears it), so `null` would be read two ways.
+    func decodeAdminJSON<T: Decodable>(_ type: T.Type, context: AppRequestContext) async throws -> T {
+        try requireJSONContentType()
+        let buffer = try await body.collect(upTo: context.maxUploadSize)
+        if let object = try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any],
+            let field = object.first(where: { $0.value is NSNull })?.key
+        {
+            throw APIError.badRequest("Field '\(field)' must not be null; leave it out to keep its value.", field: field)
+        }
+        return try decodeJSON(type, from: buffer, context: context)
+    }
+
     /// JSON routes read JSON only: `application/json` or a `+json` type, any parameters after it.
     func requireJSONContentType() throws {
         let type = headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""

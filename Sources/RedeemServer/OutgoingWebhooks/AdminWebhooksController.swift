@@ -59,7 +59,7 @@ struct AdminWebhooksController {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<EndpointView> {
         let appID = try await admin.authorizedAppID(context)
-        let input = try await request.decodeJSON(CreateRequest.self, context: context)
+        let input = try await request.decodeAdminJSON(CreateRequest.self, context: context)
         let endpoint = try await webhooks.createEndpoint(appID: appID, url: input.url, authorization: input.authorization)
         return JSONResponse(EndpointView(endpoint: endpoint, showSecret: true), status: .created)
     }

@@ -7,7 +7,7 @@ public struct Templates: Sendable {
 
     static let required = [
         "redeem-link", "purchase-success", "sandbox-checkout", "checkout-pending", "email-receipt.html", "email-receipt.txt", "email-new-link.html",
-        "email-new-link.txt",
+        "email-new-link.txt", "message",
     ]
 
     public static func load() async throws -> Templates {
