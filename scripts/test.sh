@@ -11,7 +11,7 @@ python3 -m pip --version >/dev/null 2>&1 || bash scripts/system-deps.sh python3-
 python3 -c "import aiosmtpd" 2>/dev/null || python3 -m pip install -q aiosmtpd 2>/dev/null \
   || python3 -m pip install -q --break-system-packages aiosmtpd
 # schemathesis checks every response against the OpenAPI document (Tests/e2e/contract_check.py).
-command -v schemathesis >/dev/null || python3 -m pip install -q schemathesis 2>/dev/null \
+python3 -c "import schemathesis" 2>/dev/null || python3 -m pip install -q schemathesis 2>/dev/null \
   || python3 -m pip install -q --break-system-packages schemathesis
 
 export REDEEM_TEST_POSTGRES_URL="${REDEEM_TEST_POSTGRES_URL:-$(bash scripts/postgres-up.sh)}"

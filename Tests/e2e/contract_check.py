@@ -62,7 +62,7 @@ def main():
             check("serve starts with Stripe configured", wait_healthy(base))
             for kind, key in [("admin", admin), ("secret", app["keys"]["secret"]), ("public", app["keys"]["public_sandbox"])]:
                 run = subprocess.run(
-                    ["schemathesis", "run", f"{base}/openapi.json", "-H", f"Authorization: Bearer {key}", "--checks", "all",
+                    [sys.executable, "-m", "schemathesis.cli", "run", f"{base}/openapi.json", "-H", f"Authorization: Bearer {key}", "--checks", "all",
                      "--exclude-checks", ",".join(EXCLUDED), *[arg for path in SKIPPED_PATHS for arg in ("--exclude-path", path)],
                      "--max-examples", EXAMPLES, "--seed", "20261123",
                      "--generation-deterministic", "--workers", "2"],
