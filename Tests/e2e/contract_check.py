@@ -65,7 +65,7 @@ def main():
                     [sys.executable, "-m", "schemathesis.cli", "run", f"{base}/openapi.json", "-H", f"Authorization: Bearer {key}", "--checks", "all",
                      "--exclude-checks", ",".join(EXCLUDED), *[arg for path in SKIPPED_PATHS for arg in ("--exclude-path", path)],
                      "--max-examples", EXAMPLES, "--seed", "20261123",
-                     "--generation-deterministic", "--workers", "2"],
+                     "--generation-deterministic", "--workers", "1"],  # several workers race inside hypothesis (a Python 3.11 AST bug)
                     capture_output=True, text=True, timeout=1200)
                 summary = run.stdout[run.stdout.find("=== SUMMARY"):] if "=== SUMMARY" in run.stdout else run.stdout[-3000:]
                 check(f"schemathesis with the {kind} key: no failures", run.returncode == 0, summary + run.stderr[-2000:])
