@@ -20,12 +20,10 @@ import Testing
     }
 
     @Test func everyCodeTheDocumentShowsExists() throws {
-        let data = try Data(contentsOf: Self.root.appendingPathComponent("Sources/RedeemServer/Resources/openapi.json"))
-        let text = String(decoding: data, as: UTF8.self)
-        let shown = Set(
-            text.matches(of: /"code": (7\d{3})/).map { Int($0.output.1)! })
-        #expect(!shown.isEmpty)
-        #expect(shown.subtracting(ErrorCode.allCases.map(\.rawValue)).sorted() == [], "codes in openapi.json that ErrorCode lacks")
+        let text = try String(contentsOf: Self.root.appendingPathComponent("Sources/RedeemServer/Resources/openapi.yaml"), encoding: .utf8)
+        let shown = Set(text.matches(of: /\bcode: (7\d{3})\b/).map { Int($0.output.1)! })
+        #expect(shown.count > 10)
+        #expect(shown.subtracting(ErrorCode.allCases.map(\.rawValue)).sorted() == [], "codes in openapi.yaml that ErrorCode lacks")
     }
 
     @Test func statusesAreErrorStatuses() {

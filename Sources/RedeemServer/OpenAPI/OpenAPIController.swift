@@ -1,15 +1,24 @@
 import Foundation
 import Hummingbird
+import Yams
 
-/// Serves the OpenAPI 3.1 document that describes every route.
+/// Serves the OpenAPI 3.1 document, written as `Resources/openapi.yaml` (the contract's source), as JSON.
 struct OpenAPIController {
     let document: ByteBuffer
 
     init() throws {
-        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "Resources") else {
-            throw ConfigurationError(setting: "openapi.json", reason: "is missing from the RedeemServer bundle")
+        guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml", subdirectory: "Resources") else {
+            throw ConfigurationError(setting: "openapi.yaml", reason: "is missing from the RedeemServer bundle")
         }
-        self.document = ByteBuffer(bytes: try Data(contentsOf: url))
+        self.document = ByteBuffer(bytes: try Self.json(fromYAML: String(contentsOf: url, encoding: .utf8)))
+    }
+
+    /// The YAML document as JSON, keys sorted so the answer is the same on every start.
+    static func json(fromYAML yaml: String) throws -> Data {
+        guard let object = try Yams.load(yaml: yaml) else {
+            throw ConfigurationError(setting: "openapi.yaml", reason: "is empty")
+        }
+        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
     }
 
     func addRoutes(to router: Router<AppRequestContext>) {
