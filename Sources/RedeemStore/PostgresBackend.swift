@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
 
@@ -30,54 +29,11 @@ public final class PostgresBackend: SQLDatabase {
     public func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let logger = self.logger
         do {
-            // The task group in `leasing` ends before this returns, so `body` does not outlive the call.
-            return try await withoutActuallyEscaping(body) { body in
-                try await leasing { leased in
-                    try await self.client.withConnection { connection in
-                        leased()
-                        return try await body(PostgresSession(connection: connection, logger: logger))
-                    }
-                }
+            return try await client.withConnection { connection in
+                try await body(PostgresSession(connection: connection, logger: logger))
             }
         } catch {
             throw Self.unavailable(error) ?? error
-        }
-    }
-
-    /// How long a request waits for a connection. While PostgreSQL is down the pool keeps trying to connect and would
-    /// hold requests indefinitely; after this they fail as `StoreError.unavailable` (503) instead.
-    static let leaseTimeout: Duration = .seconds(5)
-
-    private enum Leased<T: Sendable>: Sendable {
-        case done(T)
-        case waitedTooLong
-    }
-
-    /// Runs `operation`, which calls `leased()` once it holds a connection; throws `unavailable` if that takes longer
-    /// than `leaseTimeout`. Once leased, the work is never interrupted by the timer.
-    private func leasing<T: Sendable>(
-        _ operation: @escaping @Sendable (_ leased: @escaping @Sendable () -> Void) async throws -> T
-    ) async throws -> T {
-        let leased = NIOLockedValueBox(false)
-        return try await withThrowingTaskGroup(of: Leased<T>.self) { group in
-            group.addTask { .done(try await operation { leased.withLockedValue { $0 = true } }) }
-            group.addTask {
-                try await Task.sleep(for: Self.leaseTimeout)
-                return .waitedTooLong
-            }
-            while let next = try await group.next() {
-                switch next {
-                case .done(let value):
-                    group.cancelAll()
-                    return value
-                case .waitedTooLong where !leased.withLockedValue({ $0 }):
-                    group.cancelAll()
-                    throw StoreError.unavailable("no database connection within \(Self.leaseTimeout)")
-                case .waitedTooLong:
-                    continue
-                }
-            }
-            throw StoreError.unavailable("no database connection")
         }
     }
 
@@ -104,13 +60,8 @@ public final class PostgresBackend: SQLDatabase {
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let logger = self.logger
         do {
-            return try await withoutActuallyEscaping(body) { body in
-                try await leasing { leased in
-                    try await self.client.withTransaction(logger: logger) { connection in
-                        leased()
-                        return try await body(PostgresSession(connection: connection, logger: logger))
-                    }
-                }
+            return try await client.withTransaction(logger: logger) { connection in
+                try await body(PostgresSession(connection: connection, logger: logger))
             }
         } catch let error as PostgresTransactionError {
             // Callers act on what the body threw, not on the wrapper.

@@ -29,8 +29,10 @@ def nginx_conf(tmp, https_port, http_port, upstream_port):
     site = site.replace("/etc/letsencrypt/live/pay.example.com/fullchain.pem", f"{tmp}/cert.pem")
     site = site.replace("/etc/letsencrypt/live/pay.example.com/privkey.pem", f"{tmp}/key.pem")
     site = site.replace("pay.example.com", "localhost").replace("/var/www/letsencrypt", f"{tmp}/acme")
+    # As root, nginx would run its workers as `nobody`, who cannot enter the private temporary directory.
+    user = "user root;\n" if os.geteuid() == 0 else ""
     return f"""daemon off;
-pid {tmp}/nginx.pid;
+{user}pid {tmp}/nginx.pid;
 error_log {tmp}/error.log warn;
 events {{ worker_connections 256; }}
 http {{
@@ -91,14 +93,23 @@ def main():
                "REDEEM_TRUSTED_PROXIES": "127.0.0.1,::1", "REDEEM_RATE_LIMIT_PER_IP": "1000"}
         server = subprocess.Popen([BIN, "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         open(f"{tmp}/nginx.conf", "w").write(nginx_conf(tmp, https_port, http_port, upstream))
-        nginx = subprocess.Popen(["nginx", "-p", tmp, "-c", f"{tmp}/nginx.conf"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        # Its start-up errors (a configuration it refuses) go to standard error, before error_log applies: kept in a file.
+        nginx = subprocess.Popen(["nginx", "-p", tmp, "-c", f"{tmp}/nginx.conf"], stdout=subprocess.DEVNULL,
+                                 stderr=open(f"{tmp}/nginx.stderr", "w"))
         try:
-            for _ in range(200):
+            # nginx answers 502 until Redeem listens: wait (up to 20 s) for Redeem's own 200, unless either process died.
+            for _ in range(400):
+                if nginx.poll() is not None or server.poll() is not None:
+                    break
                 try:
                     if fetch(https_port, "GET", "/health")[0] == 200:
                         break
                 except (OSError, httpclient.HTTPException):
-                    time.sleep(0.05)
+                    pass
+                time.sleep(0.05)
+            if nginx.poll() is not None or server.poll() is not None:
+                log = "".join(open(f"{tmp}/{name}").read() for name in ["nginx.stderr", "error.log"] if os.path.exists(f"{tmp}/{name}"))
+                raise RuntimeError(f"nginx exited with {nginx.poll()}, redeem serve with {server.poll()}; nginx said:\n{log}")
             status, headers, body = fetch(https_port, "GET", "/health")
             check("nginx answers /health over TLS from Redeem", status == 200 and json.loads(body)["status"] == "ok", (status, body))
 

@@ -26,12 +26,15 @@ def set_up(db):
 
 def serve(db, port):
     # Limits high enough for the load below; they still count every request.
-    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--rate-limit-per-ip", "100000", "--rate-limit-per-user", "1000"], env={**os.environ, "REDEEM_DATABASE_URL": db},
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # The log goes to a file: a pipe nobody reads fills up and then blocks the server's logging, and its requests.
+    log = tempfile.TemporaryFile(mode="w+")
+    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--rate-limit-per-ip", "100000", "--rate-limit-per-user", "1000"],
+                              env={**os.environ, "REDEEM_DATABASE_URL": db}, stdout=subprocess.DEVNULL, stderr=log, text=True)
     if wait_healthy(f"http://127.0.0.1:{port}"):
         return server
     server.kill()
-    raise RuntimeError("server did not start: " + server.stderr.read())
+    log.seek(0)
+    raise RuntimeError("server did not start: " + log.read())
 
 
 def busy_port(tmp):

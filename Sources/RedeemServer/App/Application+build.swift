@@ -81,7 +81,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     router.addMiddleware {
         ForwardedForMiddleware(trusted: deps.trustedProxies)
         RequestLogMiddleware<AppRequestContext>()
-        ErrorMiddleware<AppRequestContext>(routes: routes)
+        ErrorMiddleware<AppRequestContext>(routes: routes, pages: ErrorPages(templates: deps.templates))
     }
     HealthController(database: deps.store.database).addRoutes(to: router)
     try OpenAPIController().addRoutes(to: router)

@@ -1,0 +1,24 @@
+import Foundation
+import RedeemTestSupport
+import Testing
+
+/// A buyer who opens a broken purchase link gets a page, not a JSON body; the API keeps its JSON errors.
+@Suite struct ErrorPagesTests {
+    @Test func buyerPagesAnswerErrorsAsPages() async throws {
+        try await TestServer.with(.sqlite) { server in
+            let app = try await server.createAppWithCatalog()
+            for path in ["/p/app_nope/monthly", "/sandbox/p/\(app.id)/no_such_product", "/redeem?ctx=offercodes&id=app_nope&code=X"] {
+                let page = try await server.send(.get, path, key: nil)
+                #expect(page.status == 404, "\(path)")
+                #expect(page.headers[.contentType] == "text/html; charset=utf-8", "\(path)")
+                #expect(page.body.contains("<h1>This link doesn’t lead anywhere</h1>"), "\(path)")
+                #expect(!page.body.contains("\"code\""), "\(path)")
+            }
+            // Paid checkout is off on this server: a page that says so, with the API's status.
+            let production = try await server.send(.get, "/p/\(app.id)/monthly", key: nil)
+            #expect(production.status == 503 && production.body.contains("<h1>Not available right now</h1>"))
+            let api = try await server.send(.get, "/v1/subscribers/null", key: app.publicSandbox)
+            #expect(api.status == 400 && api.code == 7256)
+        }
+    }
+}
