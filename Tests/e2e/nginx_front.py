@@ -144,7 +144,12 @@ def main():
             redeemed = json.loads(body)
             check("the link redeems through nginx", status == 200 and "pro" in redeemed["subscriber"]["entitlements"], redeemed)
 
-            access = open(f"{tmp}/access.log").read()
+            # nginx writes a request's log line after sending the answer: give it a moment.
+            for _ in range(40):
+                access = open(f"{tmp}/access.log").read()
+                if "/v1/subscribers/redeem_purchase" in access:
+                    break
+                time.sleep(0.05)
             check("nginx logged the requests it proxied", f"/r/{token}" in access and "/v1/subscribers/redeem_purchase" in access)
         finally:
             nginx.terminate()
