@@ -32,7 +32,34 @@ import Testing
             let used = try await server.send(.get, "/r/\(token)", key: nil)
             #expect(used.status == 410)
             #expect(!used.body.contains("redeem_web_purchase?redemption_token="))
-            #expect(used.body.contains("/r/\(token)/resend"))
+            // E-mail is off on this server: no form that would claim to send a link.
+            #expect(!used.body.contains("/r/\(token)/resend"))
+        }
+    }
+
+    /// The page says how long the link has left when it is opened, not how long links last; and without e-mail it
+    /// offers the support address instead of a form that cannot send anything.
+    @Test func timeLeftAndNoResendWithoutEmail() async throws {
+        let clock = ManualClock(TestServer.start)
+        try await TestServer.with(.sqlite, clock: clock) { server in
+            let app = try await server.createApp(#"{"name": "Lumen", "support_email": "help@lumen.example"}"#)
+            _ = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/products", key: app.secret, json: #"{"id": "lifetime", "type": "non_consumable"}"#)
+            let token = try RedemptionAPITests.token(from: try await server.grant(app, #"{"app_user_id": "bob", "product_id": "lifetime"}"#))
+            #expect(try await server.send(.get, "/r/\(token)", key: nil).body.contains("expires in 60 minutes"))
+            clock.advance(by: 30 * 60 + 20)
+            #expect(try await server.send(.get, "/r/\(token)", key: nil).body.contains("expires in 29 minutes"))
+            clock.advance(by: 28 * 60 + 10)
+            #expect(try await server.send(.get, "/r/\(token)", key: nil).body.contains("expires in 1 minute."))
+            clock.advance(by: 90)
+            let expired = try await server.send(.get, "/r/\(token)", key: nil)
+            #expect(expired.status == 410)
+            #expect(!expired.body.contains("Send me a new link"))
+            #expect(expired.body.contains("mailto:help@lumen.example"))
+            let posted = try await server.send(
+                .post, "/r/\(token)/resend", key: nil, json: "email=bob%40example.com",
+                headers: [.contentType: "application/x-www-form-urlencoded"])
+            #expect(posted.status == 303 && posted.headers[.location] == "/r/\(token)")
         }
     }
 

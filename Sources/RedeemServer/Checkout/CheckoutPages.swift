@@ -55,7 +55,7 @@ struct CheckoutPages: Sendable {
             extra["httpsURL"] = redemption.httpsURL
             extra["qrSVG"] = try QRCode(encoding: redemption.httpsURL).svg(label: "QR code of your redemption link")
             extra["androidIntentURL"] = LinkPageController.androidIntentURL(app: app, token: redemption.token)
-            extra["expiresInMinutes"] = app.redemptionLinkLifetimeSeconds / 60
+            extra["expiresIn"] = TimeLeft.words(seconds: app.redemptionLinkLifetimeSeconds)
             extra["isValid"] = true
         }
         return page("purchase-success", status: .ok, link: link, extra: extra)

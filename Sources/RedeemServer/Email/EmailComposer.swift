@@ -17,7 +17,7 @@ struct EmailComposer: Sendable {
         var context: [String: Any] = [
             "appName": app.name,
             "productName": product.displayName ?? product.id,
-            "expiresInMinutes": app.redemptionLinkLifetimeSeconds / 60,
+            "expiresIn": TimeLeft.words(seconds: app.redemptionLinkLifetimeSeconds),
         ]
         if let price = purchase.price { context["price"] = PriceFormat.string(price) }
         if let link {

@@ -25,7 +25,10 @@ struct LinkPageController {
         case .invalid: return try render(status: .notFound, state: "isInvalid", app: nil, token: token, flash: false)
         case .used(let app): return try render(status: .gone, state: "isUsed", app: app, token: token, flash: sent)
         case .expired(let app): return try render(status: .gone, state: "isExpired", app: app, token: token, flash: sent)
-        case .valid(let app): return try render(status: .ok, state: "isValid", app: app, token: token, flash: sent)
+        case .valid(let app, let expiresAt):
+            // The time left, not the lifetime: the page may be opened long after the link was sent.
+            let left = TimeLeft.words(until: expiresAt, from: service.clock.now())
+            return try render(status: .ok, state: "isValid", app: app, token: token, flash: sent, expiresIn: left)
         }
     }
 
@@ -35,12 +38,13 @@ struct LinkPageController {
         let email = try await FormBody.parse(request, limit: 16 * 1024)["email"]
         try await service.sendNewLink(token: token, email: email, ip: context.remoteIP)
         var response = Response(status: .seeOther)
-        response.headers[.location] = "/r/\(token)?sent=1"
+        // Without e-mail nothing was sent, and the page must not say otherwise.
+        response.headers[.location] = service.sendsNewLinks ? "/r/\(token)?sent=1" : "/r/\(token)"
         response.headers[.cacheControl] = "no-store"
         return response
     }
 
-    func render(status: HTTPResponse.Status, state: String, app: App?, token: String, flash: Bool) throws -> Response {
+    func render(status: HTTPResponse.Status, state: String, app: App?, token: String, flash: Bool, expiresIn: String? = nil) throws -> Response {
         // Only the link's URLs are shown.
         let link = RedemptionLink(token: token, scheme: app?.scheme ?? "", publicURL: publicURL, expiresAt: .distantFuture)
         let nonce = SecretToken.generate(byteCount: 16)
@@ -50,13 +54,13 @@ struct LinkPageController {
             context["appStoreURL"] = app.appStoreURL
             context["playStoreURL"] = app.playStoreURL
             context["supportEmail"] = app.supportEmail
-            context["expiresInMinutes"] = app.redemptionLinkLifetimeSeconds / 60
+            context["expiresIn"] = expiresIn
             if state == "isValid" {
                 context["customSchemeURL"] = link.customSchemeURL
                 context["httpsURL"] = link.httpsURL
                 context["qrSVG"] = try QRCode(encoding: link.httpsURL).svg(label: "QR code of this link")
                 context["androidIntentURL"] = Self.androidIntentURL(app: app, token: token)
-            } else {
+            } else if service.sendsNewLinks {
                 context["resendAction"] = "/r/\(token)/resend"
             }
         }

@@ -10,11 +10,15 @@ struct LinkPageService: Sendable {
     let limiter: RateLimiter
     let emailQueue: EmailQueue
 
+    /// Without e-mail there is no new link to send: the page offers the support address instead of the form.
+    var sendsNewLinks: Bool { emailQueue.mail != nil }
+
     enum State: Equatable, Sendable {
         case invalid
         case used(App)
         case expired(App)
-        case valid(App)
+        /// With when the link stops working.
+        case valid(App, expiresAt: Date)
     }
 
     func state(token: String) async throws -> State {
@@ -24,7 +28,7 @@ struct LinkPageService: Sendable {
         let app = try await store.app(id: state.appID)
         if state.consumedAt != nil { return .used(app) }
         if state.expiresAt <= clock.now() { return .expired(app) }
-        return .valid(app)
+        return .valid(app, expiresAt: state.expiresAt)
     }
 
     /// E-mails a new link when `email` is the purchase's address; the caller's answer never tells whether it matched.
