@@ -32,6 +32,8 @@ import Testing
                 let mail = try #require(try smtp.received().first)
                 #expect(mail.rcptTos == ["Buyer@Example.com"])
                 #expect(mail.subject.contains("Test App"))
+                // From the app by name; replies go to its support address when it has one.
+                #expect(mail.from.map(\.name) == ["Test App"])
                 let link = try Self.link(in: mail)
                 #expect(mail.body("text/html")?.contains(link) == true)
                 let token = String(link.split(separator: "/").last!)
@@ -70,6 +72,25 @@ import Testing
                 clock.advance(by: 3601)
                 let later = try await RedemptionAPITests.redeem(server, app, user: "alice", token: old)
                 #expect(try later.object().value(at: "purchase_redemption_error_info.resent") as? Bool == true)
+            }
+        }
+    }
+
+    /// Each app's e-mails come from the app by name (encoded when it is not ASCII) and answer to its support address.
+    @Test func mailsComeFromTheAppAndAnswerToItsSupport() async throws {
+        try await SMTPTestServer.with { smtp in
+            try await TestServer.with(.sqlite, mail: try Self.settings(port: smtp.port)) { server in
+                let app = try await server.createApp(#"{"name": "Café Lumen, Inc.", "support_email": "help@lumen.example"}"#)
+                _ = try await server.send(
+                    .post, "/admin/v1/apps/\(app.id)/products", key: app.secret, json: #"{"id": "lifetime", "type": "non_consumable"}"#)
+                _ = try await server.grant(
+                    app, #"{"app_user_id": "bob", "product_id": "lifetime", "email": "bob@example.com", "send_receipt_email": true}"#)
+                #expect(await server.deps.mailer?.drain() == 1)
+                let mail = try #require(try smtp.received().first)
+                #expect(mail.from == [.init(name: "Café Lumen, Inc.", address: "receipts@redeem.test")])
+                #expect(mail.replyTo == [.init(name: "", address: "help@lumen.example")])
+                #expect(mail.mailFrom == "receipts@redeem.test")
+                #expect(mail.defects.isEmpty, "\(mail.defects)")
             }
         }
     }

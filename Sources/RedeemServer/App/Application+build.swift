@@ -42,7 +42,8 @@ public struct ServerDependencies: Sendable {
         self.templates = templates
         self.rateLimits = rateLimits
         self.mail = mail
-        let composer = EmailComposer(store: store, links: RedemptionLinkIssuer(store: store, publicURL: publicURL), templates: templates)
+        let composer = EmailComposer(
+            store: store, links: RedemptionLinkIssuer(store: store, publicURL: publicURL), templates: templates, sender: mail?.smtp.from)
         self.mailer = mail.map { EmailDeliveryWorker(store: store, composer: composer, settings: $0, clock: clock, logger: logger) }
         self.webhooks = WebhookDeliveryWorker(store: store, clock: clock, logger: logger)
     }

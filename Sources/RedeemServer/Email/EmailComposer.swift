@@ -8,6 +8,8 @@ struct EmailComposer: Sendable {
     let store: any EmailStore
     let links: RedemptionLinkIssuer
     let templates: Templates
+    /// The configured sender (`--mail-from`); each app's e-mails carry the app's name as its display name.
+    var sender: MailAddress? = nil
 
     func compose(_ email: QueuedEmail, now: Date) async throws -> MailMessage {
         let app = try await store.app(id: email.appID)
@@ -27,8 +29,11 @@ struct EmailComposer: Sendable {
         if let support = app.supportEmail { context["supportEmail"] = support }
         let name = email.kind == .receipt ? "email-receipt" : "email-new-link"
         let subject = email.kind == .receipt ? "Your \(app.name) purchase" : "Your new \(app.name) link"
+        // From the app by name, answered to the app's support address, so a buyer's reply reaches the people who can help.
+        let from = sender.flatMap { try? MailAddress($0.address, name: app.name) }
+        let replyTo = app.supportEmail.flatMap { try? MailAddress($0) }
         return try MailMessage(
-            to: [MailAddress(email.recipient)], subject: subject,
+            from: from, to: [MailAddress(email.recipient)], replyTo: replyTo, subject: subject,
             text: templates.render("\(name).txt", context), html: templates.render("\(name).html", context)
         )
     }
