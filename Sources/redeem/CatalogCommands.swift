@@ -3,6 +3,27 @@ import Foundation
 import RedeemCore
 import RedeemServer
 
+/// What `products create` and `products update` both set.
+struct ProductFields: ParsableArguments {
+    @Option(help: "The name buyers see; on update an empty value clears it.")
+    var displayName: String?
+    @Option(help: "An entitlement the product unlocks (created if new); repeat for several. On update they replace the current ones.")
+    var entitlement: [String] = []
+    @Option(help: "Checkout price, e.g. 4.99 (with --currency).")
+    var price: String?
+    @Option(help: "ISO-4217 currency of --price, e.g. USD.")
+    var currency: String?
+    @Option(
+        help: "Subscriptions: the subscription group it ranks in (offers and upgrades are judged per group); on update an empty value takes it out.")
+    var subscriptionGroup: String?
+    @Option(help: "Subscriptions: its level in the group, 1 the highest.")
+    var groupLevel: Int?
+
+    var priceInput: PriceInput? {
+        get throws { try price.map { try PriceInput(amount: $0, currency: currency ?? "USD") } }
+    }
+}
+
 struct Products: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create, change and list products.", subcommands: [Create.self, Update.self, List.self])
@@ -11,27 +32,15 @@ struct Products: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change a product's name, entitlements, price or group.")
         @OptionGroup var app: AppOption
         @Option var id: String
-        @Option(help: "An empty value clears it.")
-        var displayName: String?
-        @Option(help: "The entitlements it unlocks, replacing the current ones; repeat for several.")
-        var entitlement: [String] = []
-        @Option(help: "Checkout price, e.g. 4.99 (with --currency).")
-        var price: String?
-        @Option(help: "ISO-4217 currency of --price, e.g. USD.")
-        var currency: String?
-        @Option(help: "Subscriptions: its subscription group; an empty value takes it out of its group.")
-        var subscriptionGroup: String?
-        @Option(help: "Subscriptions: its level in the group, 1 the highest.")
-        var groupLevel: Int?
+        @OptionGroup var fields: ProductFields
         @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
             let appID = try app.id
             let update = ProductUpdate(
-                displayName: displayName, entitlements: entitlement.isEmpty ? nil : entitlement,
-                price: try price.map { try PriceInput(amount: $0, currency: currency ?? "USD") }, subscriptionGroup: subscriptionGroup,
-                groupLevel: groupLevel)
+                displayName: fields.displayName, entitlements: fields.entitlement.isEmpty ? nil : fields.entitlement,
+                price: try fields.priceInput, subscriptionGroup: fields.subscriptionGroup, groupLevel: fields.groupLevel)
             let product = try await target.run(
                 local: { try await $0.updateProduct(appID: appID, id: id, update) },
                 remote: { try await $0.send(.PATCH, "/admin/v1/apps/\(segment(appID))/products/\(segment(id))", body: update, as: Product.self) }
@@ -49,27 +58,15 @@ struct Products: AsyncParsableCommand {
         var type: String
         @Option(help: "ISO-8601 period for subscriptions: P1W, P1M, P1Y…")
         var period: String?
-        @Option var displayName: String?
-        @Option(help: "An entitlement the product unlocks (created if new); repeat for several.")
-        var entitlement: [String] = []
-        @Option(help: "Checkout price, e.g. 4.99 (with --currency).")
-        var price: String?
-        @Option(help: "ISO-4217 currency of --price, e.g. USD.")
-        var currency: String?
-        @Option(help: "Subscriptions: the subscription group it ranks in (offers and upgrades are judged per group).")
-        var subscriptionGroup: String?
-        @Option(help: "Subscriptions: its level in the group, 1 the highest.")
-        var groupLevel: Int?
+        @OptionGroup var fields: ProductFields
         @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
             let appID = try app.id
-            var priceInput: PriceInput?
-            if let price { priceInput = try PriceInput(amount: price, currency: currency ?? "USD") }
             let input = ProductInput(
-                id: id, type: type, period: period, displayName: displayName, entitlements: entitlement, price: priceInput,
-                subscriptionGroup: subscriptionGroup, groupLevel: groupLevel)
+                id: id, type: type, period: period, displayName: fields.displayName, entitlements: fields.entitlement,
+                price: try fields.priceInput, subscriptionGroup: fields.subscriptionGroup, groupLevel: fields.groupLevel)
             let product = try await target.run(
                 local: { try await $0.createProduct(appID: appID, input) },
                 remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/products", body: input, as: Product.self) }

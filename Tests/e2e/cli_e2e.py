@@ -277,7 +277,8 @@ def main():
         for args, setting in [(["serve", "--port", "abc"], "--port"), (["serve", "--port", "70000"], "--port"),
                               (["serve", "--database-url", "mysql://x"], "REDEEM_DATABASE_URL"),
                               (["serve", "--log-level", "loud"], "--log-level"),
-                              (["serve", "--public-url", "ftp://x"], "--public-url")]:
+                              (["serve", "--public-url", "ftp://x"], "--public-url"),
+                              (["serve", "--trusted-proxies", "127.0.0.1,nginx"], "--trusted-proxies")]:
             bad = run(args, {"REDEEM_DATABASE_URL": f"sqlite://{tmp}/bad.sqlite"})
             check(f"bad configuration {' '.join(args[1:])} fails naming {setting}", bad.returncode != 0 and setting in bad.stderr, bad.stderr)
 

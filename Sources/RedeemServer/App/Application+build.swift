@@ -80,10 +80,11 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     let router = Router(context: AppRequestContext.self)
     let routes = RouteTable()
     router.addMiddleware {
-        ForwardedForMiddleware(trusted: deps.trustedProxies)
         RequestLogMiddleware<AppRequestContext>()
         ErrorMiddleware<AppRequestContext>(routes: routes, pages: ErrorPages(templates: deps.templates))
     }
+    // Only behind a proxy is there a header to read; without one, no request pays for the check.
+    if !deps.trustedProxies.isEmpty { router.add(middleware: ForwardedForMiddleware(trusted: deps.trustedProxies)) }
     HealthController(database: deps.store.database).addRoutes(to: router)
     try OpenAPIController().addRoutes(to: router)
     try AssetsController.load().addRoutes(to: router)

@@ -184,7 +184,7 @@ extension OfferRedemptionFailure {
         switch self {
         case .invalid: .notFound
         case .expired: .gone
-        default: status
+        default: HTTPResponse.Status(code: errorCode.status)
         }
     }
 }

@@ -11,11 +11,6 @@ enum RedemptionReply {
     case belongsToOtherUser
     case expired(obfuscatedEmail: String?, resent: Bool)
 
-    static let invalidToken = ErrorCode.invalidRedemptionToken.rawValue
-    static let belongsToOtherUserCode = ErrorCode.purchaseBelongsToOtherUser.rawValue
-    static let expiredToken = ErrorCode.expiredRedemptionToken.rawValue
-    static let subscriptionExpiredCode = ErrorCode.subscriptionExpired.rawValue
-
     func response(from request: Request, context: some RequestContext) throws -> Response {
         switch self {
         case .success(let info, let redemption):
@@ -23,7 +18,7 @@ enum RedemptionReply {
         case .subscriptionExpired(let info):
             return try JSONResponse(
                 Failure(
-                    code: Self.subscriptionExpiredCode, message: "The purchase was redeemed, but its subscription has expired.",
+                    code: ErrorCode.subscriptionExpired.rawValue, message: "The purchase was redeemed, but its subscription has expired.",
                     customerInfo: info
                 ), status: .forbidden
             ).response(from: request, context: context)
@@ -37,7 +32,7 @@ enum RedemptionReply {
         case .expired(let email, let resent):
             return try JSONResponse(
                 Failure(
-                    code: Self.expiredToken,
+                    code: ErrorCode.expiredRedemptionToken.rawValue,
                     message: resent ? "The link has expired. A new one has been sent to the purchase e-mail." : "The link has expired.",
                     errorInfo: email.map { ErrorInfo(obfuscatedEmail: $0, resent: resent) }
                 ), status: .forbidden
