@@ -19,6 +19,8 @@ export REDEEM_TEST_POSTGRES_URL="${REDEEM_TEST_POSTGRES_URL:-$(bash scripts/post
 psql "$REDEEM_TEST_POSTGRES_URL" -Atqc "SELECT datname FROM pg_database WHERE datname LIKE 'redeem\_t\_%' OR datname LIKE 'redeem\_template\_%' OR datname LIKE 'redeem\_e2e\_%'" \
   | while read -r db; do psql "$REDEEM_TEST_POSTGRES_URL" -qc "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)" >/dev/null; done
 
+# The generated JSON API code must be what the OpenAPI document generates (builds the generator, about a minute).
+bash scripts/openapi-generate.sh --check
 # Formatting: the toolchain's swift-format with .swift-format (150 columns); fix with `swift format --in-place --recursive …`.
 swift format lint --strict --recursive --parallel Sources Tests Package.swift Kit/Sources Kit/Tests Kit/Package.swift
 swift test --package-path Kit          # RedeemKit, the client SDK, on its own

@@ -22,7 +22,7 @@ public enum APIKeyKind: String, Codable, CaseIterable, Sendable {
 }
 
 /// A stored key: never its plaintext, which is shown once at creation.
-public struct APIKey: Codable, Equatable, Sendable {
+public struct APIKey: Codable, Hashable, Sendable {
     public var id: String
     public var appID: String?
     public var kind: APIKeyKind
@@ -63,7 +63,7 @@ public struct APIKey: Codable, Equatable, Sendable {
 }
 
 /// A key as generated: the plaintext (shown once) and what is stored.
-public struct GeneratedAPIKey: Sendable {
+public struct GeneratedAPIKey: Hashable, Sendable {
     public let plaintext: String
     public let hash: String
     public let record: APIKey

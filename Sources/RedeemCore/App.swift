@@ -33,7 +33,7 @@ public enum AfterPurchase: String, Codable, CaseIterable, Sendable {
 }
 
 /// One mobile app and its settings.
-public struct App: Codable, Equatable, Sendable {
+public struct App: Codable, Hashable, Sendable {
     public var id: String
     public var name: String
     public var iconURL: String?

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Settings a client sends to create or update an app. Nil leaves a field as it is; an empty string clears it.
-public struct AppChanges: Codable, Equatable, Sendable {
+public struct AppChanges: Codable, Hashable, Sendable {
     public var name: String?
     public var iconURL: String?
     public var appStoreURL: String?

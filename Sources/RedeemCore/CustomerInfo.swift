@@ -1,7 +1,7 @@
 import Foundation
 
 /// RevenueCat's CustomerInfo wire format (`GET /v1/subscribers/{id}`), built from stored facts.
-public struct CustomerInfo: Encodable, Sendable {
+public struct CustomerInfo: Encodable, Hashable, Sendable {
     public var requestDate: String
     public var requestDateMs: Int64
     public var subscriber: Subscriber
@@ -12,7 +12,7 @@ public struct CustomerInfo: Encodable, Sendable {
         case requestDateMs = "request_date_ms"
     }
 
-    public struct Subscriber: Encodable, Sendable {
+    public struct Subscriber: Encodable, Hashable, Sendable {
         public var originalAppUserID: String
         public var originalApplicationVersion: String?
         public var originalPurchaseDate: String?
@@ -54,12 +54,12 @@ public struct CustomerInfo: Encodable, Sendable {
         }
     }
 
-    public struct PriceInfo: Encodable, Sendable {
+    public struct PriceInfo: Encodable, Hashable, Sendable {
         public var amount: Double
         public var currency: String
     }
 
-    public struct SubscriptionInfo: Encodable, Sendable {
+    public struct SubscriptionInfo: Encodable, Hashable, Sendable {
         public var purchaseDate: String
         public var originalPurchaseDate: String
         public var expiresDate: String?
@@ -129,7 +129,7 @@ public struct CustomerInfo: Encodable, Sendable {
         }
     }
 
-    public struct Transaction: Encodable, Sendable {
+    public struct Transaction: Encodable, Hashable, Sendable {
         public var id: String
         public var purchaseDate: String
         public var originalPurchaseDate: String
@@ -164,7 +164,7 @@ public struct CustomerInfo: Encodable, Sendable {
         }
     }
 
-    public struct EntitlementInfo: Encodable, Sendable {
+    public struct EntitlementInfo: Encodable, Hashable, Sendable {
         public var expiresDate: String?
         public var purchaseDate: String
         public var productIdentifier: String
@@ -186,7 +186,7 @@ public struct CustomerInfo: Encodable, Sendable {
         }
     }
 
-    public struct Attribute: Encodable, Sendable {
+    public struct Attribute: Encodable, Hashable, Sendable {
         public var value: String
         public var updatedAtMs: Int64
 

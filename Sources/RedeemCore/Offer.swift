@@ -25,7 +25,7 @@ public enum OfferDuration: String, Codable, CaseIterable, Sendable {
 }
 
 /// An offer on one product: what a code grants, to whom, and when.
-public struct Offer: Codable, Equatable, Sendable {
+public struct Offer: Codable, Hashable, Sendable {
     public var id: String
     public var appID: String
     public var productID: String

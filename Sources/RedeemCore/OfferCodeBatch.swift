@@ -1,7 +1,7 @@
 import Foundation
 
 /// One-time codes generated together for an offer. Only their hashes are stored; the codes are shown once.
-public struct OfferCodeBatch: Codable, Equatable, Sendable {
+public struct OfferCodeBatch: Codable, Hashable, Sendable {
     public var id: String
     public var appID: String
     public var offerID: String
@@ -50,7 +50,7 @@ public struct OfferCodeBatch: Codable, Equatable, Sendable {
 }
 
 /// A memorable code (`SUMMER25`) for an offer, redeemable up to a cap.
-public struct CustomOfferCode: Codable, Equatable, Sendable {
+public struct CustomOfferCode: Codable, Hashable, Sendable {
     public var id: String
     public var appID: String
     public var offerID: String
@@ -92,7 +92,7 @@ public struct CustomOfferCode: Codable, Equatable, Sendable {
 }
 
 /// One redemption, for the report: who, with which kind of code, for which offer, when.
-public struct OfferRedemptionRecord: Codable, Equatable, Sendable {
+public struct OfferRedemptionRecord: Codable, Hashable, Sendable {
     public var id: String
     public var offerID: String
     public var referenceName: String

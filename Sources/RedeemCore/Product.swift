@@ -7,7 +7,7 @@ public enum ProductType: String, Codable, CaseIterable, Sendable {
 }
 
 /// Something an app sells, with the entitlements it unlocks.
-public struct Product: Codable, Equatable, Sendable {
+public struct Product: Codable, Hashable, Sendable {
     public var appID: String
     public var id: String
     public var type: ProductType
@@ -81,7 +81,7 @@ public struct Product: Codable, Equatable, Sendable {
 }
 
 /// Access that products unlock, e.g. `pro`.
-public struct Entitlement: Codable, Equatable, Sendable {
+public struct Entitlement: Codable, Hashable, Sendable {
     public var appID: String
     public var id: String
     public var displayName: String?

@@ -18,7 +18,7 @@ public enum PeriodType: String, Codable, CaseIterable, Sendable {
 }
 
 /// A price in minor-unit-free micros, e.g. 4.99 USD is 4_990_000.
-public struct Price: Codable, Equatable, Sendable {
+public struct Price: Codable, Hashable, Sendable {
     public var amountMicros: Int64
     public var currency: String
 
@@ -36,7 +36,7 @@ public struct Price: Codable, Equatable, Sendable {
 }
 
 /// One purchase: a subscription (renewals extend `expiresDate`) or a one-time product.
-public struct Purchase: Codable, Equatable, Sendable {
+public struct Purchase: Codable, Hashable, Sendable {
     public var id: String
     public var appID: String
     public var customerID: String
@@ -138,7 +138,7 @@ public struct Customer: Codable, Equatable, Sendable {
 }
 
 /// The offer code behind a purchase, as App Store transactions carry it.
-public struct PurchaseOffer: Codable, Equatable, Sendable {
+public struct PurchaseOffer: Codable, Hashable, Sendable {
     public var offerID: String
     /// `offer_code_ref_name`.
     public var referenceName: String

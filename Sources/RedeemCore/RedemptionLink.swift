@@ -1,7 +1,7 @@
 import Foundation
 
 /// The two forms of a redemption link for one token.
-public struct RedemptionLink: Equatable, Sendable {
+public struct RedemptionLink: Hashable, Sendable {
     public let token: String
     public let customSchemeURL: String
     public let httpsURL: String

@@ -2,8 +2,8 @@ import Foundation
 import RedeemCore
 
 /// How much of the quarterly quota an app has used, and each offer's redemptions.
-public struct OfferCodeUsage: Codable, Equatable, Sendable {
-    public struct PerOffer: Codable, Equatable, Sendable {
+public struct OfferCodeUsage: Codable, Hashable, Sendable {
+    public struct PerOffer: Codable, Hashable, Sendable {
         public let offerID: String
         public let referenceName: String
         public let redemptions: Int

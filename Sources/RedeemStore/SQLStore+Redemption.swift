@@ -315,7 +315,7 @@ extension SQLStore {
 }
 
 /// One presentation of a redemption token, for support.
-public struct RedemptionAttempt: Codable, Equatable, Sendable {
+public struct RedemptionAttempt: Codable, Hashable, Sendable {
     public let id: String
     public let appUserID: String
     public let outcome: String

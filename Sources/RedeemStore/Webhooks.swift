@@ -2,7 +2,7 @@ import Foundation
 import RedeemCore
 
 /// An HTTPS endpoint of an app that receives server notifications.
-public struct WebhookEndpoint: Codable, Equatable, Sendable {
+public struct WebhookEndpoint: Codable, Hashable, Sendable {
     public var id: String
     public var appID: String
     public var url: String
@@ -33,7 +33,7 @@ public struct WebhookEndpoint: Codable, Equatable, Sendable {
 }
 
 /// One event on its way to one endpoint. The body, and so the event ID, never change across retries.
-public struct WebhookDelivery: Codable, Equatable, Sendable {
+public struct WebhookDelivery: Codable, Hashable, Sendable {
     public var id: String
     public var endpointID: String
     public var appID: String
@@ -60,7 +60,7 @@ public struct WebhookDelivery: Codable, Equatable, Sendable {
 }
 
 /// One try at delivering, for the delivery log.
-public struct WebhookAttempt: Codable, Equatable, Sendable {
+public struct WebhookAttempt: Codable, Hashable, Sendable {
     public var attemptedAt: Date
     public var statusCode: Int?
     public var error: String?

@@ -136,4 +136,26 @@ import Testing
             #expect(!listed.body.contains(key))
         }
     }
+
+    /// The generated handlers answer input the runtime cannot read in our error body, naming what it can.
+    @Test(arguments: TestDatabases.available)
+    func unreadableInputGetsOurErrorBody(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            let badDate = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/offers", key: app.secret,
+                json:
+                    #"{"product_id": "monthly", "reference_name": "x", "payment_mode": "free", "duration": "P1M", "eligibility": ["new"], "starts_at": "soon"}"#
+            )
+            #expect(badDate.status == 400)
+            #expect(try badDate.string("message")?.contains("'soon' is not an ISO-8601 date") == true, "\(badDate.body)")
+            #expect(try badDate.object()["code"] as? Int == 7000)
+            let noBody = try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret)
+            #expect(noBody.status == 400)
+            #expect(try noBody.object()["code"] as? Int == 7000)
+            let plainText = try await server.send(
+                .patch, "/admin/v1/apps/\(app.id)", key: app.secret, raw: #"{"name": "x"}"#, headers: [.contentType: "text/plain"])
+            #expect(plainText.status == 415)
+        }
+    }
 }

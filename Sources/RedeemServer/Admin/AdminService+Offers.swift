@@ -3,7 +3,7 @@ import RedeemCore
 import RedeemStore
 
 /// An offer to create, as the admin API and the CLI take it.
-public struct OfferInput: Codable, Sendable {
+public struct OfferInput: Codable, Hashable, Sendable {
     public var productID: String
     public var referenceName: String
     public var paymentMode: String
@@ -42,7 +42,7 @@ public struct OfferInput: Codable, Sendable {
 }
 
 /// A custom code to create.
-public struct CustomCodeInput: Codable, Sendable {
+public struct CustomCodeInput: Codable, Hashable, Sendable {
     public var offerID: String
     public var code: String
     public var maxRedemptions: Int

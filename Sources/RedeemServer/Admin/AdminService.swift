@@ -107,7 +107,7 @@ public struct AdminService: Sendable {
 }
 
 /// An app as created: its settings and its keys in plaintext, the only time they are shown.
-public struct CreatedApp: Encodable, Sendable {
+public struct CreatedApp: Encodable, Hashable, Sendable {
     public let app: App
     public let keys: [GeneratedAPIKey]
 
@@ -121,7 +121,7 @@ public struct CreatedApp: Encodable, Sendable {
     }
 }
 
-public struct CreatedKey: Encodable, Sendable {
+public struct CreatedKey: Encodable, Hashable, Sendable {
     public let key: APIKey
     public let plaintext: String
 
@@ -132,7 +132,7 @@ public struct CreatedKey: Encodable, Sendable {
     }
 }
 
-public struct ProductInput: Codable, Sendable {
+public struct ProductInput: Codable, Hashable, Sendable {
     public var id: String
     public var type: String
     public var period: String?
@@ -164,7 +164,7 @@ public struct ProductInput: Codable, Sendable {
     }
 }
 
-public struct ProductUpdate: Codable, Sendable {
+public struct ProductUpdate: Codable, Hashable, Sendable {
     public var displayName: String?
     public var entitlements: [String]?
     public var price: PriceInput?
@@ -191,7 +191,7 @@ public struct ProductUpdate: Codable, Sendable {
     }
 }
 
-public struct EntitlementInput: Codable, Sendable {
+public struct EntitlementInput: Codable, Hashable, Sendable {
     public var id: String
     public var displayName: String?
 

@@ -10,6 +10,8 @@ public struct AppRequestContext: RequestContext {
     /// The client's IP address, for rate limits: the peer's, or the one a trusted proxy names (`ForwardedForMiddleware`);
     /// nil when unknown (e.g. in router tests).
     public var remoteIP: String?
+    /// A JSON route's body as it arrived, collected by `JSONBodyMiddleware` (the purchase API fingerprints it).
+    var jsonBody: ByteBuffer?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

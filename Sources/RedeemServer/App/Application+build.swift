@@ -99,19 +99,9 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
 
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
     CustomerInfoController(service: CustomerInfoService(store: deps.store, cache: CustomerInfoCache(), clock: deps.clock)).addRoutes(to: v1)
-    PurchasesController(service: deps.purchases).addRoutes(to: v1)
-    RedemptionController(service: deps.redemption).addRoutes(to: v1)
-    OfferCodeController(service: deps.offerCodes).addRoutes(to: v1)
     if deps.benchmarkRoutes { BenchmarkController(store: deps.store).addRoutes(to: v1) }
-    WebCheckoutsController(service: deps.webCheckouts).addRoutes(to: v1)
 
-    let admin = router.group("/admin/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
-    AdminAppsController(admin: deps.admin).addRoutes(to: admin)
-    AdminCatalogController(admin: deps.admin).addRoutes(to: admin)
-    AdminKeysController(admin: deps.admin).addRoutes(to: admin)
-    AdminPurchasesController(admin: deps.admin, store: deps.store).addRoutes(to: admin)
-    AdminWebhooksController(admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: admin)
-    AdminOffersController(admin: deps.admin, store: deps.store, publicURL: deps.publicURL).addRoutes(to: admin)
+    try APIHandlers.register(deps, on: router)
     routes.load(router.routes)
     return router
 }

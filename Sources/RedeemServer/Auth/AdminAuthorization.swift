@@ -2,9 +2,8 @@ import Hummingbird
 import RedeemStore
 
 extension AdminService {
-    /// The `{app_id}` of an admin route, once the key may manage it and the app exists.
-    func authorizedAppID(_ context: AppRequestContext) async throws -> String {
-        let appID = try context.parameters.decoded("app_id")
+    /// `appID`, once the request's key may manage it and the app exists.
+    func authorized(appID: String, _ context: AppRequestContext) async throws -> String {
         try context.requireAdmin(appID: appID)
         _ = try await store.app(id: appID)
         return appID

@@ -1,7 +1,7 @@
 import RedeemCore
 
 /// A CustomerInfo body (`request_date`, `request_date_ms`, `subscriber`) plus one extra key, which RevenueCat's SDKs ignore.
-struct CustomerInfoWith<Extra: Encodable>: Encodable {
+struct CustomerInfoWith<Extra: Encodable & Hashable & Sendable>: Encodable, Hashable, Sendable {
     let info: CustomerInfo
     let key: String
     let extra: Extra

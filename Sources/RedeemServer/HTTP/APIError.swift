@@ -35,14 +35,14 @@ public struct APIError: HTTPResponseError, Sendable {
 
 extension APIError {
     /// An error the framework raised (unknown route, body too large…), in our body format.
-    init(framework status: HTTPResponse.Status, message: String?) {
+    init(framework status: HTTPResponse.Status, message: String?, field: String? = nil) {
         let code: ErrorCode =
             switch status.code {
             case 404: .notFound
             case 500...: .internalError
             default: .malformedRequest
             }
-        self.init(code, message ?? status.reasonPhrase)
+        self.init(code, message ?? status.reasonPhrase, field: field)
         self.status = status
     }
 
@@ -92,6 +92,8 @@ extension APIError {
         case let error as StoreError where error.isIdempotencyMismatch: return .conflict(error.description)
         case let error as StoreError where error.isConflict: return .conflict(error.description)
         case let error as DecodingError: return .badRequest(Self.describe(error), field: Self.field(of: error))
+        case let error as UnreadableDate:
+            return .badRequest("'\(error.text.prefix(64))' is not an ISO-8601 date such as 2026-01-01T00:00:00Z.")
         default: return nil
         }
     }

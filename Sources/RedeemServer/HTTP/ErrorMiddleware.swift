@@ -2,6 +2,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOHTTP1
+import OpenAPIRuntime
 
 /// Turns thrown errors into answers: a JSON error body on API routes, a page on the buyer's pages. Bad input is a 4xx
 /// logged below `error`; a database outage is a 503 with `Retry-After`; only unexpected faults are 500 and `critical`,
@@ -23,6 +24,14 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     func answer(to error: any Error, request: Request, logger: Logger) -> APIError {
+        if let error = error as? ServerError {
+            // A generated handler's error: ours as thrown, or the runtime's own for input it could not read.
+            if error.underlyingError is ServerError || error.httpStatus.code >= 500 || APIError.from(error.underlyingError) != nil {
+                return answer(to: error.underlyingError, request: request, logger: logger)
+            }
+            logger.info("request not accepted", metadata: ["operation": "\(error.operationID)", "error": "\(error.causeDescription)"])
+            return APIError(framework: error.httpStatus, message: error.causeDescription, field: Self.field(named: error.causeDescription))
+        }
         if let error = error as? HTTPError {
             if error.status == .notFound, case let allowed = routes.methods(for: request.uri.path), !allowed.isEmpty {
                 var api = APIError(.methodNotAllowed, "\(request.uri.path) exists, but not with \(request.method.rawValue).")
@@ -51,6 +60,14 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         logger.critical("unexpected error", metadata: ["error": "\(String(reflecting: error))"])
         return APIError(.internalError, "Internal error; it has been logged.")
+    }
+
+    /// The parameter a runtime error names ("The required header field named 'Idempotency-Key' is missing."): the
+    /// runtime's errors are not public types, only their descriptions are.
+    static func field(named description: String) -> String? {
+        guard let start = description.range(of: "named '")?.upperBound ?? description.range(of: "named: ")?.upperBound else { return nil }
+        let name = description[start...].prefix { $0 != "'" && $0 != " " && $0 != "." }
+        return name.isEmpty ? nil : String(name)
     }
 
     /// 503s are expected answers (a feature that is off, a database restarting); other 5xx need looking at.

@@ -56,20 +56,8 @@ extension Request {
     func decodeJSON<T: Decodable>(_ type: T.Type, context: AppRequestContext) async throws -> T {
         try requireJSONContentType()
         let buffer = try await body.collect(upTo: context.maxUploadSize)
-        return try decodeJSON(type, from: buffer, context: context)
-    }
-
-    /// The admin API's bodies: as `decodeJSON`, and a top-level `null` is refused naming its field, since leaving a
-    /// field out is how a PATCH keeps it (an empty string clears it), so `null` would be read two ways.
-    func decodeAdminJSON<T: Decodable>(_ type: T.Type, context: AppRequestContext) async throws -> T {
-        try requireJSONContentType()
-        let buffer = try await body.collect(upTo: context.maxUploadSize)
-        if let object = try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any],
-            let field = object.first(where: { $0.value is NSNull })?.key
-        {
-            throw APIError.badRequest("Field '\(field)' must not be null; leave it out to keep its value.", field: field)
-        }
-        return try decodeJSON(type, from: buffer, context: context)
+        guard buffer.readableBytes > 0 else { throw APIError.badRequest("A JSON body is required.") }
+        return try context.requestDecoder.decode(type, from: Data(buffer.readableBytesView))
     }
 
     /// JSON routes read JSON only: `application/json` or a `+json` type, any parameters after it.
@@ -78,11 +66,6 @@ extension Request {
         guard type == "application/json" || (type.hasPrefix("application/") && type.hasSuffix("+json")) else {
             throw APIError(.unsupportedMediaType, "Send the body as JSON, with Content-Type: application/json.", field: "Content-Type")
         }
-    }
-
-    func decodeJSON<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer, context: AppRequestContext) throws -> T {
-        guard buffer.readableBytes > 0 else { throw APIError.badRequest("A JSON body is required.") }
-        return try context.requestDecoder.decode(type, from: Data(buffer.readableBytesView))
     }
 }
 

@@ -3,7 +3,7 @@ import RedeemCore
 import RedeemStore
 
 /// What the redemption granted; extra keys RevenueCat's SDKs ignore.
-struct OfferRedemptionInfo: Encodable, Sendable {
+struct OfferRedemptionInfo: Encodable, Hashable, Sendable {
     let offerID: String
     let referenceName: String
     let productIdentifier: String

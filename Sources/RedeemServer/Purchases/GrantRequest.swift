@@ -3,7 +3,7 @@ import RedeemCore
 import RedeemStore
 
 /// The server API's purchase body.
-struct GrantRequest: Decodable {
+struct GrantRequest: Decodable, Hashable, Sendable {
     var appUserID: String
     var productID: String
     var store: String?
@@ -27,6 +27,21 @@ struct GrantRequest: Decodable {
         case expiresDate = "expires_date"
         case periodType = "period_type"
         case storeTransactionID = "store_transaction_id"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        appUserID = try c.decode(String.self, forKey: .appUserID)
+        productID = try c.decode(String.self, forKey: .productID)
+        store = try c.decodeIfPresent(String.self, forKey: .store)
+        isSandbox = try c.decodeIfPresent(Bool.self, forKey: .isSandbox)
+        purchaseDate = try c.decodeISODateIfPresent(forKey: .purchaseDate)
+        expiresDate = try c.decodeISODateIfPresent(forKey: .expiresDate)
+        periodType = try c.decodeIfPresent(String.self, forKey: .periodType)
+        storeTransactionID = try c.decodeIfPresent(String.self, forKey: .storeTransactionID)
+        price = try c.decodeIfPresent(PriceInput.self, forKey: .price)
+        email = try c.decodeIfPresent(String.self, forKey: .email)
+        sendReceiptEmail = try c.decodeIfPresent(Bool.self, forKey: .sendReceiptEmail)
     }
 }
 

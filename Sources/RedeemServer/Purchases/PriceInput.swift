@@ -2,7 +2,7 @@ import Foundation
 import RedeemCore
 
 /// A price as clients send it: `amount` as a number or a decimal string.
-public struct PriceInput: Codable, Sendable {
+public struct PriceInput: Codable, Hashable, Sendable {
     let amountMicros: Int64
     let currency: String
 

@@ -2,7 +2,7 @@ import Foundation
 import RedeemCore
 
 /// What the purchase was, for the app and for support; extra keys RevenueCat's SDKs ignore.
-struct RedemptionInfo: Encodable, Sendable {
+struct RedemptionInfo: Encodable, Hashable, Sendable {
     let purchaseID: String
     let purchaserEmail: String?
     let store: String

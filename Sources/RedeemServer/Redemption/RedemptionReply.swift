@@ -1,5 +1,4 @@
 import Foundation
-import Hummingbird
 import RedeemCore
 
 /// The redeem route's answers: RevenueCat's codes 7849, 7852 and 7853, and our 7854 for a lapsed subscription.
@@ -11,36 +10,35 @@ enum RedemptionReply {
     case belongsToOtherUser
     case expired(obfuscatedEmail: String?, resent: Bool)
 
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        switch self {
-        case .success(let info, let redemption):
-            return try JSONResponse(CustomerInfoWith(info, "redemption_info", redemption)).response(from: request, context: context)
-        case .subscriptionExpired(let info):
-            return try JSONResponse(
-                Failure(
+    /// The 403 body of an expired link or a lapsed subscription.
+    var failure: Failure {
+        get throws {
+            switch self {
+            case .subscriptionExpired(let info):
+                return Failure(
                     code: ErrorCode.subscriptionExpired.rawValue, message: "The purchase was redeemed, but its subscription has expired.",
-                    customerInfo: info
-                ), status: .forbidden
-            ).response(from: request, context: context)
-        case .invalid:
-            return try APIError(.invalidRedemptionToken, "Invalid redemption token.").response(from: request, context: context)
-        case .otherApp:
-            return try APIError.forbidden("This redemption token belongs to another app.").response(from: request, context: context)
-        case .belongsToOtherUser:
-            return try APIError(.purchaseBelongsToOtherUser, "The purchase belongs to another user.")
-                .response(from: request, context: context)
-        case .expired(let email, let resent):
-            return try JSONResponse(
-                Failure(
+                    customerInfo: info)
+            case .expired(let email, let resent):
+                return Failure(
                     code: ErrorCode.expiredRedemptionToken.rawValue,
                     message: resent ? "The link has expired. A new one has been sent to the purchase e-mail." : "The link has expired.",
-                    errorInfo: email.map { ErrorInfo(obfuscatedEmail: $0, resent: resent) }
-                ), status: .forbidden
-            ).response(from: request, context: context)
+                    errorInfo: email.map { ErrorInfo(obfuscatedEmail: $0, resent: resent) })
+            default: throw error
+            }
         }
     }
 
-    struct ErrorInfo: Encodable {
+    /// The plain error of a refused redemption.
+    var error: APIError {
+        switch self {
+        case .invalid: APIError(.invalidRedemptionToken, "Invalid redemption token.")
+        case .otherApp: APIError.forbidden("This redemption token belongs to another app.")
+        case .belongsToOtherUser: APIError(.purchaseBelongsToOtherUser, "The purchase belongs to another user.")
+        case .success, .subscriptionExpired, .expired: APIError(.internalError, "Not a refusal.")
+        }
+    }
+
+    struct ErrorInfo: Encodable, Hashable, Sendable {
         let obfuscatedEmail: String
         let resent: Bool
 
@@ -50,7 +48,7 @@ enum RedemptionReply {
         }
     }
 
-    struct Failure: Encodable {
+    struct Failure: Encodable, Hashable, Sendable {
         let code: Int
         let message: String
         var errorInfo: ErrorInfo? = nil

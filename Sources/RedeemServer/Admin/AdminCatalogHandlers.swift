@@ -1,0 +1,49 @@
+import RedeemCore
+
+/// `/admin/v1/apps/{app_id}/products` and `/entitlements`.
+extension APIHandlers {
+    func createProduct(_ input: Operations.CreateProduct.Input) async throws -> Operations.CreateProduct.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        guard case .json(let product) = input.body else { throw APIError.badRequest("A JSON body is required.") }
+        return .created(.init(body: .json(try await admin.createProduct(appID: appID, product))))
+    }
+
+    func listProducts(_ input: Operations.ListProducts.Input) async throws -> Operations.ListProducts.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        return .ok(.init(body: .json(.init(products: try await admin.store.products(appID: appID)))))
+    }
+
+    func getProduct(_ input: Operations.GetProduct.Input) async throws -> Operations.GetProduct.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        return .ok(.init(body: .json(try await admin.store.product(appID: appID, id: input.path.productId))))
+    }
+
+    func updateProduct(_ input: Operations.UpdateProduct.Input) async throws -> Operations.UpdateProduct.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        guard case .json(let update) = input.body else { throw APIError.badRequest("A JSON body is required.") }
+        return .ok(.init(body: .json(try await admin.updateProduct(appID: appID, id: input.path.productId, update))))
+    }
+
+    func createEntitlement(_ input: Operations.CreateEntitlement.Input) async throws -> Operations.CreateEntitlement.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        guard case .json(let entitlement) = input.body else { throw APIError.badRequest("A JSON body is required.") }
+        return .created(.init(body: .json(try await admin.createEntitlement(appID: appID, entitlement))))
+    }
+
+    func listEntitlements(_ input: Operations.ListEntitlements.Input) async throws -> Operations.ListEntitlements.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        return .ok(.init(body: .json(.init(entitlements: try await admin.store.entitlements(appID: appID)))))
+    }
+
+    func getEntitlement(_ input: Operations.GetEntitlement.Input) async throws -> Operations.GetEntitlement.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        return .ok(.init(body: .json(try await admin.store.entitlement(appID: appID, id: input.path.entitlementId))))
+    }
+
+    func updateEntitlement(_ input: Operations.UpdateEntitlement.Input) async throws -> Operations.UpdateEntitlement.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        guard case .json(let update) = input.body else { throw APIError.badRequest("A JSON body is required.") }
+        let entitlement = try await admin.updateEntitlement(appID: appID, id: input.path.entitlementId, displayName: update.displayName)
+        return .ok(.init(body: .json(entitlement)))
+    }
+}
