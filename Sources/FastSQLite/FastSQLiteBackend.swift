@@ -52,7 +52,7 @@ public final class FastSQLiteBackend: SQLDatabase {
         self.group = groupCommit ? FastSQLiteGroupCommit(writer: writer, gate: writeGate) : nil
     }
 
-    public func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let reader = try await readers.checkout()
         defer { readers.checkin(reader) }
         return try await withTaskExecutorPreference(reader) {
@@ -63,7 +63,7 @@ public final class FastSQLiteBackend: SQLDatabase {
     }
 
     /// Transactions run one at a time, in arrival order, on the writer's thread.
-    public func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         try await withTaskExecutorPreference(writer) {
             await writeGate.acquire()
             if closed.load(ordering: .acquiring) {

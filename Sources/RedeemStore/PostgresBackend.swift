@@ -7,6 +7,7 @@ import PostgresNIO
 public final class PostgresBackend: SQLDatabase {
     public let engine = SQLEngine.postgres
     let client: PostgresClient
+    private let watch = PostgresCallWatch()
     private let runner: Task<Void, Never>
     private let logger: Logger
 
@@ -23,14 +24,23 @@ public final class PostgresBackend: SQLDatabase {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
-        self.runner = Task { await client.run() }
+        let watch = self.watch
+        self.runner = Task {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await client.run() }
+                group.addTask { await watch.runSweeps() }
+            }
+        }
     }
 
-    public func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        let logger = self.logger
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        let (logger, client) = (self.logger, self.client)
         do {
-            return try await client.withConnection { connection in
-                try await body(PostgresSession(connection: connection, logger: logger))
+            return try await watch.run { leased in
+                try await client.withConnection { connection in
+                    leased(connection)
+                    return try await body(PostgresSession(connection: connection, logger: logger))
+                }
             }
         } catch {
             throw Self.unavailable(error) ?? error
@@ -57,11 +67,14 @@ public final class PostgresBackend: SQLDatabase {
         return nil
     }
 
-    public func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        let logger = self.logger
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        let (logger, client) = (self.logger, self.client)
         do {
-            return try await client.withTransaction(logger: logger) { connection in
-                try await body(PostgresSession(connection: connection, logger: logger))
+            return try await watch.run { leased in
+                try await client.withTransaction(logger: logger) { connection in
+                    leased(connection)
+                    return try await body(PostgresSession(connection: connection, logger: logger))
+                }
             }
         } catch let error as PostgresTransactionError {
             // Callers act on what the body threw, not on the wrapper.

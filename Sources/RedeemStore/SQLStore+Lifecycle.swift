@@ -100,7 +100,7 @@ extension SQLStore {
     /// Runs `apply` for a store's event exactly once: the event's record and its effects commit together.
     /// Returns nil, changing nothing, when the event was already processed; else what `apply` returned.
     public func processStoreEvent<T: Sendable>(
-        source: String, eventID: String, type: String, now: Date, _ apply: @Sendable (LifecycleTransaction) async throws -> T
+        source: String, eventID: String, type: String, now: Date, _ apply: @escaping @Sendable (LifecycleTransaction) async throws -> T
     ) async throws -> T? {
         try await write { connection in
             let fresh = try await connection.query(

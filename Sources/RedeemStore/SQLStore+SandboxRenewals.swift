@@ -7,7 +7,7 @@ extension SQLStore {
     /// after `maxRenewals` a subscription expires for good (`EXPIRATION`), as store sandboxes do. Cancelled or
     /// refunded ones are left to lapse. Returns how many purchases changed.
     @discardableResult
-    public func renewSandboxSubscriptions(now: Date, maxRenewals: Int = 6, length: @Sendable (String) -> TimeInterval) async throws -> Int {
+    public func renewSandboxSubscriptions(now: Date, maxRenewals: Int = 6, length: @escaping @Sendable (String) -> TimeInterval) async throws -> Int {
         try await write { connection in
             let due = try await connection.query(
                 """

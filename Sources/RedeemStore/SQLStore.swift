@@ -34,19 +34,19 @@ public final class SQLStore: Sendable {
     public func changeToken() async throws -> UInt64? { try await database.changeToken() }
 
     @discardableResult
-    func write<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         try await database.transaction(body)
     }
 
     /// One statement that writes, as its own transaction: outside any transaction on PostgreSQL (no BEGIN and COMMIT
     /// round trips), on the writer on SQLite.
     @discardableResult
-    func single<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+    func single<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         database.engine == .postgres ? try await database.read(body) : try await database.transaction(body)
     }
 
     @discardableResult
-    func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         try await database.read(body)
     }
 }

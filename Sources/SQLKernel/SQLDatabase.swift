@@ -9,9 +9,9 @@ public protocol SQLConnection: Sendable {
 public protocol SQLDatabase: Sendable {
     var engine: SQLEngine { get }
     /// Runs `body` on a connection, with no transaction.
-    func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T
     /// Runs `body` in one write transaction: committed when it returns, rolled back when it throws.
-    func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T
     func close() async
     /// A number that changes whenever a write committed by any connection or process may have changed data;
     /// nil when the engine cannot tell, so callers must not cache.

@@ -6,7 +6,7 @@ import RedeemStore
 protocol StripeEventStore: Sendable {
     /// Runs `apply` once per (source, event ID), in the same transaction that records the event; nil for a repeat.
     func processStoreEvent<T: Sendable>(
-        source: String, eventID: String, type: String, now: Date, _ apply: @Sendable (LifecycleTransaction) async throws -> T
+        source: String, eventID: String, type: String, now: Date, _ apply: @escaping @Sendable (LifecycleTransaction) async throws -> T
     ) async throws -> T?
     func advanceWebCheckout(id: String, to status: WebCheckout.Status, now: Date) async throws
 }
