@@ -13,6 +13,9 @@ python3 -c "import aiosmtpd" 2>/dev/null || python3 -m pip install -q aiosmtpd 2
 # schemathesis checks every response against the OpenAPI document (Tests/e2e/contract_check.py).
 python3 -c "import schemathesis" 2>/dev/null || python3 -m pip install -q schemathesis 2>/dev/null \
   || python3 -m pip install -q --break-system-packages schemathesis
+# Playwright drives Debian's Chromium for the console's browser test (its own browser download is not used).
+python3 -c "import playwright" 2>/dev/null || python3 -m pip install -q playwright 2>/dev/null \
+  || python3 -m pip install -q --break-system-packages playwright
 
 export REDEEM_TEST_POSTGRES_URL="${REDEEM_TEST_POSTGRES_URL:-$(bash scripts/postgres-up.sh)}"
 # Drop databases that earlier, interrupted runs left behind.
@@ -30,5 +33,6 @@ python3 Tests/e2e/cli_e2e.py .build/debug/redeem
 python3 Tests/e2e/operations_e2e.py .build/debug/redeem   # busy port, 2 s shutdown, backup under load and restore
 python3 Tests/e2e/nginx_front.py .build/debug/redeem       # deploy/: nginx with TLS in front, the systemd unit verified
 python3 Tests/e2e/contract_check.py .build/debug/redeem    # schemathesis, every operation, with each kind of key
+python3 Tests/e2e/console_browser.py .build/debug/redeem  # the console in Chromium; screenshots in test-artifacts/console
 python3 Tests/e2e/postgres_outage.py .build/debug/redeem  # PostgreSQL restarts under load: 503s, never 500s or hangs; recovers
 swift test --skip-build

@@ -38,6 +38,7 @@ struct Demo: AsyncParsableCommand {
             }
         }
         let summary = try await options.database.withAdmin(creating: true) { admin in try await Self.setUp(admin) }
+        let password = try await options.database.withStore { try await Self.setUpOperator(OperatorService(store: $0)) }
         let base = configuration.publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         print(
             """
@@ -54,12 +55,27 @@ struct Demo: AsyncParsableCommand {
               curl -s \(base)/health
               curl -s -H 'Authorization: Bearer \(summary.publicKey)' \(base)/v1/subscribers/\(Self.customer)
               curl -s -H 'Authorization: Bearer \(summary.adminKey)' \(base)/admin/v1/apps
+            Console (customer support): \(base)/console
+              sign in as \(Self.operatorEmail) with password \(password)  (a new one each run)
             API reference: \(base)/openapi.json
             """)
         fflush(nil)
         guard !setupOnly else { return }
         let app = try await buildApplication(configuration)
         try await app.runService()
+    }
+
+    static let operatorEmail = "owner@example.com"
+
+    /// The demo's owner operator, with a new random password each run (stored only as its bcrypt hash).
+    static func setUpOperator(_ operators: OperatorService) async throws -> String {
+        let password = SecretToken.generate(byteCount: 12)
+        if try await operators.list().contains(where: { $0.email == operatorEmail }) {
+            try await operators.resetPassword(email: operatorEmail, password: password, actor: "redeem demo")
+        } else {
+            _ = try await operators.create(email: operatorEmail, role: .owner, password: password, actor: "redeem demo")
+        }
+        return password
     }
 
     struct Summary {

@@ -118,6 +118,8 @@ extension RateLimits {
         limits.redeemPerUser = 100_000
         limits.newLinkPerIP = 100_000
         limits.newLinkPerEmail = 100_000
+        limits.signInPerIP = 100_000
+        limits.signInPerAccount = 100_000
         return limits
     }
 }

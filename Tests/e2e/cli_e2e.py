@@ -238,6 +238,11 @@ def demo_checks(env, first_output):
     check("a demo re-run revokes the previous run's keys and labels the new ones",
           len(labelled) == 6 and sum(k.get("revoked_at") is None for k in labelled) == 3
           and "keys of the previous demo run are revoked" in second.stdout, labelled)
+    passwords = [out.split("with password ", 1)[1].split()[0] for out in (first_output, second.stdout) if "with password " in out]
+    operators = run(["operators", "list", "--json"], env)
+    check("the demo makes one owner operator and prints a new password each run",
+          len(passwords) == 2 and passwords[0] != passwords[1] and len(passwords[1]) >= 12
+          and [o["email"] for o in json.loads(operators.stdout)] == ["owner@example.com"], first_output[-400:] + operators.stdout)
     lan = run(["demo", "--setup-only", "--lan"], env)
     urls = [line.split()[-1] for line in lan.stdout.splitlines() if "/sandbox/p/app_demo/" in line]
     check("demo --lan puts the machine's LAN address in the links (or says there is none)",

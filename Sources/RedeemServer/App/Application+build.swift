@@ -72,6 +72,9 @@ public struct ServerDependencies: Sendable {
     }
     var linkPage: LinkPageService { LinkPageService(store: store, clock: clock, limiter: rateLimiter, emailQueue: emailQueue) }
     var webhookEndpoints: WebhookEndpointService { WebhookEndpointService(store: store, clock: clock, worker: webhooks) }
+    var console: ConsoleService {
+        ConsoleService(store: store, clock: clock, limiter: rateLimiter, links: links, emailQueue: emailQueue)
+    }
     var purchases: PurchaseService { PurchaseService(store: store, links: links, emailQueue: emailQueue, clock: clock) }
 }
 
@@ -96,6 +99,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     OfferRedeemPageController(service: deps.offerCodes, pages: deps.checkoutPages, stripe: deps.stripeSessions).addRoutes(to: router)
     StripeWebhookController(service: deps.stripeEvents).addRoutes(to: router)
     LinkPageController(service: deps.linkPage, templates: deps.templates, publicURL: deps.publicURL).addRoutes(to: router)
+    ConsoleController(service: deps.console, templates: deps.templates, secureCookies: deps.publicURL.scheme == "https").addRoutes(to: router)
 
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
     CustomerInfoController(service: CustomerInfoService(store: deps.store, cache: CustomerInfoCache(), clock: deps.clock)).addRoutes(to: v1)

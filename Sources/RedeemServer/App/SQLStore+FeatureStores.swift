@@ -5,6 +5,7 @@ import RedeemStore
 extension SQLStore: AdminStore {}
 extension SQLStore: BenchmarkStore {}
 extension SQLStore: CheckoutStore {}
+extension SQLStore: ConsoleStore {}
 extension SQLStore: CustomerInfoStore {}
 extension SQLStore: EmailStore {}
 extension SQLStore: KeyStore {}

@@ -45,6 +45,14 @@ struct RateLimiter: Sendable {
         ])
     }
 
+    /// A console sign-in attempt, counted before the password is checked.
+    func signIn(ip: String?, email: String) async throws {
+        try await check([
+            ("signin:ip:\(ip ?? "unknown")", limits.signInPerIP),
+            ("signin:account:\(SecretToken.hash(email))", limits.signInPerAccount),
+        ])
+    }
+
     /// Counts a hit in every bucket; throws `RateLimited` when any is over its limit.
     private func check(_ buckets: [(name: String, limit: Int)]) async throws {
         let now = clock.now()

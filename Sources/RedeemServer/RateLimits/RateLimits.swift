@@ -6,6 +6,9 @@ public struct RateLimits: Sendable {
     public var redeemPerUser: Int = 20
     public var newLinkPerIP: Int = 10
     public var newLinkPerEmail: Int = 3
+    /// Console sign-in attempts, per client address and per account (known or not, so the limit reveals nothing).
+    public var signInPerIP: Int = 10
+    public var signInPerAccount: Int = 5
     public var window: TimeInterval = 60
 
     public init() {}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// What an operator of the console may do: `owner` everything; `support` looks up, sends links, re-sends e-mails and
+/// grants, but does not refund, revoke, change settings or manage keys.
+public enum OperatorRole: String, Codable, CaseIterable, Sendable {
+    case owner
+    case support
+}
+
+/// A person who signs in to the console.
+public struct Operator: Codable, Hashable, Sendable {
+    public var id: String
+    public var email: String
+    public var role: OperatorRole
+    public var createdAt: Date
+    public var disabledAt: Date?
+
+    public init(id: String, email: String, role: OperatorRole, createdAt: Date, disabledAt: Date? = nil) {
+        self.id = id
+        self.email = email
+        self.role = role
+        self.createdAt = createdAt
+        self.disabledAt = disabledAt
+    }
+
+    public static func generateID() -> String { "op_" + SecretToken.generate(byteCount: 12) }
+
+    /// Operators are found by e-mail: trimmed and compared in lower case.
+    public static func normalize(email: String) -> String { email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case id, email, role
+        case createdAt = "created_at"
+        case disabledAt = "disabled_at"
+    }
+}
+
+/// A console session: how long it lives unused, and for how long a sign-in lasts at most.
+public enum OperatorSessionRules {
+    /// Ends after this long without a request.
+    public static let idleTimeout: TimeInterval = 8 * 3600
+    /// Ends this long after sign-in, used or not.
+    public static let maximumAge: TimeInterval = 7 * 86_400
+    /// How stale `last_seen_at` may get before a request refreshes it: at most one write a minute per session.
+    public static let touchResolution: TimeInterval = 60
+
+    public static func isLive(createdAt: Date, lastSeen: Date, endedAt: Date?, now: Date) -> Bool {
+        endedAt == nil && now.timeIntervalSince(lastSeen) < idleTimeout && now.timeIntervalSince(createdAt) < maximumAge
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+import RedeemQR
+import RedeemStore
+
+/// `/console`: the operator console's pages. Every page but sign-in needs a session; every form carries a token tied to
+/// the session (or, on the sign-in form, to a cookie set with it), and a POST without the right one is refused.
+struct ConsoleController {
+    let service: ConsoleService
+    let templates: Templates
+    /// Cookies are `Secure` whenever the public URL is https.
+    let secureCookies: Bool
+
+    static let sessionCookie = "redeem_console"
+    static let signInCookie = "redeem_console_form"
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/console", use: home)
+        router.get("/console/sign-in", use: signInForm)
+        router.post("/console/sign-in", use: signIn)
+        router.post("/console/sign-out", use: signOut)
+        router.get("/console/apps/{app_id}", use: search)
+        router.get("/console/apps/{app_id}/customers/{customer_id}", use: customer)
+        router.post("/console/apps/{app_id}/purchases/{purchase_id}/link", use: newLink)
+    }
+
+    // MARK: Signing in and out
+
+    @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard try await session(request) != nil else { return Self.redirect("/console/sign-in") }
+        guard let first = try await service.store.apps().first else {
+            return try await page("console-search", status: .ok, request: request, ["noApps": true])
+        }
+        return Self.redirect("/console/apps/\(first.id)")
+    }
+
+    @Sendable func signInForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if try await session(request) != nil { return Self.redirect("/console") }
+        return signInPage(error: nil, email: "", status: .ok)
+    }
+
+    @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await FormBody.parse(request, limit: 8 * 1024)
+        guard let cookie = request.cookies[Self.signInCookie]?.value, let field = form["csrf"],
+            SecretToken.constantTimeEquals(cookie, field)
+        else { throw APIError.forbidden("The form has expired; reload the page and sign in again.") }
+        let email = form["email"] ?? ""
+        do {
+            let token = try await service.signIn(email: email, password: form["password"] ?? "", ip: context.remoteIP)
+            var response = Self.redirect("/console")
+            response.setCookie(sessionCookie(token))
+            response.setCookie(expired(Self.signInCookie))
+            return response
+        } catch is SignInRefused {
+            return signInPage(error: "The e-mail or password is wrong.", email: email, status: .unauthorized)
+        } catch let limited as RateLimited {
+            var response = signInPage(error: "Too many attempts. Wait a minute, then try again.", email: email, status: .tooManyRequests)
+            response.headers[.retryAfter] = String(Int(limited.retryAfter.rounded(.up)))
+            return response
+        }
+    }
+
+    @Sendable func signOut(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let form = try await FormBody.parse(request, limit: 8 * 1024)
+        if let session = try await session(request) {
+            try requireForm(form, session)
+            try await service.signOut(session)
+        }
+        var response = Self.redirect("/console/sign-in")
+        response.setCookie(expired(Self.sessionCookie))
+        return response
+    }
+
+    // MARK: Support views
+
+    @Sendable func search(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await session(request) else { return Self.redirect("/console/sign-in") }
+        let appID = try context.parameters.decoded("app_id")
+        let app = try await service.store.app(id: appID)
+        let query = request.uri.queryParameters["q"].map { String($0).removingPercentEncoding ?? String($0) } ?? ""
+        let pageNumber = max(1, request.uri.queryParameters["page"].flatMap { Int($0) } ?? 1)
+        var matches = query.isEmpty ? [] : try await service.search(appID: appID, query: query, page: pageNumber)
+        let more = matches.count > ConsoleService.pageSize
+        matches = Array(matches.prefix(ConsoleService.pageSize))
+        var values: [String: Any] = [
+            "query": query, "searched": !query.isEmpty, "results": matches.map { ConsolePresenter.match($0, appID: appID) },
+            "noResults": !query.isEmpty && matches.isEmpty,
+        ]
+        if pageNumber > 1 { values["previous"] = ConsolePresenter.searchURL(appID: appID, query: query, page: pageNumber - 1) }
+        if more { values["next"] = ConsolePresenter.searchURL(appID: appID, query: query, page: pageNumber + 1) }
+        return try await page("console-search", status: .ok, request: request, session: session, app: app, values)
+    }
+
+    @Sendable func customer(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await session(request) else { return Self.redirect("/console/sign-in") }
+        let appID = try context.parameters.decoded("app_id")
+        let app = try await service.store.app(id: appID)
+        let view = try await service.customer(appID: appID, id: try context.parameters.decoded("customer_id"))
+        let now = service.clock.now()
+        return try await page(
+            "console-customer", status: .ok, request: request, session: session, app: app, ConsolePresenter.customer(view, now: now))
+    }
+
+    /// Issues a new link for a purchase, e-mails it, and shows it once with its QR code. Any role may.
+    @Sendable func newLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await session(request) else { return Self.redirect("/console/sign-in") }
+        let form = try await FormBody.parse(request, limit: 8 * 1024)
+        try requireForm(form, session)
+        let appID = try context.parameters.decoded("app_id")
+        let app = try await service.store.app(id: appID)
+        let sent = try await service.sendNewLink(appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), by: session)
+        let back = form["customer_id"].map { ConsolePresenter.customerURL(appID: appID, customerID: $0) } ?? "/console/apps/\(appID)"
+        var values: [String: Any] = [
+            "purchaseID": sent.purchase.id, "httpsURL": sent.link.httpsURL, "schemeURL": sent.link.customSchemeURL,
+            "expires": ConsolePresenter.date(sent.link.expiresAt), "emailed": sent.emailed, "back": back,
+            "qrSVG": try QRCode(encoding: sent.link.httpsURL).svg(label: "QR code of the new link"),
+        ]
+        if let email = sent.purchase.email { values["email"] = email }
+        return try await page("console-new-link", status: .ok, request: request, session: session, app: app, values)
+    }
+
+    // MARK: Sessions, forms and pages
+
+    func session(_ request: Request) async throws -> ConsoleSession? {
+        guard let token = request.cookies[Self.sessionCookie]?.value else { return nil }
+        return try await service.session(token: token)
+    }
+
+    func requireForm(_ form: [String: String], _ session: ConsoleSession) throws {
+        guard let field = form["csrf"], SecretToken.constantTimeEquals(field, session.csrf) else {
+            throw APIError.forbidden("The form has expired; reload the page and try again.")
+        }
+    }
+
+    func sessionCookie(_ token: String) -> Cookie {
+        Cookie(name: Self.sessionCookie, value: token, path: "/console", secure: secureCookies, httpOnly: true, sameSite: .strict)
+    }
+
+    func expired(_ name: String) -> Cookie {
+        Cookie(name: name, value: "", maxAge: 0, path: "/console", secure: secureCookies, httpOnly: true, sameSite: .strict)
+    }
+
+    func signInPage(error: String?, email: String, status: HTTPResponse.Status) -> Response {
+        let nonce = SecretToken.generate(byteCount: 16)
+        let formToken = SecretToken.generate(byteCount: 16)
+        var values: [String: Any] = ["appName": "Redeem console", "cspNonce": nonce, "csrf": formToken, "email": email]
+        if let error { values["error"] = error }
+        var response = HTMLPage.response(templates.render("console-sign-in", values), status: status, nonce: nonce)
+        response.setCookie(
+            Cookie(name: Self.signInCookie, value: formToken, path: "/console", secure: secureCookies, httpOnly: true, sameSite: .strict))
+        return response
+    }
+
+    func page(
+        _ template: String, status: HTTPResponse.Status, request: Request, session: ConsoleSession? = nil, app: App? = nil,
+        _ values: [String: Any]
+    ) async throws -> Response {
+        let nonce = SecretToken.generate(byteCount: 16)
+        var context = values
+        context["appName"] = "Redeem console"
+        context["cspNonce"] = nonce
+        if let session {
+            context["csrf"] = session.csrf
+            context["operatorEmail"] = session.operator.email
+            context["role"] = session.operator.role.rawValue
+        }
+        if let app {
+            context["app"] = ["id": app.id, "name": app.name]
+            context["apps"] = try await service.store.apps().map { ["id": $0.id, "name": $0.name, "selected": $0.id == app.id] }
+        }
+        return HTMLPage.response(templates.render(template, context), status: status, nonce: nonce)
+    }
+
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+}

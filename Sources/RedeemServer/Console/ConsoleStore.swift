@@ -1,0 +1,27 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+
+/// What the console and the operator commands read and write.
+public protocol ConsoleStore: Sendable {
+    func createOperator(_ op: Operator, passwordHash: String, audit: AuditEntry) async throws
+    func operators() async throws -> [Operator]
+    func operatorCredentials(email: String) async throws -> OperatorCredentials?
+    func setOperatorDisabled(email: String, _ disabled: Bool, now: Date, audit: AuditEntry) async throws -> Operator
+    func setOperatorPassword(email: String, passwordHash: String, now: Date, audit: AuditEntry) async throws
+    func createOperatorSession(tokenHash: String, operatorID: String, now: Date) async throws
+    func operatorSession(tokenHash: String) async throws -> OperatorSessionRecord?
+    func touchOperatorSession(tokenHash: String, now: Date) async throws
+    func endOperatorSession(tokenHash: String, now: Date) async throws
+    func auditLog(appID: String?, limit: Int) async throws -> [AuditEntry]
+
+    func apps() async throws -> [App]
+    func app(id: String) async throws -> App
+    func searchCustomers(appID: String, query: String, limit: Int, offset: Int) async throws -> [CustomerMatch]
+    func customer(appID: String, id: String) async throws -> Customer
+    func purchases(customerID: String) async throws -> [Purchase]
+    func purchase(appID: String, id: String) async throws -> Purchase
+    func recordAudit(_ entry: AuditEntry) async throws
+    func redemptionAttempts(appID: String, purchaseID: String) async throws -> [RedemptionAttempt]
+    func customerInfo(appID: String, appUserID: AppUserID, now: Date) async throws -> CustomerInfo
+}

@@ -1,0 +1,185 @@
+import Foundation
+import RedeemCore
+
+/// An operator with the bcrypt hash of their password, for signing in.
+public struct OperatorCredentials: Sendable {
+    public let `operator`: Operator
+    public let passwordHash: String
+}
+
+/// A console session as stored: only the SHA-256 of its token.
+public struct OperatorSessionRecord: Sendable {
+    public let `operator`: Operator
+    public let createdAt: Date
+    public let lastSeen: Date
+    public let endedAt: Date?
+}
+
+/// One write, as the audit log keeps it.
+public struct AuditEntry: Codable, Hashable, Sendable {
+    public var id: String
+    public var at: Date
+    /// `operator:<email>`, `key:<key id>` or `cli`.
+    public var actor: String
+    public var action: String
+    public var objectType: String
+    public var objectID: String
+    public var appID: String?
+    public var detail: String?
+
+    public init(at: Date, actor: String, action: String, objectType: String, objectID: String, appID: String?, detail: String? = nil) {
+        self.id = "aud_" + SecretToken.generate(byteCount: 12)
+        self.at = at
+        self.actor = actor
+        self.action = action
+        self.objectType = objectType
+        self.objectID = objectID
+        self.appID = appID
+        self.detail = detail
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, at, actor, action, detail
+        case objectType = "object_type"
+        case objectID = "object_id"
+        case appID = "app_id"
+    }
+}
+
+extension SQLStore {
+    public func createOperator(_ op: Operator, passwordHash: String, audit: AuditEntry) async throws {
+        try await write { connection in
+            if try await connection.first("SELECT id FROM operators WHERE email = \(op.email)") != nil {
+                throw StoreError.conflict("an operator with e-mail '\(op.email)' exists")
+            }
+            try await connection.query(
+                """
+                INSERT INTO operators (id, email, role, password_hash, created_at)
+                VALUES (\(op.id), \(op.email), \(op.role.rawValue), \(passwordHash), \(op.createdAt))
+                """)
+            try await Self.insertAudit(audit, on: connection)
+        }
+    }
+
+    public func operators() async throws -> [Operator] {
+        try await read { connection in
+            try await connection.query("SELECT * FROM operators ORDER BY created_at, id").map(Operator.init(row:))
+        }
+    }
+
+    public func operatorCredentials(email: String) async throws -> OperatorCredentials? {
+        try await read { connection in
+            guard let row = try await connection.first("SELECT * FROM operators WHERE email = \(email)") else { return nil }
+            return OperatorCredentials(operator: try Operator(row: row), passwordHash: try row.string("password_hash"))
+        }
+    }
+
+    /// Disables an operator and ends their sessions, or enables them again.
+    public func setOperatorDisabled(email: String, _ disabled: Bool, now: Date, audit: AuditEntry) async throws -> Operator {
+        try await write { connection in
+            guard
+                let row = try await connection.first(
+                    "UPDATE operators SET disabled_at = \(disabled ? now : nil) WHERE email = \(email) RETURNING *")
+            else { throw StoreError.notFound("operator '\(email)'") }
+            let op = try Operator(row: row)
+            if disabled {
+                try await connection.query("UPDATE operator_sessions SET ended_at = \(now) WHERE operator_id = \(op.id) AND ended_at IS NULL")
+            }
+            try await Self.insertAudit(audit, on: connection)
+            return op
+        }
+    }
+
+    /// A new password ends every session of the operator.
+    public func setOperatorPassword(email: String, passwordHash: String, now: Date, audit: AuditEntry) async throws {
+        try await write { connection in
+            guard
+                let row = try await connection.first(
+                    "UPDATE operators SET password_hash = \(passwordHash) WHERE email = \(email) RETURNING id")
+            else { throw StoreError.notFound("operator '\(email)'") }
+            try await connection.query(
+                "UPDATE operator_sessions SET ended_at = \(now) WHERE operator_id = \(try row.string("id")) AND ended_at IS NULL")
+            try await Self.insertAudit(audit, on: connection)
+        }
+    }
+
+    public func createOperatorSession(tokenHash: String, operatorID: String, now: Date) async throws {
+        try await single { connection in
+            try await connection.query(
+                """
+                INSERT INTO operator_sessions (token_hash, operator_id, created_at, last_seen_at)
+                VALUES (\(tokenHash), \(operatorID), \(now), \(now))
+                """)
+        }
+    }
+
+    public func operatorSession(tokenHash: String) async throws -> OperatorSessionRecord? {
+        try await read { connection in
+            guard
+                let row = try await connection.first(
+                    """
+                    SELECT o.*, s.created_at AS session_created_at, s.last_seen_at, s.ended_at
+                    FROM operator_sessions s JOIN operators o ON o.id = s.operator_id WHERE s.token_hash = \(tokenHash)
+                    """)
+            else { return nil }
+            return OperatorSessionRecord(
+                operator: try Operator(row: row), createdAt: try row.date("session_created_at"), lastSeen: try row.date("last_seen_at"),
+                endedAt: row.optionalDate("ended_at"))
+        }
+    }
+
+    public func touchOperatorSession(tokenHash: String, now: Date) async throws {
+        try await single { try await $0.query("UPDATE operator_sessions SET last_seen_at = \(now) WHERE token_hash = \(tokenHash)") }
+    }
+
+    public func endOperatorSession(tokenHash: String, now: Date) async throws {
+        try await single {
+            try await $0.query("UPDATE operator_sessions SET ended_at = \(now) WHERE token_hash = \(tokenHash) AND ended_at IS NULL")
+        }
+    }
+
+    /// The newest entries first.
+    public func auditLog(appID: String? = nil, limit: Int = 100) async throws -> [AuditEntry] {
+        try await read { connection in
+            let rows =
+                if let appID {
+                    try await connection.query("SELECT * FROM audit_log WHERE app_id = \(appID) ORDER BY at DESC, id LIMIT \(limit)")
+                } else {
+                    try await connection.query("SELECT * FROM audit_log ORDER BY at DESC, id LIMIT \(limit)")
+                }
+            return try rows.map(AuditEntry.init(row:))
+        }
+    }
+
+    public func recordAudit(_ entry: AuditEntry) async throws {
+        try await single { try await Self.insertAudit(entry, on: $0) }
+    }
+
+    /// Inside a write's own transaction, so the record and the write commit together.
+    static func insertAudit(_ entry: AuditEntry, on connection: any SQLConnection) async throws {
+        try await connection.query(
+            """
+            INSERT INTO audit_log (id, at, actor, action, object_type, object_id, app_id, detail)
+            VALUES (\(entry.id), \(entry.at), \(entry.actor), \(entry.action), \(entry.objectType), \(entry.objectID), \(entry.appID),
+                \(entry.detail))
+            """)
+    }
+}
+
+extension Operator {
+    init(row: SQLRow) throws {
+        self.init(
+            id: try row.string("id"), email: try row.string("email"), role: try row.enumeration("role"), createdAt: try row.date("created_at"),
+            disabledAt: row.optionalDate("disabled_at"))
+    }
+}
+
+extension AuditEntry {
+    init(row: SQLRow) throws {
+        self.init(
+            at: try row.date("at"), actor: try row.string("actor"), action: try row.string("action"),
+            objectType: try row.string("object_type"), objectID: try row.string("object_id"), appID: row.optionalString("app_id"),
+            detail: row.optionalString("detail"))
+        self.id = try row.string("id")
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import RedeemCore
+import RedeemServer
+import RedeemStore
+import RedeemTestSupport
+import Testing
+
+/// The console's sign-in, sessions, forms and support views, through the router.
+@Suite struct ConsoleTests {
+    static let password = "correct horse battery"
+
+    /// An owner operator (bcrypt cost 4: the cost is bcrypt's, not what the test checks).
+    static func owner(_ server: TestServer, email: String = "owner@example.com", role: OperatorRole = .owner) async throws -> Operator {
+        try await OperatorService(store: server.deps.store, clock: server.deps.clock, cost: 4)
+            .create(email: email, role: role, password: password, actor: "test")
+    }
+
+    /// The sign-in form's token and cookie.
+    static func form(_ server: TestServer) async throws -> (token: String, cookie: String) {
+        let page = try await server.send(.get, "/console/sign-in", key: nil)
+        #expect(page.status == 200)
+        #expect(page.headers[.contentType]?.hasPrefix("text/html") == true)
+        let cookie = try #require(cookieValue(page, "redeem_console_form"))
+        let token = try #require(page.body.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1)
+        return (String(token), cookie)
+    }
+
+    static func cookieValue(_ reply: TestServer.Reply, _ name: String) -> String? {
+        reply.headers[values: .setCookie].first { $0.hasPrefix(name + "=") }.map {
+            String($0.dropFirst(name.count + 1).prefix { $0 != ";" })
+        }
+    }
+
+    static func formBody(_ fields: [String: String]) -> String {
+        fields.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")
+    }
+
+    static func post(_ server: TestServer, _ path: String, _ fields: [String: String], cookie: String) async throws -> TestServer.Reply {
+        try await server.send(
+            .post, path, key: nil, raw: formBody(fields),
+            headers: [.contentType: "application/x-www-form-urlencoded", .cookie: cookie])
+    }
+
+    /// Signs in; returns the session cookie.
+    static func signIn(_ server: TestServer, email: String = "owner@example.com", password: String = password) async throws -> String {
+        let form = try await form(server)
+        let reply = try await post(
+            server, "/console/sign-in", ["email": email, "password": password, "csrf": form.token], cookie: "redeem_console_form=\(form.cookie)")
+        #expect(reply.status == 303, "\(reply.body)")
+        return try #require(cookieValue(reply, "redeem_console"))
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func pagesNeedASessionAndSignInSetsASafeCookie(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createApp()
+            _ = try await Self.owner(server)
+            for path in ["/console", "/console/apps/\(app.id)", "/console/apps/\(app.id)/customers/cus_x"] {
+                let reply = try await server.send(.get, path, key: nil)
+                #expect(reply.status == 303, "\(path)")
+                #expect(reply.headers[.location] == "/console/sign-in", "\(path)")
+            }
+            let form = try await Self.form(server)
+            let signedIn = try await Self.post(
+                server, "/console/sign-in", ["email": "Owner@Example.com ", "password": Self.password, "csrf": form.token],
+                cookie: "redeem_console_form=\(form.cookie)")
+            #expect(signedIn.status == 303)
+            let setCookie = try #require(signedIn.headers[values: .setCookie].first { $0.hasPrefix("redeem_console=") })
+            for attribute in ["HttpOnly", "SameSite=Strict", "Path=/console", "Secure"] {
+                #expect(setCookie.contains(attribute), "\(setCookie)")
+            }
+            let token = try #require(Self.cookieValue(signedIn, "redeem_console"))
+            #expect(token.count >= 22)
+            // The token is stored only as its hash.
+            #expect(try await server.deps.store.operatorSession(tokenHash: token) == nil)
+            #expect(try await server.deps.store.operatorSession(tokenHash: SecretToken.hash(token)) != nil)
+            let home = try await server.send(.get, "/console", key: nil, headers: [.cookie: "redeem_console=\(token)"])
+            #expect(home.status == 303)
+            #expect(home.headers[.location] == "/console/apps/\(app.id)")
+            let search = try await server.send(.get, "/console/apps/\(app.id)", key: nil, headers: [.cookie: "redeem_console=\(token)"])
+            #expect(search.status == 200)
+            #expect(search.body.contains("owner@example.com"))
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func formsWithoutTheirTokenAreRefused(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            _ = try await Self.owner(server)
+            let form = try await Self.form(server)
+            let noToken = try await Self.post(
+                server, "/console/sign-in", ["email": "owner@example.com", "password": Self.password], cookie: "redeem_console_form=\(form.cookie)")
+            #expect(noToken.status == 403)
+            #expect(noToken.headers[.contentType]?.hasPrefix("text/html") == true)
+            let otherCookie = try await Self.post(
+                server, "/console/sign-in", ["email": "owner@example.com", "password": Self.password, "csrf": form.token],
+                cookie: "redeem_console_form=somethingelse")
+            #expect(otherCookie.status == 403)
+            #expect(Self.cookieValue(otherCookie, "redeem_console") == nil)
+            // Signing out needs the session's form token; without it the session lives on.
+            let session = try await Self.signIn(server)
+            let forged = try await Self.post(server, "/console/sign-out", ["csrf": form.token], cookie: "redeem_console=\(session)")
+            #expect(forged.status == 403)
+            #expect(try await server.deps.store.operatorSession(tokenHash: SecretToken.hash(session))?.endedAt == nil)
+            let page = try await server.send(.get, "/console", key: nil, headers: [.cookie: "redeem_console=\(session)"])
+            #expect(page.status == 303 || page.status == 200)
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func signOutEndsTheSessionAndIdleSessionsExpire(_ backend: TestBackend) async throws {
+        let clock = ManualClock(TestServer.start)
+        try await TestServer.with(backend, clock: clock) { server in
+            let app = try await server.createApp()
+            _ = try await Self.owner(server)
+            let session = try await Self.signIn(server)
+            let page = try await server.send(.get, "/console/apps/\(app.id)", key: nil, headers: [.cookie: "redeem_console=\(session)"])
+            let csrf = try #require(page.body.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1)
+            let out = try await Self.post(server, "/console/sign-out", ["csrf": String(csrf)], cookie: "redeem_console=\(session)")
+            #expect(out.status == 303)
+            #expect(out.headers[.location] == "/console/sign-in")
+            let after = try await server.send(.get, "/console/apps/\(app.id)", key: nil, headers: [.cookie: "redeem_console=\(session)"])
+            #expect(after.status == 303)
+
+            let idle = try await Self.signIn(server)
+            clock.advance(by: OperatorSessionRules.idleTimeout - 60)
+            #expect(try await server.send(.get, "/console/apps/\(app.id)", key: nil, headers: [.cookie: "redeem_console=\(idle)"]).status == 200)
+            clock.advance(by: OperatorSessionRules.idleTimeout + 1)
+            #expect(try await server.send(.get, "/console/apps/\(app.id)", key: nil, headers: [.cookie: "redeem_console=\(idle)"]).status == 303)
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func wrongPasswordAndUnknownAddressLookAlikeAndAreRateLimited(_ backend: TestBackend) async throws {
+        var limits = RateLimits.unlimited
+        limits.signInPerAccount = 3
+        try await TestServer.with(backend, rateLimits: limits) { server in
+            _ = try await Self.owner(server)
+            var bodies: [String] = []
+            for email in ["owner@example.com", "nobody@example.com"] {
+                let form = try await Self.form(server)
+                let reply = try await Self.post(
+                    server, "/console/sign-in", ["email": email, "password": "wrong password!", "csrf": form.token],
+                    cookie: "redeem_console_form=\(form.cookie)")
+                #expect(reply.status == 401)
+                bodies.append(
+                    reply.body.replacingOccurrences(of: email, with: "E").replacing(/value="[^"]*"/, with: "V").replacing(/nonce[^ >]*/, with: "N"))
+            }
+            #expect(bodies[0] == bodies[1])
+            var statuses: [Int] = []
+            for _ in 0..<3 {
+                let form = try await Self.form(server)
+                statuses.append(
+                    try await Self.post(
+                        server, "/console/sign-in", ["email": "owner@example.com", "password": Self.password, "csrf": form.token],
+                        cookie: "redeem_console_form=\(form.cookie)"
+                    ).status)
+            }
+            // Three attempts per account: after one wrong password, two more are let through (the right password signs
+            // in), and the fourth is refused even with the right password.
+            #expect(statuses == [303, 303, 429])
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func searchFindsABuyerByEmailAndTheCustomerPageShowsTheAttempts(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            _ = try await Self.owner(server, role: .support)
+            let reply = try await server.grant(app, #"{"app_user_id": "web-buyer-1", "product_id": "monthly", "email": "Buyer@Example.com"}"#)
+            let token = try RedemptionAPITests.token(from: reply)
+            #expect(try await RedemptionAPITests.redeem(server, app, user: "phone-user-9", token: token).status == 200)
+            let session = try await Self.signIn(server)
+            let cookie: HTTPFields = [.cookie: "redeem_console=\(session)"]
+            let found = try await server.send(.get, "/console/apps/\(app.id)?q=buyer%40example.com", key: nil, headers: cookie)
+            #expect(found.status == 200)
+            #expect(found.body.contains("<td>e-mail</td>"), "\(found.body)")
+            let link = try #require(found.body.firstMatch(of: /href="(\/console\/apps\/[^"]+\/customers\/[^"]+)"/)?.1)
+            let page = try await server.send(.get, String(link), key: nil, headers: cookie)
+            #expect(page.status == 200)
+            // The app's restore behaviour moved the purchase to the app user who redeemed it; the e-mail finds them.
+            #expect(page.body.contains("<h1>phone-user-9</h1>"))
+            #expect(page.body.contains("<strong>redeemed</strong> by <code>phone-user-9</code>"), "\(page.body)")
+            #expect(page.body.contains("monthly"))
+            #expect(page.body.contains("pro"))
+            #expect(page.body.contains("Redemption attempts"))
+            #expect(page.body.contains("pill--active"))
+            let purchaseID = try #require(try reply.string("purchase.id"))
+            let byID = try await server.send(.get, "/console/apps/\(app.id)?q=\(purchaseID)", key: nil, headers: cookie)
+            #expect(byID.body.contains("purchase ID"))
+            let none = try await server.send(.get, "/console/apps/\(app.id)?q=nobody%40example.com", key: nil, headers: cookie)
+            #expect(none.body.contains("No customer matches"))
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func operatorsAreAuditedAndDisablingEndsSessions(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let service = OperatorService(store: server.deps.store, clock: server.deps.clock, cost: 4)
+            _ = try await Self.owner(server)
+            await #expect(throws: ValidationError.self) {
+                try await service.create(email: "short@example.com", role: .support, password: "short", actor: "test")
+            }
+            await #expect(throws: StoreError.self) {
+                try await service.create(email: "OWNER@example.com", role: .support, password: Self.password, actor: "test")
+            }
+            let session = try await Self.signIn(server)
+            _ = try await service.setDisabled(email: "owner@example.com", true, actor: "test")
+            let after = try await server.send(.get, "/console", key: nil, headers: [.cookie: "redeem_console=\(session)"])
+            #expect(after.headers[.location] == "/console/sign-in")
+            let form = try await Self.form(server)
+            let refused = try await Self.post(
+                server, "/console/sign-in", ["email": "owner@example.com", "password": Self.password, "csrf": form.token],
+                cookie: "redeem_console_form=\(form.cookie)")
+            #expect(refused.status == 401)
+            let actions = try await server.deps.store.auditLog(appID: nil, limit: 10).map(\.action)
+            #expect(actions.sorted() == ["operator.create", "operator.disable"])
+        }
+    }
+
+    /// "Send a new link": the link is shown once with its QR code, e-mailed through real SMTP, works in the app,
+    /// and the action is audited under the operator's name; without the form token it is refused.
+    @Test(arguments: TestDatabases.available)
+    func supportSendsANewLinkThatWorksAndIsAudited(_ backend: TestBackend) async throws {
+        try await SMTPTestServer.with { smtp in
+            try await TestServer.with(backend, mail: try EmailFlowTests.settings(port: smtp.port)) { server in
+                let app = try await server.createAppWithCatalog()
+                _ = try await Self.owner(server, email: "help@example.com", role: .support)
+                let reply = try await server.grant(app, #"{"app_user_id": "buyer-7", "product_id": "lifetime", "email": "buyer7@example.com"}"#)
+                let purchaseID = try #require(try reply.string("purchase.id"))
+                let session = try await Self.signIn(server, email: "help@example.com")
+                let cookie = "redeem_console=\(session)"
+                let path = "/console/apps/\(app.id)/purchases/\(purchaseID)/link"
+                #expect(try await Self.post(server, path, ["csrf": "forged"], cookie: cookie).status == 403)
+                let search = try await server.send(.get, "/console/apps/\(app.id)", key: nil, headers: [.cookie: cookie])
+                let csrf = String(try #require(search.body.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1))
+                let shown = try await Self.post(server, path, ["csrf": csrf], cookie: cookie)
+                #expect(shown.status == 200)
+                #expect(shown.headers[.cacheControl] == "no-store")
+                #expect(shown.body.contains("<svg"), "the QR code")
+                #expect(shown.body.contains("e-mailed to buyer7@example.com"))
+                let shownLink = String(try #require(shown.body.firstMatch(of: /https:\/\/pay\.example\.com\/r\/[A-Za-z0-9_-]{43}/)?.output))
+                #expect(await server.deps.mailer?.drain() == 1)
+                let mailed = try EmailFlowTests.link(in: try #require(try smtp.received().first))
+                #expect(mailed != shownLink, "each copy is its own single-use link")
+                for link in [shownLink, mailed] {
+                    let redeemed = try await RedemptionAPITests.redeem(server, app, user: "buyer-7", token: String(link.split(separator: "/").last!))
+                    #expect(redeemed.status == 200, "\(redeemed.body)")
+                }
+                let audit = try await server.deps.store.auditLog(appID: app.id, limit: 5)
+                #expect(audit.map(\.action) == ["purchase.link"])
+                #expect(audit.first?.actor == "operator:help@example.com")
+                #expect(audit.first?.objectID == purchaseID)
+            }
+        }
+    }
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""The operator console in a real browser (Playwright from PyPI driving Debian's Chromium): an operator made with
+`redeem operators create --password-stdin` signs in, finds a buyer by e-mail, opens the customer and sees the
+redemption attempt in the timeline, then signs out. Screenshots of every page at desktop and phone width go to
+test-artifacts/console/. Usage: console_browser.py path/to/redeem. Prints 'N passed, M failed'."""
+import json, os, subprocess, sys, tempfile, uuid
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from support import check, finish, free_port, http, wait_healthy  # noqa: E402
+
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ARTIFACTS = os.path.join(ROOT, "test-artifacts", "console")
+PASSWORD = "a long console password"
+
+
+def cli(args, env, stdin=None):
+    done = subprocess.run([BIN, *args], env=env, input=stdin, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"{args}: {done.stderr}")
+    return done.stdout
+
+
+def shots(page, name):
+    """Desktop and phone screenshots of the current page."""
+    for label, size in (("desktop", (1280, 900)), ("phone", (390, 844))):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.screenshot(path=os.path.join(ARTIFACTS, f"{name}-{label}.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def main():
+    from playwright.sync_api import sync_playwright
+
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    workdir = tempfile.mkdtemp(prefix="redeem-console-")
+    env = {**os.environ, "REDEEM_DATABASE_URL": os.path.join(workdir, "redeem.sqlite")}
+    cli(["migrate"], env)
+    app = json.loads(cli(["apps", "create", "--name", "Console Demo", "--support-email", "help@example.com", "--json"], env))
+    cli(["products", "create", "--app", app["id"], "--id", "pro_monthly", "--type", "subscription", "--period", "P1M",
+         "--price", "4.99", "--currency", "USD", "--entitlement", "pro"], env)
+    made = cli(["operators", "create", "--email", "support@example.com", "--role", "support", "--password-stdin", "--json"], env,
+               stdin=PASSWORD + "\n")
+    check("operators create reads the password from standard input", json.loads(made)["role"] == "support", made)
+    listed = cli(["operators", "list"], env)
+    check("operators list shows the operator, never a password hash", "support@example.com" in listed and "$2" not in listed, listed)
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = open(os.path.join(workdir, "server.log"), "w")
+    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--public-url", base], env=env, stdout=subprocess.DEVNULL, stderr=log)
+    try:
+        check("serve starts", wait_healthy(base))
+        status, granted = http("POST", base + "/v1/purchases", key=app["keys"]["secret"],
+                               body={"app_user_id": "web-" + uuid.uuid4().hex[:8], "product_id": "pro_monthly", "email": "Buyer@Example.com"},
+                               headers={"Idempotency-Key": uuid.uuid4().hex})
+        token = granted["redemption_https_url"].rsplit("/", 1)[-1]
+        status, _ = http("POST", base + "/v1/subscribers/redeem_purchase", key=app["keys"]["public_production"],
+                         body={"app_user_id": "phone-user-1", "redemption_token": token})
+        check("the buyer redeemed in the app", status == 200, status)
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(base + "/console")
+            check("without a session the console sends you to sign in", page.url.endswith("/console/sign-in"), page.url)
+            shots(page, "1-sign-in")
+            page.get_by_label("E-mail").fill("support@example.com")
+            page.get_by_label("Password").fill("not the password")
+            page.get_by_role("button", name="Sign in").click()
+            check("a wrong password is refused with one plain message", page.get_by_role("alert").inner_text() == "The e-mail or password is wrong.")
+            shots(page, "2-sign-in-refused")
+            page.get_by_label("Password").fill(PASSWORD)
+            page.get_by_role("button", name="Sign in").click()
+            check("signed in, the console opens the app's customer search", page.url.endswith(f"/console/apps/{app['id']}"), page.url)
+            cookies = {c["name"]: c for c in page.context.cookies()}
+            session = cookies.get("redeem_console", {})
+            check("the session cookie is HttpOnly and SameSite=Strict", session.get("httpOnly") and session.get("sameSite") == "Strict", session)
+            check("no page script can read the session cookie", "redeem_console=" not in page.evaluate("document.cookie"))
+            shots(page, "3-search")
+            page.get_by_role("searchbox", name="Search").fill("buyer@example.com")
+            page.get_by_role("button", name="Search").click()
+            check("the buyer is found by e-mail, in any case", page.get_by_role("cell", name="e-mail").count() == 1, page.content()[:500])
+            shots(page, "4-results")
+            page.locator("table a").first.click()
+            page.wait_for_load_state()
+            row = page.locator("section[aria-labelledby=h-entitlements] tbody tr")
+            check("the customer page shows the active entitlement", row.count() == 1 and row.first.inner_text().split()[:2] == ["pro", "active"],
+                  row.all_inner_texts())
+            timeline = page.locator("ol.timeline li")
+            check("the redemption attempt is in the timeline, with who redeemed", timeline.count() == 1 and "phone-user-1" in timeline.first.inner_text(),
+                  timeline.all_inner_texts())
+            shots(page, "5-customer")
+            page.get_by_role("button", name="Send a new link").click()
+            shown = page.locator("#https-url").inner_text()
+            check("a new link is shown once, with its QR code", shown.startswith(base + "/r/") and page.locator("figure.qr svg").count() == 1, shown)
+            shots(page, "6-new-link")
+            status, _ = http("POST", base + "/v1/subscribers/redeem_purchase", key=app["keys"]["public_production"],
+                             body={"app_user_id": "phone-user-1", "redemption_token": shown.rsplit("/", 1)[-1]})
+            check("the link support sent redeems in the app", status == 200, status)
+            page.go_back()
+            page.reload()
+            page.get_by_role("button", name="Sign out").click()
+            check("signing out returns to the sign-in page", page.url.endswith("/console/sign-in"), page.url)
+            page.goto(base + f"/console/apps/{app['id']}")
+            check("after signing out the old session opens nothing", page.url.endswith("/console/sign-in"), page.url)
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        log.close()
+    with open(os.path.join(workdir, "server.log")) as f:
+        text = f.read()
+    check("no password or session token reaches the log", PASSWORD not in text and "redeem_console=" not in text)
+    finish()
+
+
+main()
