@@ -48,3 +48,18 @@ public enum OperatorSessionRules {
         endedAt == nil && now.timeIntervalSince(lastSeen) < idleTimeout && now.timeIntervalSince(createdAt) < maximumAge
     }
 }
+
+/// What a console operator can do; `OperatorRole.may` decides who may.
+public enum OperatorAction: String, CaseIterable, Sendable {
+    case lookUp, sendLink, resendEmail, grant, refund, revoke, changeSettings, manageKeys
+}
+
+extension OperatorRole {
+    /// Owners may do everything; support may look up, send links, re-send e-mails and grant.
+    public func may(_ action: OperatorAction) -> Bool {
+        switch self {
+        case .owner: true
+        case .support: [.lookUp, .sendLink, .resendEmail, .grant].contains(action)
+        }
+    }
+}

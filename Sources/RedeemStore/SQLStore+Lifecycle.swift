@@ -113,3 +113,16 @@ extension SQLStore {
         }
     }
 }
+
+extension SQLStore {
+    /// An operator's refund: the purchase refunded (its entitlement revoked), its CANCELLATION event queued, and the
+    /// audit record, in one transaction. Refunding twice changes nothing more.
+    public func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> Purchase {
+        try await write { connection in
+            let purchase = try await Self.purchase(appID: appID, id: id, on: connection)
+            try await LifecycleTransaction(connection: connection, now: now).refund(purchase)
+            try await Self.insertAudit(audit, on: connection)
+            return try await Self.purchase(appID: appID, id: id, on: connection)
+        }
+    }
+}

@@ -256,4 +256,56 @@ import Testing
             }
         }
     }
+
+    /// Owners refund a sandbox purchase (confirmed, audited, access revoked); support may not, nor may anyone refund a
+    /// paid purchase from here.
+    @Test(arguments: TestDatabases.available)
+    func ownersRefundSandboxPurchasesAndSupportMayNot(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            _ = try await Self.owner(server)
+            _ = try await Self.owner(server, email: "help@example.com", role: .support)
+            let sandbox = try await server.grant(app, #"{"app_user_id": "tester", "product_id": "lifetime", "is_sandbox": true}"#)
+            let paid = try await server.grant(app, #"{"app_user_id": "tester", "product_id": "monthly"}"#)
+            let sandboxID = try #require(try sandbox.string("purchase.id"))
+            let paidID = try #require(try paid.string("purchase.id"))
+
+            func csrf(_ session: String) async throws -> String {
+                let page = try await server.send(.get, "/console/apps/\(app.id)", key: nil, headers: [.cookie: "redeem_console=\(session)"])
+                return String(try #require(page.body.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1))
+            }
+            let support = try await Self.signIn(server, email: "help@example.com")
+            let refused = try await Self.post(
+                server, "/console/apps/\(app.id)/purchases/\(sandboxID)/refund", ["csrf": try await csrf(support), "confirm": "yes"],
+                cookie: "redeem_console=\(support)")
+            #expect(refused.status == 403)
+            #expect(refused.body.contains("Only an owner may refund"))
+
+            let owner = try await Self.signIn(server)
+            let token = try await csrf(owner)
+            let customer = try await server.send(
+                .get, "/console/apps/\(app.id)?q=\(sandboxID)", key: nil, headers: [.cookie: "redeem_console=\(owner)"])
+            #expect(customer.status == 200)
+            let unconfirmed = try await Self.post(
+                server, "/console/apps/\(app.id)/purchases/\(sandboxID)/refund", ["csrf": token], cookie: "redeem_console=\(owner)")
+            #expect(unconfirmed.status == 400)
+            let notSandbox = try await Self.post(
+                server, "/console/apps/\(app.id)/purchases/\(paidID)/refund", ["csrf": token, "confirm": "yes"], cookie: "redeem_console=\(owner)")
+            #expect(notSandbox.status == 409)
+            #expect(try await server.send(.get, "/v1/subscribers/tester", key: app.secret).body.contains("\"lifetime\""))
+            let done = try await Self.post(
+                server, "/console/apps/\(app.id)/purchases/\(sandboxID)/refund", ["csrf": token, "confirm": "yes"], cookie: "redeem_console=\(owner)")
+            #expect(done.status == 303)
+            #expect(done.headers[.location]?.hasPrefix("/console/apps/\(app.id)/customers/") == true)
+            let info = try await server.send(.get, "/v1/subscribers/tester", key: app.secret)
+            let entitlement = try #require(try info.object().value(at: "subscriber.entitlements.pro") as? [String: Any])
+            #expect(entitlement["product_identifier"] as? String == "monthly", "the refunded lifetime no longer grants pro")
+            let again = try await Self.post(
+                server, "/console/apps/\(app.id)/purchases/\(sandboxID)/refund", ["csrf": token, "confirm": "yes"], cookie: "redeem_console=\(owner)")
+            #expect(again.status == 409)
+            let audit = try await server.deps.store.auditLog(appID: app.id, limit: 5)
+            #expect(audit.map(\.action) == ["purchase.refund"])
+            #expect(audit.first?.actor == "operator:owner@example.com")
+        }
+    }
 }

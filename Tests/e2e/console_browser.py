@@ -42,6 +42,7 @@ def main():
     made = cli(["operators", "create", "--email", "support@example.com", "--role", "support", "--password-stdin", "--json"], env,
                stdin=PASSWORD + "\n")
     check("operators create reads the password from standard input", json.loads(made)["role"] == "support", made)
+    cli(["operators", "create", "--email", "owner@example.com", "--role", "owner", "--password-stdin"], env, stdin=PASSWORD + "\n")
     listed = cli(["operators", "list"], env)
     check("operators list shows the operator, never a password hash", "support@example.com" in listed and "$2" not in listed, listed)
 
@@ -52,7 +53,8 @@ def main():
     try:
         check("serve starts", wait_healthy(base))
         status, granted = http("POST", base + "/v1/purchases", key=app["keys"]["secret"],
-                               body={"app_user_id": "web-" + uuid.uuid4().hex[:8], "product_id": "pro_monthly", "email": "Buyer@Example.com"},
+                               body={"app_user_id": "web-" + uuid.uuid4().hex[:8], "product_id": "pro_monthly", "email": "Buyer@Example.com",
+                                     "is_sandbox": True},
                                headers={"Idempotency-Key": uuid.uuid4().hex})
         token = granted["redemption_https_url"].rsplit("/", 1)[-1]
         status, _ = http("POST", base + "/v1/subscribers/redeem_purchase", key=app["keys"]["public_production"],
@@ -91,6 +93,7 @@ def main():
             check("the redemption attempt is in the timeline, with who redeemed", timeline.count() == 1 and "phone-user-1" in timeline.first.inner_text(),
                   timeline.all_inner_texts())
             shots(page, "5-customer")
+            check("support sees no Refund button", page.get_by_role("button", name="Refund").count() == 0)
             page.get_by_role("button", name="Send a new link").click()
             shown = page.locator("#https-url").inner_text()
             check("a new link is shown once, with its QR code", shown.startswith(base + "/r/") and page.locator("figure.qr svg").count() == 1, shown)
@@ -104,6 +107,23 @@ def main():
             check("signing out returns to the sign-in page", page.url.endswith("/console/sign-in"), page.url)
             page.goto(base + f"/console/apps/{app['id']}")
             check("after signing out the old session opens nothing", page.url.endswith("/console/sign-in"), page.url)
+
+            page.get_by_label("E-mail").fill("owner@example.com")
+            page.get_by_label("Password").fill(PASSWORD)
+            page.get_by_role("button", name="Sign in").click()
+            page.get_by_role("searchbox", name="Search").fill(granted["purchase"]["id"])
+            page.get_by_role("button", name="Search").click()
+            page.locator("table a").first.click()
+            page.get_by_role("button", name="Refund").click()
+            check("the refund needs its box ticked", page.locator(".purchase .pill", has_text="refunded").count() == 0)
+            page.get_by_label("Refund pro_monthly and revoke its access now").check()
+            page.get_by_role("button", name="Refund").click()
+            page.wait_for_load_state()
+            check("an owner refunds the sandbox purchase and the page shows it", page.locator(".purchase .pill", has_text="refunded").count() == 1,
+                  page.locator(".purchase").all_inner_texts())
+            shots(page, "7-refunded")
+            status, info = http("GET", base + "/v1/subscribers/phone-user-1", key=app["keys"]["secret"])
+            check("the refund revoked the entitlement the app sees", status == 200 and info["subscriber"]["entitlements"] == {}, info)
             browser.close()
     finally:
         server.terminate()

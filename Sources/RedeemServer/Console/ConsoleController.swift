@@ -23,6 +23,7 @@ struct ConsoleController {
         router.get("/console/apps/{app_id}", use: search)
         router.get("/console/apps/{app_id}/customers/{customer_id}", use: customer)
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/link", use: newLink)
+        router.post("/console/apps/{app_id}/purchases/{purchase_id}/refund", use: refund)
     }
 
     // MARK: Signing in and out
@@ -120,6 +121,17 @@ struct ConsoleController {
         return try await page("console-new-link", status: .ok, request: request, session: session, app: app, values)
     }
 
+    /// Refunds a sandbox purchase (owners), once the form's box confirming it is ticked; then back to the customer.
+    @Sendable func refund(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await session(request) else { return Self.redirect("/console/sign-in") }
+        let form = try await FormBody.parse(request, limit: 8 * 1024)
+        try requireForm(form, session)
+        guard form["confirm"] == "yes" else { throw APIError.badRequest("Tick the box to confirm the refund.", field: "confirm") }
+        let appID = try context.parameters.decoded("app_id")
+        let purchase = try await service.refund(appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), by: session)
+        return Self.redirect(ConsolePresenter.customerURL(appID: appID, customerID: purchase.customerID))
+    }
+
     // MARK: Sessions, forms and pages
 
     func session(_ request: Request) async throws -> ConsoleSession? {
@@ -164,6 +176,7 @@ struct ConsoleController {
             context["csrf"] = session.csrf
             context["operatorEmail"] = session.operator.email
             context["role"] = session.operator.role.rawValue
+            context["mayRefund"] = session.operator.role.may(.refund)
         }
         if let app {
             context["app"] = ["id": app.id, "name": app.name]

@@ -46,7 +46,8 @@ enum ConsolePresenter {
             "id": purchase.id, "product": purchase.productID, "store": purchase.store.rawValue, "sandbox": purchase.isSandbox,
             "purchased": date(purchase.purchaseDate), "state": state(of: purchase, now: now), "transaction": purchase.storeTransactionID,
             "attempts": attempts.map { ["at": date($0.createdAt), "appUserID": $0.appUserID, "outcome": outcome($0.outcome)] },
-            "noAttempts": attempts.isEmpty,
+            "noAttempts": attempts.isEmpty, "refundable": purchase.isSandbox && purchase.refundedAt == nil,
+            "refunded": purchase.refundedAt != nil,
         ]
         if let email = purchase.email { values["email"] = email }
         if let expires = purchase.expiresDate { values["expires"] = date(expires) }

@@ -75,6 +75,7 @@ struct ConsoleService: Sendable {
     func sendNewLink(appID: String, purchaseID: String, by session: ConsoleSession) async throws -> NewLink {
         let purchase = try await store.purchase(appID: appID, id: purchaseID)
         let now = clock.now()
+        guard session.operator.role.may(.sendLink) else { throw APIError.forbidden("This role may not send links.") }
         guard let link = try await links.issue(for: purchase, now: now) else {
             throw APIError(.forbidden, "This app's redemption-link policy gives no links for this purchase.")
         }
@@ -84,6 +85,22 @@ struct ConsoleService: Sendable {
                 at: now, actor: "operator:\(session.operator.email)", action: "purchase.link", objectType: "purchase", objectID: purchase.id,
                 appID: appID, detail: emailed ? "shown and e-mailed" : "shown"))
         return NewLink(purchase: purchase, link: link, emailed: emailed)
+    }
+
+    /// Refunds a sandbox purchase at once (owners only). A paid purchase is refunded in Stripe, whose webhook then
+    /// applies it here; the console does not call Stripe's refunds API yet.
+    func refund(appID: String, purchaseID: String, by session: ConsoleSession) async throws -> Purchase {
+        guard session.operator.role.may(.refund) else { throw APIError.forbidden("Only an owner may refund a purchase.") }
+        let purchase = try await store.purchase(appID: appID, id: purchaseID)
+        guard purchase.refundedAt == nil else { throw APIError.conflict("This purchase is already refunded.") }
+        guard purchase.isSandbox else {
+            throw APIError.conflict("Refund a paid purchase in Stripe's dashboard; Stripe's webhook then applies the refund here.")
+        }
+        let now = clock.now()
+        let audit = AuditEntry(
+            at: now, actor: "operator:\(session.operator.email)", action: "purchase.refund", objectType: "purchase", objectID: purchase.id,
+            appID: appID)
+        return try await store.refundPurchase(appID: appID, id: purchase.id, now: now, audit: audit)
     }
 
     /// What the customer page shows: the customer, the CustomerInfo the app sees, and each purchase with its attempts.

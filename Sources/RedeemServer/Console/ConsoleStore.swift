@@ -22,6 +22,7 @@ public protocol ConsoleStore: Sendable {
     func purchases(customerID: String) async throws -> [Purchase]
     func purchase(appID: String, id: String) async throws -> Purchase
     func recordAudit(_ entry: AuditEntry) async throws
+    func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> Purchase
     func redemptionAttempts(appID: String, purchaseID: String) async throws -> [RedemptionAttempt]
     func customerInfo(appID: String, appUserID: AppUserID, now: Date) async throws -> CustomerInfo
 }
