@@ -243,6 +243,10 @@ def demo_checks(env, first_output):
     check("the demo makes one owner operator and prints a new password each run",
           len(passwords) == 2 and passwords[0] != passwords[1] and len(passwords[1]) >= 12
           and [o["email"] for o in json.loads(operators.stdout)] == ["owner@example.com"], first_output[-400:] + operators.stdout)
+    audit = run(["audit", "--json"], env)
+    actions = [(e["actor"], e["action"]) for e in json.loads(audit.stdout)["entries"]] if audit.returncode == 0 else []
+    check("redeem audit shows who made and reset the demo's operator", ("redeem demo", "operator.create") in actions
+          and ("redeem demo", "operator.password") in actions, audit.stdout + audit.stderr)
     lan = run(["demo", "--setup-only", "--lan"], env)
     urls = [line.split()[-1] for line in lan.stdout.splitlines() if "/sandbox/p/app_demo/" in line]
     check("demo --lan puts the machine's LAN address in the links (or says there is none)",

@@ -124,6 +124,10 @@ def main():
             shots(page, "7-refunded")
             status, info = http("GET", base + "/v1/subscribers/phone-user-1", key=app["keys"]["secret"])
             check("the refund revoked the entitlement the app sees", status == 200 and info["subscriber"]["entitlements"] == {}, info)
+            page.get_by_role("link", name="Audit log").click()
+            actions = page.locator("tbody tr td:nth-child(3)").all_inner_texts()
+            check("the audit log shows the refund and the link, newest first", actions[:2] == ["purchase.refund", "purchase.link"], actions)
+            shots(page, "8-audit")
             browser.close()
     finally:
         server.terminate()

@@ -24,6 +24,7 @@ struct ConsoleController {
         router.get("/console/apps/{app_id}/customers/{customer_id}", use: customer)
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/link", use: newLink)
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/refund", use: refund)
+        router.get("/console/apps/{app_id}/audit", use: audit)
     }
 
     // MARK: Signing in and out
@@ -130,6 +131,22 @@ struct ConsoleController {
         let appID = try context.parameters.decoded("app_id")
         let purchase = try await service.refund(appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), by: session)
         return Self.redirect(ConsolePresenter.customerURL(appID: appID, customerID: purchase.customerID))
+    }
+
+    /// The audit log of the app's objects and of the instance (operators), newest first. Owners only.
+    @Sendable func audit(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await session(request) else { return Self.redirect("/console/sign-in") }
+        guard session.operator.role.may(.changeSettings) else { throw APIError.forbidden("Only an owner may read the audit log.") }
+        let appID = try context.parameters.decoded("app_id")
+        let app = try await service.store.app(id: appID)
+        let entries = try await service.store.auditLog(appID: nil, limit: 200).filter { $0.appID == nil || $0.appID == appID }
+        let rows = entries.map {
+            [
+                "at": ConsolePresenter.date($0.at), "actor": $0.actor, "action": $0.action, "object": "\($0.objectType) \($0.objectID)",
+                "detail": $0.detail ?? "",
+            ]
+        }
+        return try await page("console-audit", status: .ok, request: request, session: session, app: app, ["entries": rows])
     }
 
     // MARK: Sessions, forms and pages

@@ -7,7 +7,7 @@ public struct Templates: Sendable {
 
     static let required = [
         "redeem-link", "purchase-success", "sandbox-checkout", "checkout-pending", "email-receipt.html", "email-receipt.txt", "email-new-link.html",
-        "email-new-link.txt", "message", "console-sign-in", "console-search", "console-customer", "console-new-link",
+        "email-new-link.txt", "message", "console-sign-in", "console-search", "console-customer", "console-new-link", "console-audit",
     ]
 
     public static func load() async throws -> Templates {
