@@ -30,6 +30,12 @@ struct AdminTarget: ParsableArguments {
         return try await database.withStore { try await local(WebhookEndpointService(store: $0, clock: SystemClock(), worker: nil)) }
     }
 
+    /// Support operations: locally with links against `publicURL` (the CLI queues no e-mail), or through the admin API.
+    func runSupport<T>(publicURL: URL, local: (SupportService) async throws -> T, remote: (RemoteAdmin) async throws -> T) async throws -> T {
+        if let admin = try self.remote { return try await remote(admin) }
+        return try await database.withStore { try await local(SupportService(store: $0, publicURL: publicURL)) }
+    }
+
     /// For commands only a local database can serve (they read files or the database itself).
     func localOnly(_ command: String) throws {
         if try remote != nil { throw ConfigurationError(setting: "--server", reason: "`redeem \(command)` works on a local database only") }

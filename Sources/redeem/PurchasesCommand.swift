@@ -3,7 +3,8 @@ import Foundation
 import RedeemServer
 
 struct Purchases: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Record purchases made elsewhere.", subcommands: [Create.self])
+    static let configuration = CommandConfiguration(
+        abstract: "Record purchases made elsewhere, send them new links, refund sandbox ones.", subcommands: [Create.self, Link.self, Refund.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -313,4 +313,43 @@ import Testing
             #expect(hidden.status == 403)
         }
     }
+
+    /// The same support operations through the admin API: search, a new link (shown once, no-store), a sandbox refund,
+    /// each audited under the key that made it; other apps' secret keys and public keys are refused.
+    @Test(arguments: TestDatabases.available)
+    func theAdminAPIRunsTheSameSupportOperations(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            let other = try await server.createApp()
+            let reply = try await server.grant(
+                app, #"{"app_user_id": "api-buyer", "product_id": "lifetime", "email": "api@example.com", "is_sandbox": true}"#)
+            let purchaseID = try #require(try reply.string("purchase.id"))
+            let found = try await server.send(.get, "/admin/v1/apps/\(app.id)/customers?q=API%40example.com", key: app.secret)
+            #expect(found.status == 200)
+            let customers = try #require(try found.object()["customers"] as? [[String: Any]])
+            #expect(customers.map { $0["original_app_user_id"] as? String } == ["api-buyer"])
+            #expect(customers.first?["matched"] as? String == "e-mail")
+            #expect(try await server.send(.get, "/admin/v1/apps/\(app.id)/customers?q=x", key: other.secret).status == 403)
+            #expect(try await server.send(.get, "/admin/v1/apps/\(app.id)/customers?q=x", key: app.publicProduction).status == 403)
+            #expect(try await server.send(.get, "/admin/v1/apps/\(app.id)/customers?q=x&page=0", key: app.secret).status == 400)
+
+            let link = try await server.send(.post, "/admin/v1/apps/\(app.id)/purchases/\(purchaseID)/links", key: app.secret)
+            #expect(link.status == 201, "\(link.body)")
+            #expect(link.headers[.cacheControl] == "no-store")
+            let https = try #require(try link.string("redemption_https_url"))
+            let redeemed = try await RedemptionAPITests.redeem(server, app, user: "api-buyer", token: String(https.split(separator: "/").last!))
+            #expect(redeemed.status == 200)
+
+            let refunded = try await server.send(.post, "/admin/v1/apps/\(app.id)/purchases/\(purchaseID)/refund", key: server.adminKey)
+            #expect(refunded.status == 200, "\(refunded.body)")
+            #expect(try refunded.string("refunded_at") != nil)
+            #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/purchases/\(purchaseID)/refund", key: app.secret).status == 409)
+            #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/purchases/pur_nope/refund", key: app.secret).status == 404)
+
+            let audit = try await server.deps.store.auditLog(appID: app.id, limit: 5)
+            #expect(audit.map(\.action).sorted() == ["purchase.link", "purchase.refund"])
+            #expect(audit.allSatisfy { $0.actor.hasPrefix("key:") })
+            #expect(Set(audit.map(\.actor)).count == 2, "the admin key refunded, the app's secret key sent the link")
+        }
+    }
 }

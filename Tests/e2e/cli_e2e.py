@@ -122,6 +122,11 @@ def remote_checks(label, env, cwd, base, app):
           endpoint.get("signing_secret", "").startswith("whsec_") and local_hooks.returncode == 0
           and [w["id"] for w in json.loads(local_hooks.stdout)["webhooks"]] == [endpoint["id"]]
           and "signing_secret" not in local_hooks.stdout, hook.stderr + local_hooks.stdout + local_hooks.stderr)
+    local_search = run(["customers", "search", "--query", "cli@example.com", "--json"], {**env, "REDEEM_APP": app["id"]}, cwd)
+    remote_search = run(["customers", "search", "--query", "cli@example.com", "--json"], with_app, cwd)
+    check(f"[{label}] --server: customers search answers as the local database does",
+          remote_search.returncode == 0 and local_search.returncode == 0 and json.loads(remote_search.stdout) == json.loads(local_search.stdout)
+          and len(json.loads(local_search.stdout)["customers"]) == 1, remote_search.stdout + remote_search.stderr + local_search.stderr)
     tested = run(["webhooks", "test"], with_app, cwd)
     deliveries = run(["webhooks", "deliveries", "--json"], {**env, "REDEEM_APP": app["id"]}, cwd)
     check(f"[{label}] webhooks test queues a delivery that the local delivery log lists",
@@ -243,10 +248,23 @@ def demo_checks(env, first_output):
     check("the demo makes one owner operator and prints a new password each run",
           len(passwords) == 2 and passwords[0] != passwords[1] and len(passwords[1]) >= 12
           and [o["email"] for o in json.loads(operators.stdout)] == ["owner@example.com"], first_output[-400:] + operators.stdout)
+    purchase = run(["purchases", "create", "--app", "app_demo", "--product", "pro_lifetime", "--email", "cli-support@example.com",
+                    "--sandbox", "--json"], env)
+    purchase_id = json.loads(purchase.stdout)["id"] if purchase.returncode == 0 else "?"
+    found = run(["customers", "search", "--app", "app_demo", "--query", "CLI-SUPPORT@example.com", "--json"], env)
+    check("customers search finds a buyer by e-mail", found.returncode == 0 and json.loads(found.stdout)["customers"][0]["matched"] == "e-mail",
+          found.stdout + found.stderr)
+    link = run(["purchases", "link", "--app", "app_demo", "--purchase", purchase_id, "--json"], env)
+    check("purchases link issues a new link", link.returncode == 0 and "/r/" in json.loads(link.stdout)["redemption_https_url"], link.stdout + link.stderr)
+    refund = run(["purchases", "refund", "--app", "app_demo", "--purchase", purchase_id], env)
+    again = run(["purchases", "refund", "--app", "app_demo", "--purchase", purchase_id], env)
+    check("purchases refund refunds a sandbox purchase once", refund.returncode == 0 and again.returncode != 0 and "already refunded" in again.stderr,
+          refund.stdout + refund.stderr + again.stderr)
     audit = run(["audit", "--json"], env)
     actions = [(e["actor"], e["action"]) for e in json.loads(audit.stdout)["entries"]] if audit.returncode == 0 else []
     check("redeem audit shows who made and reset the demo's operator", ("redeem demo", "operator.create") in actions
-          and ("redeem demo", "operator.password") in actions, audit.stdout + audit.stderr)
+          and ("redeem demo", "operator.password") in actions and ("cli", "purchase.refund") in actions and ("cli", "purchase.link") in actions,
+          audit.stdout + audit.stderr)
     lan = run(["demo", "--setup-only", "--lan"], env)
     urls = [line.split()[-1] for line in lan.stdout.splitlines() if "/sandbox/p/app_demo/" in line]
     check("demo --lan puts the machine's LAN address in the links (or says there is none)",

@@ -82,9 +82,7 @@ struct ConsoleController {
         let app = try await service.store.app(id: appID)
         let query = request.uri.queryParameters["q"].map { String($0).removingPercentEncoding ?? String($0) } ?? ""
         let pageNumber = max(1, request.uri.queryParameters["page"].flatMap { Int($0) } ?? 1)
-        var matches = query.isEmpty ? [] : try await service.search(appID: appID, query: query, page: pageNumber)
-        let more = matches.count > ConsoleService.pageSize
-        matches = Array(matches.prefix(ConsoleService.pageSize))
+        let (matches, more) = query.isEmpty ? ([], false) : try await service.support.search(appID: appID, query: query, page: pageNumber)
         var values: [String: Any] = [
             "query": query, "searched": !query.isEmpty, "results": matches.map { ConsolePresenter.match($0, appID: appID) },
             "noResults": !query.isEmpty && matches.isEmpty,

@@ -9,6 +9,9 @@ struct ConsoleSession: Sendable {
     let tokenHash: String
     /// The form token every console form carries: derived from the session token, so nothing more is stored.
     let csrf: String
+
+    /// Who the audit log names for this session's writes.
+    var actor: String { "operator:\(`operator`.email)" }
 }
 
 /// The wrong e-mail or the wrong password: one answer for both, so the form reveals no account.
@@ -19,8 +22,7 @@ struct ConsoleService: Sendable {
     let store: any ConsoleStore
     let clock: any RedeemClock
     let limiter: RateLimiter
-    let links: RedemptionLinkIssuer
-    let emailQueue: EmailQueue
+    let support: SupportService
 
     /// Checked when no operator has the address, so an unknown address costs as much time as a wrong password.
     static let decoyHash = Bcrypt.hash(SecretToken.generate(byteCount: 16), cost: 12)
@@ -58,49 +60,16 @@ struct ConsoleService: Sendable {
 
     static func csrf(sessionToken: String) -> String { SecretToken.hash("console-form:" + sessionToken) }
 
-    static let pageSize = 25
-
-    func search(appID: String, query: String, page: Int) async throws -> [CustomerMatch] {
-        try await store.searchCustomers(appID: appID, query: query, limit: Self.pageSize + 1, offset: max(0, page - 1) * Self.pageSize)
-    }
-
-    /// A support action: a new single-use link for a purchase, shown once to the operator (for a support chat), and
-    /// the new-link e-mail to the purchase's address when e-mail is on and none went out in the quiet period.
-    struct NewLink: Sendable {
-        let purchase: Purchase
-        let link: RedemptionLink
-        let emailed: Bool
-    }
-
-    func sendNewLink(appID: String, purchaseID: String, by session: ConsoleSession) async throws -> NewLink {
-        let purchase = try await store.purchase(appID: appID, id: purchaseID)
-        let now = clock.now()
+    /// Sends a purchase a new link (any role), as the signed-in operator.
+    func sendNewLink(appID: String, purchaseID: String, by session: ConsoleSession) async throws -> SupportService.NewLink {
         guard session.operator.role.may(.sendLink) else { throw APIError.forbidden("This role may not send links.") }
-        guard let link = try await links.issue(for: purchase, now: now) else {
-            throw APIError(.forbidden, "This app's redemption-link policy gives no links for this purchase.")
-        }
-        let emailed = try await emailQueue.queueNewLink(for: purchase)
-        try await store.recordAudit(
-            AuditEntry(
-                at: now, actor: "operator:\(session.operator.email)", action: "purchase.link", objectType: "purchase", objectID: purchase.id,
-                appID: appID, detail: emailed ? "shown and e-mailed" : "shown"))
-        return NewLink(purchase: purchase, link: link, emailed: emailed)
+        return try await support.sendNewLink(appID: appID, purchaseID: purchaseID, actor: session.actor)
     }
 
-    /// Refunds a sandbox purchase at once (owners only). A paid purchase is refunded in Stripe, whose webhook then
-    /// applies it here; the console does not call Stripe's refunds API yet.
+    /// Refunds a sandbox purchase (owners only), as the signed-in operator.
     func refund(appID: String, purchaseID: String, by session: ConsoleSession) async throws -> Purchase {
         guard session.operator.role.may(.refund) else { throw APIError.forbidden("Only an owner may refund a purchase.") }
-        let purchase = try await store.purchase(appID: appID, id: purchaseID)
-        guard purchase.refundedAt == nil else { throw APIError.conflict("This purchase is already refunded.") }
-        guard purchase.isSandbox else {
-            throw APIError.conflict("Refund a paid purchase in Stripe's dashboard; Stripe's webhook then applies the refund here.")
-        }
-        let now = clock.now()
-        let audit = AuditEntry(
-            at: now, actor: "operator:\(session.operator.email)", action: "purchase.refund", objectType: "purchase", objectID: purchase.id,
-            appID: appID)
-        return try await store.refundPurchase(appID: appID, id: purchase.id, now: now, audit: audit)
+        return try await support.refund(appID: appID, purchaseID: purchaseID, actor: session.actor)
     }
 
     /// What the customer page shows: the customer, the CustomerInfo the app sees, and each purchase with its attempts.

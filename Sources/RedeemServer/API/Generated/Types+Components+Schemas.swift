@@ -328,6 +328,103 @@ extension Components {
         internal typealias RedemptionInfo = RedeemServer.RedemptionInfo
         /// - Remark: Generated from `#/components/schemas/RedeemSuccess`.
         internal typealias RedeemSuccess = RedeemServer.RedemptionSuccess
+        /// - Remark: Generated from `#/components/schemas/CustomerSearch`.
+        internal struct CustomerSearch: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CustomerSearch/CustomersPayload`.
+            internal struct CustomersPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/CustomerSearch/CustomersPayload/customer_id`.
+                internal var customerId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/CustomerSearch/CustomersPayload/original_app_user_id`.
+                internal var originalAppUserId: Swift.String
+                /// - Remark: Generated from `#/components/schemas/CustomerSearch/CustomersPayload/last_seen`.
+                internal var lastSeen: Foundation.Date
+                /// What `q` matched, e.g. `e-mail` or `purchase ID`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CustomerSearch/CustomersPayload/matched`.
+                internal var matched: Swift.String
+                /// Creates a new `CustomersPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - customerId:
+                ///   - originalAppUserId:
+                ///   - lastSeen:
+                ///   - matched: What `q` matched, e.g. `e-mail` or `purchase ID`.
+                internal init(
+                    customerId: Swift.String,
+                    originalAppUserId: Swift.String,
+                    lastSeen: Foundation.Date,
+                    matched: Swift.String
+                ) {
+                    self.customerId = customerId
+                    self.originalAppUserId = originalAppUserId
+                    self.lastSeen = lastSeen
+                    self.matched = matched
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case customerId = "customer_id"
+                    case originalAppUserId = "original_app_user_id"
+                    case lastSeen = "last_seen"
+                    case matched
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/CustomerSearch/customers`.
+            internal typealias CustomersPayload = [Components.Schemas.CustomerSearch.CustomersPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/CustomerSearch/customers`.
+            internal var customers: Components.Schemas.CustomerSearch.CustomersPayload
+            /// - Remark: Generated from `#/components/schemas/CustomerSearch/more`.
+            internal var more: Swift.Bool
+            /// Creates a new `CustomerSearch`.
+            ///
+            /// - Parameters:
+            ///   - customers:
+            ///   - more:
+            internal init(
+                customers: Components.Schemas.CustomerSearch.CustomersPayload,
+                more: Swift.Bool
+            ) {
+                self.customers = customers
+                self.more = more
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case customers
+                case more
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SentLink`.
+        internal struct SentLink: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SentLink/redemption_url`.
+            internal var redemptionUrl: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SentLink/redemption_https_url`.
+            internal var redemptionHttpsUrl: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SentLink/expires_at`.
+            internal var expiresAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/SentLink/emailed`.
+            internal var emailed: Swift.Bool
+            /// Creates a new `SentLink`.
+            ///
+            /// - Parameters:
+            ///   - redemptionUrl:
+            ///   - redemptionHttpsUrl:
+            ///   - expiresAt:
+            ///   - emailed:
+            internal init(
+                redemptionUrl: Swift.String,
+                redemptionHttpsUrl: Swift.String,
+                expiresAt: Foundation.Date,
+                emailed: Swift.Bool
+            ) {
+                self.redemptionUrl = redemptionUrl
+                self.redemptionHttpsUrl = redemptionHttpsUrl
+                self.expiresAt = expiresAt
+                self.emailed = emailed
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case redemptionUrl = "redemption_url"
+                case redemptionHttpsUrl = "redemption_https_url"
+                case expiresAt = "expires_at"
+                case emailed
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/OfferCodeSuccess`.
         internal typealias OfferCodeSuccess = RedeemServer.OfferCodeSuccess
         /// What an offer-code redemption granted; RevenueCat's SDKs ignore this key.

@@ -267,6 +267,956 @@ internal enum Operations {
             }
         }
     }
+    /// Find customers by app user ID, e-mail, purchase, store or Stripe ID
+    ///
+    /// Exact matches of `q` against an app user ID or alias, a purchase's e-mail (any case), a purchase ID, a store
+    /// transaction ID, a Stripe Checkout Session ID or the Stripe reference a purchase was made with; each is an index
+    /// lookup. 25 to a page, most recently seen first.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/get(searchCustomers)`.
+    internal enum SearchCustomers {
+        internal static let id: Swift.String = "searchCustomers"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// App ID.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/path/app_id`.
+                internal var appId: Components.Parameters.AppID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appId: App ID.
+                internal init(appId: Components.Parameters.AppID) {
+                    self.appId = appId
+                }
+            }
+            internal var path: Operations.SearchCustomers.Input.Path
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/query/q`.
+                internal var q: Swift.String
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/query/page`.
+                internal var page: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - q:
+                ///   - page:
+                internal init(
+                    q: Swift.String,
+                    page: Swift.Int? = nil
+                ) {
+                    self.q = q
+                    self.page = page
+                }
+            }
+            internal var query: Operations.SearchCustomers.Input.Query
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SearchCustomers.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SearchCustomers.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.SearchCustomers.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                path: Operations.SearchCustomers.Input.Path,
+                query: Operations.SearchCustomers.Input.Query,
+                headers: Operations.SearchCustomers.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CustomerSearch)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.CustomerSearch {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.SearchCustomers.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.SearchCustomers.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The customers found, and whether another page follows.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/get(searchCustomers)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.SearchCustomers.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.SearchCustomers.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (code 7000): no body, invalid JSON, or a missing or mistyped field (`field` names it).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/get(searchCustomers)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/get(searchCustomers)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/get(searchCustomers)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/responses/404/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/responses/404/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.SearchCustomers.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.SearchCustomers.Output.NotFound.Body) {
+                    self.body = body
+                }
+            }
+            /// No such app (7004).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/get(searchCustomers)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.SearchCustomers.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Operations.SearchCustomers.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/get(searchCustomers)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// A new redemption link for a purchase, also e-mailed to its address
+    ///
+    /// Issues a new single-use link (returned only in this answer) and queues the new-link e-mail to the purchase's
+    /// address when e-mail is on and none went out in the quiet period. Audited as `purchase.link`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/links`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/links/post(sendPurchaseLink)`.
+    internal enum SendPurchaseLink {
+        internal static let id: Swift.String = "sendPurchaseLink"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/links/POST/path`.
+            internal struct Path: Sendable, Hashable {
+                /// App ID.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/links/POST/path/app_id`.
+                internal var appId: Components.Parameters.AppID
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/links/POST/path/purchase_id`.
+                internal var purchaseId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appId: App ID.
+                ///   - purchaseId:
+                internal init(
+                    appId: Components.Parameters.AppID,
+                    purchaseId: Swift.String
+                ) {
+                    self.appId = appId
+                    self.purchaseId = purchaseId
+                }
+            }
+            internal var path: Operations.SendPurchaseLink.Input.Path
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/links/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SendPurchaseLink.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SendPurchaseLink.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.SendPurchaseLink.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.SendPurchaseLink.Input.Path,
+                headers: Operations.SendPurchaseLink.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/links/POST/responses/201/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// `no-store`: the link is in this answer only.
+                    ///
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/links/POST/responses/201/headers/Cache-Control`.
+                    internal var cacheControl: Swift.String
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: `no-store`: the link is in this answer only.
+                    internal init(cacheControl: Swift.String) {
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.SendPurchaseLink.Output.Created.Headers
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/links/POST/responses/201/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/links/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.SentLink)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.SentLink {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.SendPurchaseLink.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.SendPurchaseLink.Output.Created.Headers,
+                    body: Operations.SendPurchaseLink.Output.Created.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The new link.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/links/post(sendPurchaseLink)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.SendPurchaseLink.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            internal var created: Operations.SendPurchaseLink.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/links/post(sendPurchaseLink)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/links/post(sendPurchaseLink)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/links/POST/responses/404/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/links/POST/responses/404/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.SendPurchaseLink.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.SendPurchaseLink.Output.NotFound.Body) {
+                    self.body = body
+                }
+            }
+            /// No such app or purchase (7004).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/links/post(sendPurchaseLink)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.SendPurchaseLink.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Operations.SendPurchaseLink.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct Conflict: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/links/POST/responses/409/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/links/POST/responses/409/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.SendPurchaseLink.Output.Conflict.Body
+                /// Creates a new `Conflict`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.SendPurchaseLink.Output.Conflict.Body) {
+                    self.body = body
+                }
+            }
+            /// The app's redemption-link policy gives this purchase no links (7009).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/links/post(sendPurchaseLink)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Operations.SendPurchaseLink.Output.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Operations.SendPurchaseLink.Output.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/links/post(sendPurchaseLink)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Refund a sandbox purchase
+    ///
+    /// The purchase grants nothing more, its `CANCELLATION` event (reason `CUSTOMER_SUPPORT`) is queued, and the refund
+    /// is audited, in one transaction. A paid purchase is refunded in Stripe's dashboard; Stripe's webhook then applies
+    /// the refund here.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/refund`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/post(refundPurchase)`.
+    internal enum RefundPurchase {
+        internal static let id: Swift.String = "refundPurchase"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/POST/path`.
+            internal struct Path: Sendable, Hashable {
+                /// App ID.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/POST/path/app_id`.
+                internal var appId: Components.Parameters.AppID
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/POST/path/purchase_id`.
+                internal var purchaseId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appId: App ID.
+                ///   - purchaseId:
+                internal init(
+                    appId: Components.Parameters.AppID,
+                    purchaseId: Swift.String
+                ) {
+                    self.appId = appId
+                    self.purchaseId = purchaseId
+                }
+            }
+            internal var path: Operations.RefundPurchase.Input.Path
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RefundPurchase.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RefundPurchase.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.RefundPurchase.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.RefundPurchase.Input.Path,
+                headers: Operations.RefundPurchase.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/POST/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Purchase)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.Purchase {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.RefundPurchase.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.RefundPurchase.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The refunded purchase.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/post(refundPurchase)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.RefundPurchase.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.RefundPurchase.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/post(refundPurchase)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/post(refundPurchase)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/POST/responses/404/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/POST/responses/404/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.RefundPurchase.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.RefundPurchase.Output.NotFound.Body) {
+                    self.body = body
+                }
+            }
+            /// No such app or purchase (7004).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/post(refundPurchase)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.RefundPurchase.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Operations.RefundPurchase.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct Conflict: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/POST/responses/409/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/POST/responses/409/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.RefundPurchase.Output.Conflict.Body
+                /// Creates a new `Conflict`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.RefundPurchase.Output.Conflict.Body) {
+                    self.body = body
+                }
+            }
+            /// Already refunded, or not a sandbox purchase (7009).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/post(refundPurchase)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Operations.RefundPurchase.Output.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Operations.RefundPurchase.Output.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/post(refundPurchase)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// List endpoints
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.

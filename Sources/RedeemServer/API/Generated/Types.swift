@@ -15,6 +15,38 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/purchases/{purchase_id}`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/get(getPurchase)`.
     func getPurchase(_ input: Operations.GetPurchase.Input) async throws -> Operations.GetPurchase.Output
+    /// Find customers by app user ID, e-mail, purchase, store or Stripe ID
+    ///
+    /// Exact matches of `q` against an app user ID or alias, a purchase's e-mail (any case), a purchase ID, a store
+    /// transaction ID, a Stripe Checkout Session ID or the Stripe reference a purchase was made with; each is an index
+    /// lookup. 25 to a page, most recently seen first.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/get(searchCustomers)`.
+    func searchCustomers(_ input: Operations.SearchCustomers.Input) async throws -> Operations.SearchCustomers.Output
+    /// A new redemption link for a purchase, also e-mailed to its address
+    ///
+    /// Issues a new single-use link (returned only in this answer) and queues the new-link e-mail to the purchase's
+    /// address when e-mail is on and none went out in the quiet period. Audited as `purchase.link`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/links`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/links/post(sendPurchaseLink)`.
+    func sendPurchaseLink(_ input: Operations.SendPurchaseLink.Input) async throws -> Operations.SendPurchaseLink.Output
+    /// Refund a sandbox purchase
+    ///
+    /// The purchase grants nothing more, its `CANCELLATION` event (reason `CUSTOMER_SUPPORT`) is queued, and the refund
+    /// is audited, in one transaction. A paid purchase is refunded in Stripe's dashboard; Stripe's webhook then applies
+    /// the refund here.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/refund`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/post(refundPurchase)`.
+    func refundPurchase(_ input: Operations.RefundPurchase.Input) async throws -> Operations.RefundPurchase.Output
     /// List endpoints
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
@@ -360,6 +392,64 @@ extension APIProtocol {
         headers: Operations.GetPurchase.Input.Headers = .init()
     ) async throws -> Operations.GetPurchase.Output {
         try await getPurchase(Operations.GetPurchase.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Find customers by app user ID, e-mail, purchase, store or Stripe ID
+    ///
+    /// Exact matches of `q` against an app user ID or alias, a purchase's e-mail (any case), a purchase ID, a store
+    /// transaction ID, a Stripe Checkout Session ID or the Stripe reference a purchase was made with; each is an index
+    /// lookup. 25 to a page, most recently seen first.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/get(searchCustomers)`.
+    internal func searchCustomers(
+        path: Operations.SearchCustomers.Input.Path,
+        query: Operations.SearchCustomers.Input.Query,
+        headers: Operations.SearchCustomers.Input.Headers = .init()
+    ) async throws -> Operations.SearchCustomers.Output {
+        try await searchCustomers(Operations.SearchCustomers.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// A new redemption link for a purchase, also e-mailed to its address
+    ///
+    /// Issues a new single-use link (returned only in this answer) and queues the new-link e-mail to the purchase's
+    /// address when e-mail is on and none went out in the quiet period. Audited as `purchase.link`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/links`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/links/post(sendPurchaseLink)`.
+    internal func sendPurchaseLink(
+        path: Operations.SendPurchaseLink.Input.Path,
+        headers: Operations.SendPurchaseLink.Input.Headers = .init()
+    ) async throws -> Operations.SendPurchaseLink.Output {
+        try await sendPurchaseLink(Operations.SendPurchaseLink.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Refund a sandbox purchase
+    ///
+    /// The purchase grants nothing more, its `CANCELLATION` event (reason `CUSTOMER_SUPPORT`) is queued, and the refund
+    /// is audited, in one transaction. A paid purchase is refunded in Stripe's dashboard; Stripe's webhook then applies
+    /// the refund here.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/refund`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/post(refundPurchase)`.
+    internal func refundPurchase(
+        path: Operations.RefundPurchase.Input.Path,
+        headers: Operations.RefundPurchase.Input.Headers = .init()
+    ) async throws -> Operations.RefundPurchase.Output {
+        try await refundPurchase(Operations.RefundPurchase.Input(
             path: path,
             headers: headers
         ))
