@@ -138,13 +138,18 @@ extension SQLStore {
         }
     }
 
-    /// The newest entries first.
-    public func auditLog(appID: String? = nil, limit: Int = 100) async throws -> [AuditEntry] {
+    /// The newest entries first: all of them, or one app's (and with `includingInstance`, the instance's own, such
+    /// as operator changes).
+    public func auditLog(appID: String? = nil, includingInstance: Bool = false, limit: Int = 100) async throws -> [AuditEntry] {
         try await read { connection in
             let rows =
-                if let appID {
+                switch (appID, includingInstance) {
+                case (let appID?, true):
+                    try await connection.query(
+                        "SELECT * FROM audit_log WHERE app_id = \(appID) OR app_id IS NULL ORDER BY at DESC, id LIMIT \(limit)")
+                case (let appID?, false):
                     try await connection.query("SELECT * FROM audit_log WHERE app_id = \(appID) ORDER BY at DESC, id LIMIT \(limit)")
-                } else {
+                case (nil, _):
                     try await connection.query("SELECT * FROM audit_log ORDER BY at DESC, id LIMIT \(limit)")
                 }
             return try rows.map(AuditEntry.init(row:))

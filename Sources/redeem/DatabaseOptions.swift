@@ -82,3 +82,14 @@ enum Output {
         print(String(decoding: data, as: UTF8.self))
     }
 }
+
+/// The public base URL the CLI makes links with: `--public-url`, then `REDEEM_PUBLIC_URL`, then the local default.
+enum PublicURL {
+    static func resolve(_ option: String?) throws -> URL {
+        let base = option ?? Environment.value("REDEEM_PUBLIC_URL") ?? "http://127.0.0.1:8080"
+        guard let url = URL(string: base), url.scheme == "https" || url.scheme == "http" else {
+            throw ConfigurationError(setting: "--public-url / REDEEM_PUBLIC_URL", reason: "'\(base)' is not an http(s) URL")
+        }
+        return url
+    }
+}

@@ -20,10 +20,7 @@ struct Links: AsyncParsableCommand {
 
         func run() async throws {
             let app = try await database.withAdmin { try await $0.store.app(id: try self.app.id) }
-            let base = publicURL ?? Environment.value("REDEEM_PUBLIC_URL") ?? "http://127.0.0.1:8080"
-            guard let url = URL(string: base), url.scheme == "https" || url.scheme == "http" else {
-                throw ConfigurationError(setting: "--public-url / REDEEM_PUBLIC_URL", reason: "'\(base)' is not an http(s) URL")
-            }
+            let url = try PublicURL.resolve(publicURL)
             // A well-formed token that was never issued: the app must report it as invalid.
             let link = RedemptionLink(token: RedemptionLink.newToken(), scheme: app.scheme, publicURL: url, expiresAt: Date())
             if json { return try Output.json(["https_url": link.httpsURL, "custom_scheme_url": link.customSchemeURL]) }

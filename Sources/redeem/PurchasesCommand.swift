@@ -23,10 +23,7 @@ struct Purchases: AsyncParsableCommand {
         @Flag var json = false
 
         func run() async throws {
-            let base = publicURL ?? Environment.value("REDEEM_PUBLIC_URL") ?? "http://127.0.0.1:8080"
-            guard let url = URL(string: base), url.scheme == "https" || url.scheme == "http" else {
-                throw ConfigurationError(setting: "--public-url / REDEEM_PUBLIC_URL", reason: "'\(base)' is not an http(s) URL")
-            }
+            let url = try PublicURL.resolve(publicURL)
             let recorded = try await database.withAdmin {
                 try await $0.recordPurchase(
                     appID: try app.id, productID: product, email: email, appUserID: appUserID, sandbox: sandbox, publicURL: url)

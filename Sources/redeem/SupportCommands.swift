@@ -41,7 +41,7 @@ struct Customers: AsyncParsableCommand {
         func run() async throws {
             let appID = try app.id
             let found = try await target.runSupport(
-                publicURL: try SupportPublicURL.resolve(nil),
+                publicURL: try PublicURL.resolve(nil),
                 local: { support in
                     let (matches, more) = try await support.search(appID: appID, query: query, page: page)
                     return Found(
@@ -61,17 +61,6 @@ struct Customers: AsyncParsableCommand {
             }
             if found.more { print("More on --page \(page + 1).") }
         }
-    }
-}
-
-/// The public URL links are made with, as `redeem purchases create` resolves it.
-enum SupportPublicURL {
-    static func resolve(_ option: String?) throws -> URL {
-        let base = option ?? Environment.value("REDEEM_PUBLIC_URL") ?? "http://127.0.0.1:8080"
-        guard let url = URL(string: base), url.scheme == "https" || url.scheme == "http" else {
-            throw ConfigurationError(setting: "--public-url / REDEEM_PUBLIC_URL", reason: "'\(base)' is not an http(s) URL")
-        }
-        return url
     }
 }
 
@@ -104,7 +93,7 @@ extension Purchases {
         func run() async throws {
             let appID = try app.id
             let sent = try await target.runSupport(
-                publicURL: try SupportPublicURL.resolve(publicURL),
+                publicURL: try PublicURL.resolve(publicURL),
                 local: { support in
                     let sent = try await support.sendNewLink(appID: appID, purchaseID: purchase, actor: "cli")
                     return SentLink(
@@ -129,7 +118,7 @@ extension Purchases {
         func run() async throws {
             let appID = try app.id
             let refunded = try await target.runSupport(
-                publicURL: try SupportPublicURL.resolve(nil),
+                publicURL: try PublicURL.resolve(nil),
                 local: { try await $0.refund(appID: appID, purchaseID: purchase, actor: "cli") },
                 remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/purchases/\(segment(purchase))/refund", as: Purchase.self) })
             if json { return try Output.json(refunded) }

@@ -306,7 +306,10 @@ import Testing
             let audit = try await server.deps.store.auditLog(appID: app.id, limit: 5)
             #expect(audit.map(\.action) == ["purchase.refund"])
             #expect(audit.first?.actor == "operator:owner@example.com")
+            try await server.deps.store.recordAudit(
+                AuditEntry(at: TestServer.start, actor: "test", action: "elsewhere.change", objectType: "app", objectID: "x", appID: "app_other"))
             let page = try await server.send(.get, "/console/apps/\(app.id)/audit", key: nil, headers: [.cookie: "redeem_console=\(owner)"])
+            #expect(!page.body.contains("elsewhere.change"), "another app's entries stay off this app's page")
             #expect(page.status == 200)
             #expect(page.body.contains("<td>purchase.refund</td>") && page.body.contains("<td>operator.create</td>"))
             let hidden = try await server.send(.get, "/console/apps/\(app.id)/audit", key: nil, headers: [.cookie: "redeem_console=\(support)"])

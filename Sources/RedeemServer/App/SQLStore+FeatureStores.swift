@@ -1,3 +1,5 @@
+import Foundation
+import RedeemCore
 import RedeemStore
 
 // The composition root's one link between the features and the storage: `SQLStore` serves every feature's store
@@ -20,3 +22,12 @@ extension SQLStore: StripeEventStore {}
 extension SQLStore: UniversalLinkStore {}
 extension SQLStore: WebhookAdminStore {}
 extension SQLStore: WebhookQueueStore {}
+
+extension SupportService {
+    /// For the CLI: links against `publicURL`; e-mail is left to the running server (nothing is queued).
+    public init(store: SQLStore, publicURL: URL, clock: any RedeemClock = SystemClock()) {
+        self.init(
+            store: store, clock: clock, links: RedemptionLinkIssuer(store: store, publicURL: publicURL),
+            emailQueue: EmailQueue(store: store, mail: nil, mailer: nil, clock: clock))
+    }
+}

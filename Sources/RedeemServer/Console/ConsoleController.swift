@@ -58,7 +58,7 @@ struct ConsoleController {
             return signInPage(error: "The e-mail or password is wrong.", email: email, status: .unauthorized)
         } catch let limited as RateLimited {
             var response = signInPage(error: "Too many attempts. Wait a minute, then try again.", email: email, status: .tooManyRequests)
-            response.headers[.retryAfter] = String(Int(limited.retryAfter.rounded(.up)))
+            response.headers[.retryAfter] = APIError.from(limited)?.headers[.retryAfter]
             return response
         }
     }
@@ -137,7 +137,7 @@ struct ConsoleController {
         guard session.operator.role.may(.changeSettings) else { throw APIError.forbidden("Only an owner may read the audit log.") }
         let appID = try context.parameters.decoded("app_id")
         let app = try await service.store.app(id: appID)
-        let entries = try await service.store.auditLog(appID: nil, limit: 200).filter { $0.appID == nil || $0.appID == appID }
+        let entries = try await service.store.auditLog(appID: appID, includingInstance: true, limit: 200)
         let rows = entries.map {
             [
                 "at": ConsolePresenter.date($0.at), "actor": $0.actor, "action": $0.action, "object": "\($0.objectType) \($0.objectID)",

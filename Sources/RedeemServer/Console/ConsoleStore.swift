@@ -13,7 +13,7 @@ public protocol ConsoleStore: Sendable {
     func operatorSession(tokenHash: String) async throws -> OperatorSessionRecord?
     func touchOperatorSession(tokenHash: String, now: Date) async throws
     func endOperatorSession(tokenHash: String, now: Date) async throws
-    func auditLog(appID: String?, limit: Int) async throws -> [AuditEntry]
+    func auditLog(appID: String?, includingInstance: Bool, limit: Int) async throws -> [AuditEntry]
 
     func apps() async throws -> [App]
     func app(id: String) async throws -> App

@@ -21,7 +21,7 @@ public struct OperatorService: Sendable {
 
     public func create(email: String, role: OperatorRole, password: String, actor: String) async throws -> Operator {
         let email = Operator.normalize(email: email)
-        guard email.contains("@"), email.count <= 254 else { throw ValidationError(field: "email", reason: "must be an e-mail address") }
+        guard Formats.isEmail(email) else { throw ValidationError(field: "email", reason: "must be an e-mail address") }
         try Self.check(password: password)
         let op = Operator(id: Operator.generateID(), email: email, role: role, createdAt: clock.now())
         let audit = AuditEntry(

@@ -11,13 +11,6 @@ public struct SupportService: Sendable {
     let links: RedemptionLinkIssuer
     let emailQueue: EmailQueue
 
-    /// For the CLI: links against `publicURL`; e-mail is left to the running server (nothing is queued).
-    public init(store: SQLStore, publicURL: URL, clock: any RedeemClock = SystemClock()) {
-        self.init(
-            store: store, clock: clock, links: RedemptionLinkIssuer(store: store, publicURL: publicURL),
-            emailQueue: EmailQueue(store: store, mail: nil, mailer: nil, clock: clock))
-    }
-
     init(store: any ConsoleStore, clock: any RedeemClock, links: RedemptionLinkIssuer, emailQueue: EmailQueue) {
         self.store = store
         self.clock = clock
@@ -27,7 +20,7 @@ public struct SupportService: Sendable {
 
     public static let pageSize = 25
 
-    /// One page of the customers `query` names exactly (see `SQLStore.searchCustomers`), and whether more follow.
+    /// One page of the customers `query` names exactly (see `ConsoleStore.searchCustomers`), and whether more follow.
     public func search(appID: String, query: String, page: Int) async throws -> (matches: [CustomerMatch], more: Bool) {
         _ = try await store.app(id: appID)
         let found = try await store.searchCustomers(
