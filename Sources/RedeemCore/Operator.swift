@@ -51,7 +51,7 @@ public enum OperatorSessionRules {
 
 /// What a console operator can do; `OperatorRole.may` decides who may.
 public enum OperatorAction: String, CaseIterable, Sendable {
-    case lookUp, sendLink, resendEmail, grant, refund, revoke, changeSettings, manageKeys
+    case lookUp, sendLink, resendEmail, grant, refund, revoke, cancel, transfer, changeSettings, manageKeys
 }
 
 extension OperatorRole {

@@ -54,6 +54,9 @@ public struct Product: Codable, Hashable, Sendable {
     /// Checks the identifier and the type/period pairing.
     public func validate() throws(ValidationError) {
         try Identifier.validate(id, field: "id")
+        guard !PromotionalGrant.isPromotional(productID: id) else {
+            throw ValidationError(field: "id", reason: "'\(PromotionalGrant.productPrefix)' is reserved for granted entitlements")
+        }
         switch (type, period) {
         case (.subscription, nil):
             throw ValidationError(field: "period", reason: "a subscription needs a period such as P1M")

@@ -87,13 +87,15 @@ extension SQLStore {
         }
     }
 
-    /// Products with their entitlements; all of the app's when `ids` is nil.
+    /// Products with their entitlements; all of the app's when `ids` is nil, except the reserved products granted
+    /// entitlements are recorded under (`PromotionalGrant`), which are not for sale.
     static func products(appID: String, ids: [String]?, on connection: any SQLConnection) async throws -> [Product] {
         var sql: SQL = """
             SELECT p.*, pe.entitlement_id FROM products p
             LEFT JOIN product_entitlements pe ON pe.app_id = p.app_id AND pe.product_id = p.id
             WHERE p.app_id = \(appID)
             """
+        if ids == nil { sql.text += " AND substr(p.id, 1, \(PromotionalGrant.productPrefix.count)) <> '\(PromotionalGrant.productPrefix)'" }
         if let ids {
             guard !ids.isEmpty else { return [] }
             sql.text +=

@@ -76,6 +76,11 @@ public struct LifecycleTransaction: Sendable {
         try await emit(.cancellation, try await update(purchase.id, "refunded_at = \(now)"), reason: .customerSupport)
     }
 
+    /// A grant revoked: it ends now (`CANCELLATION`, by customer support).
+    public func revoke(_ purchase: Purchase) async throws {
+        try await emit(.cancellation, try await update(purchase.id, "expires_date = \(now)"), reason: .customerSupport)
+    }
+
     private func update(_ id: String, _ assignments: SQL) async throws -> Purchase {
         // The fragment's placeholders start at $1; the ID takes the next one.
         var sql = assignments
@@ -120,6 +125,9 @@ extension SQLStore {
     public func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> Purchase {
         try await write { connection in
             let purchase = try await Self.purchase(appID: appID, id: id, on: connection)
+            guard case .success(.here) = SupportRules.refund(purchase) else {
+                throw StoreError.conflict(SupportRules.refund(purchase).refusal ?? "Refund this purchase in Stripe.")
+            }
             try await LifecycleTransaction(connection: connection, now: now).refund(purchase)
             try await Self.insertAudit(audit, on: connection)
             return try await Self.purchase(appID: appID, id: id, on: connection)

@@ -135,8 +135,9 @@ extension SQLStore {
         if customer == nil { customer = try await resolveOrCreate(appID: grant.appID, appUserID: grant.appUserID, now: now, on: connection) }
         guard let customer else { throw StoreError.notFound("customer '\(grant.appUserID.rawValue)'") }
         var expires: Date? = nil
-        if product.type == .subscription, let period = product.period {
-            expires = try grant.expiresDate ?? ISO8601Period(parsing: period).advance(grant.purchaseDate)
+        if product.type == .subscription {
+            // Granted entitlements' products have no period: the grant names its end, or none for lifetime.
+            expires = try grant.expiresDate ?? product.period.map { try ISO8601Period(parsing: $0).advance(grant.purchaseDate) }
         }
         var purchase = Purchase(
             id: Identifier.make(prefix: "pur"), appID: grant.appID, customerID: customer.id, productID: product.id,

@@ -179,7 +179,9 @@ extension SQLStore {
         switch association {
         case .transfer:
             let source = try await eventCustomer(id: previousOwner, on: connection)
-            try await emit(.transfer(purchase, from: source, to: owner, eventID: eventID(), at: now), on: connection, now: now)
+            try await emit(
+                .transfer(purchase, from: source, to: owner, eventID: eventID(), at: now), transactionID: purchase.storeTransactionID,
+                on: connection, now: now)
         case .alias:
             try await emit(
                 .alias(customer: owner, environment: WebhookEnvironment(isSandbox: purchase.isSandbox), eventID: eventID(), at: now),
@@ -299,6 +301,7 @@ public struct RedemptionTokenState: Sendable {
     public let purchaseID: String
     public let expiresAt: Date
     public let consumedAt: Date?
+    public let openedAt: Date?
 }
 
 extension SQLStore {
@@ -307,9 +310,19 @@ extension SQLStore {
             try await connection.first("SELECT * FROM redemption_tokens WHERE token_hash = \(tokenHash)").map { row in
                 RedemptionTokenState(
                     appID: try row.string("app_id"), purchaseID: try row.string("purchase_id"),
-                    expiresAt: try row.date("expires_at"), consumedAt: row.optionalDate("consumed_at")
+                    expiresAt: try row.date("expires_at"), consumedAt: row.optionalDate("consumed_at"),
+                    openedAt: row.optionalDate("opened_at")
                 )
             }
+        }
+    }
+}
+
+extension SQLStore {
+    /// Records the first time a link's page was opened (by the buyer or a mail scanner); later opens change nothing.
+    public func markLinkOpened(tokenHash: String, now: Date) async throws {
+        try await write { connection in
+            try await connection.query("UPDATE redemption_tokens SET opened_at = \(now) WHERE token_hash = \(tokenHash) AND opened_at IS NULL")
         }
     }
 }

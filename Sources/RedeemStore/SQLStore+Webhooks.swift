@@ -39,16 +39,18 @@ extension SQLStore {
         try await connection.first("SELECT id FROM webhook_endpoints WHERE app_id = \(appID) AND disabled_at IS NULL LIMIT 1") != nil
     }
 
-    static func emit(_ event: WebhookEvent, on connection: any SQLConnection, now: Date) async throws {
+    /// `transactionID` files the deliveries under a purchase when the event itself names none (`TRANSFER`).
+    static func emit(_ event: WebhookEvent, transactionID: String? = nil, on connection: any SQLConnection, now: Date) async throws {
         let endpoints = try await connection.query("SELECT id FROM webhook_endpoints WHERE app_id = \(event.appID) AND disabled_at IS NULL")
         guard !endpoints.isEmpty else { return }
         let body = String(decoding: WebhookPayload.body(event), as: UTF8.self)
         for endpoint in endpoints {
             try await connection.query(
                 """
-                INSERT INTO webhook_deliveries (id, endpoint_id, app_id, event_id, event_type, body, created_at, next_attempt_at)
+                INSERT INTO webhook_deliveries (id, endpoint_id, app_id, event_id, event_type, body, transaction_id, created_at,
+                    next_attempt_at)
                 VALUES (\(Identifier.make(prefix: "dlv")), \(try endpoint.string("id")), \(event.appID), \(event.id), \(event.type.rawValue),
-                    \(body), \(now), \(now))
+                    \(body), \(event.transactionID ?? transactionID), \(now), \(now))
                 """)
         }
     }

@@ -35,6 +35,8 @@ public struct StripeInvoice: Sendable, Hashable, Decodable {
     public let lines: [Line]
     /// `status_transitions.paid_at`.
     public let paidAt: Date?
+    /// The payment that paid it (API versions before 2025-03-31.basil; later ones list payments separately).
+    public let paymentIntentID: String?
 
     /// The latest period end among the lines: how far a paid invoice extends access.
     public var periodEnd: Date? { lines.map(\.period.end).max() }
@@ -42,6 +44,7 @@ public struct StripeInvoice: Sendable, Hashable, Decodable {
     private enum CodingKeys: String, CodingKey {
         case id, subscription, parent, customer, status, currency, lines
         case billingReason = "billing_reason"
+        case paymentIntent = "payment_intent"
         case amountPaid = "amount_paid"
         case statusTransitions = "status_transitions"
     }
@@ -71,6 +74,7 @@ public struct StripeInvoice: Sendable, Hashable, Decodable {
         lines = try c.decodeIfPresent(StripeList<Line>.self, forKey: .lines)?.data ?? []
         paidAt = try c.decodeIfPresent(StatusTransitions.self, forKey: .statusTransitions)?.paidAt
             .map { Date(timeIntervalSince1970: TimeInterval($0)) }
+        paymentIntentID = try c.decodeIDIfPresent(forKey: .paymentIntent)
     }
 
     private static func parentSubscription(_ c: KeyedDecodingContainer<CodingKeys>) throws -> String? {

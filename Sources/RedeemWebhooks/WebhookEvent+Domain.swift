@@ -3,11 +3,13 @@ import RedeemCore
 
 /// Events built from domain values. `eventID` must be stable across retries; `date` is the event time.
 extension WebhookEvent {
-    /// `INITIAL_PURCHASE` for subscriptions, `NON_RENEWING_PURCHASE` for one-time products.
+    /// `INITIAL_PURCHASE` for subscriptions, `NON_RENEWING_PURCHASE` for one-time products and, as RevenueCat sends them,
+    /// for granted entitlements.
     public static func purchase(
         _ purchase: Purchase, customer: Customer, product: Product, eventID: String, at date: Date
     ) -> WebhookEvent {
-        let type: WebhookEventType = product.type == .subscription ? .initialPurchase : .nonRenewingPurchase
+        let renews = product.type == .subscription && purchase.store != .promotional
+        let type: WebhookEventType = renews ? .initialPurchase : .nonRenewingPurchase
         return lifecycle(type, purchase: purchase, customer: customer, product: product, eventID: eventID, at: date)
     }
 
@@ -108,7 +110,7 @@ extension WebhookEvent {
         event.productID = purchase.productID
         event.entitlementIDs = product.entitlements
         event.entitlementID = product.entitlements.count == 1 ? product.entitlements[0] : nil
-        event.periodType = WebhookPeriodType(purchase.periodType)
+        event.periodType = purchase.store == .promotional ? .promotional : WebhookPeriodType(purchase.periodType)
         event.purchasedAtMs = milliseconds(purchase.purchaseDate)
         event.expirationAtMs = purchase.expiresDate.map(milliseconds)
         event.transactionID = purchase.storeTransactionID

@@ -37,6 +37,8 @@ public struct WebhookPeriodType: RawRepresentable, Hashable, Codable, Sendable {
     public static let intro = Self(.intro)
     public static let trial = Self(.trial)
     public static let prepaid = Self(.prepaid)
+    /// Granted entitlements, which CustomerInfo shows as `normal` in the `promotional` store.
+    public static let promotional = Self(rawValue: "PROMOTIONAL")
 }
 
 /// `cancel_reason` and `expiration_reason`. Unknown values are kept.

@@ -4,7 +4,8 @@ import RedeemServer
 
 struct Purchases: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Record purchases made elsewhere, send them new links, refund sandbox ones.", subcommands: [Create.self, Link.self, Refund.self])
+        abstract: "Record, list and show purchases; send new links; refund, cancel or transfer them.",
+        subcommands: [Create.self, List.self, Show.self, Link.self, Refund.self, Cancel.self, Transfer.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """The operator console in a real browser (Playwright from PyPI driving Debian's Chromium): an operator made with
 `redeem operators create --password-stdin` signs in, finds a buyer by e-mail, opens the customer and sees the
-redemption attempt in the timeline, then signs out. Screenshots of every page at desktop and phone width go to
+redemption attempt in the timeline, sends a new link (found at a real SMTP server on loopback), grants an entitlement
+(seen in GET /v1/subscribers), and signs out; an owner refunds. Screenshots of every page at desktop and phone width go to
 test-artifacts/console/. Usage: console_browser.py path/to/redeem. Prints 'N passed, M failed'."""
-import json, os, subprocess, sys, tempfile, uuid
+import glob, json, os, subprocess, sys, tempfile, time, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from support import check, finish, free_port, http, wait_healthy  # noqa: E402
@@ -48,8 +49,29 @@ def main():
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    mail_dir = os.path.join(workdir, "mail")
+    os.makedirs(mail_dir)
+    smtp = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests", "RedeemTestSupport", "smtp_test_server.py"), "--dir", mail_dir],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    smtp_port = int(smtp.stdout.readline().split()[1])
     log = open(os.path.join(workdir, "server.log"), "w")
-    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--public-url", base], env=env, stdout=subprocess.DEVNULL, stderr=log)
+    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--public-url", base,
+                               "--smtp-url", f"smtp://127.0.0.1:{smtp_port}?security=none", "--mail-from", "shop@example.com"],
+                              env=env, stdout=subprocess.DEVNULL, stderr=log)
+
+    def mails_to(address, count, tries=100):
+        """The messages the SMTP server received for `address`, once there are `count` of them."""
+        for _ in range(tries):
+            found = []
+            for name in sorted(glob.glob(os.path.join(mail_dir, "message-*.json"))):
+                with open(name) as f:
+                    message = json.load(f)
+                if address in message["rcpt_tos"]:
+                    found.append(message)
+            if len(found) >= count:
+                return found
+            time.sleep(0.1)
+        return found
     try:
         check("serve starts", wait_healthy(base))
         status, granted = http("POST", base + "/v1/purchases", key=app["keys"]["secret"],
@@ -89,9 +111,12 @@ def main():
             row = page.locator("section[aria-labelledby=h-entitlements] tbody tr")
             check("the customer page shows the active entitlement", row.count() == 1 and row.first.inner_text().split()[:2] == ["pro", "active"],
                   row.all_inner_texts())
-            timeline = page.locator("ol.timeline li")
+            timeline = page.get_by_role("list", name="Redemption attempts").locator("li")
             check("the redemption attempt is in the timeline, with who redeemed", timeline.count() == 1 and "phone-user-1" in timeline.first.inner_text(),
                   timeline.all_inner_texts())
+            links = page.get_by_role("list", name="Redemption links").locator("li")
+            check("the purchase's link shows who redeemed it", links.count() == 1 and "redeemed" in links.first.inner_text(), links.all_inner_texts())
+            customer_url = page.url
             shots(page, "5-customer")
             check("support sees no Refund button", page.get_by_role("button", name="Refund").count() == 0)
             page.get_by_role("button", name="Send a new link").click()
@@ -101,8 +126,27 @@ def main():
             status, _ = http("POST", base + "/v1/subscribers/redeem_purchase", key=app["keys"]["public_production"],
                              body={"app_user_id": "phone-user-1", "redemption_token": shown.rsplit("/", 1)[-1]})
             check("the link support sent redeems in the app", status == 200, status)
-            page.go_back()
-            page.reload()
+            mailed = [m for m in mails_to("Buyer@Example.com", 1) if "/r/" in json.dumps(m["parts"])]
+            check("the new link was e-mailed through the real SMTP server", any(base + "/r/" in p["text"] for m in mailed for p in m["parts"]),
+                  [m["subject"] for m in mailed])
+
+            page.goto(customer_url)
+            emails = page.get_by_role("list", name="E-mails").locator("li")
+            check("the customer page lists the e-mails sent", emails.count() >= 1 and "delivered" in emails.all_inner_texts()[-1], emails.all_inner_texts())
+            page.get_by_text("Grant an entitlement").click()
+            page.get_by_label("Entitlement", exact=True).select_option("pro")
+            page.get_by_label("For", exact=True).select_option("monthly")
+            shots(page, "6b-grant-form")
+            page.get_by_role("button", name="Grant").click()
+            page.wait_for_load_state()
+            check("support grants an entitlement and the page says so", "Granted" in page.get_by_role("status").inner_text())
+            status, info = http("GET", base + "/v1/subscribers/phone-user-1", key=app["keys"]["secret"])
+            granted_pro = info["subscriber"]["entitlements"].get("pro", {})
+            check("the grant is in GET /v1/subscribers, as RevenueCat shows it",
+                  status == 200 and granted_pro.get("product_identifier") == "rc_promo_pro_monthly"
+                  and info["subscriber"]["subscriptions"]["rc_promo_pro_monthly"]["store"] == "promotional", info)
+            check("support sees no Revoke button", page.get_by_role("button", name="Revoke").count() == 0)
+            shots(page, "6c-granted")
             page.get_by_role("button", name="Sign out").click()
             check("signing out returns to the sign-in page", page.url.endswith("/console/sign-in"), page.url)
             page.goto(base + f"/console/apps/{app['id']}")
@@ -116,23 +160,33 @@ def main():
             page.locator("table a").first.click()
             page.get_by_role("button", name="Refund").click()
             check("the refund needs its box ticked", page.locator(".purchase .pill", has_text="refunded").count() == 0)
-            page.get_by_label("Refund pro_monthly and revoke its access now").check()
+            page.get_by_label("Refund pro_monthly and revoke its access").check()
             page.get_by_role("button", name="Refund").click()
             page.wait_for_load_state()
             check("an owner refunds the sandbox purchase and the page shows it", page.locator(".purchase .pill", has_text="refunded").count() == 1,
                   page.locator(".purchase").all_inner_texts())
             shots(page, "7-refunded")
             status, info = http("GET", base + "/v1/subscribers/phone-user-1", key=app["keys"]["secret"])
-            check("the refund revoked the entitlement the app sees", status == 200 and info["subscriber"]["entitlements"] == {}, info)
+            check("the refund ended the bought access; only the grant is left",
+                  status == 200 and info["subscriber"]["entitlements"]["pro"]["product_identifier"] == "rc_promo_pro_monthly", info)
+            page.get_by_label("End this grant now").check()
+            page.get_by_role("button", name="Revoke").click()
+            page.wait_for_load_state()
+            check("an owner revokes the grant", "Revoked" in page.get_by_role("status").inner_text())
+            status, info = http("GET", base + "/v1/subscribers/phone-user-1", key=app["keys"]["secret"])
+            check("after the revocation the app sees pro expired",
+                  info["subscriber"]["entitlements"]["pro"]["expires_date"] <= info["request_date"], info)
             page.get_by_role("link", name="Audit log").click()
             actions = page.locator("tbody tr td:nth-child(3)").all_inner_texts()
-            check("the audit log shows the refund and the link, newest first", actions[:2] == ["purchase.refund", "purchase.link"], actions)
+            check("the audit log shows every write", {"grant.revoke", "purchase.refund", "grant.create", "purchase.link"} <= set(actions), actions)
             shots(page, "8-audit")
             browser.close()
     finally:
         server.terminate()
         server.wait(timeout=10)
         log.close()
+        smtp.stdin.close()
+        smtp.wait(timeout=10)
     with open(os.path.join(workdir, "server.log")) as f:
         text = f.read()
     check("no password or session token reaches the log", PASSWORD not in text and "redeem_console=" not in text)

@@ -24,9 +24,6 @@ public protocol AdminStore: RedemptionLinkStore {
     func products(appID: String) async throws -> [Product]
 
     // Purchases
-    func purchase(appID: String, id: String) async throws -> Purchase
-    /// Every attempt to redeem one of a purchase's links, oldest first.
-    func redemptionAttempts(appID: String, purchaseID: String) async throws -> [RedemptionAttempt]
     /// Records a purchase once per idempotency key; a repeat returns the first result.
     func grant(_ grant: PurchaseGrant, idempotency: Idempotency?, now: Date) async throws -> GrantResult
     // Offer codes

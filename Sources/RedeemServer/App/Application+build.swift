@@ -72,7 +72,7 @@ public struct ServerDependencies: Sendable {
     }
     var linkPage: LinkPageService { LinkPageService(store: store, clock: clock, limiter: rateLimiter, emailQueue: emailQueue) }
     var webhookEndpoints: WebhookEndpointService { WebhookEndpointService(store: store, clock: clock, worker: webhooks) }
-    var support: SupportService { SupportService(store: store, clock: clock, links: links, emailQueue: emailQueue) }
+    var support: SupportService { SupportService(store: store, clock: clock, links: links, emailQueue: emailQueue, stripe: stripeSessions) }
     var console: ConsoleService { ConsoleService(store: store, clock: clock, limiter: rateLimiter, support: support) }
     var purchases: PurchaseService { PurchaseService(store: store, links: links, emailQueue: emailQueue, clock: clock) }
 }

@@ -28,6 +28,6 @@ extension SupportService {
     public init(store: SQLStore, publicURL: URL, clock: any RedeemClock = SystemClock()) {
         self.init(
             store: store, clock: clock, links: RedemptionLinkIssuer(store: store, publicURL: publicURL),
-            emailQueue: EmailQueue(store: store, mail: nil, mailer: nil, clock: clock))
+            emailQueue: EmailQueue(store: store, mail: nil, mailer: nil, clock: clock), stripe: nil)
     }
 }

@@ -61,16 +61,40 @@ struct StripeSessions: Sendable {
             productName: productName, unitAmount: Int(price.amountMicros / 10_000), currency: price.currency.lowercased(),
             successURL: successURL, cancelURL: cancelURL, customerEmail: email, clientReferenceID: buyer?.rawValue, metadata: metadata
         ).httpRequest()
+        let (status, body) = try await Self.send(request, settings: settings, client: client)
+        do {
+            return try StripeCheckoutRequest.decodeResponse(statusCode: status, body: body).url
+        } catch {
+            throw APIError(.upstreamRefused, "Stripe refused the checkout: \(error)")
+        }
+    }
+}
+
+extension StripeSessions {
+    /// Sends a built request to `settings.apiBase` (Stripe's, or a test's stand-in); returns the status and body.
+    static func send(_ request: StripeHTTPRequest, settings: StripeSettings, client: HTTPClient) async throws -> (status: Int, body: [UInt8]) {
         var http = HTTPClientRequest(url: settings.apiBase.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + request.url.path)
         http.method = .POST
         for (name, value) in request.headers { http.headers.add(name: name, value: value) }
         http.body = .bytes(ByteBuffer(bytes: Array(request.bodyData)))
         let response = try await client.execute(http, timeout: .seconds(20))
         let body = try await response.body.collect(upTo: 1024 * 1024)
+        return (Int(response.status.code), Array(body.readableBytesView))
+    }
+
+    /// A support call (refund, cancel at period end); Stripe's refusal becomes a 502 naming Stripe's reason.
+    func support(_ call: StripeSupportRequest, idempotencyKey: String) async throws {
+        let request: StripeHTTPRequest
         do {
-            return try StripeCheckoutRequest.decodeResponse(statusCode: Int(response.status.code), body: Array(body.readableBytesView)).url
+            request = try call.httpRequest(secretKey: settings.secretKey, idempotencyKey: idempotencyKey)
         } catch {
-            throw APIError(.upstreamRefused, "Stripe refused the checkout: \(error)")
+            throw APIError.conflict("Stripe has nothing to act on for this purchase (\(error.field) \(error.reason)).")
+        }
+        let (status, body) = try await Self.send(request, settings: settings, client: client)
+        do {
+            try StripeSupportRequest.check(statusCode: status, body: body)
+        } catch {
+            throw APIError(.upstreamRefused, "Stripe refused: \(error.message ?? error.type)")
         }
     }
 }

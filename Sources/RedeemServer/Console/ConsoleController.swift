@@ -24,6 +24,11 @@ struct ConsoleController {
         router.get("/console/apps/{app_id}/customers/{customer_id}", use: customer)
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/link", use: newLink)
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/refund", use: refund)
+        router.post("/console/apps/{app_id}/purchases/{purchase_id}/cancel", use: cancel)
+        router.post("/console/apps/{app_id}/purchases/{purchase_id}/revoke", use: revoke)
+        router.post("/console/apps/{app_id}/purchases/{purchase_id}/transfer", use: transfer)
+        router.post("/console/apps/{app_id}/customers/{customer_id}/grants", use: grant)
+        router.post("/console/apps/{app_id}/emails/{email_id}/retry", use: retryEmail)
         router.get("/console/apps/{app_id}/audit", use: audit)
     }
 
@@ -98,8 +103,9 @@ struct ConsoleController {
         let app = try await service.store.app(id: appID)
         let view = try await service.customer(appID: appID, id: try context.parameters.decoded("customer_id"))
         let now = service.clock.now()
-        return try await page(
-            "console-customer", status: .ok, request: request, session: session, app: app, ConsolePresenter.customer(view, now: now))
+        var values = ConsolePresenter.customer(view, now: now)
+        if let notice = request.uri.queryParameters["notice"].flatMap({ ConsoleNotice(rawValue: String($0)) }) { values["notice"] = notice.text }
+        return try await page("console-customer", status: .ok, request: request, session: session, app: app, values)
     }
 
     /// Issues a new link for a purchase, e-mails it, and shows it once with its QR code. Any role may.
@@ -109,7 +115,9 @@ struct ConsoleController {
         try requireForm(form, session)
         let appID = try context.parameters.decoded("app_id")
         let app = try await service.store.app(id: appID)
-        let sent = try await service.sendNewLink(appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), by: session)
+        try service.require(.sendLink, session, "send links")
+        let sent = try await service.support.sendNewLink(
+            appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), actor: session.actor)
         let back = form["customer_id"].map { ConsolePresenter.customerURL(appID: appID, customerID: $0) } ?? "/console/apps/\(appID)"
         var values: [String: Any] = [
             "purchaseID": sent.purchase.id, "httpsURL": sent.link.httpsURL, "schemeURL": sent.link.customSchemeURL,
@@ -120,15 +128,90 @@ struct ConsoleController {
         return try await page("console-new-link", status: .ok, request: request, session: session, app: app, values)
     }
 
-    /// Refunds a sandbox purchase (owners), once the form's box confirming it is ticked; then back to the customer.
+    /// Refunds a purchase (owners), once the form's box confirming it is ticked: a sandbox one at once, a Stripe one
+    /// through Stripe. Then back to the customer, saying which.
     @Sendable func refund(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await act(request, context, .refund, "refund purchases", confirm: "refund") { form, appID, session in
+            let done = try await service.support.refund(appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), actor: session.actor)
+            return (done.purchase.customerID, done.pending ? .refundRequested : .refunded)
+        }
+    }
+
+    /// Stops a subscription renewing at the end of its period (owners).
+    @Sendable func cancel(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await act(request, context, .cancel, "cancel subscriptions", confirm: "cancellation") { form, appID, session in
+            let done = try await service.support.cancelAtPeriodEnd(
+                appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), actor: session.actor)
+            return (done.purchase.customerID, done.pending ? .cancelRequested : .cancelled)
+        }
+    }
+
+    /// Ends a granted entitlement now (owners).
+    @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await act(request, context, .revoke, "revoke grants", confirm: "revocation") { form, appID, session in
+            let purchase = try await service.support.revokeGrant(
+                appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), actor: session.actor)
+            return (purchase.customerID, .revoked)
+        }
+    }
+
+    /// Moves a purchase to another app user ID (owners); the page then shows the purchase's new owner.
+    @Sendable func transfer(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await act(request, context, .transfer, "transfer purchases", confirm: "transfer") { form, appID, session in
+            let purchase = try await service.support.transfer(
+                appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), to: form["app_user_id"] ?? "",
+                actor: session.actor)
+            return (purchase.customerID, .transferred)
+        }
+    }
+
+    /// Grants an entitlement for a preset duration or until a date (any role).
+    @Sendable func grant(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await act(request, context, .grant, "grant entitlements", confirm: nil) { form, appID, session in
+            let customer = try await service.store.customer(appID: appID, id: try context.parameters.decoded("customer_id"))
+            let choice = form["duration"] ?? ""
+            var duration: PromotionalDuration? = nil
+            var until: Date? = nil
+            if choice == "until" {
+                // A date field: the grant ends at the start of that day, UTC.
+                guard let date = ISODate.parse((form["until"] ?? "") + "T00:00:00Z") else {
+                    throw APIError.badRequest("Give the end date as YYYY-MM-DD.", field: "until")
+                }
+                until = date
+            } else {
+                guard let preset = PromotionalDuration(rawValue: choice) else { throw APIError.badRequest("Choose a duration.", field: "duration") }
+                duration = preset
+            }
+            _ = try await service.support.grant(
+                appID: appID, appUserID: customer.originalAppUserID, entitlementID: form["entitlement_id"] ?? "", duration: duration,
+                until: until, actor: session.actor)
+            return (customer.id, .granted)
+        }
+    }
+
+    /// Sends a failed or retrying e-mail again now (any role).
+    @Sendable func retryEmail(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await act(request, context, .resendEmail, "re-send e-mails", confirm: nil) { form, appID, session in
+            let email = try await service.support.retryEmail(appID: appID, emailID: try context.parameters.decoded("email_id"), actor: session.actor)
+            let purchase = try await service.store.purchase(appID: appID, id: email.purchaseID)
+            return (purchase.customerID, .emailRetried)
+        }
+    }
+
+    /// One console action: a session, the form's token, the role, the confirming box when `confirm` names one; then
+    /// `body`, and back to the customer page with a notice of what happened.
+    func act(
+        _ request: Request, _ context: AppRequestContext, _ action: OperatorAction, _ what: String, confirm: String?,
+        _ body: ([String: String], String, ConsoleSession) async throws -> (customerID: String, notice: ConsoleNotice)
+    ) async throws -> Response {
         guard let session = try await session(request) else { return Self.redirect("/console/sign-in") }
         let form = try await FormBody.parse(request, limit: 8 * 1024)
         try requireForm(form, session)
-        guard form["confirm"] == "yes" else { throw APIError.badRequest("Tick the box to confirm the refund.", field: "confirm") }
+        try service.require(action, session, what)
+        if let confirm, form["confirm"] != "yes" { throw APIError.badRequest("Tick the box to confirm the \(confirm).", field: "confirm") }
         let appID = try context.parameters.decoded("app_id")
-        let purchase = try await service.refund(appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), by: session)
-        return Self.redirect(ConsolePresenter.customerURL(appID: appID, customerID: purchase.customerID))
+        let (customerID, notice) = try await body(form, appID, session)
+        return Self.redirect(ConsolePresenter.customerURL(appID: appID, customerID: customerID) + "?notice=" + notice.rawValue)
     }
 
     /// The audit log of the app's objects and of the instance (operators), newest first. Owners only.
@@ -191,7 +274,7 @@ struct ConsoleController {
             context["csrf"] = session.csrf
             context["operatorEmail"] = session.operator.email
             context["role"] = session.operator.role.rawValue
-            context["mayRefund"] = session.operator.role.may(.refund)
+            for action in OperatorAction.allCases { context["may_\(action.rawValue)"] = session.operator.role.may(action) }
         }
         if let app {
             context["app"] = ["id": app.id, "name": app.name]

@@ -36,23 +36,57 @@ enum ConsolePresenter {
             ],
             "aliases": view.customer.aliases.filter { $0 != view.customer.originalAppUserID },
             "entitlements": entitlements, "noEntitlements": entitlements.isEmpty,
-            "purchases": view.purchases.reversed().map { purchase($0.purchase, attempts: $0.attempts, now: now) },
+            "purchases": view.purchases.reversed().map { purchase($0, now: now) },
             "noPurchases": view.purchases.isEmpty,
+            "grantEntitlements": view.entitlementIDs, "mayGrant": !view.entitlementIDs.isEmpty,
+            "durations": PromotionalDuration.allCases.map { ["value": $0.rawValue, "label": $0.rawValue.replacingOccurrences(of: "_", with: " ")] },
         ]
     }
 
-    static func purchase(_ purchase: Purchase, attempts: [RedemptionAttempt], now: Date) -> [String: Any] {
+    static func purchase(_ detail: SupportService.PurchaseDetail, now: Date) -> [String: Any] {
+        let purchase = detail.purchase
         var values: [String: Any] = [
             "id": purchase.id, "product": purchase.productID, "store": purchase.store.rawValue, "sandbox": purchase.isSandbox,
             "purchased": date(purchase.purchaseDate), "state": state(of: purchase, now: now), "transaction": purchase.storeTransactionID,
-            "attempts": attempts.map { ["at": date($0.createdAt), "appUserID": $0.appUserID, "outcome": outcome($0.outcome)] },
-            "noAttempts": attempts.isEmpty, "refundable": purchase.isSandbox && purchase.refundedAt == nil,
-            "refunded": purchase.refundedAt != nil,
+            "isGrant": purchase.store == .promotional, "refunded": purchase.refundedAt != nil,
+            "refundable": (try? SupportRules.refund(purchase).get()) != nil,
+            "cancellable": (try? SupportRules.cancelAtPeriodEnd(purchase, now: now).get()) != nil,
+            "revocable": PromotionalGrant.revokeRefusal(purchase, now: now) == nil,
+            "transferable": purchase.store != .promotional && purchase.refundedAt == nil,
+            "linkable": purchase.store != .promotional && purchase.refundedAt == nil,
+            "attempts": detail.attempts.map { ["at": date($0.createdAt), "appUserID": $0.appUserID, "outcome": outcome($0.outcome)] },
+            "links": detail.links.map(link),
+            "emails": detail.emails.map(email),
+            "webhooks": detail.webhooks.map(webhook),
         ]
         if let email = purchase.email { values["email"] = email }
         if let expires = purchase.expiresDate { values["expires"] = date(expires) }
+        if let cancelled = purchase.unsubscribeDetectedAt { values["cancelledAt"] = date(cancelled) }
         if let price = purchase.price { values["price"] = PriceFormat.string(price) }
         return values
+    }
+
+    static func link(_ link: IssuedLink) -> [String: Any] {
+        var values: [String: Any] = ["issued": date(link.createdAt), "expires": date(link.expiresAt)]
+        if let opened = link.openedAt { values["opened"] = date(opened) }
+        if let redeemed = link.redeemedAt { values["redeemed"] = date(redeemed) }
+        if let by = link.redeemedBy { values["redeemedBy"] = by }
+        return values
+    }
+
+    static func email(_ sent: SentEmail) -> [String: Any] {
+        var values: [String: Any] = [
+            "id": sent.email.id, "kind": sent.email.kind == .receipt ? "receipt" : "new link", "to": sent.email.recipient,
+            "queued": date(sent.email.createdAt), "state": sent.state, "attempts": sent.email.attempts,
+            "retryable": sent.sentAt == nil && sent.email.attempts > 0,
+        ]
+        if let error = sent.lastError { values["error"] = error }
+        return values
+    }
+
+    static func webhook(_ delivery: WebhookDelivery) -> [String: Any] {
+        let state = delivery.deliveredAt != nil ? "delivered" : delivery.failedAt != nil ? "failed" : delivery.attempts > 0 ? "retrying" : "queued"
+        return ["type": delivery.eventType, "at": date(delivery.createdAt), "state": state, "attempts": delivery.attempts]
     }
 
     /// active, in grace, expired or refunded.

@@ -60,32 +60,26 @@ struct ConsoleService: Sendable {
 
     static func csrf(sessionToken: String) -> String { SecretToken.hash("console-form:" + sessionToken) }
 
-    /// Sends a purchase a new link (any role), as the signed-in operator.
-    func sendNewLink(appID: String, purchaseID: String, by session: ConsoleSession) async throws -> SupportService.NewLink {
-        guard session.operator.role.may(.sendLink) else { throw APIError.forbidden("This role may not send links.") }
-        return try await support.sendNewLink(appID: appID, purchaseID: purchaseID, actor: session.actor)
+    /// Checks that the signed-in operator's role may do `action`; `what` names it in the refusal.
+    func require(_ action: OperatorAction, _ session: ConsoleSession, _ what: String) throws {
+        guard session.operator.role.may(action) else { throw APIError.forbidden("Your role (\(session.operator.role.rawValue)) may not \(what).") }
     }
 
-    /// Refunds a sandbox purchase (owners only), as the signed-in operator.
-    func refund(appID: String, purchaseID: String, by session: ConsoleSession) async throws -> Purchase {
-        guard session.operator.role.may(.refund) else { throw APIError.forbidden("Only an owner may refund a purchase.") }
-        return try await support.refund(appID: appID, purchaseID: purchaseID, actor: session.actor)
-    }
-
-    /// What the customer page shows: the customer, the CustomerInfo the app sees, and each purchase with its attempts.
+    /// What the customer page shows: the customer, the CustomerInfo the app sees, and each purchase with its links,
+    /// attempts, e-mails and webhook deliveries.
     struct CustomerView: Sendable {
         let customer: Customer
         let info: CustomerInfo
-        let purchases: [(purchase: Purchase, attempts: [RedemptionAttempt])]
+        let purchases: [SupportService.PurchaseDetail]
+        let entitlementIDs: [String]
     }
 
     func customer(appID: String, id: String) async throws -> CustomerView {
         let customer = try await store.customer(appID: appID, id: id)
         let info = try await store.customerInfo(appID: appID, appUserID: try AppUserID(validating: customer.originalAppUserID), now: clock.now())
-        var purchases: [(purchase: Purchase, attempts: [RedemptionAttempt])] = []
-        for purchase in try await store.purchases(customerID: customer.id) {
-            purchases.append((purchase, try await store.redemptionAttempts(appID: appID, purchaseID: purchase.id)))
-        }
-        return CustomerView(customer: customer, info: info, purchases: purchases)
+        var purchases: [SupportService.PurchaseDetail] = []
+        for purchase in try await store.purchases(customerID: customer.id) { purchases.append(try await support.detail(of: purchase)) }
+        let entitlements = try await store.entitlements(appID: appID).map(\.id)
+        return CustomerView(customer: customer, info: info, purchases: purchases, entitlementIDs: entitlements)
     }
 }

@@ -16,6 +16,7 @@ public protocol ConsoleStore: Sendable {
     func auditLog(appID: String?, includingInstance: Bool, limit: Int) async throws -> [AuditEntry]
 
     func apps() async throws -> [App]
+    func entitlements(appID: String) async throws -> [Entitlement]
     func app(id: String) async throws -> App
     func searchCustomers(appID: String, query: String, limit: Int, offset: Int) async throws -> [CustomerMatch]
     func customer(appID: String, id: String) async throws -> Customer
@@ -25,4 +26,15 @@ public protocol ConsoleStore: Sendable {
     func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> Purchase
     func redemptionAttempts(appID: String, purchaseID: String) async throws -> [RedemptionAttempt]
     func customerInfo(appID: String, appUserID: AppUserID, now: Date) async throws -> CustomerInfo
+    func findCustomer(appID: String, appUserID: AppUserID) async throws -> Customer?
+
+    func grantPromotional(appID: String, appUserID: AppUserID, grant: PromotionalGrant, now: Date, audit: AuditEntry) async throws -> Purchase
+    func revokeGrant(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase
+    func transferPurchase(appID: String, purchaseID: String, to appUserID: AppUserID, now: Date, audit: AuditEntry) async throws -> Purchase
+    func cancelAtPeriodEnd(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase
+    func paymentReference(appID: String, purchaseID: String) async throws -> String?
+    func retryEmail(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> QueuedEmail
+    func emails(purchaseID: String) async throws -> [(email: QueuedEmail, sentAt: Date?, failedAt: Date?, lastError: String?)]
+    func webhookDeliveries(appID: String, transactionID: String, limit: Int) async throws -> [WebhookDelivery]
+    func redemptionLinks(appID: String, purchaseID: String) async throws -> [IssuedLink]
 }

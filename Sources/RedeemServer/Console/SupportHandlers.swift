@@ -1,7 +1,7 @@
 import Foundation
 import RedeemCore
 
-/// `/admin/v1/apps/{app_id}/customers` and the purchase actions: the console's support operations for keys.
+/// `/admin/v1/apps/{app_id}/customers`, purchases, grants and e-mails: the console's support operations, for keys.
 extension APIHandlers {
     func searchCustomers(_ input: Operations.SearchCustomers.Input) async throws -> Operations.SearchCustomers.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
@@ -27,10 +27,76 @@ extension APIHandlers {
 
     func refundPurchase(_ input: Operations.RefundPurchase.Input) async throws -> Operations.RefundPurchase.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        let refunded = try await deps.support.refund(appID: appID, purchaseID: input.path.purchaseId, actor: try keyActor())
-        return .ok(.init(body: .json(refunded)))
+        let done = try await deps.support.refund(appID: appID, purchaseID: input.path.purchaseId, actor: try keyActor())
+        return done.pending ? .accepted(.init(body: .json(done.purchase))) : .ok(.init(body: .json(done.purchase)))
+    }
+
+    func cancelPurchase(_ input: Operations.CancelPurchase.Input) async throws -> Operations.CancelPurchase.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        let done = try await deps.support.cancelAtPeriodEnd(appID: appID, purchaseID: input.path.purchaseId, actor: try keyActor())
+        return done.pending ? .accepted(.init(body: .json(done.purchase))) : .ok(.init(body: .json(done.purchase)))
+    }
+
+    func transferPurchase(_ input: Operations.TransferPurchase.Input) async throws -> Operations.TransferPurchase.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let purchase = try await deps.support.transfer(
+            appID: appID, purchaseID: input.path.purchaseId, to: body.appUserId, actor: try keyActor())
+        return .ok(.init(body: .json(purchase)))
+    }
+
+    func listCustomerPurchases(_ input: Operations.ListCustomerPurchases.Input) async throws -> Operations.ListCustomerPurchases.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        _ = try await admin.store.app(id: appID)
+        let purchases = try await deps.support.purchases(appID: appID, appUserID: input.path.appUserId)
+        return .ok(.init(body: .json(.init(purchases: purchases))))
+    }
+
+    func createGrant(_ input: Operations.CreateGrant.Input) async throws -> Operations.CreateGrant.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let purchase = try await deps.support.grant(
+            appID: appID, appUserID: input.path.appUserId, entitlementID: body.entitlementId,
+            duration: body.duration.flatMap { PromotionalDuration(rawValue: $0.rawValue) }, until: body.until, actor: try keyActor())
+        return .created(.init(body: .json(purchase)))
+    }
+
+    func revokeGrant(_ input: Operations.RevokeGrant.Input) async throws -> Operations.RevokeGrant.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        let purchase = try await deps.support.revokeGrant(appID: appID, purchaseID: input.path.purchaseId, actor: try keyActor())
+        return .ok(.init(body: .json(purchase)))
+    }
+
+    func retryEmail(_ input: Operations.RetryEmail.Input) async throws -> Operations.RetryEmail.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        let email = try await deps.support.retryEmail(appID: appID, emailID: input.path.emailId, actor: try keyActor())
+        let view = Components.Schemas.SupportEmail(
+            id: email.id, purchaseId: email.purchaseID, kind: email.kind == .receipt ? .receipt : .newLink, recipient: email.recipient,
+            state: email.attempts > 0 ? .retrying : .queued, attempts: email.attempts, queuedAt: email.createdAt)
+        return .ok(.init(body: .json(view)))
+    }
+
+    func getPurchase(_ input: Operations.GetPurchase.Input) async throws -> Operations.GetPurchase.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        let detail = try await deps.support.detail(appID: appID, purchaseID: input.path.purchaseId)
+        let body = Components.Schemas.PurchaseDetail(
+            purchase: detail.purchase, redemptionAttempts: detail.attempts,
+            redemptionLinks: detail.links.map {
+                .init(issuedAt: $0.createdAt, expiresAt: $0.expiresAt, openedAt: $0.openedAt, redeemedAt: $0.redeemedAt, redeemedBy: $0.redeemedBy)
+            },
+            emails: detail.emails.map(Components.Schemas.SupportEmail.init), webhookDeliveries: detail.webhooks)
+        return .ok(.init(body: .json(body)))
     }
 
     /// Who the audit log names for a write made with an API key.
     func keyActor() throws -> String { "key:\(try context.key?.id ?? "unknown")" }
+}
+
+extension Components.Schemas.SupportEmail {
+    init(_ sent: SentEmail) {
+        self.init(
+            id: sent.email.id, purchaseId: sent.email.purchaseID, kind: sent.email.kind == .receipt ? .receipt : .newLink,
+            recipient: sent.email.recipient, state: StatePayload(rawValue: sent.state) ?? .queued, attempts: sent.email.attempts,
+            queuedAt: sent.email.createdAt, lastError: sent.lastError)
+    }
 }

@@ -3,19 +3,22 @@ import RedeemCore
 import RedeemStore
 
 /// The support operations the console, the admin API and the CLI share: find a customer, send a purchase a new
-/// redemption link, refund a sandbox purchase. Who may call them is the caller's check (console roles, admin keys);
+/// redemption link, refund or cancel a purchase, grant and revoke entitlements, transfer a purchase, retry an e-mail. Who may call them is the caller's check (console roles, admin keys);
 /// every write is audited under `actor`.
 public struct SupportService: Sendable {
     let store: any ConsoleStore
     let clock: any RedeemClock
     let links: RedemptionLinkIssuer
     let emailQueue: EmailQueue
+    /// Refunds and cancellations of Stripe purchases; nil when Stripe is not configured (and in the local CLI).
+    let stripe: StripeSessions?
 
-    init(store: any ConsoleStore, clock: any RedeemClock, links: RedemptionLinkIssuer, emailQueue: EmailQueue) {
+    init(store: any ConsoleStore, clock: any RedeemClock, links: RedemptionLinkIssuer, emailQueue: EmailQueue, stripe: StripeSessions?) {
         self.store = store
         self.clock = clock
         self.links = links
         self.emailQueue = emailQueue
+        self.stripe = stripe
     }
 
     public static let pageSize = 25
@@ -50,16 +53,145 @@ public struct SupportService: Sendable {
         return NewLink(purchase: purchase, link: link, emailed: emailed)
     }
 
-    /// Refunds a sandbox purchase at once: it grants nothing more, its CANCELLATION event is queued, and the refund is
-    /// audited, in one transaction. A paid purchase is refunded in Stripe, whose webhook then applies it here.
-    public func refund(appID: String, purchaseID: String, actor: String) async throws -> Purchase {
+    /// What a refund or cancellation did: applied here, or asked of Stripe (whose webhook applies it).
+    public struct Outcome: Sendable {
+        public let purchase: Purchase
+        /// True when Stripe was asked and its webhook will apply the change.
+        public let pending: Bool
+    }
+
+    /// Refunds a purchase: a sandbox one at once (its CANCELLATION event and the audit in one transaction); a Stripe one
+    /// through Stripe's refunds API, applied when Stripe's `charge.refunded` arrives. See `SupportRules.refund`.
+    public func refund(appID: String, purchaseID: String, actor: String) async throws -> Outcome {
         let purchase = try await store.purchase(appID: appID, id: purchaseID)
-        guard purchase.refundedAt == nil else { throw APIError.conflict("This purchase is already refunded.") }
-        guard purchase.isSandbox else {
-            throw APIError.conflict("Refund a paid purchase in Stripe's dashboard; Stripe's webhook then applies the refund here.")
-        }
         let now = clock.now()
         let audit = AuditEntry(at: now, actor: actor, action: "purchase.refund", objectType: "purchase", objectID: purchase.id, appID: appID)
-        return try await store.refundPurchase(appID: appID, id: purchase.id, now: now, audit: audit)
+        switch SupportRules.refund(purchase) {
+        case .failure(let refusal): throw APIError.conflict(refusal.reason)
+        case .success(.here):
+            return Outcome(purchase: try await store.refundPurchase(appID: appID, id: purchase.id, now: now, audit: audit), pending: false)
+        case .success(.stripe):
+            guard let paymentIntent = try await store.paymentReference(appID: appID, purchaseID: purchase.id) else {
+                throw APIError.conflict("Stripe has not reported a payment for this purchase yet; refund it in Stripe's dashboard.")
+            }
+            try await requireStripe().support(.refund(paymentIntentID: paymentIntent), idempotencyKey: "redeem-refund-\(purchase.id)")
+            try await store.recordAudit(audit.with(detail: "asked Stripe to refund \(paymentIntent)"))
+            return Outcome(purchase: purchase, pending: true)
+        }
+    }
+
+    /// Stops a subscription renewing at the end of its period: a sandbox one at once, a Stripe one through Stripe.
+    public func cancelAtPeriodEnd(appID: String, purchaseID: String, actor: String) async throws -> Outcome {
+        let purchase = try await store.purchase(appID: appID, id: purchaseID)
+        let now = clock.now()
+        let audit = AuditEntry(at: now, actor: actor, action: "purchase.cancel", objectType: "purchase", objectID: purchase.id, appID: appID)
+        switch SupportRules.cancelAtPeriodEnd(purchase, now: now) {
+        case .failure(let refusal): throw APIError.conflict(refusal.reason)
+        case .success(.here):
+            return Outcome(purchase: try await store.cancelAtPeriodEnd(appID: appID, purchaseID: purchase.id, now: now, audit: audit), pending: false)
+        case .success(.stripe):
+            try await requireStripe().support(
+                .cancelAtPeriodEnd(subscriptionID: purchase.storeTransactionID), idempotencyKey: "redeem-cancel-\(purchase.id)")
+            try await store.recordAudit(audit.with(detail: "asked Stripe to cancel at period end"))
+            return Outcome(purchase: purchase, pending: true)
+        }
+    }
+
+    /// Grants `entitlementID` to `appUserID` for a preset duration or until a date (RevenueCat's promotional grant).
+    public func grant(
+        appID: String, appUserID: String, entitlementID: String, duration: PromotionalDuration?, until: Date?, actor: String
+    ) async throws -> Purchase {
+        let user = try AppUserID.parse(appUserID)
+        let now = clock.now()
+        let plan = try PromotionalGrant.plan(entitlementID: entitlementID, duration: duration, until: until, now: now)
+        let detail = "\(entitlementID) for \(user.rawValue) until " + (plan.expiresDate.map(ISODate.format) ?? "forever")
+        let audit = AuditEntry(at: now, actor: actor, action: "grant.create", objectType: "purchase", objectID: "", appID: appID, detail: detail)
+        return try await store.grantPromotional(appID: appID, appUserID: user, grant: plan, now: now, audit: audit)
+    }
+
+    /// Ends a granted entitlement now.
+    public func revokeGrant(appID: String, purchaseID: String, actor: String) async throws -> Purchase {
+        let now = clock.now()
+        let audit = AuditEntry(at: now, actor: actor, action: "grant.revoke", objectType: "purchase", objectID: purchaseID, appID: appID)
+        return try await store.revokeGrant(appID: appID, purchaseID: purchaseID, now: now, audit: audit)
+    }
+
+    /// Moves a purchase to another app user ID (created if new), with a `TRANSFER` event.
+    public func transfer(appID: String, purchaseID: String, to appUserID: String, actor: String) async throws -> Purchase {
+        let user = try AppUserID.parse(appUserID)
+        let now = clock.now()
+        let audit = AuditEntry(
+            at: now, actor: actor, action: "purchase.transfer", objectType: "purchase", objectID: purchaseID, appID: appID,
+            detail: "to \(user.rawValue)")
+        return try await store.transferPurchase(appID: appID, purchaseID: purchaseID, to: user, now: now, audit: audit)
+    }
+
+    /// Sends a failed or retrying e-mail again now; the delivery worker picks it up.
+    public func retryEmail(appID: String, emailID: String, actor: String) async throws -> QueuedEmail {
+        let now = clock.now()
+        let audit = AuditEntry(at: now, actor: actor, action: "email.retry", objectType: "email", objectID: emailID, appID: appID)
+        return try await store.retryEmail(appID: appID, id: emailID, now: now, audit: audit)
+    }
+
+    /// A purchase with everything support shows about it.
+    public struct PurchaseDetail: Sendable {
+        public let purchase: Purchase
+        public let links: [IssuedLink]
+        public let attempts: [RedemptionAttempt]
+        public let emails: [SentEmail]
+        public let webhooks: [WebhookDelivery]
+    }
+
+    public func detail(appID: String, purchaseID: String) async throws -> PurchaseDetail {
+        try await detail(of: try await store.purchase(appID: appID, id: purchaseID))
+    }
+
+    func detail(of purchase: Purchase) async throws -> PurchaseDetail {
+        PurchaseDetail(
+            purchase: purchase, links: try await store.redemptionLinks(appID: purchase.appID, purchaseID: purchase.id),
+            attempts: try await store.redemptionAttempts(appID: purchase.appID, purchaseID: purchase.id),
+            emails: try await store.emails(purchaseID: purchase.id).map(SentEmail.init),
+            webhooks: try await store.webhookDeliveries(appID: purchase.appID, transactionID: purchase.storeTransactionID, limit: 50))
+    }
+
+    /// The purchases of the customer `appUserID` names, oldest first.
+    public func purchases(appID: String, appUserID: String) async throws -> [Purchase] {
+        let user = try AppUserID.parse(appUserID)
+        guard let customer = try await store.findCustomer(appID: appID, appUserID: user) else { return [] }
+        return try await store.purchases(customerID: customer.id)
+    }
+
+    private func requireStripe() throws -> StripeSessions {
+        guard let stripe else {
+            throw APIError(.unavailable, "Stripe is not configured here; run this against the server (--server) or in Stripe's dashboard.")
+        }
+        return stripe
+    }
+}
+
+/// An e-mail of a purchase, as support sees it.
+public struct SentEmail: Sendable {
+    public let email: QueuedEmail
+    public let sentAt: Date?
+    public let failedAt: Date?
+    public let lastError: String?
+
+    init(_ row: (email: QueuedEmail, sentAt: Date?, failedAt: Date?, lastError: String?)) {
+        (email, sentAt, failedAt, lastError) = row
+    }
+
+    /// delivered, retrying, failed or queued.
+    public var state: String {
+        if sentAt != nil { return "delivered" }
+        if failedAt != nil { return "failed" }
+        return email.attempts > 0 ? "retrying" : "queued"
+    }
+}
+
+extension AuditEntry {
+    func with(detail: String) -> AuditEntry {
+        var entry = self
+        entry.detail = detail
+        return entry
     }
 }

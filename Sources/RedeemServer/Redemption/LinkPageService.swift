@@ -21,13 +21,17 @@ struct LinkPageService: Sendable {
         case valid(App, expiresAt: Date)
     }
 
+    /// Also records, once, that the link's page was opened (support's view and the funnel); that consumes nothing.
     func state(token: String) async throws -> State {
-        guard RedemptionLink.isWellFormed(token), let state = try await store.redemptionTokenState(tokenHash: SecretToken.hash(token)) else {
+        let hash = SecretToken.hash(token)
+        guard RedemptionLink.isWellFormed(token), let state = try await store.redemptionTokenState(tokenHash: hash) else {
             return .invalid
         }
         let app = try await store.app(id: state.appID)
         if state.consumedAt != nil { return .used(app) }
-        if state.expiresAt <= clock.now() { return .expired(app) }
+        let now = clock.now()
+        if state.expiresAt <= now { return .expired(app) }
+        if state.openedAt == nil { try await store.markLinkOpened(tokenHash: hash, now: now) }
         return .valid(app, expiresAt: state.expiresAt)
     }
 

@@ -21,4 +21,5 @@ protocol LinkPageStore: Sendable {
     func app(id: String) async throws -> App
     func purchase(appID: String, id: String) async throws -> Purchase
     func redemptionTokenState(tokenHash: String) async throws -> RedemptionTokenState?
+    func markLinkOpened(tokenHash: String, now: Date) async throws
 }

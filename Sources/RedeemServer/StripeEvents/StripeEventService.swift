@@ -47,6 +47,8 @@ struct StripeEventService: Sendable {
         case .invoicePaid(let invoice):
             guard let purchase = try await subscription(invoice.subscriptionID, tx) else { return nil }
             if invoice.billingReason != .subscriptionCreate, let end = invoice.periodEnd { try await tx.renew(purchase, until: end) }
+            // The latest payment is what an operator's refund refunds.
+            if let paymentIntent = invoice.paymentIntentID { try await tx.setPaymentReference(purchase, paymentIntent) }
         case .invoicePaymentFailed(let invoice):
             guard let purchase = try await subscription(invoice.subscriptionID, tx) else { return nil }
             try await tx.billingIssue(purchase)

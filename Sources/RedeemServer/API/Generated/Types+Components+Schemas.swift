@@ -441,21 +441,265 @@ extension Components {
             internal var purchase: Components.Schemas.Purchase
             /// - Remark: Generated from `#/components/schemas/PurchaseDetail/redemption_attempts`.
             internal var redemptionAttempts: [Components.Schemas.RedemptionAttempt]
+            /// Every link issued, oldest first (never the token).
+            ///
+            /// - Remark: Generated from `#/components/schemas/PurchaseDetail/redemption_links`.
+            internal var redemptionLinks: [Components.Schemas.IssuedLink]
+            /// Every e-mail queued for the purchase, oldest first.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PurchaseDetail/emails`.
+            internal var emails: [Components.Schemas.SupportEmail]
+            /// The newest 50 webhook deliveries about the purchase.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PurchaseDetail/webhook_deliveries`.
+            internal var webhookDeliveries: [Components.Schemas.WebhookDelivery]
             /// Creates a new `PurchaseDetail`.
             ///
             /// - Parameters:
             ///   - purchase:
             ///   - redemptionAttempts:
+            ///   - redemptionLinks: Every link issued, oldest first (never the token).
+            ///   - emails: Every e-mail queued for the purchase, oldest first.
+            ///   - webhookDeliveries: The newest 50 webhook deliveries about the purchase.
             internal init(
                 purchase: Components.Schemas.Purchase,
-                redemptionAttempts: [Components.Schemas.RedemptionAttempt]
+                redemptionAttempts: [Components.Schemas.RedemptionAttempt],
+                redemptionLinks: [Components.Schemas.IssuedLink],
+                emails: [Components.Schemas.SupportEmail],
+                webhookDeliveries: [Components.Schemas.WebhookDelivery]
             ) {
                 self.purchase = purchase
                 self.redemptionAttempts = redemptionAttempts
+                self.redemptionLinks = redemptionLinks
+                self.emails = emails
+                self.webhookDeliveries = webhookDeliveries
             }
             internal enum CodingKeys: String, CodingKey {
                 case purchase
                 case redemptionAttempts = "redemption_attempts"
+                case redemptionLinks = "redemption_links"
+                case emails
+                case webhookDeliveries = "webhook_deliveries"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/IssuedLink`.
+        internal struct IssuedLink: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/IssuedLink/issued_at`.
+            internal var issuedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/IssuedLink/expires_at`.
+            internal var expiresAt: Foundation.Date
+            /// When the link's page was first opened (by the buyer or a mail scanner); absent if never.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IssuedLink/opened_at`.
+            internal var openedAt: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/IssuedLink/redeemed_at`.
+            internal var redeemedAt: Foundation.Date?
+            /// The app user ID that redeemed it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/IssuedLink/redeemed_by`.
+            internal var redeemedBy: Swift.String?
+            /// Creates a new `IssuedLink`.
+            ///
+            /// - Parameters:
+            ///   - issuedAt:
+            ///   - expiresAt:
+            ///   - openedAt: When the link's page was first opened (by the buyer or a mail scanner); absent if never.
+            ///   - redeemedAt:
+            ///   - redeemedBy: The app user ID that redeemed it.
+            internal init(
+                issuedAt: Foundation.Date,
+                expiresAt: Foundation.Date,
+                openedAt: Foundation.Date? = nil,
+                redeemedAt: Foundation.Date? = nil,
+                redeemedBy: Swift.String? = nil
+            ) {
+                self.issuedAt = issuedAt
+                self.expiresAt = expiresAt
+                self.openedAt = openedAt
+                self.redeemedAt = redeemedAt
+                self.redeemedBy = redeemedBy
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case issuedAt = "issued_at"
+                case expiresAt = "expires_at"
+                case openedAt = "opened_at"
+                case redeemedAt = "redeemed_at"
+                case redeemedBy = "redeemed_by"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SupportEmail`.
+        internal struct SupportEmail: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SupportEmail/id`.
+            internal var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SupportEmail/purchase_id`.
+            internal var purchaseId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SupportEmail/kind`.
+            internal enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case receipt = "receipt"
+                case newLink = "new_link"
+            }
+            /// - Remark: Generated from `#/components/schemas/SupportEmail/kind`.
+            internal var kind: Components.Schemas.SupportEmail.KindPayload
+            /// - Remark: Generated from `#/components/schemas/SupportEmail/recipient`.
+            internal var recipient: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SupportEmail/state`.
+            internal enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case queued = "queued"
+                case retrying = "retrying"
+                case delivered = "delivered"
+                case failed = "failed"
+            }
+            /// - Remark: Generated from `#/components/schemas/SupportEmail/state`.
+            internal var state: Components.Schemas.SupportEmail.StatePayload
+            /// - Remark: Generated from `#/components/schemas/SupportEmail/attempts`.
+            internal var attempts: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/SupportEmail/queued_at`.
+            internal var queuedAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/SupportEmail/last_error`.
+            internal var lastError: Swift.String?
+            /// Creates a new `SupportEmail`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - purchaseId:
+            ///   - kind:
+            ///   - recipient:
+            ///   - state:
+            ///   - attempts:
+            ///   - queuedAt:
+            ///   - lastError:
+            internal init(
+                id: Swift.String,
+                purchaseId: Swift.String,
+                kind: Components.Schemas.SupportEmail.KindPayload,
+                recipient: Swift.String,
+                state: Components.Schemas.SupportEmail.StatePayload,
+                attempts: Swift.Int,
+                queuedAt: Foundation.Date,
+                lastError: Swift.String? = nil
+            ) {
+                self.id = id
+                self.purchaseId = purchaseId
+                self.kind = kind
+                self.recipient = recipient
+                self.state = state
+                self.attempts = attempts
+                self.queuedAt = queuedAt
+                self.lastError = lastError
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case purchaseId = "purchase_id"
+                case kind
+                case recipient
+                case state
+                case attempts
+                case queuedAt = "queued_at"
+                case lastError = "last_error"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PurchaseList`.
+        internal struct PurchaseList: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PurchaseList/purchases`.
+            internal var purchases: [Components.Schemas.Purchase]
+            /// Creates a new `PurchaseList`.
+            ///
+            /// - Parameters:
+            ///   - purchases:
+            internal init(purchases: [Components.Schemas.Purchase]) {
+                self.purchases = purchases
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case purchases
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/GrantInput`.
+        internal struct GrantInput: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/GrantInput/entitlement_id`.
+            internal var entitlementId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/GrantInput/duration`.
+            internal enum DurationPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case daily = "daily"
+                case threeDay = "three_day"
+                case weekly = "weekly"
+                case twoWeek = "two_week"
+                case monthly = "monthly"
+                case twoMonth = "two_month"
+                case threeMonth = "three_month"
+                case sixMonth = "six_month"
+                case yearly = "yearly"
+                case lifetime = "lifetime"
+            }
+            /// - Remark: Generated from `#/components/schemas/GrantInput/duration`.
+            internal var duration: Components.Schemas.GrantInput.DurationPayload?
+            /// The end, at most 10 years away; instead of `duration`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/GrantInput/until`.
+            internal var until: Foundation.Date?
+            /// Creates a new `GrantInput`.
+            ///
+            /// - Parameters:
+            ///   - entitlementId:
+            ///   - duration:
+            ///   - until: The end, at most 10 years away; instead of `duration`.
+            internal init(
+                entitlementId: Swift.String,
+                duration: Components.Schemas.GrantInput.DurationPayload? = nil,
+                until: Foundation.Date? = nil
+            ) {
+                self.entitlementId = entitlementId
+                self.duration = duration
+                self.until = until
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case entitlementId = "entitlement_id"
+                case duration
+                case until
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.entitlementId = try container.decode(
+                    Swift.String.self,
+                    forKey: .entitlementId
+                )
+                self.duration = try container.decodeIfPresent(
+                    Components.Schemas.GrantInput.DurationPayload.self,
+                    forKey: .duration
+                )
+                self.until = try container.decodeIfPresent(
+                    Foundation.Date.self,
+                    forKey: .until
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "entitlement_id",
+                    "duration",
+                    "until"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/TransferInput`.
+        internal struct TransferInput: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TransferInput/app_user_id`.
+            internal var appUserId: Swift.String
+            /// Creates a new `TransferInput`.
+            ///
+            /// - Parameters:
+            ///   - appUserId:
+            internal init(appUserId: Swift.String) {
+                self.appUserId = appUserId
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case appUserId = "app_user_id"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.appUserId = try container.decode(
+                    Swift.String.self,
+                    forKey: .appUserId
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "app_user_id"
+                ])
             }
         }
         /// - Remark: Generated from `#/components/schemas/WebhookEndpoint`.

@@ -36,17 +36,81 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/links`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/links/post(sendPurchaseLink)`.
     func sendPurchaseLink(_ input: Operations.SendPurchaseLink.Input) async throws -> Operations.SendPurchaseLink.Output
-    /// Refund a sandbox purchase
+    /// Refund a purchase
     ///
-    /// The purchase grants nothing more, its `CANCELLATION` event (reason `CUSTOMER_SUPPORT`) is queued, and the refund
-    /// is audited, in one transaction. A paid purchase is refunded in Stripe's dashboard; Stripe's webhook then applies
-    /// the refund here.
+    /// A sandbox purchase is refunded at once: it grants nothing more, its `CANCELLATION` event (reason
+    /// `CUSTOMER_SUPPORT`) is queued, and the refund is audited, in one transaction (200). A Stripe purchase is refunded
+    /// through Stripe's refunds API (its latest payment); Stripe's `charge.refunded` webhook then applies it here (202).
+    /// Purchases recorded through the server API were paid elsewhere, and grants are revoked instead (409).
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
     /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/refund`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/refund/post(refundPurchase)`.
     func refundPurchase(_ input: Operations.RefundPurchase.Input) async throws -> Operations.RefundPurchase.Output
+    /// Cancel a subscription at the end of its period
+    ///
+    /// A sandbox subscription is cancelled at once: it stops renewing, `unsubscribe_detected_at` is set and its
+    /// `CANCELLATION` event (reason `UNSUBSCRIBE`) is queued (200). A Stripe subscription is cancelled through Stripe's API
+    /// with `cancel_at_period_end`; Stripe's `customer.subscription.updated` webhook then applies it here (202).
+    /// Audited as `purchase.cancel`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/cancel`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/cancel/post(cancelPurchase)`.
+    func cancelPurchase(_ input: Operations.CancelPurchase.Input) async throws -> Operations.CancelPurchase.Output
+    /// Move a purchase to another app user ID
+    ///
+    /// The purchase moves to the customer `app_user_id` names (created if new) and a `TRANSFER` event is queued, as a
+    /// restore with the transfer behaviour does. Audited as `purchase.transfer`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/transfer`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/transfer/post(transferPurchase)`.
+    func transferPurchase(_ input: Operations.TransferPurchase.Input) async throws -> Operations.TransferPurchase.Output
+    /// The purchases of a customer, by any of its app user IDs
+    ///
+    /// Every purchase of the customer an app user ID or alias names, oldest first; an unknown ID has none.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers/{app_user_id}/purchases`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/purchases/get(listCustomerPurchases)`.
+    func listCustomerPurchases(_ input: Operations.ListCustomerPurchases.Input) async throws -> Operations.ListCustomerPurchases.Output
+    /// Grant an entitlement for a duration or until a date
+    ///
+    /// RevenueCat's granted (promotional) entitlement: recorded as a purchase in the `promotional` store of the
+    /// product `rc_promo_<entitlement>_<duration>` (or `…_custom` with `until`), which unlocks only that entitlement
+    /// and never renews. Queues `NON_RENEWING_PURCHASE` with store and period type `PROMOTIONAL`. Give exactly one of
+    /// `duration` and `until`. Audited as `grant.create`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/customers/{app_user_id}/grants`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/grants/post(createGrant)`.
+    func createGrant(_ input: Operations.CreateGrant.Input) async throws -> Operations.CreateGrant.Output
+    /// End a granted entitlement now
+    ///
+    /// The grant's expiry becomes now and its `CANCELLATION` event (reason `CUSTOMER_SUPPORT`) is queued. Only live
+    /// grants can be revoked; a purchase is refunded instead. Audited as `grant.revoke`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/grants/{purchase_id}/revoke`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/grants/{purchase_id}/revoke/post(revokeGrant)`.
+    func revokeGrant(_ input: Operations.RevokeGrant.Input) async throws -> Operations.RevokeGrant.Output
+    /// Send a failed or retrying e-mail again now
+    ///
+    /// The e-mail is due at once; the delivery worker sends it with fresh content (and a fresh link). A sent e-mail
+    /// is not re-sent: issue a new link instead. Audited as `email.retry`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/emails/{email_id}/retry`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/emails/{email_id}/retry/post(retryEmail)`.
+    func retryEmail(_ input: Operations.RetryEmail.Input) async throws -> Operations.RetryEmail.Output
     /// List endpoints
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
@@ -435,11 +499,12 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Refund a sandbox purchase
+    /// Refund a purchase
     ///
-    /// The purchase grants nothing more, its `CANCELLATION` event (reason `CUSTOMER_SUPPORT`) is queued, and the refund
-    /// is audited, in one transaction. A paid purchase is refunded in Stripe's dashboard; Stripe's webhook then applies
-    /// the refund here.
+    /// A sandbox purchase is refunded at once: it grants nothing more, its `CANCELLATION` event (reason
+    /// `CUSTOMER_SUPPORT`) is queued, and the refund is audited, in one transaction (200). A Stripe purchase is refunded
+    /// through Stripe's refunds API (its latest payment); Stripe's `charge.refunded` webhook then applies it here (202).
+    /// Purchases recorded through the server API were paid elsewhere, and grants are revoked instead (409).
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
@@ -450,6 +515,121 @@ extension APIProtocol {
         headers: Operations.RefundPurchase.Input.Headers = .init()
     ) async throws -> Operations.RefundPurchase.Output {
         try await refundPurchase(Operations.RefundPurchase.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Cancel a subscription at the end of its period
+    ///
+    /// A sandbox subscription is cancelled at once: it stops renewing, `unsubscribe_detected_at` is set and its
+    /// `CANCELLATION` event (reason `UNSUBSCRIBE`) is queued (200). A Stripe subscription is cancelled through Stripe's API
+    /// with `cancel_at_period_end`; Stripe's `customer.subscription.updated` webhook then applies it here (202).
+    /// Audited as `purchase.cancel`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/cancel`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/cancel/post(cancelPurchase)`.
+    internal func cancelPurchase(
+        path: Operations.CancelPurchase.Input.Path,
+        headers: Operations.CancelPurchase.Input.Headers = .init()
+    ) async throws -> Operations.CancelPurchase.Output {
+        try await cancelPurchase(Operations.CancelPurchase.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Move a purchase to another app user ID
+    ///
+    /// The purchase moves to the customer `app_user_id` names (created if new) and a `TRANSFER` event is queued, as a
+    /// restore with the transfer behaviour does. Audited as `purchase.transfer`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/transfer`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/transfer/post(transferPurchase)`.
+    internal func transferPurchase(
+        path: Operations.TransferPurchase.Input.Path,
+        headers: Operations.TransferPurchase.Input.Headers = .init(),
+        body: Operations.TransferPurchase.Input.Body
+    ) async throws -> Operations.TransferPurchase.Output {
+        try await transferPurchase(Operations.TransferPurchase.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The purchases of a customer, by any of its app user IDs
+    ///
+    /// Every purchase of the customer an app user ID or alias names, oldest first; an unknown ID has none.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers/{app_user_id}/purchases`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/purchases/get(listCustomerPurchases)`.
+    internal func listCustomerPurchases(
+        path: Operations.ListCustomerPurchases.Input.Path,
+        headers: Operations.ListCustomerPurchases.Input.Headers = .init()
+    ) async throws -> Operations.ListCustomerPurchases.Output {
+        try await listCustomerPurchases(Operations.ListCustomerPurchases.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Grant an entitlement for a duration or until a date
+    ///
+    /// RevenueCat's granted (promotional) entitlement: recorded as a purchase in the `promotional` store of the
+    /// product `rc_promo_<entitlement>_<duration>` (or `…_custom` with `until`), which unlocks only that entitlement
+    /// and never renews. Queues `NON_RENEWING_PURCHASE` with store and period type `PROMOTIONAL`. Give exactly one of
+    /// `duration` and `until`. Audited as `grant.create`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/customers/{app_user_id}/grants`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/grants/post(createGrant)`.
+    internal func createGrant(
+        path: Operations.CreateGrant.Input.Path,
+        headers: Operations.CreateGrant.Input.Headers = .init(),
+        body: Operations.CreateGrant.Input.Body
+    ) async throws -> Operations.CreateGrant.Output {
+        try await createGrant(Operations.CreateGrant.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// End a granted entitlement now
+    ///
+    /// The grant's expiry becomes now and its `CANCELLATION` event (reason `CUSTOMER_SUPPORT`) is queued. Only live
+    /// grants can be revoked; a purchase is refunded instead. Audited as `grant.revoke`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/grants/{purchase_id}/revoke`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/grants/{purchase_id}/revoke/post(revokeGrant)`.
+    internal func revokeGrant(
+        path: Operations.RevokeGrant.Input.Path,
+        headers: Operations.RevokeGrant.Input.Headers = .init()
+    ) async throws -> Operations.RevokeGrant.Output {
+        try await revokeGrant(Operations.RevokeGrant.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Send a failed or retrying e-mail again now
+    ///
+    /// The e-mail is due at once; the delivery worker sends it with fresh content (and a fresh link). A sent e-mail
+    /// is not re-sent: issue a new link instead. Audited as `email.retry`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/emails/{email_id}/retry`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/emails/{email_id}/retry/post(retryEmail)`.
+    internal func retryEmail(
+        path: Operations.RetryEmail.Input.Path,
+        headers: Operations.RetryEmail.Input.Headers = .init()
+    ) async throws -> Operations.RetryEmail.Output {
+        try await retryEmail(Operations.RetryEmail.Input(
             path: path,
             headers: headers
         ))

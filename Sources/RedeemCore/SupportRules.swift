@@ -1,0 +1,46 @@
+import Foundation
+
+/// What an operator may do to a purchase, decided from the purchase alone. Each returns why not, or nil when allowed.
+public enum SupportRules {
+    /// How a refund or cancellation reaches the purchase: applied here at once (sandbox), or asked of Stripe, whose
+    /// webhook then applies it.
+    public enum Route: Equatable, Sendable {
+        case here
+        case stripe
+    }
+
+    /// Stripe purchases (test mode too) are refunded through Stripe; other sandbox purchases here. Grants are revoked,
+    /// not refunded, and purchases recorded through the server API were paid elsewhere.
+    public static func refund(_ purchase: Purchase) -> Result<Route, Refusal> {
+        guard purchase.refundedAt == nil else { return .failure(Refusal("This purchase is already refunded.")) }
+        switch purchase.store {
+        case .stripe: return .success(.stripe)
+        case .promotional: return .failure(Refusal("A granted entitlement is revoked, not refunded."))
+        default:
+            guard purchase.isSandbox else {
+                return .failure(Refusal("This purchase was paid outside Redeem (\(purchase.store.rawValue)); refund it where it was paid."))
+            }
+            return .success(.here)
+        }
+    }
+
+    /// Only a live subscription that still renews can be cancelled at the end of its period.
+    public static func cancelAtPeriodEnd(_ purchase: Purchase, now: Date) -> Result<Route, Refusal> {
+        guard purchase.expiresDate != nil, purchase.store != .promotional else {
+            return .failure(Refusal("Only a subscription renews, so only a subscription can be cancelled."))
+        }
+        guard purchase.isActive(at: now) else { return .failure(Refusal("This subscription has already ended.")) }
+        guard purchase.unsubscribeDetectedAt == nil else { return .failure(Refusal("This subscription is already set to end with its period.")) }
+        if purchase.store == .stripe { return .success(.stripe) }
+        guard purchase.isSandbox else {
+            return .failure(Refusal("This subscription renews outside Redeem (\(purchase.store.rawValue)); cancel it there."))
+        }
+        return .success(.here)
+    }
+
+    /// Why an operator's request was refused, in words for the operator.
+    public struct Refusal: Error, Equatable, Sendable {
+        public let reason: String
+        public init(_ reason: String) { self.reason = reason }
+    }
+}

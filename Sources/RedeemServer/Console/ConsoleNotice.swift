@@ -1,0 +1,24 @@
+/// What the customer page says after an action. Only these fixed texts are shown, so a link cannot put words there.
+enum ConsoleNotice: String, Sendable {
+    case refunded = "refunded"
+    case refundRequested = "refund-requested"
+    case cancelled = "cancelled"
+    case cancelRequested = "cancel-requested"
+    case revoked = "revoked"
+    case transferred = "transferred"
+    case granted = "granted"
+    case emailRetried = "email-retried"
+
+    var text: String {
+        switch self {
+        case .refunded: "Refunded. The purchase no longer grants access, and its CANCELLATION event is queued."
+        case .refundRequested: "Stripe was asked to refund the payment. The purchase shows refunded when Stripe's webhook confirms it."
+        case .cancelled: "Cancelled: the subscription ends with its current period."
+        case .cancelRequested: "Stripe was asked to cancel at the end of the period. The purchase shows it when Stripe's webhook confirms it."
+        case .revoked: "Revoked: the grant has ended."
+        case .transferred: "Transferred: the purchase now belongs to this customer."
+        case .granted: "Granted. The app sees the entitlement on its next CustomerInfo request."
+        case .emailRetried: "The e-mail is queued to be sent again."
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import RedeemCore
+import RedeemWebhooks
+
+/// Support writes: each applies its change, queues its webhook event and records its audit entry in one transaction.
+extension SQLStore {
+    /// Records a granted entitlement for `appUserID` (created if new) under its reserved product, and queues
+    /// `NON_RENEWING_PURCHASE` in the `PROMOTIONAL` store.
+    public func grantPromotional(
+        appID: String, appUserID: AppUserID, grant: PromotionalGrant, now: Date, audit: AuditEntry
+    ) async throws -> Purchase {
+        try await write { connection in
+            guard
+                try await connection.first("SELECT id FROM entitlements WHERE app_id = \(appID) AND id = \(grant.entitlementID)")
+                    != nil
+            else { throw StoreError.notFound("entitlement '\(grant.entitlementID)'") }
+            try await connection.query(
+                """
+                INSERT INTO products (app_id, id, type, period, display_name, created_at)
+                VALUES (\(appID), \(grant.productID), \(ProductType.subscription.rawValue), NULL, NULL, \(now))
+                ON CONFLICT (app_id, id) DO NOTHING
+                """)
+            try await connection.query(
+                """
+                INSERT INTO product_entitlements (app_id, product_id, entitlement_id) VALUES (\(appID), \(grant.productID), \(grant.entitlementID))
+                ON CONFLICT (app_id, product_id, entitlement_id) DO NOTHING
+                """)
+            let request = PurchaseGrant(
+                appID: appID, appUserID: appUserID, productID: grant.productID, store: .promotional, purchaseDate: now,
+                expiresDate: grant.expiresDate, storeTransactionID: Identifier.make(prefix: "promo"))
+            let purchase = try await Self.insertPurchase(request, now: now, on: connection)
+            try await Self.emitPurchase(purchase, now: now, on: connection)
+            var entry = audit
+            entry.objectID = purchase.id
+            try await Self.insertAudit(entry, on: connection)
+            return purchase
+        }
+    }
+
+    /// Ends a live grant now and queues its `CANCELLATION`; refuses anything else (see `PromotionalGrant.revokeRefusal`).
+    public func revokeGrant(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase {
+        try await write { connection in
+            let purchase = try await Self.purchase(appID: appID, id: purchaseID, on: connection)
+            if let refusal = PromotionalGrant.revokeRefusal(purchase, now: now) { throw StoreError.conflict(refusal) }
+            try await LifecycleTransaction(connection: connection, now: now).revoke(purchase)
+            try await Self.insertAudit(audit, on: connection)
+            return try await Self.purchase(appID: appID, id: purchaseID, on: connection)
+        }
+    }
+
+    /// Moves a purchase to `appUserID` (created if new) and queues `TRANSFER`, as a restore does.
+    public func transferPurchase(
+        appID: String, purchaseID: String, to appUserID: AppUserID, now: Date, audit: AuditEntry
+    ) async throws
+        -> Purchase
+    {
+        try await write { connection in
+            var purchase = try await Self.purchase(appID: appID, id: purchaseID, on: connection)
+            let destination = try await Self.resolveOrCreate(appID: appID, appUserID: appUserID, now: now, on: connection)
+            guard destination.id != purchase.customerID else {
+                throw StoreError.conflict("This purchase already belongs to '\(appUserID.rawValue)'.")
+            }
+            let source = try await Self.eventCustomer(id: purchase.customerID, on: connection)
+            try await connection.query("UPDATE purchases SET customer_id = \(destination.id) WHERE id = \(purchase.id)")
+            purchase.customerID = destination.id
+            let owner = try await Self.eventCustomer(id: destination.id, on: connection)
+            try await Self.emit(
+                .transfer(purchase, from: source, to: owner, eventID: Self.eventID(), at: now), transactionID: purchase.storeTransactionID,
+                on: connection, now: now)
+            try await Self.insertAudit(audit, on: connection)
+            return purchase
+        }
+    }
+
+    /// A sandbox subscription stops renewing at the end of its period (`CANCELLATION`, unsubscribe detected).
+    public func cancelAtPeriodEnd(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase {
+        try await write { connection in
+            let purchase = try await Self.purchase(appID: appID, id: purchaseID, on: connection)
+            guard case .success(.here) = SupportRules.cancelAtPeriodEnd(purchase, now: now) else {
+                throw StoreError.conflict(SupportRules.cancelAtPeriodEnd(purchase, now: now).refusal ?? "Cancel this subscription in Stripe.")
+            }
+            try await LifecycleTransaction(connection: connection, now: now).setWillRenew(purchase, willRenew: false, periodEnd: nil)
+            try await Self.insertAudit(audit, on: connection)
+            return try await Self.purchase(appID: appID, id: purchaseID, on: connection)
+        }
+    }
+
+    /// Sends a failed (or still retrying) e-mail again now. Sent e-mails are not re-sent: a new link is the way.
+    public func retryEmail(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> QueuedEmail {
+        try await write { connection in
+            guard let row = try await connection.first("SELECT * FROM email_outbox WHERE app_id = \(appID) AND id = \(id)") else {
+                throw StoreError.notFound("e-mail '\(id)'")
+            }
+            guard row.optionalDate("sent_at") == nil else { throw StoreError.conflict("This e-mail was sent; send a new link instead.") }
+            try await connection.query(
+                """
+                UPDATE email_outbox SET failed_at = NULL, next_attempt_at = \(now), locked_until = NULL WHERE id = \(id)
+                """)
+            try await Self.insertAudit(audit, on: connection)
+            return try QueuedEmail(row: row)
+        }
+    }
+
+    /// The webhook deliveries about a purchase, newest first.
+    public func webhookDeliveries(appID: String, transactionID: String, limit: Int) async throws -> [WebhookDelivery] {
+        try await read { connection in
+            try await connection.query(
+                """
+                SELECT * FROM webhook_deliveries WHERE app_id = \(appID) AND transaction_id = \(transactionID)
+                ORDER BY created_at DESC, id DESC LIMIT \(limit)
+                """
+            ).map(WebhookDelivery.init(row:))
+        }
+    }
+
+    /// Every redemption link issued for a purchase, oldest first: when, until when, first opened, redeemed by whom.
+    public func redemptionLinks(appID: String, purchaseID: String) async throws -> [IssuedLink] {
+        try await read { connection in
+            try await connection.query(
+                """
+                SELECT * FROM redemption_tokens WHERE app_id = \(appID) AND purchase_id = \(purchaseID) ORDER BY created_at
+                """
+            ).map { row in
+                IssuedLink(
+                    createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"), openedAt: row.optionalDate("opened_at"),
+                    redeemedAt: row.optionalDate("consumed_at"), redeemedBy: row.optionalString("consumed_by"))
+            }
+        }
+    }
+}
+
+extension SQLStore {
+    /// The Stripe payment an operator's refund refunds: the checkout's payment, or a subscription's latest invoice's.
+    public func paymentReference(appID: String, purchaseID: String) async throws -> String? {
+        try await read { connection in
+            try await connection.first("SELECT payment_reference FROM purchases WHERE app_id = \(appID) AND id = \(purchaseID)")?
+                .optionalString("payment_reference")
+        }
+    }
+}
+
+extension Result where Failure == SupportRules.Refusal {
+    /// The refusal's reason, or nil on success.
+    var refusal: String? { if case .failure(let refusal) = self { refusal.reason } else { nil } }
+}
+
+/// A redemption link as support sees it: never its token.
+public struct IssuedLink: Hashable, Sendable {
+    public var createdAt: Date
+    public var expiresAt: Date
+    public var openedAt: Date?
+    public var redeemedAt: Date?
+    public var redeemedBy: String?
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The support calls an operator makes on a Stripe purchase: refund its payment, or cancel its subscription at the end
+/// of the period. Stripe then sends `charge.refunded` or `customer.subscription.updated`, and the webhook applies it.
+public enum StripeSupportRequest: Sendable, Hashable {
+    /// `POST /v1/refunds` for the whole of a payment intent.
+    case refund(paymentIntentID: String)
+    /// `POST /v1/subscriptions/{id}` with `cancel_at_period_end=true`.
+    case cancelAtPeriodEnd(subscriptionID: String)
+
+    /// `idempotencyKey`: the same key for a retried request, so Stripe refunds once.
+    public func httpRequest(secretKey: String, idempotencyKey: String) throws(StripeRequestError) -> StripeHTTPRequest {
+        let path: String
+        let fields: [(key: String, value: String)]
+        switch self {
+        case .refund(let paymentIntent):
+            guard paymentIntent.hasPrefix("pi_") else { throw StripeRequestError(field: "payment_intent", reason: "must be a payment intent (pi_…)") }
+            path = "/v1/refunds"
+            fields = [("payment_intent", paymentIntent), ("metadata[source]", "redeem")]
+        case .cancelAtPeriodEnd(let subscription):
+            guard subscription.hasPrefix("sub_"), subscription.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+                throw StripeRequestError(field: "subscription", reason: "must be a subscription (sub_…)")
+            }
+            path = "/v1/subscriptions/" + subscription
+            fields = [("cancel_at_period_end", "true")]
+        }
+        return StripeHTTPRequest(
+            method: "POST", url: URL(string: "https://api.stripe.com" + path)!,
+            headers: [
+                "Authorization": "Bearer \(secretKey)", "Stripe-Version": StripeAPI.version, "Idempotency-Key": idempotencyKey,
+                "Content-Type": "application/x-www-form-urlencoded",
+            ],
+            body: StripeFormEncoding.encode(fields))
+    }
+
+    /// Nothing to read from a 2xx answer; anything else is Stripe's error.
+    public static func check(statusCode: Int, body: some DataProtocol) throws(StripeAPIError) {
+        guard (200..<300).contains(statusCode) else { throw StripeAPIError(statusCode: statusCode, body: body) }
+    }
+}
