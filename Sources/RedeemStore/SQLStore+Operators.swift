@@ -28,7 +28,8 @@ public struct AuditEntry: Codable, Hashable, Sendable {
     public var detail: String?
 
     public init(at: Date, actor: String, action: String, objectType: String, objectID: String, appID: String?, detail: String? = nil) {
-        self.id = "aud_" + SecretToken.generate(byteCount: 12)
+        // Time-ordered, so entries written in the same millisecond list in the order they were made.
+        self.id = Identifier.make(prefix: "aud")
         self.at = at
         self.actor = actor
         self.action = action
@@ -146,11 +147,11 @@ extension SQLStore {
                 switch (appID, includingInstance) {
                 case (let appID?, true):
                     try await connection.query(
-                        "SELECT * FROM audit_log WHERE app_id = \(appID) OR app_id IS NULL ORDER BY at DESC, id LIMIT \(limit)")
+                        "SELECT * FROM audit_log WHERE app_id = \(appID) OR app_id IS NULL ORDER BY at DESC, id DESC LIMIT \(limit)")
                 case (let appID?, false):
-                    try await connection.query("SELECT * FROM audit_log WHERE app_id = \(appID) ORDER BY at DESC, id LIMIT \(limit)")
+                    try await connection.query("SELECT * FROM audit_log WHERE app_id = \(appID) ORDER BY at DESC, id DESC LIMIT \(limit)")
                 case (nil, _):
-                    try await connection.query("SELECT * FROM audit_log ORDER BY at DESC, id LIMIT \(limit)")
+                    try await connection.query("SELECT * FROM audit_log ORDER BY at DESC, id DESC LIMIT \(limit)")
                 }
             return try rows.map(AuditEntry.init(row:))
         }

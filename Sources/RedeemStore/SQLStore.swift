@@ -33,16 +33,26 @@ public final class SQLStore: Sendable {
 
     public func changeToken() async throws -> UInt64? { try await database.changeToken() }
 
+    /// A write transaction. When the task has an audit entry waiting (`AuditScope.recording`), it is inserted in this
+    /// transaction, once.
     @discardableResult
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        try await database.transaction(body)
+        guard let pending = AuditScope.pending, let entry = pending.entry else { return try await database.transaction(body) }
+        let result = try await database.transaction { connection in
+            let result = try await body(connection)
+            try await Self.insertAudit(entry, on: connection)
+            return result
+        }
+        pending.committed()
+        return result
     }
 
     /// One statement that writes, as its own transaction: outside any transaction on PostgreSQL (no BEGIN and COMMIT
-    /// round trips), on the writer on SQLite.
+    /// round trips), on the writer on SQLite. With an audit entry waiting it is a full transaction, to carry it.
     @discardableResult
     func single<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        database.engine == .postgres ? try await database.read(body) : try await database.transaction(body)
+        if AuditScope.pending?.entry != nil { return try await write(body) }
+        return database.engine == .postgres ? try await database.read(body) : try await database.transaction(body)
     }
 
     @discardableResult

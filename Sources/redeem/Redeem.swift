@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import RedeemCore
 import RedeemServer
+import RedeemStore
 
 @main
 struct Redeem: AsyncParsableCommand {
@@ -24,8 +25,12 @@ struct Redeem: AsyncParsableCommand {
         }
         do {
             var command = try parseAsRoot()
-            if var command = command as? any AsyncParsableCommand {
-                try await command.run()
+            // Admin writes from a terminal are audited as `cli`; the server's own writes name their key or operator.
+            let actor = command is Serve ? nil : "cli"
+            if let parsed = command as? any AsyncParsableCommand {
+                // The command runs once, inside the scope; nothing else touches it.
+                nonisolated(unsafe) var command = parsed
+                try await AuditScope.$actor.withValue(actor) { try await command.run() }
             } else {
                 try command.run()
             }

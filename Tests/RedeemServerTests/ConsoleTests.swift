@@ -215,7 +215,7 @@ import Testing
                 server, "/console/sign-in", ["email": "owner@example.com", "password": Self.password, "csrf": form.token],
                 cookie: "redeem_console_form=\(form.cookie)")
             #expect(refused.status == 401)
-            let actions = try await server.deps.store.auditLog(appID: nil, limit: 10).map(\.action)
+            let actions = try await server.deps.store.auditLog(appID: nil, limit: 10).map(\.action).filter { $0.hasPrefix("operator.") }
             #expect(actions.sorted() == ["operator.create", "operator.disable"])
         }
     }
@@ -249,7 +249,7 @@ import Testing
                     let redeemed = try await RedemptionAPITests.redeem(server, app, user: "buyer-7", token: String(link.split(separator: "/").last!))
                     #expect(redeemed.status == 200, "\(redeemed.body)")
                 }
-                let audit = try await server.deps.store.auditLog(appID: app.id, limit: 5)
+                let audit = try await server.deps.store.auditLog(appID: app.id, limit: 50).filter(\.isSupportAction)
                 #expect(audit.map(\.action) == ["purchase.link"])
                 #expect(audit.first?.actor == "operator:help@example.com")
                 #expect(audit.first?.objectID == purchaseID)
@@ -303,7 +303,7 @@ import Testing
             let again = try await Self.post(
                 server, "/console/apps/\(app.id)/purchases/\(sandboxID)/refund", ["csrf": token, "confirm": "yes"], cookie: "redeem_console=\(owner)")
             #expect(again.status == 409)
-            let audit = try await server.deps.store.auditLog(appID: app.id, limit: 5)
+            let audit = try await server.deps.store.auditLog(appID: app.id, limit: 50).filter(\.isSupportAction)
             #expect(audit.map(\.action) == ["purchase.refund"])
             #expect(audit.first?.actor == "operator:owner@example.com")
             try await server.deps.store.recordAudit(
@@ -349,10 +349,15 @@ import Testing
             #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/purchases/\(purchaseID)/refund", key: app.secret).status == 409)
             #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/purchases/pur_nope/refund", key: app.secret).status == 404)
 
-            let audit = try await server.deps.store.auditLog(appID: app.id, limit: 5)
+            let audit = try await server.deps.store.auditLog(appID: app.id, limit: 50).filter(\.isSupportAction)
             #expect(audit.map(\.action).sorted() == ["purchase.link", "purchase.refund"])
             #expect(audit.allSatisfy { $0.actor.hasPrefix("key:") })
             #expect(Set(audit.map(\.actor)).count == 2, "the admin key refunded, the app's secret key sent the link")
         }
     }
+}
+
+extension AuditEntry {
+    /// Support actions, as opposed to the catalog writes a test's set-up makes.
+    var isSupportAction: Bool { ["purchase", "email"].contains(objectType) && action != "purchase.create" || action.hasPrefix("grant.") }
 }

@@ -103,7 +103,7 @@ import Testing
                 let reply = try await server.send(.post, path, key: app.secret, json: body)
                 #expect(reply.status == status, "\(body): \(reply.body)")
             }
-            let actions = try await server.deps.store.auditLog(appID: app.id, limit: 20).map(\.action)
+            let actions = try await server.deps.store.auditLog(appID: app.id, limit: 50).filter(\.isSupportAction).map(\.action)
             #expect(actions.filter { $0 == "grant.create" }.count == 3)
             #expect(actions.filter { $0 == "grant.revoke" }.count == 1)
             let audited = try await server.deps.store.auditLog(appID: app.id, limit: 20).filter { $0.objectID == grantID }
@@ -145,7 +145,7 @@ import Testing
             let lifetime = try await server.grant(app, #"{"app_user_id": "new-phone", "product_id": "lifetime", "is_sandbox": true}"#)
             let lifetimeID = try #require(try lifetime.string("purchase.id"))
             #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/purchases/\(lifetimeID)/cancel", key: app.secret).status == 409)
-            let actions = try await server.deps.store.auditLog(appID: app.id, limit: 10).map(\.action)
+            let actions = try await server.deps.store.auditLog(appID: app.id, limit: 50).filter(\.isSupportAction).map(\.action)
             #expect(actions.sorted() == ["purchase.cancel", "purchase.transfer"])
 
             // The purchase's record shows its links, e-mails and events.
@@ -212,7 +212,7 @@ import Testing
                     "u1", type: "customer.subscription.updated", subscription: "sub_two", cancelAtPeriodEnd: true)
                 #expect(try await StripeWebhookTests.post(server, updated).status == 200)
                 #expect(try await server.deps.store.purchase(appID: app.id, id: subscription.id).unsubscribeDetectedAt != nil)
-                let actions = try await server.deps.store.auditLog(appID: app.id, limit: 10).map(\.action)
+                let actions = try await server.deps.store.auditLog(appID: app.id, limit: 50).filter(\.isSupportAction).map(\.action)
                 #expect(actions.sorted() == ["purchase.cancel", "purchase.refund", "purchase.refund"])
             }
         }
@@ -289,8 +289,38 @@ import Testing
                 cookie: "redeem_console=\(owner)")
             #expect(cancelled.status == 303)
             #expect(try await server.deps.store.purchase(appID: app.id, id: purchaseID).unsubscribeDetectedAt != nil)
-            let audit = try await server.deps.store.auditLog(appID: app.id, limit: 10)
+            let audit = try await server.deps.store.auditLog(appID: app.id, limit: 50).filter(\.isSupportAction)
             #expect(Set(audit.map(\.actor)) == ["operator:owner@example.com", "operator:help@example.com"])
+        }
+    }
+
+    /// Every admin API write is audited under its key, in its own transaction: a refused write leaves no entry.
+    @Test(arguments: TestDatabases.available)
+    func adminWritesAreAuditedUnderTheirKey(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            let base = "/admin/v1/apps/\(app.id)"
+            for (path, body) in [
+                ("/entitlements", #"{"id": "gold"}"#), ("/products", #"{"id": "yearly", "type": "subscription", "period": "P1Y"}"#),
+                ("/keys", #"{"kind": "secret", "label": "billing"}"#), ("/webhooks", #"{"url": "https://hooks.example.com/in"}"#),
+            ] {
+                let reply = try await server.send(.post, base + path, key: app.secret, json: body)
+                #expect(reply.status == 201, "\(path): \(reply.body)")
+            }
+            let duplicate = try await server.send(.post, base + "/entitlements", key: app.secret, json: #"{"id": "gold"}"#)
+            #expect(duplicate.status == 409)
+            #expect(try await server.send(.patch, base, key: server.adminKey, json: #"{"name": "Renamed"}"#).status == 200)
+            let log = try await server.deps.store.auditLog(appID: app.id, limit: 50)
+            let secretKeyID = try #require(try await server.deps.store.keys(appID: app.id).first { $0.kind == .secret && $0.label == nil }?.id)
+            let adminKeyID = try #require(try await server.deps.store.keys(appID: nil).first?.id)
+            let byAction = Dictionary(log.map { ($0.action, $0) }, uniquingKeysWith: { first, _ in first })
+            for action in ["product.create", "key.create", "webhook.create"] {
+                #expect(byAction[action]?.actor == "key:\(secretKeyID)", "\(action)")
+            }
+            #expect(log.filter { $0.action == "entitlement.create" }.count == 1, "the refused duplicate left no entry")
+            #expect(byAction["entitlement.create"]?.objectID == "gold")
+            #expect(byAction["app.update"]?.actor == "key:\(adminKeyID)")
+            #expect(byAction["app.create"]?.actor == "key:\(adminKeyID)")
         }
     }
 }

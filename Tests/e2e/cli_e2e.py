@@ -260,11 +260,40 @@ def demo_checks(env, first_output):
     again = run(["purchases", "refund", "--app", "app_demo", "--purchase", purchase_id], env)
     check("purchases refund refunds a sandbox purchase once", refund.returncode == 0 and again.returncode != 0 and "already refunded" in again.stderr,
           refund.stdout + refund.stderr + again.stderr)
+    granted = run(["grants", "create", "--app", "app_demo", "--user", "cli-vip", "--entitlement", "pro", "--duration", "weekly", "--json"], env)
+    grant = json.loads(granted.stdout) if granted.returncode == 0 else {}
+    check("grants create records a promotional grant", grant.get("product_id") == "rc_promo_pro_weekly" and grant.get("store") == "promotional",
+          granted.stdout + granted.stderr)
+    both = run(["grants", "create", "--app", "app_demo", "--user", "cli-vip", "--entitlement", "pro", "--duration", "weekly",
+                "--until", "2030-01-01T00:00:00Z"], env)
+    check("grants create refuses a duration and an end date together, naming the flag", both.returncode != 0 and "--until" in both.stderr, both.stderr)
+    listed = run(["purchases", "list", "--app", "app_demo", "--user", "cli-vip"], env)
+    check("purchases list shows the customer's grant", listed.returncode == 0 and "rc_promo_pro_weekly" in listed.stdout and "active" in listed.stdout,
+          listed.stdout + listed.stderr)
+    revoked = run(["grants", "revoke", "--app", "app_demo", "--purchase", grant.get("id", "?")], env)
+    check("grants revoke ends the grant", revoked.returncode == 0 and "Revoked" in revoked.stdout, revoked.stdout + revoked.stderr)
+    monthly = run(["purchases", "create", "--app", "app_demo", "--product", "pro_monthly", "--email", "cli-sub@example.com", "--sandbox",
+                   "--app-user-id", "cli-sub", "--json"], env)
+    monthly_id = json.loads(monthly.stdout)["id"] if monthly.returncode == 0 else "?"
+    cancelled = run(["purchases", "cancel", "--app", "app_demo", "--purchase", monthly_id], env)
+    check("purchases cancel stops a sandbox subscription renewing", cancelled.returncode == 0 and "stops renewing" in cancelled.stdout,
+          cancelled.stdout + cancelled.stderr)
+    moved = run(["purchases", "transfer", "--app", "app_demo", "--purchase", monthly_id, "--to", "cli-sub-2"], env)
+    shown = run(["purchases", "show", "--app", "app_demo", "--purchase", monthly_id, "--json"], env)
+    detail = json.loads(shown.stdout) if shown.returncode == 0 else {}
+    check("purchases transfer moves it and purchases show lists its links",
+          moved.returncode == 0 and len(detail.get("redemption_links", [])) == 1 and detail["purchase"]["unsubscribe_detected_at"] is not None,
+          moved.stderr + shown.stdout + shown.stderr)
+    retry = run(["emails", "retry", "--app", "app_demo", "--email", "eml_missing"], env)
+    check("emails retry names what is missing", retry.returncode != 0 and "not found" in retry.stderr, retry.stderr)
     audit = run(["audit", "--json"], env)
     actions = [(e["actor"], e["action"]) for e in json.loads(audit.stdout)["entries"]] if audit.returncode == 0 else []
     check("redeem audit shows who made and reset the demo's operator", ("redeem demo", "operator.create") in actions
           and ("redeem demo", "operator.password") in actions and ("cli", "purchase.refund") in actions and ("cli", "purchase.link") in actions,
           audit.stdout + audit.stderr)
+    check("redeem audit shows the CLI's catalog and support writes",
+          {("cli", a) for a in ["app.create", "product.create", "key.create", "purchase.create", "grant.create", "grant.revoke", "purchase.cancel",
+                                "purchase.transfer"]} <= set(actions), actions)
     lan = run(["demo", "--setup-only", "--lan"], env)
     urls = [line.split()[-1] for line in lan.stdout.splitlines() if "/sandbox/p/app_demo/" in line]
     check("demo --lan puts the machine's LAN address in the links (or says there is none)",

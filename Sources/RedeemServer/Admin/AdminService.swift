@@ -20,14 +20,15 @@ public struct AdminService: Sendable {
         let now = clock.now()
         let app = try changes.makeApp(id: id, now: now)
         let keys = [APIKeyKind.publicSandbox, .publicProduction, .secret].map { GeneratedAPIKey(appID: app.id, kind: $0, now: now) }
-        try await store.createApp(app, keys: keys)
+        try await audited("app.create", "app", app.id, appID: app.id, detail: app.name) { try await store.createApp(app, keys: keys) }
         return CreatedApp(app: app, keys: keys)
     }
 
     public func updateApp(id: String, _ changes: AppChanges) async throws -> App {
         var app = try await store.app(id: id)
         try changes.apply(to: &app, now: clock.now())
-        try await store.updateApp(app)
+        let updated = app
+        try await audited("app.update", "app", id, appID: id) { try await store.updateApp(updated) }
         return app
     }
 
@@ -42,7 +43,7 @@ public struct AdminService: Sendable {
         )
         try product.validate()
         do {
-            try await store.createProduct(product)
+            try await audited("product.create", "product", product.id, appID: appID) { try await store.createProduct(product) }
         } catch let error as StoreError where error.isConflict {
             throw StoreError.conflict("product '\(product.id)' already exists")
         }
@@ -57,7 +58,8 @@ public struct AdminService: Sendable {
         if let group = update.subscriptionGroup { product.subscriptionGroup = group.isEmpty ? nil : group }
         if let level = update.groupLevel { product.groupLevel = level }
         try product.validate()
-        try await store.updateProduct(product)
+        let updated = product
+        try await audited("product.update", "product", id, appID: appID) { try await store.updateProduct(updated) }
         return product
     }
 
@@ -68,7 +70,9 @@ public struct AdminService: Sendable {
             appID: appID, id: input.id, displayName: input.displayName.flatMap { $0.isEmpty ? nil : $0 }, createdAt: clock.now()
         )
         do {
-            try await store.createEntitlement(entitlement)
+            try await audited("entitlement.create", "entitlement", entitlement.id, appID: appID) {
+                try await store.createEntitlement(entitlement)
+            }
         } catch let error as StoreError where error.isConflict {
             throw StoreError.conflict("entitlement '\(input.id)' already exists")
         }
@@ -80,7 +84,8 @@ public struct AdminService: Sendable {
         var entitlement = try await store.entitlement(appID: appID, id: id)
         try Self.validateDisplayName(displayName)
         if let displayName { entitlement.displayName = displayName.isEmpty ? nil : displayName }
-        try await store.updateEntitlement(entitlement)
+        let updated = entitlement
+        try await audited("entitlement.update", "entitlement", id, appID: appID) { try await store.updateEntitlement(updated) }
         return entitlement
     }
 
@@ -96,13 +101,21 @@ public struct AdminService: Sendable {
             )
         }
         let key = GeneratedAPIKey(appID: appID, kind: kind, label: try APIKey.validLabel(label), now: clock.now())
-        try await store.createKey(key)
+        try await audited("key.create", "key", key.record.id, appID: appID, detail: kind.rawValue) { try await store.createKey(key) }
         return CreatedKey(key: key.record, plaintext: key.plaintext)
     }
 
     public func revokeKey(id: String, appID: String?) async throws {
-        try await store.revokeKey(id: id, appID: appID, at: clock.now())
+        try await audited("key.revoke", "key", id, appID: appID) { try await store.revokeKey(id: id, appID: appID, at: clock.now()) }
         keyCache?.invalidateAll()
+    }
+
+    /// Runs a write whose transaction also records who did `action` to which object (see `AuditScope`).
+    func audited<T: Sendable>(
+        _ action: String, _ objectType: String, _ objectID: String, appID: String?, detail: String? = nil, _ write: () async throws -> T
+    ) async throws -> T {
+        try await AuditScope.recording(
+            action: action, objectType: objectType, objectID: objectID, appID: appID, detail: detail, now: clock.now(), write)
     }
 }
 
@@ -218,7 +231,9 @@ extension AdminService {
         let grant = PurchaseGrant(
             appID: appID, appUserID: buyer, productID: productID, store: .external, isSandbox: sandbox,
             purchaseDate: now, email: email)
-        let purchase = try await store.grant(grant, idempotency: nil, now: now).purchase
+        let purchase = try await audited("purchase.create", "product", productID, appID: appID, detail: "for \(email)") {
+            try await store.grant(grant, idempotency: nil, now: now).purchase
+        }
         let link = try await RedemptionLinkIssuer(store: store, publicURL: publicURL).issue(for: purchase, now: now)
         return RecordedPurchase(purchase: purchase, link: link)
     }

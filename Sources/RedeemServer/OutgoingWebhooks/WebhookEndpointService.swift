@@ -34,14 +34,16 @@ public struct WebhookEndpointService: Sendable {
             id: Identifier.make(prefix: "whk"), appID: appID, url: url, authorization: authorization,
             signingSecret: WebhookSecret.generate(), createdAt: clock.now()
         )
-        try await store.createWebhookEndpoint(endpoint)
+        try await audited("webhook.create", "webhook", endpoint.id, appID: appID, detail: url) { try await store.createWebhookEndpoint(endpoint) }
         return endpoint
     }
 
     public func endpoints(appID: String) async throws -> [WebhookEndpoint] { try await store.webhookEndpoints(appID: appID) }
 
     public func disableEndpoint(appID: String, id: String) async throws {
-        try await store.disableWebhookEndpoint(id: id, appID: appID, at: clock.now())
+        try await audited("webhook.disable", "webhook", id, appID: appID) {
+            try await store.disableWebhookEndpoint(id: id, appID: appID, at: clock.now())
+        }
     }
 
     public func sendTestEvent(appID: String) async throws {
@@ -60,7 +62,17 @@ public struct WebhookEndpointService: Sendable {
     }
 
     public func replay(appID: String, deliveryID: String) async throws {
-        try await store.replayDelivery(id: deliveryID, appID: appID, now: clock.now())
+        try await audited("webhook.replay", "webhook_delivery", deliveryID, appID: appID) {
+            try await store.replayDelivery(id: deliveryID, appID: appID, now: clock.now())
+        }
         worker?.wake()
+    }
+
+    /// Runs a write whose transaction also records who did `action` (see `AuditScope`).
+    func audited(
+        _ action: String, _ objectType: String, _ objectID: String, appID: String, detail: String? = nil, _ write: () async throws -> Void
+    ) async throws {
+        try await AuditScope.recording(
+            action: action, objectType: objectType, objectID: objectID, appID: appID, detail: detail, now: clock.now(), write)
     }
 }
