@@ -90,6 +90,7 @@ let package = Package(
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
             ],
             resources: [.copy("Resources")],
             swiftSettings: strict
@@ -146,6 +147,7 @@ let package = Package(
                 "RedeemStripe",
                 "RedeemTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
             ],
             swiftSettings: strict
         ),

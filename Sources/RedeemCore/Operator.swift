@@ -14,13 +14,16 @@ public struct Operator: Codable, Hashable, Sendable {
     public var role: OperatorRole
     public var createdAt: Date
     public var disabledAt: Date?
+    /// When the operator enrolled an authenticator app; nil without two-factor sign-in.
+    public var twoFactorEnabledAt: Date?
 
-    public init(id: String, email: String, role: OperatorRole, createdAt: Date, disabledAt: Date? = nil) {
+    public init(id: String, email: String, role: OperatorRole, createdAt: Date, disabledAt: Date? = nil, twoFactorEnabledAt: Date? = nil) {
         self.id = id
         self.email = email
         self.role = role
         self.createdAt = createdAt
         self.disabledAt = disabledAt
+        self.twoFactorEnabledAt = twoFactorEnabledAt
     }
 
     public static func generateID() -> String { "op_" + SecretToken.generate(byteCount: 12) }
@@ -32,6 +35,7 @@ public struct Operator: Codable, Hashable, Sendable {
         case id, email, role
         case createdAt = "created_at"
         case disabledAt = "disabled_at"
+        case twoFactorEnabledAt = "two_factor_enabled_at"
     }
 }
 
@@ -43,6 +47,15 @@ public enum OperatorSessionRules {
     public static let maximumAge: TimeInterval = 7 * 86_400
     /// How stale `last_seen_at` may get before a request refreshes it: at most one write a minute per session.
     public static let touchResolution: TimeInterval = 60
+
+    /// A sign-in waiting for its authenticator code lapses this soon after the password was accepted.
+    public static let codeWindow: TimeInterval = 300
+
+    /// Whether a signed-in operator must enrol an authenticator before anything else: only owners, only when the
+    /// instance requires it.
+    public static func mustEnrol(_ op: Operator, ownersNeedTwoFactor: Bool) -> Bool {
+        ownersNeedTwoFactor && op.role == .owner && op.twoFactorEnabledAt == nil
+    }
 
     public static func isLive(createdAt: Date, lastSeen: Date, endedAt: Date?, now: Date) -> Bool {
         endedAt == nil && now.timeIntervalSince(lastSeen) < idleTimeout && now.timeIntervalSince(createdAt) < maximumAge

@@ -13,6 +13,10 @@ public struct OperatorSessionRecord: Sendable {
     public let createdAt: Date
     public let lastSeen: Date
     public let endedAt: Date?
+    /// The password was right; the authenticator code is still to come.
+    public let awaitingCode: Bool
+    /// The operator's authenticator secret: enrolled, or being enrolled (see `Operator.twoFactorEnabledAt`).
+    public let totpSecret: String?
 }
 
 /// One write, as the audit log keeps it.
@@ -104,13 +108,61 @@ extension SQLStore {
         }
     }
 
-    public func createOperatorSession(tokenHash: String, operatorID: String, now: Date) async throws {
+    public func createOperatorSession(tokenHash: String, operatorID: String, awaitingCode: Bool = false, now: Date) async throws {
         try await single { connection in
             try await connection.query(
                 """
-                INSERT INTO operator_sessions (token_hash, operator_id, created_at, last_seen_at)
-                VALUES (\(tokenHash), \(operatorID), \(now), \(now))
+                INSERT INTO operator_sessions (token_hash, operator_id, created_at, last_seen_at, awaiting_code)
+                VALUES (\(tokenHash), \(operatorID), \(now), \(now), \(awaitingCode ? 1 : 0))
                 """)
+        }
+    }
+
+    /// Accepts the code of time step `step` for a session waiting for it, once: a step at or before the last one used
+    /// is refused (a code seen over a shoulder does not work again).
+    public func completeSecondFactor(tokenHash: String, operatorID: String, step: Int64) async throws -> Bool {
+        try await write { connection in
+            let fresh = try await connection.query(
+                """
+                UPDATE operators SET totp_last_step = \(step)
+                WHERE id = \(operatorID) AND totp_enabled_at IS NOT NULL AND (totp_last_step IS NULL OR totp_last_step < \(step))
+                RETURNING id
+                """)
+            guard !fresh.isEmpty else { return false }
+            try await connection.query("UPDATE operator_sessions SET awaiting_code = 0 WHERE token_hash = \(tokenHash)")
+            return true
+        }
+    }
+
+    /// Stores a new authenticator secret for an operator not yet enrolled; it counts once a code confirms it.
+    public func startTwoFactorEnrolment(operatorID: String, secret: String) async throws {
+        try await write { connection in
+            let started = try await connection.query(
+                "UPDATE operators SET totp_secret = \(secret) WHERE id = \(operatorID) AND totp_enabled_at IS NULL RETURNING id")
+            if started.isEmpty { throw StoreError.conflict("Two-factor sign-in is already on; turn it off first.") }
+        }
+    }
+
+    /// Turns two-factor sign-in on, with the time step of the code that confirmed the secret.
+    public func enableTwoFactor(operatorID: String, step: Int64, now: Date, audit: AuditEntry) async throws {
+        try await write { connection in
+            let enabled = try await connection.query(
+                """
+                UPDATE operators SET totp_enabled_at = \(now), totp_last_step = \(step)
+                WHERE id = \(operatorID) AND totp_enabled_at IS NULL AND totp_secret IS NOT NULL RETURNING id
+                """)
+            if enabled.isEmpty { throw StoreError.conflict("Two-factor sign-in is already on.") }
+            try await Self.insertAudit(audit, on: connection)
+        }
+    }
+
+    /// Turns two-factor sign-in off (the operator, or `redeem operators reset-two-factor` for a lost phone).
+    public func disableTwoFactor(email: String, audit: AuditEntry) async throws {
+        try await write { connection in
+            let cleared = try await connection.query(
+                "UPDATE operators SET totp_secret = NULL, totp_enabled_at = NULL, totp_last_step = NULL WHERE email = \(email) RETURNING id")
+            if cleared.isEmpty { throw StoreError.notFound("operator '\(email)'") }
+            try await Self.insertAudit(audit, on: connection)
         }
     }
 
@@ -119,13 +171,13 @@ extension SQLStore {
             guard
                 let row = try await connection.first(
                     """
-                    SELECT o.*, s.created_at AS session_created_at, s.last_seen_at, s.ended_at
+                    SELECT o.*, s.created_at AS session_created_at, s.last_seen_at, s.ended_at, s.awaiting_code
                     FROM operator_sessions s JOIN operators o ON o.id = s.operator_id WHERE s.token_hash = \(tokenHash)
                     """)
             else { return nil }
             return OperatorSessionRecord(
                 operator: try Operator(row: row), createdAt: try row.date("session_created_at"), lastSeen: try row.date("last_seen_at"),
-                endedAt: row.optionalDate("ended_at"))
+                endedAt: row.optionalDate("ended_at"), awaitingCode: try row.int("awaiting_code") != 0, totpSecret: row.optionalString("totp_secret"))
         }
     }
 
@@ -176,7 +228,7 @@ extension Operator {
     init(row: SQLRow) throws {
         self.init(
             id: try row.string("id"), email: try row.string("email"), role: try row.enumeration("role"), createdAt: try row.date("created_at"),
-            disabledAt: row.optionalDate("disabled_at"))
+            disabledAt: row.optionalDate("disabled_at"), twoFactorEnabledAt: row.optionalDate("totp_enabled_at"))
     }
 }
 

@@ -9,7 +9,7 @@ import RedeemStore
 struct Operators: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Console operators: create, list, disable, enable and reset passwords.",
-        subcommands: [Create.self, List.self, Disable.self, Enable.self, ResetPassword.self]
+        subcommands: [Create.self, List.self, Disable.self, Enable.self, ResetPassword.self, ResetTwoFactor.self]
     )
 
     /// What the audit log records as the actor of a CLI change.
@@ -58,7 +58,8 @@ struct Operators: AsyncParsableCommand {
             if json { return try Output.json(operators) }
             if operators.isEmpty { print("No operators. Create one with `redeem operators create`.") }
             for op in operators {
-                print("\(op.email)\t\(op.role.rawValue)\t\(op.disabledAt == nil ? "active" : "disabled")")
+                let twoFactor = op.twoFactorEnabledAt == nil ? "password only" : "two-factor"
+                print("\(op.email)\t\(op.role.rawValue)\t\(op.disabledAt == nil ? "active" : "disabled")\t\(twoFactor)")
             }
         }
     }
@@ -103,6 +104,20 @@ struct Operators: AsyncParsableCommand {
                 try await OperatorService(store: $0).resetPassword(email: email, password: password, actor: Operators.actor)
             }
             print("New password set for \(email); their sessions have ended.")
+        }
+    }
+}
+
+extension Operators {
+    struct ResetTwoFactor: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reset-two-factor", abstract: "Turn an operator's two-factor sign-in off (a lost phone); they can enrol again.")
+        @Option var email: String
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            try await database.withStore { try await OperatorService(store: $0).resetTwoFactor(email: email, actor: Operators.actor) }
+            print("Two-factor sign-in is off for \(email).")
         }
     }
 }

@@ -39,6 +39,8 @@ struct ServerOptions: ParsableArguments {
             "Comma-separated addresses of reverse proxies whose X-Forwarded-For names the client, e.g. 127.0.0.1,::1 (env REDEEM_TRUSTED_PROXIES; default none)."
     )
     var trustedProxies: String?
+    @Flag(help: "Console owners must sign in with an authenticator app as well as a password (env REDEEM_CONSOLE_REQUIRE_TWO_FACTOR=1).")
+    var consoleRequireTwoFactor = false
     @Flag(help: "Refuse to start when migrations are pending instead of applying them.")
     var noMigrate = false
     @OptionGroup var database: DatabaseOptions
@@ -58,6 +60,7 @@ struct ServerOptions: ParsableArguments {
             stripeAPIBase: Environment.value("REDEEM_STRIPE_API_URL")
         )
         configuration.benchmarkRoutes = benchmarkRoutes || Environment.value("REDEEM_BENCHMARK_ROUTES") == "1"
+        configuration.ownersNeedTwoFactor = consoleRequireTwoFactor || Environment.value("REDEEM_CONSOLE_REQUIRE_TWO_FACTOR") == "1"
         if let text = trustedProxies ?? Environment.value("REDEEM_TRUSTED_PROXIES") {
             configuration.trustedProxies = try ServerConfiguration.trustedProxies(text)
         }

@@ -26,6 +26,8 @@ public struct ServerDependencies: Sendable {
     public var benchmarkRoutes = false
     /// Peers whose `X-Forwarded-For` names the client (`ForwardedForMiddleware`).
     public var trustedProxies: Set<String> = []
+    /// Console owners must sign in with an authenticator code (`--console-require-two-factor`).
+    public var ownersNeedTwoFactor = false
 
     public init(
         store: SQLStore, clock: any RedeemClock = SystemClock(), keyTTL: TimeInterval = 5,
@@ -73,7 +75,10 @@ public struct ServerDependencies: Sendable {
     var linkPage: LinkPageService { LinkPageService(store: store, clock: clock, limiter: rateLimiter, emailQueue: emailQueue) }
     var webhookEndpoints: WebhookEndpointService { WebhookEndpointService(store: store, clock: clock, worker: webhooks) }
     var support: SupportService { SupportService(store: store, clock: clock, links: links, emailQueue: emailQueue, stripe: stripeSessions) }
-    var console: ConsoleService { ConsoleService(store: store, clock: clock, limiter: rateLimiter, support: support) }
+    var console: ConsoleService {
+        ConsoleService(
+            store: store, clock: clock, limiter: rateLimiter, support: support, ownersNeedTwoFactor: ownersNeedTwoFactor)
+    }
     var purchases: PurchaseService { PurchaseService(store: store, links: links, emailQueue: emailQueue, clock: clock) }
 }
 
@@ -129,6 +134,7 @@ public func buildApplication(
         stripeWebhookSecret: configuration.stripeWebhookSecret, stripe: configuration.stripe, logger: logger
     )
     deps.benchmarkRoutes = configuration.benchmarkRoutes
+    deps.ownersNeedTwoFactor = configuration.ownersNeedTwoFactor
     deps.trustedProxies = configuration.trustedProxies
     if deps.mailer == nil { logger.warning("no SMTP settings (--smtp-url): e-mail is off, and expired links cannot be re-sent") }
     let router = try buildRouter(deps)

@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable {
     public var stripe: StripeSettings?
     /// Serves the redemption benchmark's baseline route.
     public var benchmarkRoutes = false
+    /// Console owners must enrol and use an authenticator app.
+    public var ownersNeedTwoFactor = false
     /// Limits on guessable routes.
     public var rateLimits = RateLimits()
     /// Peers (a reverse proxy on this machine, say) whose `X-Forwarded-For` names the client; empty trusts nobody.

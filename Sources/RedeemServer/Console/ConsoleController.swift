@@ -15,11 +15,18 @@ struct ConsoleController {
     static let sessionCookie = "redeem_console"
     static let signInCookie = "redeem_console_form"
 
-    func addRoutes(to router: Router<AppRequestContext>) {
+    func addRoutes(to parent: Router<AppRequestContext>) {
+        let router = parent.group().add(middleware: ConsoleRedirectMiddleware())
         router.get("/console", use: home)
         router.get("/console/sign-in", use: signInForm)
         router.post("/console/sign-in", use: signIn)
+        router.get("/console/sign-in/code", use: codeForm)
+        router.post("/console/sign-in/code", use: code)
         router.post("/console/sign-out", use: signOut)
+        router.get("/console/account", use: account)
+        router.post("/console/account/two-factor/start", use: startTwoFactor)
+        router.post("/console/account/two-factor/confirm", use: confirmTwoFactor)
+        router.post("/console/account/two-factor/disable", use: disableTwoFactor)
         router.get("/console/apps/{app_id}", use: search)
         router.get("/console/apps/{app_id}/customers/{customer_id}", use: customer)
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/link", use: newLink)
@@ -54,9 +61,9 @@ struct ConsoleController {
         else { throw APIError.forbidden("The form has expired; reload the page and sign in again.") }
         let email = form["email"] ?? ""
         do {
-            let token = try await service.signIn(email: email, password: form["password"] ?? "", ip: context.remoteIP)
-            var response = Self.redirect("/console")
-            response.setCookie(sessionCookie(token))
+            let signedIn = try await service.signIn(email: email, password: form["password"] ?? "", ip: context.remoteIP)
+            var response = Self.redirect(signedIn.awaitingCode ? "/console/sign-in/code" : "/console")
+            response.setCookie(sessionCookie(signedIn.token))
             response.setCookie(expired(Self.signInCookie))
             return response
         } catch is SignInRefused {
@@ -68,9 +75,94 @@ struct ConsoleController {
         }
     }
 
+    /// The second step for operators with an authenticator app.
+    @Sendable func codeForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await anySession(request) else { return Self.redirect("/console/sign-in") }
+        guard session.awaitingCode else { return Self.redirect("/console") }
+        return try await page("console-code", status: .ok, request: request, session: session, [:])
+    }
+
+    @Sendable func code(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await anySession(request), session.awaitingCode else { return Self.redirect("/console/sign-in") }
+        let form = try await FormBody.parse(request, limit: 8 * 1024)
+        try requireForm(form, session)
+        do {
+            try await service.verifyCode(session, code: form["code"] ?? "", ip: context.remoteIP)
+            return Self.redirect("/console")
+        } catch is SignInRefused {
+            return try await page(
+                "console-code", status: .unauthorized, request: request, session: session, ["error": "That code is wrong or was already used."])
+        } catch let limited as RateLimited {
+            var response = try await page(
+                "console-code", status: .tooManyRequests, request: request, session: session,
+                ["error": "Too many attempts. Wait a minute, then try again."])
+            response.headers[.retryAfter] = APIError.from(limited)?.headers[.retryAfter]
+            return response
+        }
+    }
+
+    // MARK: Two-factor sign-in
+
+    /// The operator's own page: two-factor sign-in, on or off.
+    @Sendable func account(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await session(request, enrolling: true) else { return Self.redirect("/console/sign-in") }
+        return try await accountPage(session, request: request, status: .ok, [:])
+    }
+
+    /// Shows a new secret as a QR code and as text, with the field for the first code.
+    @Sendable func startTwoFactor(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await session(request, enrolling: true) else { return Self.redirect("/console/sign-in") }
+        try requireForm(try await FormBody.parse(request, limit: 8 * 1024), session)
+        let secret = try await service.startEnrolment(session)
+        return try await accountPage(session, request: request, status: .ok, try setupValues(secret: secret, email: session.operator.email))
+    }
+
+    @Sendable func confirmTwoFactor(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await session(request, enrolling: true) else { return Self.redirect("/console/sign-in") }
+        let form = try await FormBody.parse(request, limit: 8 * 1024)
+        try requireForm(form, session)
+        do {
+            try await service.confirmEnrolment(session, code: form["code"] ?? "", ip: context.remoteIP)
+            return Self.redirect("/console/account")
+        } catch is SignInRefused {
+            var values = try setupValues(secret: session.totpSecret ?? "", email: session.operator.email)
+            values["error"] = "That code does not match. Check the time on your phone and try the newest code."
+            return try await accountPage(session, request: request, status: .unauthorized, values)
+        }
+    }
+
+    @Sendable func disableTwoFactor(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await session(request, enrolling: true) else { return Self.redirect("/console/sign-in") }
+        let form = try await FormBody.parse(request, limit: 8 * 1024)
+        try requireForm(form, session)
+        do {
+            try await service.disableTwoFactor(session, code: form["code"] ?? "", ip: context.remoteIP)
+            return Self.redirect("/console/account")
+        } catch is SignInRefused {
+            return try await accountPage(session, request: request, status: .unauthorized, ["error": "That code does not match."])
+        }
+    }
+
+    func setupValues(secret: String, email: String) throws -> [String: Any] {
+        let url = TwoFactor.authenticatorURL(secret: secret, email: email)
+        return [
+            "settingUp": true, "typedKey": TwoFactor.typedKey(secret: secret, email: email),
+            "qrSVG": try QRCode(encoding: url).svg(label: "QR code to scan with an authenticator app"),
+        ]
+    }
+
+    func accountPage(_ session: ConsoleSession, request: Request, status: HTTPResponse.Status, _ extra: [String: Any]) async throws -> Response {
+        var values = extra
+        values["twoFactorOn"] = session.operator.twoFactorEnabledAt != nil
+        values["enabledAt"] = session.operator.twoFactorEnabledAt.map(ConsolePresenter.date)
+        values["mustEnrol"] = session.mustEnrol
+        values["mayTurnOff"] = !(service.ownersNeedTwoFactor && session.operator.role == .owner)
+        return try await page("console-account", status: status, request: request, session: session, values)
+    }
+
     @Sendable func signOut(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await FormBody.parse(request, limit: 8 * 1024)
-        if let session = try await session(request) {
+        if let session = try await anySession(request) {
             try requireForm(form, session)
             try await service.signOut(session)
         }
@@ -232,7 +324,17 @@ struct ConsoleController {
 
     // MARK: Sessions, forms and pages
 
-    func session(_ request: Request) async throws -> ConsoleSession? {
+    /// The signed-in operator's session, or nil. A session still waiting for its code is sent to the code step, and an
+    /// owner who must enrol to enrolment (unless `enrolling`).
+    func session(_ request: Request, enrolling: Bool = false) async throws -> ConsoleSession? {
+        guard let session = try await anySession(request) else { return nil }
+        if session.awaitingCode { throw ConsoleRedirect(location: "/console/sign-in/code") }
+        if session.mustEnrol && !enrolling { throw ConsoleRedirect(location: "/console/account") }
+        return session
+    }
+
+    /// Any live session, the ones waiting for their code included.
+    func anySession(_ request: Request) async throws -> ConsoleSession? {
         guard let token = request.cookies[Self.sessionCookie]?.value else { return nil }
         return try await service.session(token: token)
     }
@@ -285,5 +387,23 @@ struct ConsoleController {
 
     static func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+}
+
+/// Where a console request must go instead of the page it asked for (the code step, or enrolment).
+struct ConsoleRedirect: Error {
+    let location: String
+}
+
+/// Answers `ConsoleRedirect` with a 303 to its location.
+struct ConsoleRedirectMiddleware: RouterMiddleware {
+    func handle(
+        _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let redirect as ConsoleRedirect {
+            return ConsoleController.redirect(redirect.location)
+        }
     }
 }

@@ -9,6 +9,12 @@ struct ConsoleSession: Sendable {
     let tokenHash: String
     /// The form token every console form carries: derived from the session token, so nothing more is stored.
     let csrf: String
+    /// The password was right; the authenticator code is still to come. Such a session opens nothing else.
+    let awaitingCode: Bool
+    /// An owner without two-factor sign-in where the instance requires it: only enrolment is open to them.
+    let mustEnrol: Bool
+    /// The authenticator secret, enrolled or being enrolled.
+    let totpSecret: String?
 
     /// Who the audit log names for this session's writes.
     var actor: String { "operator:\(`operator`.email)" }
@@ -23,20 +29,71 @@ struct ConsoleService: Sendable {
     let clock: any RedeemClock
     let limiter: RateLimiter
     let support: SupportService
+    /// `--console-require-two-factor`: owners must enrol an authenticator app before using the console.
+    let ownersNeedTwoFactor: Bool
 
     /// Checked when no operator has the address, so an unknown address costs as much time as a wrong password.
     static let decoyHash = Bcrypt.hash(SecretToken.generate(byteCount: 16), cost: 12)
 
-    /// Returns the new session's token (128 bits or more, from the CSPRNG); only its SHA-256 is stored.
-    func signIn(email: String, password: String, ip: String?) async throws -> String {
+    /// A new session's token (128 bits or more, from the CSPRNG; only its SHA-256 is stored), and whether it waits for
+    /// an authenticator code before it opens anything.
+    struct SignedIn: Sendable {
+        let token: String
+        let awaitingCode: Bool
+    }
+
+    func signIn(email: String, password: String, ip: String?) async throws -> SignedIn {
         let email = Operator.normalize(email: email)
         try await limiter.signIn(ip: ip, email: email)
         let credentials = try await store.operatorCredentials(email: email)
         let matches = Bcrypt.verify(password, hash: credentials?.passwordHash ?? Self.decoyHash)
         guard matches, let op = credentials?.operator, op.disabledAt == nil else { throw SignInRefused() }
         let token = SecretToken.generate(byteCount: 32)
-        try await store.createOperatorSession(tokenHash: SecretToken.hash(token), operatorID: op.id, now: clock.now())
-        return token
+        let awaitingCode = op.twoFactorEnabledAt != nil
+        try await store.createOperatorSession(tokenHash: SecretToken.hash(token), operatorID: op.id, awaitingCode: awaitingCode, now: clock.now())
+        return SignedIn(token: token, awaitingCode: awaitingCode)
+    }
+
+    /// The authenticator code for a session waiting for one; rate-limited as sign-in is. A code works once.
+    func verifyCode(_ session: ConsoleSession, code: String, ip: String?) async throws {
+        try await limiter.signIn(ip: ip, email: session.operator.email)
+        guard session.awaitingCode, let secret = session.totpSecret, let step = TwoFactor.matchingStep(code: code, secret: secret, now: clock.now()),
+            try await store.completeSecondFactor(tokenHash: session.tokenHash, operatorID: session.operator.id, step: step)
+        else { throw SignInRefused() }
+    }
+
+    /// A new authenticator secret for the signed-in operator, to scan or type; it counts once a code confirms it.
+    func startEnrolment(_ session: ConsoleSession) async throws -> String {
+        let secret = TwoFactor.newSecret()
+        try await store.startTwoFactorEnrolment(operatorID: session.operator.id, secret: secret)
+        return secret
+    }
+
+    /// Turns two-factor sign-in on once a code from the new secret matches.
+    func confirmEnrolment(_ session: ConsoleSession, code: String, ip: String?) async throws {
+        try await limiter.signIn(ip: ip, email: session.operator.email)
+        guard session.operator.twoFactorEnabledAt == nil, let secret = session.totpSecret,
+            let step = TwoFactor.matchingStep(code: code, secret: secret, now: clock.now())
+        else { throw SignInRefused() }
+        let audit = AuditEntry(
+            at: clock.now(), actor: session.actor, action: "operator.two_factor.enable", objectType: "operator", objectID: session.operator.id,
+            appID: nil)
+        try await store.enableTwoFactor(operatorID: session.operator.id, step: step, now: clock.now(), audit: audit)
+    }
+
+    /// Turns two-factor sign-in off, with a current code; refused for owners where the instance requires it.
+    func disableTwoFactor(_ session: ConsoleSession, code: String, ip: String?) async throws {
+        guard !(ownersNeedTwoFactor && session.operator.role == .owner) else {
+            throw APIError.forbidden("This server requires two-factor sign-in for owners.")
+        }
+        try await limiter.signIn(ip: ip, email: session.operator.email)
+        guard session.operator.twoFactorEnabledAt != nil, let secret = session.totpSecret,
+            TwoFactor.matchingStep(code: code, secret: secret, now: clock.now()) != nil
+        else { throw SignInRefused() }
+        let audit = AuditEntry(
+            at: clock.now(), actor: session.actor, action: "operator.two_factor.disable", objectType: "operator", objectID: session.operator.id,
+            appID: nil)
+        try await store.disableTwoFactor(email: session.operator.email, audit: audit)
     }
 
     /// The live session a cookie names, or nil (unknown, signed out, idle too long, too old, operator disabled).
@@ -46,12 +103,15 @@ struct ConsoleService: Sendable {
         guard let record = try await store.operatorSession(tokenHash: hash) else { return nil }
         let now = clock.now()
         guard record.operator.disabledAt == nil,
-            OperatorSessionRules.isLive(createdAt: record.createdAt, lastSeen: record.lastSeen, endedAt: record.endedAt, now: now)
+            OperatorSessionRules.isLive(createdAt: record.createdAt, lastSeen: record.lastSeen, endedAt: record.endedAt, now: now),
+            !record.awaitingCode || now.timeIntervalSince(record.createdAt) < OperatorSessionRules.codeWindow
         else { return nil }
         if now.timeIntervalSince(record.lastSeen) >= OperatorSessionRules.touchResolution {
             try await store.touchOperatorSession(tokenHash: hash, now: now)
         }
-        return ConsoleSession(operator: record.operator, tokenHash: hash, csrf: Self.csrf(sessionToken: token))
+        return ConsoleSession(
+            operator: record.operator, tokenHash: hash, csrf: Self.csrf(sessionToken: token), awaitingCode: record.awaitingCode,
+            mustEnrol: OperatorSessionRules.mustEnrol(record.operator, ownersNeedTwoFactor: ownersNeedTwoFactor), totpSecret: record.totpSecret)
     }
 
     func signOut(_ session: ConsoleSession) async throws {

@@ -9,7 +9,11 @@ public protocol ConsoleStore: Sendable {
     func operatorCredentials(email: String) async throws -> OperatorCredentials?
     func setOperatorDisabled(email: String, _ disabled: Bool, now: Date, audit: AuditEntry) async throws -> Operator
     func setOperatorPassword(email: String, passwordHash: String, now: Date, audit: AuditEntry) async throws
-    func createOperatorSession(tokenHash: String, operatorID: String, now: Date) async throws
+    func createOperatorSession(tokenHash: String, operatorID: String, awaitingCode: Bool, now: Date) async throws
+    func completeSecondFactor(tokenHash: String, operatorID: String, step: Int64) async throws -> Bool
+    func startTwoFactorEnrolment(operatorID: String, secret: String) async throws
+    func enableTwoFactor(operatorID: String, step: Int64, now: Date, audit: AuditEntry) async throws
+    func disableTwoFactor(email: String, audit: AuditEntry) async throws
     func operatorSession(tokenHash: String) async throws -> OperatorSessionRecord?
     func touchOperatorSession(tokenHash: String, now: Date) async throws
     func endOperatorSession(tokenHash: String, now: Date) async throws

@@ -50,6 +50,14 @@ public struct OperatorService: Sendable {
         try await store.setOperatorPassword(email: email, passwordHash: Bcrypt.hash(password, cost: cost), now: now, audit: audit)
     }
 
+    /// Turns an operator's two-factor sign-in off, for one who lost their phone; they enrol again after signing in.
+    public func resetTwoFactor(email: String, actor: String) async throws {
+        let email = Operator.normalize(email: email)
+        let audit = AuditEntry(
+            at: clock.now(), actor: actor, action: "operator.two_factor.reset", objectType: "operator", objectID: email, appID: nil)
+        try await store.disableTwoFactor(email: email, audit: audit)
+    }
+
     static func check(password: String) throws {
         guard password.count >= minimumPasswordLength else {
             throw ValidationError(field: "password", reason: "must be at least \(minimumPasswordLength) characters")

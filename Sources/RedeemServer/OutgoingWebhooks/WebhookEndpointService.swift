@@ -48,7 +48,8 @@ public struct WebhookEndpointService: Sendable {
 
     public func sendTestEvent(appID: String) async throws {
         let now = clock.now()
-        try await store.emit(.test(appID: appID, eventID: "evt_" + SecretToken.generate(byteCount: 12), at: now), now: now)
+        let event = WebhookEvent.test(appID: appID, eventID: "evt_" + SecretToken.generate(byteCount: 12), at: now)
+        try await audited("webhook.test", "webhook_event", event.id, appID: appID) { try await store.emit(event, now: now) }
         worker?.wake()
     }
 
