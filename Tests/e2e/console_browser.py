@@ -176,6 +176,14 @@ def main():
             status, info = http("GET", base + "/v1/subscribers/phone-user-1", key=app["keys"]["secret"])
             check("after the revocation the app sees pro expired",
                   info["subscriber"]["entitlements"]["pro"]["expires_date"] <= info["request_date"], info)
+            page.get_by_role("link", name="Two-factor").click()
+            page.get_by_role("button", name="Set up two-factor sign-in").click()
+            key = page.locator("#typed-key").inner_text()
+            check("two-factor set-up shows a QR code and the key to type", page.locator("figure.qr svg").count() == 1 and len(key.replace(" ", "")) >= 32,
+                  key)
+            shots(page, "7b-two-factor-setup")
+            page.go_back()
+            page.go_back()
             page.get_by_role("link", name="Audit log").click()
             actions = page.locator("tbody tr td:nth-child(3)").all_inner_texts()
             check("the audit log shows every write", {"grant.revoke", "purchase.refund", "grant.create", "purchase.link"} <= set(actions), actions)
