@@ -179,3 +179,34 @@ extension WebhookDelivery {
         )
     }
 }
+
+/// A delivery with its latest attempt, for the console's delivery log.
+public struct DeliveryLogEntry: Sendable {
+    public let delivery: WebhookDelivery
+    public let lastAttempt: WebhookAttempt?
+}
+
+extension SQLStore {
+    /// The app's newest deliveries, each with its latest attempt, in one statement.
+    public func webhookDeliveryLog(appID: String, limit: Int) async throws -> [DeliveryLogEntry] {
+        try await read { connection in
+            try await connection.query(
+                """
+                SELECT d.*, a.attempted_at AS last_attempted_at, a.status_code AS last_status_code, a.error AS last_error,
+                    a.duration_ms AS last_duration_ms
+                FROM webhook_deliveries d
+                LEFT JOIN webhook_attempts a ON a.id = (
+                    SELECT id FROM webhook_attempts WHERE delivery_id = d.id ORDER BY attempted_at DESC, id DESC LIMIT 1)
+                WHERE d.app_id = \(appID) ORDER BY d.created_at DESC, d.id DESC LIMIT \(limit)
+                """
+            ).map { row in
+                let attempt = row.optionalDate("last_attempted_at").map { at in
+                    WebhookAttempt(
+                        attemptedAt: at, statusCode: row.optionalInt("last_status_code").map(Int.init), error: row.optionalString("last_error"),
+                        durationMs: row.optionalInt("last_duration_ms") ?? 0)
+                }
+                return DeliveryLogEntry(delivery: try WebhookDelivery(row: row), lastAttempt: attempt)
+            }
+        }
+    }
+}

@@ -37,8 +37,16 @@ public final class SQLStore: Sendable {
     /// transaction, once.
     @discardableResult
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        guard let pending = AuditScope.pending, let entry = pending.entry else { return try await database.transaction(body) }
+        let start = ContinuousClock.now
+        defer { StoreMetrics.write.finished(since: start) }
+        guard let pending = AuditScope.pending, let entry = pending.entry else {
+            return try await database.transaction { connection in
+                StoreMetrics.write.started(since: start)
+                return try await body(connection)
+            }
+        }
         let result = try await database.transaction { connection in
+            StoreMetrics.write.started(since: start)
             let result = try await body(connection)
             try await Self.insertAudit(entry, on: connection)
             return result
@@ -57,7 +65,12 @@ public final class SQLStore: Sendable {
 
     @discardableResult
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        try await database.read(body)
+        let start = ContinuousClock.now
+        defer { StoreMetrics.read.finished(since: start) }
+        return try await database.read { connection in
+            StoreMetrics.read.started(since: start)
+            return try await body(connection)
+        }
     }
 }
 

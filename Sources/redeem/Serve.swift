@@ -39,6 +39,10 @@ struct ServerOptions: ParsableArguments {
             "Comma-separated addresses of reverse proxies whose X-Forwarded-For names the client, e.g. 127.0.0.1,::1 (env REDEEM_TRUSTED_PROXIES; default none)."
     )
     var trustedProxies: String?
+    @Option(help: "Serve GET /metrics (Prometheus text format) on this port; off when not given (env REDEEM_METRICS_PORT).")
+    var metricsPort: String?
+    @Option(help: "Address the metrics listener binds (env REDEEM_METRICS_HOST; default 127.0.0.1).")
+    var metricsHost: String?
     @Flag(help: "Console owners must sign in with an authenticator app as well as a password (env REDEEM_CONSOLE_REQUIRE_TWO_FACTOR=1).")
     var consoleRequireTwoFactor = false
     @Flag(help: "Refuse to start when migrations are pending instead of applying them.")
@@ -60,6 +64,14 @@ struct ServerOptions: ParsableArguments {
             stripeAPIBase: Environment.value("REDEEM_STRIPE_API_URL")
         )
         configuration.benchmarkRoutes = benchmarkRoutes || Environment.value("REDEEM_BENCHMARK_ROUTES") == "1"
+        if let text = metricsPort ?? Environment.value("REDEEM_METRICS_PORT") {
+            guard let value = Int(text), (1...65535).contains(value), value != port else {
+                throw ConfigurationError(
+                    setting: "--metrics-port / REDEEM_METRICS_PORT", reason: "'\(text)' is not a free port number other than --port")
+            }
+            configuration.metricsPort = value
+        }
+        configuration.metricsHost = metricsHost ?? Environment.value("REDEEM_METRICS_HOST") ?? "127.0.0.1"
         configuration.ownersNeedTwoFactor = consoleRequireTwoFactor || Environment.value("REDEEM_CONSOLE_REQUIRE_TWO_FACTOR") == "1"
         if let text = trustedProxies ?? Environment.value("REDEEM_TRUSTED_PROXIES") {
             configuration.trustedProxies = try ServerConfiguration.trustedProxies(text)

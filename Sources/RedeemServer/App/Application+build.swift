@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import RedeemCore
 import RedeemStore
+import ServiceLifecycle
 
 /// The pieces a running server is made of, built once and shared by routes and tests.
 public struct ServerDependencies: Sendable {
@@ -92,7 +93,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     }
     // Only behind a proxy is there a header to read; without one, no request pays for the check.
     if !deps.trustedProxies.isEmpty { router.add(middleware: ForwardedForMiddleware(trusted: deps.trustedProxies)) }
-    HealthController(database: deps.store.database).addRoutes(to: router)
+    HealthController(database: deps.store.database, templates: deps.templates, publicURL: deps.publicURL).addRoutes(to: router)
     try OpenAPIController().addRoutes(to: router)
     try AssetsController.load().addRoutes(to: router)
     WellKnownController(store: deps.store).addRoutes(to: router)
@@ -103,7 +104,9 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     OfferRedeemPageController(service: deps.offerCodes, pages: deps.checkoutPages, stripe: deps.stripeSessions).addRoutes(to: router)
     StripeWebhookController(service: deps.stripeEvents).addRoutes(to: router)
     LinkPageController(service: deps.linkPage, templates: deps.templates, publicURL: deps.publicURL).addRoutes(to: router)
-    ConsoleController(service: deps.console, templates: deps.templates, secureCookies: deps.publicURL.scheme == "https").addRoutes(to: router)
+    let console = ConsoleController(service: deps.console, templates: deps.templates, secureCookies: deps.publicURL.scheme == "https")
+    console.addRoutes(to: router)
+    ConsoleOperationsController(console: console, admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: router)
 
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
     CustomerInfoController(service: CustomerInfoService(store: deps.store, cache: CustomerInfoCache(), clock: deps.clock)).addRoutes(to: v1)
@@ -121,6 +124,9 @@ public func buildApplication(
     var logger = logger ?? Logger(label: "redeem")
     logger.logLevel = configuration.logLevel
     try PortCheck.ensureFree(host: configuration.host, port: configuration.port)
+    if let port = configuration.metricsPort { try PortCheck.ensureFree(host: configuration.metricsHost, port: port) }
+    // Before anything makes a metric handle: handles made earlier would stay no-ops.
+    let registry = configuration.metricsPort.map { _ in MetricsServer.bootstrap() }
     let store = try await SQLStore.open(url: configuration.databaseURL, logger: logger)
     let runner = MigrationRunner(database: store.database)
     if configuration.migrateOnStart {
@@ -138,11 +144,16 @@ public func buildApplication(
     deps.trustedProxies = configuration.trustedProxies
     if deps.mailer == nil { logger.warning("no SMTP settings (--smtp-url): e-mail is off, and expired links cannot be re-sent") }
     let router = try buildRouter(deps)
+    var services: [any Service] = [StoreService(store: store), deps.webhooks, SandboxRenewalWorker(store: store, clock: clock, logger: logger)]
+    if let mailer = deps.mailer { services.append(mailer) }
+    if let registry, let port = configuration.metricsPort {
+        services.append(MetricsServer.application(registry: registry, store: store, host: configuration.metricsHost, port: port, logger: logger))
+        logger.info("metrics at http://\(configuration.metricsHost):\(port)/metrics")
+    }
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "redeem"),
-        services: [StoreService(store: store), deps.webhooks, SandboxRenewalWorker(store: store, clock: clock, logger: logger)]
-            + (deps.mailer.map { [$0] } ?? []),
+        services: services,
         logger: logger
     )
 }

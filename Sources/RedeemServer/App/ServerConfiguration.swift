@@ -21,6 +21,10 @@ public struct ServerConfiguration: Sendable {
     public var benchmarkRoutes = false
     /// Console owners must enrol and use an authenticator app.
     public var ownersNeedTwoFactor = false
+    /// `GET /metrics` (Prometheus) on its own listener at this port; nil leaves metrics off, costing nothing.
+    public var metricsPort: Int?
+    /// Where the metrics listener binds: loopback unless an operator says otherwise.
+    public var metricsHost = "127.0.0.1"
     /// Limits on guessable routes.
     public var rateLimits = RateLimits()
     /// Peers (a reverse proxy on this machine, say) whose `X-Forwarded-For` names the client; empty trusts nobody.

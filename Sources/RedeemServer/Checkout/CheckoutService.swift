@@ -49,7 +49,10 @@ struct CheckoutService: Sendable {
         let result = try await store.grant(
             grantWithReference, idempotency: Idempotency(key: "checkout:" + idempotencyKey, fingerprint: fingerprint), now: now)
         let link = try await links.issue(for: result.purchase, now: now)
-        if result.created { _ = try await emailQueue.queueReceipt(for: result.purchase) }
+        if result.created {
+            RedeemMetrics.purchase(source: sandbox ? "sandbox_checkout" : "checkout")
+            _ = try await emailQueue.queueReceipt(for: result.purchase)
+        }
         // On a repeated submit the purchase already belongs to the first attempt's (anonymous) ID.
         let recorded = try await store.originalAppUserID(customerID: result.purchase.customerID)
         return Completed(purchase: result.purchase, link: link, buyer: (try? AppUserID(validating: recorded ?? "")) ?? owner)

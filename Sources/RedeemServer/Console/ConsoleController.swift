@@ -196,7 +196,7 @@ struct ConsoleController {
         let view = try await service.customer(appID: appID, id: try context.parameters.decoded("customer_id"))
         let now = service.clock.now()
         var values = ConsolePresenter.customer(view, now: now)
-        if let notice = request.uri.queryParameters["notice"].flatMap({ ConsoleNotice(rawValue: String($0)) }) { values["notice"] = notice.text }
+        if let notice = notice(request) { values["notice"] = notice }
         return try await page("console-customer", status: .ok, request: request, session: session, app: app, values)
     }
 
@@ -225,7 +225,7 @@ struct ConsoleController {
     @Sendable func refund(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await act(request, context, .refund, "refund purchases", confirm: "refund") { form, appID, session in
             let done = try await service.support.refund(appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), actor: session.actor)
-            return (done.purchase.customerID, done.pending ? .refundRequested : .refunded)
+            return Self.customerNotice(appID, done.purchase.customerID, done.pending ? .refundRequested : .refunded)
         }
     }
 
@@ -234,7 +234,7 @@ struct ConsoleController {
         try await act(request, context, .cancel, "cancel subscriptions", confirm: "cancellation") { form, appID, session in
             let done = try await service.support.cancelAtPeriodEnd(
                 appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), actor: session.actor)
-            return (done.purchase.customerID, done.pending ? .cancelRequested : .cancelled)
+            return Self.customerNotice(appID, done.purchase.customerID, done.pending ? .cancelRequested : .cancelled)
         }
     }
 
@@ -243,7 +243,7 @@ struct ConsoleController {
         try await act(request, context, .revoke, "revoke grants", confirm: "revocation") { form, appID, session in
             let purchase = try await service.support.revokeGrant(
                 appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), actor: session.actor)
-            return (purchase.customerID, .revoked)
+            return Self.customerNotice(appID, purchase.customerID, .revoked)
         }
     }
 
@@ -253,7 +253,7 @@ struct ConsoleController {
             let purchase = try await service.support.transfer(
                 appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), to: form["app_user_id"] ?? "",
                 actor: session.actor)
-            return (purchase.customerID, .transferred)
+            return Self.customerNotice(appID, purchase.customerID, .transferred)
         }
     }
 
@@ -277,7 +277,7 @@ struct ConsoleController {
             _ = try await service.support.grant(
                 appID: appID, appUserID: customer.originalAppUserID, entitlementID: form["entitlement_id"] ?? "", duration: duration,
                 until: until, actor: session.actor)
-            return (customer.id, .granted)
+            return Self.customerNotice(appID, customer.id, .granted)
         }
     }
 
@@ -285,16 +285,17 @@ struct ConsoleController {
     @Sendable func retryEmail(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await act(request, context, .resendEmail, "re-send e-mails", confirm: nil) { form, appID, session in
             let email = try await service.support.retryEmail(appID: appID, emailID: try context.parameters.decoded("email_id"), actor: session.actor)
+            if form["back"] == "outbox" { return Self.noticeURL("/console/apps/\(appID)/emails", .emailRetried) }
             let purchase = try await service.store.purchase(appID: appID, id: email.purchaseID)
-            return (purchase.customerID, .emailRetried)
+            return Self.customerNotice(appID, purchase.customerID, .emailRetried)
         }
     }
 
     /// One console action: a session, the form's token, the role, the confirming box when `confirm` names one; then
-    /// `body`, and back to the customer page with a notice of what happened.
+    /// `body`, and a redirect to where it says (a page with a notice of what happened).
     func act(
         _ request: Request, _ context: AppRequestContext, _ action: OperatorAction, _ what: String, confirm: String?,
-        _ body: ([String: String], String, ConsoleSession) async throws -> (customerID: String, notice: ConsoleNotice)
+        _ body: ([String: String], String, ConsoleSession) async throws -> String
     ) async throws -> Response {
         guard let session = try await session(request) else { return Self.redirect("/console/sign-in") }
         let form = try await FormBody.parse(request, limit: 8 * 1024)
@@ -302,8 +303,21 @@ struct ConsoleController {
         try service.require(action, session, what)
         if let confirm, form["confirm"] != "yes" { throw APIError.badRequest("Tick the box to confirm the \(confirm).", field: "confirm") }
         let appID = try context.parameters.decoded("app_id")
-        let (customerID, notice) = try await body(form, appID, session)
-        return Self.redirect(ConsolePresenter.customerURL(appID: appID, customerID: customerID) + "?notice=" + notice.rawValue)
+        // Writes through shared services are audited under the operator (`AuditScope`).
+        let location = try await AuditScope.$actor.withValue(session.actor) { try await body(form, appID, session) }
+        return Self.redirect(location)
+    }
+
+    /// The fixed text of the notice a redirect named, if any.
+    func notice(_ request: Request) -> String? {
+        request.uri.queryParameters["notice"].flatMap { ConsoleNotice(rawValue: String($0)) }?.text
+    }
+
+    /// A page of the app's console with a notice of what just happened.
+    static func noticeURL(_ path: String, _ notice: ConsoleNotice) -> String { path + "?notice=" + notice.rawValue }
+
+    static func customerNotice(_ appID: String, _ customerID: String, _ notice: ConsoleNotice) -> String {
+        noticeURL(ConsolePresenter.customerURL(appID: appID, customerID: customerID), notice)
     }
 
     /// The audit log of the app's objects and of the instance (operators), newest first. Owners only.

@@ -8,6 +8,10 @@ enum ConsoleNotice: String, Sendable {
     case transferred = "transferred"
     case granted = "granted"
     case emailRetried = "email-retried"
+    case endpointDisabled = "endpoint-disabled"
+    case testSent = "test-sent"
+    case replayed = "replayed"
+    case keyRevoked = "key-revoked"
 
     var text: String {
         switch self {
@@ -18,7 +22,11 @@ enum ConsoleNotice: String, Sendable {
         case .revoked: "Revoked: the grant has ended."
         case .transferred: "Transferred: the purchase now belongs to this customer."
         case .granted: "Granted. The app sees the entitlement on its next CustomerInfo request."
-        case .emailRetried: "The e-mail is queued to be sent again."
+        case .emailRetried: "Queued to be sent again."
+        case .endpointDisabled: "The endpoint is disabled: no more events are queued for it."
+        case .testSent: "A TEST event is queued for every live endpoint."
+        case .replayed: "The delivery is queued to be sent again, with the same event ID."
+        case .keyRevoked: "The key is revoked: requests with it are refused from now on."
         }
     }
 }

@@ -84,6 +84,19 @@ enum ConsolePresenter {
         return values
     }
 
+    /// A row of the delivery log: state, event, when, and the latest attempt's answer and latency.
+    static func delivery(_ entry: DeliveryLogEntry) -> [String: Any] {
+        var values = webhook(entry.delivery)
+        values["id"] = entry.delivery.id
+        values["eventID"] = entry.delivery.eventID
+        if let attempt = entry.lastAttempt {
+            values["answer"] = attempt.statusCode.map { "HTTP \($0)" } ?? (attempt.error ?? "no answer")
+            values["ms"] = attempt.durationMs
+            values["ok"] = attempt.statusCode.map { (200..<300).contains($0) } ?? false
+        }
+        return values
+    }
+
     static func webhook(_ delivery: WebhookDelivery) -> [String: Any] {
         let state = delivery.deliveredAt != nil ? "delivered" : delivery.failedAt != nil ? "failed" : delivery.attempts > 0 ? "retrying" : "queued"
         return ["type": delivery.eventType, "at": date(delivery.createdAt), "state": state, "attempts": delivery.attempts]

@@ -38,6 +38,8 @@ public protocol ConsoleStore: Sendable {
     func cancelAtPeriodEnd(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase
     func paymentReference(appID: String, purchaseID: String) async throws -> String?
     func retryEmail(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> QueuedEmail
+    func retryFailedEmails(appID: String, now: Date, audit: AuditEntry) async throws -> Int
+    func unsentEmails(appID: String, limit: Int) async throws -> [UnsentEmail]
     func emails(purchaseID: String) async throws -> [(email: QueuedEmail, sentAt: Date?, failedAt: Date?, lastError: String?)]
     func webhookDeliveries(appID: String, transactionID: String, limit: Int) async throws -> [WebhookDelivery]
     func redemptionLinks(appID: String, purchaseID: String) async throws -> [IssuedLink]

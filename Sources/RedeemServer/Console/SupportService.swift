@@ -106,7 +106,9 @@ public struct SupportService: Sendable {
         let plan = try PromotionalGrant.plan(entitlementID: entitlementID, duration: duration, until: until, now: now)
         let detail = "\(entitlementID) for \(user.rawValue) until " + (plan.expiresDate.map(ISODate.format) ?? "forever")
         let audit = AuditEntry(at: now, actor: actor, action: "grant.create", objectType: "purchase", objectID: "", appID: appID, detail: detail)
-        return try await store.grantPromotional(appID: appID, appUserID: user, grant: plan, now: now, audit: audit)
+        let purchase = try await store.grantPromotional(appID: appID, appUserID: user, grant: plan, now: now, audit: audit)
+        RedeemMetrics.purchase(source: "promotional")
+        return purchase
     }
 
     /// Ends a granted entitlement now.
@@ -131,6 +133,14 @@ public struct SupportService: Sendable {
         let now = clock.now()
         let audit = AuditEntry(at: now, actor: actor, action: "email.retry", objectType: "email", objectID: emailID, appID: appID)
         return try await store.retryEmail(appID: appID, id: emailID, now: now, audit: audit)
+    }
+
+    /// Sends every failed e-mail of the app again now; returns how many.
+    public func retryFailedEmails(appID: String, actor: String) async throws -> Int {
+        _ = try await store.app(id: appID)
+        let now = clock.now()
+        let audit = AuditEntry(at: now, actor: actor, action: "email.retry_all", objectType: "app", objectID: appID, appID: appID)
+        return try await store.retryFailedEmails(appID: appID, now: now, audit: audit)
     }
 
     /// A purchase with everything support shows about it.

@@ -62,6 +62,7 @@ public final class EmailDeliveryWorker: Service, Sendable {
             let message = try await composer.compose(email, now: now)
             try await client.send(message, messageID: "\(email.id)@redeem")
             try await store.markEmailSent(id: email.id, at: clock.now())
+            RedeemMetrics.emailAttempt("sent")
             logger.info("e-mail sent", metadata: ["email_id": "\(email.id)", "kind": "\(email.kind.rawValue)"])
             return true
         } catch {
@@ -74,6 +75,7 @@ public final class EmailDeliveryWorker: Service, Sendable {
                     "email_id": "\(email.id)", "attempt": "\(attempts)", "retry": "\(retryAt != nil)", "error": "\(error)",
                 ])
             try? await store.markEmailFailed(id: email.id, error: "\(error)", retryAt: retryAt, at: now)
+            RedeemMetrics.emailAttempt(retryAt == nil ? "failed" : "retry")
             return false
         }
     }

@@ -47,7 +47,10 @@ struct OfferCodeService: Sendable {
         try await limiter.offerRedemption(ip: ip, appID: appID, user: claimant)
         var request = OfferCodeRedemptionRequest(appID: appID, code: code, claimant: claimant, channel: .sdk, isSandbox: sandbox, now: clock.now())
         request.includeCustomerInfo = true
-        switch try await store.redeemOfferCode(request) {
+        let result = try await store.redeemOfferCode(request)
+        RedeemMetrics.offerCodeRedemption(result.metricName, channel: "sdk")
+        if case .success = result { RedeemMetrics.purchase(source: "offer_code") }
+        switch result {
         case .success(let redemption):
             guard let info = redemption.customerInfo else { throw StoreError.conflict("the redemption returned no CustomerInfo") }
             return .success((redemption, info))
@@ -83,6 +86,8 @@ struct OfferCodeService: Sendable {
                 appID: appID, code: code, claimant: claimant, channel: .web, isSandbox: sandbox,
                 store: payment == nil ? .promotional : .rcBilling, email: email, payment: payment, checkoutReference: reference, now: clock.now()
             ))
+        RedeemMetrics.offerCodeRedemption(result.metricName, channel: "web")
+        if case .success = result { RedeemMetrics.purchase(source: "offer_code") }
         switch result {
         case .success(let redemption):
             _ = try await emailQueue.queueReceipt(for: redemption.purchase)

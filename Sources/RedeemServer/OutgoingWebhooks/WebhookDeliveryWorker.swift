@@ -97,6 +97,7 @@ public final class WebhookDeliveryWorker: Service, Sendable {
                 "delivered": "\(ok)", "retry": "\(retryAt != nil)",
             ])
         try? await store.recordDeliveryAttempt(deliveryID: delivery.id, attempt: attempt, delivered: ok, retryAt: retryAt)
+        RedeemMetrics.webhookAttempt(ok ? "delivered" : retryAt == nil ? "failed" : "retry")
         return ok
     }
 }

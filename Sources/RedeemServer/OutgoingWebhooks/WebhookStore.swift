@@ -16,6 +16,7 @@ public protocol WebhookAdminStore: Sendable {
     func webhookEndpoints(appID: String) async throws -> [WebhookEndpoint]
     func webhookDeliveries(appID: String, limit: Int) async throws -> [WebhookDelivery]
     func webhookAttempts(deliveryID: String) async throws -> [WebhookAttempt]
+    func webhookDeliveryLog(appID: String, limit: Int) async throws -> [DeliveryLogEntry]
     func replayDelivery(id: String, appID: String, now: Date) async throws
     func emit(_ event: WebhookEvent, now: Date) async throws
 }

@@ -21,6 +21,7 @@ struct PurchaseService: Sendable {
     func record(_ grant: PurchaseGrant, idempotency: Idempotency, sendReceipt: Bool) async throws -> Recorded {
         let now = clock.now()
         let result = try await store.grant(grant, idempotency: idempotency, now: now)
+        if result.created { RedeemMetrics.purchase(source: "server_api") }
         let link = try await links.issue(for: result.purchase, now: now)
         if result.created, sendReceipt { _ = try await emailQueue.queueReceipt(for: result.purchase) }
         let info = try await store.customerInfo(appID: grant.appID, appUserID: grant.appUserID, now: now)

@@ -57,7 +57,9 @@ struct RateLimiter: Sendable {
     private func check(_ buckets: [(name: String, limit: Int)]) async throws {
         let now = clock.now()
         let (hits, ends) = try await counter.hit(buckets: buckets.map(\.name), window: limits.window, now: now)
-        guard buckets.contains(where: { hits[$0.name] ?? 0 > $0.limit }) else { return }
+        guard let over = buckets.first(where: { hits[$0.name] ?? 0 > $0.limit }) else { return }
+        // The bucket's kind (`redeem_ip`, `signin_account`, …), never the address or user it counts.
+        RedeemMetrics.rateLimited(over.name.split(separator: ":").prefix(2).joined(separator: "_"))
         throw RateLimited(retryAfter: ends.timeIntervalSince(now))
     }
 }

@@ -12,10 +12,14 @@ struct RedemptionService: Sendable {
 
     func redeem(appID: String, token: String, claimant: AppUserID, ip: String?) async throws -> RedemptionReply {
         try await limiter.redemption(ip: ip, appID: appID, user: claimant)
-        guard RedemptionLink.isWellFormed(token) else { return .invalid }
+        guard RedemptionLink.isWellFormed(token) else {
+            RedeemMetrics.redemption("invalid")
+            return .invalid
+        }
         let now = clock.now()
         // One transaction claims, associates, records the attempt and reads the answer (CustomerInfo and product).
         let redemption = try await store.redeemDescribed(appID: appID, tokenHash: SecretToken.hash(token), claimant: claimant, now: now)
+        RedeemMetrics.redemption(redemption.outcome.label)
         switch redemption.outcome {
         case .redeemed(let purchase, _):
             let info = try redemption.customerInfo.unwrap()

@@ -28,6 +28,7 @@ struct StripeEventService: Sendable {
             try await store.advanceWebCheckout(id: id, to: .failed, now: clock.now())
         }
         if case let purchase?? = outcome {
+            RedeemMetrics.purchase(source: "stripe")
             // The receipt mints the buyer's redemption link when it is sent.
             _ = try await emailQueue.queueReceipt(for: purchase)
         }

@@ -1,0 +1,181 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+import RedeemStore
+
+/// The console's operations pages for one app: the e-mail outbox, webhooks (endpoints, delivery log, replay, test)
+/// and keys. Reading is for any operator where the page says so; every write is an owner's, confirmed where it cannot
+/// be undone, and audited through the same services the admin API and the CLI call.
+struct ConsoleOperationsController {
+    let console: ConsoleController
+    let admin: AdminService
+    let webhooks: WebhookEndpointService
+
+    func addRoutes(to parent: Router<AppRequestContext>) {
+        let router = parent.group().add(middleware: ConsoleRedirectMiddleware())
+        router.get("/console/apps/{app_id}/emails", use: emails)
+        router.post("/console/apps/{app_id}/emails/retry-all", use: retryAllEmails)
+        router.get("/console/apps/{app_id}/webhooks", use: webhookPage)
+        router.post("/console/apps/{app_id}/webhooks", use: createEndpoint)
+        router.post("/console/apps/{app_id}/webhooks/{endpoint_id}/disable", use: disableEndpoint)
+        router.post("/console/apps/{app_id}/webhooks/test", use: sendTest)
+        router.post("/console/apps/{app_id}/webhooks/deliveries/{delivery_id}/replay", use: replay)
+        router.get("/console/apps/{app_id}/keys", use: keysPage)
+        router.post("/console/apps/{app_id}/keys", use: createKey)
+        router.post("/console/apps/{app_id}/keys/{key_id}/revoke", use: revokeKey)
+    }
+
+    // MARK: E-mail outbox
+
+    /// Queued, retrying and failed e-mails with their reason; any operator may look and send again.
+    @Sendable func emails(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
+        let appID = try context.parameters.decoded("app_id")
+        let app = try await console.service.store.app(id: appID)
+        let unsent = try await console.service.store.unsentEmails(appID: appID, limit: 200)
+        let now = console.service.clock.now()
+        let rows = unsent.map { row -> [String: Any] in
+            var values: [String: Any] = [
+                "id": row.email.id, "kind": row.email.kind == .receipt ? "receipt" : "new link", "to": row.email.recipient,
+                "queued": ConsolePresenter.date(row.email.createdAt), "attempts": row.email.attempts, "purchase": row.email.purchaseID,
+                "state": row.failedAt != nil ? "failed" : row.email.attempts > 0 ? "retrying" : "queued",
+                "next": row.failedAt == nil ? (row.nextAttemptAt <= now ? "now" : ConsolePresenter.date(row.nextAttemptAt)) : "",
+            ]
+            if let error = row.lastError { values["error"] = error }
+            return values
+        }
+        var values: [String: Any] = [
+            "emails": rows, "failedCount": rows.filter { $0["state"] as? String == "failed" }.count,
+            "mailOn": console.service.support.emailQueue.mail != nil,
+        ]
+        values["anyFailed"] = (values["failedCount"] as? Int ?? 0) > 0
+        if let notice = console.notice(request) { values["notice"] = notice }
+        return try await console.page("console-emails", status: .ok, request: request, session: session, app: app, values)
+    }
+
+    @Sendable func retryAllEmails(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await console.act(request, context, .resendEmail, "re-send e-mails", confirm: nil) { _, appID, session in
+            _ = try await console.service.support.retryFailedEmails(appID: appID, actor: session.actor)
+            return ConsoleController.noticeURL("/console/apps/\(appID)/emails", .emailRetried)
+        }
+    }
+
+    // MARK: Webhooks
+
+    @Sendable func webhookPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
+        let appID = try context.parameters.decoded("app_id")
+        let app = try await console.service.store.app(id: appID)
+        let endpoints = try await webhooks.endpoints(appID: appID).map { endpoint -> [String: Any] in
+            [
+                "id": endpoint.id, "url": endpoint.url, "created": ConsolePresenter.date(endpoint.createdAt),
+                "live": endpoint.disabledAt == nil, "hasAuthorization": endpoint.authorization != nil,
+            ]
+        }
+        let log = try await webhooks.store.webhookDeliveryLog(appID: appID, limit: 100).map(ConsolePresenter.delivery)
+        var values: [String: Any] = ["endpoints": endpoints, "deliveries": log, "anyLive": endpoints.contains { $0["live"] as? Bool == true }]
+        if let notice = console.notice(request) { values["notice"] = notice }
+        return try await console.page("console-webhooks", status: .ok, request: request, session: session, app: app, values)
+    }
+
+    /// A new endpoint; its signing secret is shown on this answer only.
+    @Sendable func createEndpoint(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
+        let form = try await FormBody.parse(request, limit: 8 * 1024)
+        try console.requireForm(form, session)
+        try console.service.require(.changeSettings, session, "change webhooks")
+        let appID = try context.parameters.decoded("app_id")
+        let app = try await console.service.store.app(id: appID)
+        let authorization = form["authorization"].flatMap { $0.isEmpty ? nil : $0 }
+        let endpoint = try await AuditScope.$actor.withValue(session.actor) {
+            try await webhooks.createEndpoint(appID: appID, url: form["url"] ?? "", authorization: authorization)
+        }
+        var response = try await console.page(
+            "console-secret", status: .created, request: request, session: session, app: app,
+            [
+                "title": "Webhook endpoint added", "what": "Signing secret for \(endpoint.url)", "secret": endpoint.signingSecret,
+                "hint": "Check each delivery's Redeem-Signature header with it. It is shown only now.",
+                "back": "/console/apps/\(appID)/webhooks",
+            ])
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    @Sendable func disableEndpoint(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await console.act(request, context, .changeSettings, "change webhooks", confirm: "change") { _, appID, _ in
+            try await webhooks.disableEndpoint(appID: appID, id: try context.parameters.decoded("endpoint_id"))
+            return ConsoleController.noticeURL("/console/apps/\(appID)/webhooks", .endpointDisabled)
+        }
+    }
+
+    @Sendable func sendTest(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await console.act(request, context, .changeSettings, "send test events", confirm: nil) { _, appID, _ in
+            try await webhooks.sendTestEvent(appID: appID)
+            return ConsoleController.noticeURL("/console/apps/\(appID)/webhooks", .testSent)
+        }
+    }
+
+    @Sendable func replay(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await console.act(request, context, .changeSettings, "replay deliveries", confirm: nil) { _, appID, _ in
+            try await webhooks.replay(appID: appID, deliveryID: try context.parameters.decoded("delivery_id"))
+            return ConsoleController.noticeURL("/console/apps/\(appID)/webhooks", .replayed)
+        }
+    }
+
+    // MARK: Keys
+
+    /// The app's keys with their label and kind; owners only (a key list tells what can reach the app).
+    @Sendable func keysPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
+        try console.service.require(.manageKeys, session, "manage keys")
+        let appID = try context.parameters.decoded("app_id")
+        let app = try await console.service.store.app(id: appID)
+        let keys = try await admin.store.keys(appID: appID).map { key -> [String: Any] in
+            var values: [String: Any] = [
+                "id": key.id, "kind": key.kind.rawValue.replacingOccurrences(of: "_", with: " "), "prefix": key.displayPrefix,
+                "created": ConsolePresenter.date(key.createdAt), "live": key.revokedAt == nil,
+            ]
+            if let label = key.label { values["label"] = label }
+            if let revoked = key.revokedAt { values["revoked"] = ConsolePresenter.date(revoked) }
+            return values
+        }
+        var values: [String: Any] = [
+            "keys": keys,
+            "kinds": [APIKeyKind.publicSandbox, .publicProduction, .secret].map {
+                ["value": $0.rawValue, "label": $0.rawValue.replacingOccurrences(of: "_", with: " ")]
+            },
+        ]
+        if let notice = console.notice(request) { values["notice"] = notice }
+        return try await console.page("console-keys", status: .ok, request: request, session: session, app: app, values)
+    }
+
+    /// A new key, shown on this answer only.
+    @Sendable func createKey(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
+        let form = try await FormBody.parse(request, limit: 8 * 1024)
+        try console.requireForm(form, session)
+        try console.service.require(.manageKeys, session, "manage keys")
+        let appID = try context.parameters.decoded("app_id")
+        let app = try await console.service.store.app(id: appID)
+        let created = try await AuditScope.$actor.withValue(session.actor) {
+            try await admin.createKey(appID: appID, kind: form["kind"] ?? "", label: form["label"])
+        }
+        var response = try await console.page(
+            "console-secret", status: .created, request: request, session: session, app: app,
+            [
+                "title": "Key created",
+                "what": "\(created.key.kind.rawValue.replacingOccurrences(of: "_", with: " ")) key" + (created.key.label.map { " “\($0)”" } ?? ""),
+                "secret": created.plaintext, "hint": "Send it as Authorization: Bearer <key>. It is stored hashed and shown only now.",
+                "back": "/console/apps/\(appID)/keys",
+            ])
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    @Sendable func revokeKey(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await console.act(request, context, .manageKeys, "manage keys", confirm: "revocation") { _, appID, _ in
+            try await admin.revokeKey(id: try context.parameters.decoded("key_id"), appID: appID)
+            return ConsoleController.noticeURL("/console/apps/\(appID)/keys", .keyRevoked)
+        }
+    }
+}

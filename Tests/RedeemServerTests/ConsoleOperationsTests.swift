@@ -1,0 +1,96 @@
+import Foundation
+import HTTPTypes
+import RedeemCore
+import RedeemServer
+import RedeemStore
+import RedeemTestSupport
+import Testing
+
+/// The console's outbox, webhooks and keys pages: what they list, what owners may change, what support may not.
+@Suite struct ConsoleOperationsTests {
+    static func csrf(_ reply: TestServer.Reply) throws -> String {
+        String(try #require(reply.body.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1))
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func theOutboxListsFailedEmailsWithTheirReasonAndSendsThemAgain(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            _ = try await ConsoleTests.owner(server, email: "help@example.com", role: .support)
+            let bought = try await server.grant(app, #"{"app_user_id": "m1", "product_id": "lifetime", "email": "m1@example.com"}"#)
+            let purchaseID = try #require(try bought.string("purchase.id"))
+            for id in ["eml_a", "eml_b"] {
+                let email = QueuedEmail(
+                    id: id, appID: app.id, purchaseID: purchaseID, kind: .receipt, recipient: "m1@example.com", createdAt: TestServer.start)
+                _ = try await server.deps.store.enqueueEmail(email, quietPeriod: -1)
+                try await server.deps.store.markEmailFailed(id: id, error: "550 5.1.1 no such mailbox", retryAt: nil, at: TestServer.start)
+            }
+            let cookie = "redeem_console=\(try await ConsoleTests.signIn(server, email: "help@example.com"))"
+            let page = try await server.send(.get, "/console/apps/\(app.id)/emails", key: nil, headers: [.cookie: cookie])
+            #expect(page.status == 200)
+            #expect(page.body.contains("550 5.1.1 no such mailbox"))
+            #expect(page.body.contains("Send all 2 failed again"))
+            let all = try await ConsoleTests.post(server, "/console/apps/\(app.id)/emails/retry-all", ["csrf": try Self.csrf(page)], cookie: cookie)
+            #expect(all.headers[.location] == "/console/apps/\(app.id)/emails?notice=email-retried")
+            let due = try await server.deps.store.claimDueEmails(now: TestServer.start, lease: 60, limit: 10)
+            #expect(Set(due.map(\.id)) == ["eml_a", "eml_b"])
+            let audit = try await server.deps.store.auditLog(appID: app.id, limit: 10).filter { $0.action == "email.retry_all" }
+            #expect(audit.first?.actor == "operator:help@example.com")
+            #expect(audit.first?.detail == "2 e-mails")
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func ownersManageWebhooksAndKeysAndSupportMayNot(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            _ = try await ConsoleTests.owner(server)
+            _ = try await ConsoleTests.owner(server, email: "help@example.com", role: .support)
+            let support = "redeem_console=\(try await ConsoleTests.signIn(server, email: "help@example.com"))"
+            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let hooks = try await server.send(.get, "/console/apps/\(app.id)/webhooks", key: nil, headers: [.cookie: support])
+            #expect(hooks.status == 200)
+            #expect(!hooks.body.contains("Add an endpoint"), "support sees no owner forms")
+            let refused = try await ConsoleTests.post(
+                server, "/console/apps/\(app.id)/webhooks", ["csrf": try Self.csrf(hooks), "url": "https://hooks.example.com/x"], cookie: support)
+            #expect(refused.status == 403)
+            #expect(try await server.send(.get, "/console/apps/\(app.id)/keys", key: nil, headers: [.cookie: support]).status == 403)
+
+            let ownerHooks = try await server.send(.get, "/console/apps/\(app.id)/webhooks", key: nil, headers: [.cookie: owner])
+            let token = try Self.csrf(ownerHooks)
+            let added = try await ConsoleTests.post(
+                server, "/console/apps/\(app.id)/webhooks", ["csrf": token, "url": "https://hooks.example.com/in"], cookie: owner)
+            #expect(added.status == 201)
+            #expect(added.headers[.cacheControl] == "no-store")
+            let secret = String(try #require(added.body.firstMatch(of: /whsec_[A-Za-z0-9_-]+/)?.output))
+            let listed = try await server.send(.get, "/console/apps/\(app.id)/webhooks", key: nil, headers: [.cookie: owner])
+            #expect(listed.body.contains("https://hooks.example.com/in") && !listed.body.contains(secret), "the secret is shown once")
+            #expect(try await ConsoleTests.post(server, "/console/apps/\(app.id)/webhooks/test", ["csrf": token], cookie: owner).status == 303)
+            let deliveries = try await server.deps.store.webhookDeliveries(appID: app.id, limit: 10)
+            #expect(deliveries.map(\.eventType) == ["TEST"])
+            let replayed = try await ConsoleTests.post(
+                server, "/console/apps/\(app.id)/webhooks/deliveries/\(deliveries[0].id)/replay", ["csrf": token], cookie: owner)
+            #expect(replayed.headers[.location] == "/console/apps/\(app.id)/webhooks?notice=replayed")
+            let log = try await server.send(.get, "/console/apps/\(app.id)/webhooks", key: nil, headers: [.cookie: owner])
+            #expect(log.body.contains("<code>TEST</code>"))
+
+            let keys = try await server.send(.get, "/console/apps/\(app.id)/keys", key: nil, headers: [.cookie: owner])
+            #expect(keys.status == 200)
+            let created = try await ConsoleTests.post(
+                server, "/console/apps/\(app.id)/keys", ["csrf": token, "kind": "secret", "label": "billing server"], cookie: owner)
+            #expect(created.status == 201)
+            let plaintext = String(try #require(created.body.firstMatch(of: /rdm_sk_[A-Za-z0-9_-]+/)?.output))
+            #expect(try await server.send(.get, "/admin/v1/apps/\(app.id)/products", key: plaintext).status == 200)
+            let key = try #require(try await server.deps.store.keys(appID: app.id).first { $0.label == "billing server" })
+            let unconfirmed = try await ConsoleTests.post(server, "/console/apps/\(app.id)/keys/\(key.id)/revoke", ["csrf": token], cookie: owner)
+            #expect(unconfirmed.status == 400)
+            let revoked = try await ConsoleTests.post(
+                server, "/console/apps/\(app.id)/keys/\(key.id)/revoke", ["csrf": token, "confirm": "yes"], cookie: owner)
+            #expect(revoked.status == 303)
+            #expect(try await server.send(.get, "/admin/v1/apps/\(app.id)/products", key: plaintext).status == 401)
+            let actions = Set(
+                try await server.deps.store.auditLog(appID: app.id, limit: 50).filter { $0.actor == "operator:owner@example.com" }.map(\.action))
+            #expect(actions == ["webhook.create", "webhook.test", "webhook.replay", "key.create", "key.revoke"])
+        }
+    }
+}
