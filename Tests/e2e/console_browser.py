@@ -215,6 +215,13 @@ def main():
             delivery_log.get_by_role("button", name="Replay").first.click()
             check("a delivery can be replayed", "queued to be sent again" in page.get_by_role("status").inner_text())
             shots(page, "11-webhooks")
+            page.get_by_role("link", name="Overview").click()
+            counts = {step: page.locator(f'td[data-step="{step}"]').inner_text() for step in ["Purchases", "Links issued", "Links redeemed"]}
+            # This script made one purchase (the grant is not one) and three links (the purchase's, the one support
+            # was shown, the one e-mailed), and redeemed two of them.
+            check("the overview's funnel counts what this test did", counts == {"Purchases": "1", "Links issued": "3", "Links redeemed": "2"}
+                  and page.locator(".chart svg").count() == 2, counts)
+            shots(page, "13-overview")
             page.get_by_role("link", name="E-mail").click()
             check("the e-mail outbox opens", page.get_by_role("heading", name="E-mail outbox").count() == 1)
             shots(page, "12-outbox")

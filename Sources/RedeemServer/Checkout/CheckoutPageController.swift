@@ -77,6 +77,7 @@ struct CheckoutPageController {
             successURL: "\(base)/checkout/\(link.app.id)/\(link.product.id)/success?session_id={CHECKOUT_SESSION_ID}\(overrideQuery)",
             cancelURL: base + request.uri.path
         )
+        try await store.recordCheckoutStart(appID: link.app.id, productID: link.product.id, sandbox: false, now: clock.now())
         var response = Response(status: .seeOther)
         response.headers[.location] = url
         response.headers[.cacheControl] = "no-store"
@@ -117,6 +118,9 @@ struct CheckoutPageController {
         {
             checkoutID = started.id
             try await store.advanceWebCheckout(id: started.id, to: .inProgress, now: clock.now())
+        } else {
+            // A checkout started through the JSON API was counted then.
+            try await store.recordCheckoutStart(appID: link.app.id, productID: link.product.id, sandbox: true, now: clock.now())
         }
         var hidden: [[String: String]] = [["name": "checkout_id", "value": checkoutID]]
         let overrides = Self.overrideFields(request)

@@ -5,6 +5,8 @@ import RedeemStore
 /// What web checkouts (purchase links, the sandbox checkout, the JSON API) need.
 protocol CheckoutStore: Sendable {
     func app(id: String) async throws -> App
+    /// For the funnel: a purchase link started a checkout.
+    func recordCheckoutStart(appID: String, productID: String, sandbox: Bool, now: Date) async throws
     func product(appID: String, id: String) async throws -> Product
     func findCustomer(appID: String, appUserID: AppUserID) async throws -> Customer?
     func purchases(customerID: String) async throws -> [Purchase]

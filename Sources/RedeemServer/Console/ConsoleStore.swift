@@ -20,6 +20,7 @@ public protocol ConsoleStore: Sendable {
     func auditLog(appID: String?, includingInstance: Bool, limit: Int) async throws -> [AuditEntry]
 
     func apps() async throws -> [App]
+    func funnel(appID: String, days: Int, now: Date) async throws -> Funnel
     func entitlements(appID: String) async throws -> [Entitlement]
     func app(id: String) async throws -> App
     func searchCustomers(appID: String, query: String, limit: Int, offset: Int) async throws -> [CustomerMatch]

@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+
+/// `/console/apps/{app_id}/overview`: the funnel of the last 7, 30 or 90 days, drawn and in numbers. Any operator.
+struct ConsoleOverviewController {
+    let console: ConsoleController
+
+    func addRoutes(to parent: Router<AppRequestContext>) {
+        parent.group().add(middleware: ConsoleRedirectMiddleware()).get("/console/apps/{app_id}/overview", use: overview)
+    }
+
+    @Sendable func overview(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
+        let appID = try context.parameters.decoded("app_id")
+        let app = try await console.service.store.app(id: appID)
+        let asked = request.uri.queryParameters["days"].flatMap { Int($0) } ?? 30
+        guard Funnel.windows.contains(asked) else { throw APIError.badRequest("days must be 7, 30 or 90.", field: "days") }
+        let funnel = try await console.service.store.funnel(appID: appID, days: asked, now: console.service.clock.now())
+        var values: [String: Any] = [
+            "windows": Funnel.windows.map { ["days": $0, "selected": $0 == asked, "url": "/console/apps/\(appID)/overview?days=\($0)"] },
+            "days": asked, "stepsSVG": FunnelChart.steps(funnel), "daysSVG": FunnelChart.days(funnel),
+            "steps": funnel.steps.map { ["name": $0.name, "count": $0.count, "rate": FunnelChart.rate($0.rate, of: $0.of)] },
+            "offerRedemptions": funnel.totals.offerRedemptions, "expiredUnused": funnel.expiredUnused, "newLinkEmails": funnel.newLinkEmails,
+            "median": funnel.medianToRedeem.map(Self.duration) ?? "–", "p90": funnel.p90ToRedeem.map(Self.duration) ?? "–",
+            "revenue": funnel.revenue.sorted { $0.key < $1.key }.map { PriceFormat.string(Price(amountMicros: $0.value, currency: $0.key)) },
+            "rows": funnel.days.reversed().filter(\.hasEvents).map { day -> [String: Any] in
+                [
+                    "day": String(ISODate.format(day.day).prefix(10)), "checkouts": day.checkouts, "purchases": day.purchases,
+                    "issued": day.linksIssued, "opened": day.linksOpened, "redeemed": day.linksRedeemed, "offers": day.offerRedemptions,
+                ]
+            },
+        ]
+        values["noRevenue"] = funnel.revenue.isEmpty
+        return try await console.page("console-overview", status: .ok, request: request, session: session, app: app, values)
+    }
+
+    /// "40 s", "12 min", "3.5 h", "2.1 days".
+    static func duration(_ seconds: TimeInterval) -> String {
+        switch seconds {
+        case ..<60: String(format: "%.0f s", seconds)
+        case ..<3600: String(format: "%.0f min", seconds / 60)
+        case ..<172_800: String(format: "%.1f h", seconds / 3600)
+        default: String(format: "%.1f days", seconds / 86_400)
+        }
+    }
+}

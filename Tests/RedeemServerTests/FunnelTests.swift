@@ -1,0 +1,66 @@
+import Foundation
+import HTTPTypes
+import RedeemCore
+import RedeemServer
+import RedeemStore
+import RedeemTestSupport
+import Testing
+
+/// The overview's funnel after a scripted set of checkouts, purchases, page views, redemptions, a refund and a grant
+/// whose numbers the test knows.
+@Suite struct FunnelTests {
+    @Test(arguments: TestDatabases.available)
+    func theFunnelCountsWhatHappened(_ backend: TestBackend) async throws {
+        let clock = ManualClock(TestServer.start)
+        try await TestServer.with(backend, clock: clock) { server in
+            let app = try await server.createAppWithCatalog()
+            _ = try await ConsoleTests.owner(server, email: "help@example.com", role: .support)
+            // Day 1: two sandbox checkout pages, two purchases (one in USD, one in EUR).
+            for _ in 0..<2 { #expect(try await server.send(.get, "/sandbox/p/\(app.id)/lifetime", key: nil).status == 200) }
+            let usd = try await server.grant(
+                app, #"{"app_user_id": "f1", "product_id": "lifetime", "price": {"amount": "4.99", "currency": "USD"}}"#)
+            let eur = try await server.grant(
+                app, #"{"app_user_id": "f2", "product_id": "lifetime", "is_sandbox": true, "price": {"amount": "9.99", "currency": "EUR"}}"#)
+            // 40 minutes later: the first link's page is opened and the link redeemed; the EUR purchase is refunded.
+            clock.advance(by: 40 * 60)
+            let token = try RedemptionAPITests.token(from: usd)
+            #expect(try await server.send(.get, "/r/\(token)", key: nil).status == 200)
+            #expect(try await server.send(.get, "/r/\(token)", key: nil).status == 200, "opened twice, counted once")
+            #expect(try await RedemptionAPITests.redeem(server, app, user: "phone-f1", token: token).status == 200)
+            let eurID = try #require(try eur.string("purchase.id"))
+            #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/purchases/\(eurID)/refund", key: app.secret).status == 200)
+            // A grant is not a purchase.
+            let grant = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/customers/f3/grants", key: app.secret, json: #"{"entitlement_id": "pro", "duration": "monthly"}"#)
+            #expect(grant.status == 201)
+            // Long after: the EUR purchase's link expired unused.
+            clock.advance(by: 3 * 86_400)
+
+            let funnel = try await server.deps.store.funnel(appID: app.id, days: 7, now: clock.now())
+            #expect(funnel.days.count == 7)
+            #expect(funnel.totals.checkouts == 2)
+            #expect(funnel.totals.purchases == 2)
+            #expect(funnel.totals.linksIssued == 2)
+            #expect(funnel.totals.linksOpened == 1)
+            #expect(funnel.totals.linksRedeemed == 1)
+            #expect(funnel.expiredUnused == 1)
+            #expect(funnel.medianToRedeem.map { Int($0.rounded()) } == 40 * 60, "\(String(reflecting: funnel.medianToRedeem))")
+            #expect(funnel.p90ToRedeem.map { Int($0.rounded()) } == 40 * 60)
+            #expect(funnel.revenue == ["USD": 4_990_000])
+            let day1 = try #require(funnel.days.first { $0.day == ISODate.parse("2026-06-01T00:00:00Z") })
+            #expect(day1.purchases == 2 && day1.checkouts == 2 && day1.linksRedeemed == 1, "links count on the day they were issued")
+            #expect(funnel.steps.map(\.count) == [2, 2, 2, 1, 1])
+            #expect(funnel.steps[3].rate == 0.5)
+            #expect(funnel.steps[4].rate == 0.5)
+
+            let cookie = "redeem_console=\(try await ConsoleTests.signIn(server, email: "help@example.com"))"
+            let page = try await server.send(.get, "/console/apps/\(app.id)/overview?days=7", key: nil, headers: [.cookie: cookie])
+            #expect(page.status == 200)
+            #expect(page.body.contains(#"<td data-step="Links redeemed">1</td>"#))
+            #expect(page.body.contains(#"<dd id="median">40 min</dd>"#))
+            #expect(page.body.contains("4.99 USD") || page.body.contains("$4.99"), "revenue in words")
+            #expect(page.body.contains("<svg"))
+            #expect(try await server.send(.get, "/console/apps/\(app.id)/overview?days=12", key: nil, headers: [.cookie: cookie]).status == 400)
+        }
+    }
+}
