@@ -77,14 +77,15 @@ def run(label, database_url):
         off_rps, on_rps = sum(r[0] for r in off) / 2, sum(r[0] for r in on) / 2
         off_p99, on_p99 = sum(r[2] for r in off) / 2, sum(r[2] for r in on) / 2
         bad = sum(r[3] for r in off + on)
-        print(f"| {label} | {route} | {off_rps:,.0f} | {on_rps:,.0f} | {on_rps / off_rps:.2f}× | {off_p99:.2f} | {on_p99:.2f} |"
+        runs = " / ".join(f"{r[0]:,.0f}" for r in [off[0], on[0], on[1], off[1]])
+        print(f"| {label} | {route} | {off_rps:,.0f} | {on_rps:,.0f} | {on_rps / off_rps:.2f}× | {off_p99:.2f} | {on_p99:.2f} | {runs} |"
               + (f" ({bad} non-2xx)" if bad else ""))
     sys.stdout.flush()
 
 
 print(f"wrk -t1 -c{CONNECTIONS} -d{DURATION}s per run; runs off, on, on, off; /metrics scraped every second while on\n")
-print("| backend | route | req/s metrics off | req/s metrics on | ratio on/off | p99 ms off | p99 ms on |")
-print("|---|---|---|---|---|---|---|")
+print("| backend | route | req/s metrics off | req/s metrics on | ratio on/off | p99 ms off | p99 ms on | runs: off / on / on / off |")
+print("|---|---|---|---|---|---|---|---|")
 with tempfile.TemporaryDirectory() as tmp:
     run("SQLite", f"sqlite://{tmp}/bench.sqlite")
 pg = os.environ.get("REDEEM_BENCH_POSTGRES_URL")

@@ -14,7 +14,8 @@ extension SQLStore {
     }
 
     /// The app's funnel over the `days` days ending today (UTC). Every query is a range of one index keyed by app and
-    /// time, grouped by day in SQL; only the two percentiles sort, in the database.
+    /// time, grouped by day in SQL (purchases with revenue, links with their states, in one pass each); only the two
+    /// percentiles sort, in the database.
     public func funnel(appID: String, days: Int, now: Date) async throws -> Funnel {
         let (from, to) = Funnel.window(days: days, now: now)
         return try await read { connection in
@@ -37,16 +38,27 @@ extension SQLStore {
                 WHERE app_id = \(appID) AND started_at >= \(from) AND started_at < \(to) GROUP BY started_at / 86400000
                 """
             ) { $0.checkouts += Int(try $1.int("n")) }
+            // Purchases and revenue in one pass: per day and currency.
+            var revenue: [String: Int64] = [:]
             try await add(
                 """
-                SELECT created_at / 86400000 AS day, COUNT(*) AS n FROM purchases
+                SELECT created_at / 86400000 AS day, price_currency, COUNT(*) AS n,
+                    CAST(SUM(CASE WHEN refunded_at IS NULL THEN price_amount_micros ELSE 0 END) AS BIGINT) AS total
+                FROM purchases
                 WHERE app_id = \(appID) AND created_at >= \(from) AND created_at < \(to) AND store <> \(Store.promotional.rawValue)
-                GROUP BY created_at / 86400000
+                GROUP BY created_at / 86400000, price_currency
                 """
-            ) { $0.purchases = Int(try $1.int("n")) }
+            ) { day, row in
+                day.purchases += Int(try row.int("n"))
+                if let currency = row.optionalString("price_currency"), let total = row.optionalInt("total"), total != 0 {
+                    revenue[currency.uppercased(), default: 0] += total
+                }
+            }
+            var expired = 0
             try await add(
                 """
-                SELECT created_at / 86400000 AS day, COUNT(*) AS issued, COUNT(opened_at) AS opened, COUNT(consumed_at) AS redeemed
+                SELECT created_at / 86400000 AS day, COUNT(*) AS issued, COUNT(opened_at) AS opened, COUNT(consumed_at) AS redeemed,
+                    SUM(CASE WHEN consumed_at IS NULL AND expires_at <= \(now) THEN 1 ELSE 0 END) AS expired
                 FROM redemption_tokens WHERE app_id = \(appID) AND created_at >= \(from) AND created_at < \(to)
                 GROUP BY created_at / 86400000
                 """
@@ -54,6 +66,7 @@ extension SQLStore {
                 day.linksIssued = Int(try row.int("issued"))
                 day.linksOpened = Int(try row.int("opened"))
                 day.linksRedeemed = Int(try row.int("redeemed"))
+                expired += Int(try row.int("expired"))
             }
             try await add(
                 """
@@ -61,26 +74,11 @@ extension SQLStore {
                 WHERE app_id = \(appID) AND created_at >= \(from) AND created_at < \(to) GROUP BY created_at / 86400000
                 """
             ) { $0.offerRedemptions = Int(try $1.int("n")) }
-            let expired = try await connection.first(
-                """
-                SELECT COUNT(*) AS n FROM redemption_tokens WHERE app_id = \(appID) AND created_at >= \(from) AND created_at < \(to)
-                    AND consumed_at IS NULL AND expires_at <= \(now)
-                """)
             let emails = try await connection.first(
                 """
                 SELECT COUNT(*) AS n FROM email_outbox WHERE app_id = \(appID) AND kind = \(QueuedEmail.Kind.newLink.rawValue)
                     AND created_at >= \(from) AND created_at < \(to)
                 """)
-            var revenue: [String: Int64] = [:]
-            for row in try await connection.query(
-                """
-                SELECT price_currency, CAST(SUM(price_amount_micros) AS BIGINT) AS total FROM purchases
-                WHERE app_id = \(appID) AND created_at >= \(from) AND created_at < \(to) AND refunded_at IS NULL
-                    AND price_currency IS NOT NULL GROUP BY price_currency
-                """)
-            {
-                revenue[try row.string("price_currency").uppercased(), default: 0] += try row.int("total")
-            }
             // From purchase to redemption, for this window's redeemed links: the nearest-rank median and 90th percentile.
             let redeemed = counts.values.reduce(0) { $0 + $1.linksRedeemed }
             func percentile(_ fraction: Double) async throws -> TimeInterval? {
@@ -95,7 +93,7 @@ extension SQLStore {
                 ).map { TimeInterval(try $0.int("waited")) / 1000 }
             }
             return Funnel(
-                days: days, now: now, counts: counts, expiredUnused: Int(try expired?.int("n") ?? 0),
+                days: days, now: now, counts: counts, expiredUnused: expired,
                 newLinkEmails: Int(try emails?.int("n") ?? 0), medianToRedeem: try await percentile(0.5), p90ToRedeem: try await percentile(0.9),
                 revenue: revenue)
         }

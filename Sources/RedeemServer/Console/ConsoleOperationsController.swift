@@ -80,25 +80,13 @@ struct ConsoleOperationsController {
 
     /// A new endpoint; its signing secret is shown on this answer only.
     @Sendable func createEndpoint(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        let form = try await FormBody.parse(request, limit: 8 * 1024)
-        try console.requireForm(form, session)
-        try console.service.require(.changeSettings, session, "change webhooks")
-        let appID = try context.parameters.decoded("app_id")
-        let app = try await console.service.store.app(id: appID)
-        let authorization = form["authorization"].flatMap { $0.isEmpty ? nil : $0 }
-        let endpoint = try await AuditScope.$actor.withValue(session.actor) {
-            try await webhooks.createEndpoint(appID: appID, url: form["url"] ?? "", authorization: authorization)
+        try await showOnce(request, context, .changeSettings, "change webhooks") { form, appID in
+            let authorization = form["authorization"].flatMap { $0.isEmpty ? nil : $0 }
+            let endpoint = try await webhooks.createEndpoint(appID: appID, url: form["url"] ?? "", authorization: authorization)
+            return Secret(
+                title: "Webhook endpoint added", what: "Signing secret for \(endpoint.url)", value: endpoint.signingSecret,
+                hint: "Check each delivery's Redeem-Signature header with it. It is shown only now.", back: "/console/apps/\(appID)/webhooks")
         }
-        var response = try await console.page(
-            "console-secret", status: .created, request: request, session: session, app: app,
-            [
-                "title": "Webhook endpoint added", "what": "Signing secret for \(endpoint.url)", "secret": endpoint.signingSecret,
-                "hint": "Check each delivery's Redeem-Signature header with it. It is shown only now.",
-                "back": "/console/apps/\(appID)/webhooks",
-            ])
-        response.headers[.cacheControl] = "no-store"
-        return response
     }
 
     @Sendable func disableEndpoint(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -151,23 +139,40 @@ struct ConsoleOperationsController {
 
     /// A new key, shown on this answer only.
     @Sendable func createKey(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await showOnce(request, context, .manageKeys, "manage keys") { form, appID in
+            let created = try await admin.createKey(appID: appID, kind: form["kind"] ?? "", label: form["label"])
+            let kind = created.key.kind.rawValue.replacingOccurrences(of: "_", with: " ")
+            return Secret(
+                title: "Key created", what: "\(kind) key" + (created.key.label.map { " “\($0)”" } ?? ""), value: created.plaintext,
+                hint: "Send it as Authorization: Bearer <key>. It is stored hashed and shown only now.", back: "/console/apps/\(appID)/keys")
+        }
+    }
+
+    /// A secret made by a write, shown once.
+    struct Secret {
+        let title: String
+        let what: String
+        let value: String
+        let hint: String
+        let back: String
+    }
+
+    /// An owner's write that makes a secret: the session, the form's token and the role, the write audited under the
+    /// operator, and the secret on this answer only (`no-store`).
+    func showOnce(
+        _ request: Request, _ context: AppRequestContext, _ action: OperatorAction, _ what: String,
+        _ write: ([String: String], String) async throws -> Secret
+    ) async throws -> Response {
         guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
         let form = try await FormBody.parse(request, limit: 8 * 1024)
         try console.requireForm(form, session)
-        try console.service.require(.manageKeys, session, "manage keys")
+        try console.service.require(action, session, what)
         let appID = try context.parameters.decoded("app_id")
         let app = try await console.service.store.app(id: appID)
-        let created = try await AuditScope.$actor.withValue(session.actor) {
-            try await admin.createKey(appID: appID, kind: form["kind"] ?? "", label: form["label"])
-        }
+        let secret = try await AuditScope.$actor.withValue(session.actor) { try await write(form, appID) }
         var response = try await console.page(
             "console-secret", status: .created, request: request, session: session, app: app,
-            [
-                "title": "Key created",
-                "what": "\(created.key.kind.rawValue.replacingOccurrences(of: "_", with: " ")) key" + (created.key.label.map { " “\($0)”" } ?? ""),
-                "secret": created.plaintext, "hint": "Send it as Authorization: Bearer <key>. It is stored hashed and shown only now.",
-                "back": "/console/apps/\(appID)/keys",
-            ])
+            ["title": secret.title, "what": secret.what, "secret": secret.value, "hint": secret.hint, "back": secret.back])
         response.headers[.cacheControl] = "no-store"
         return response
     }
