@@ -93,4 +93,47 @@ import Testing
             #expect(actions == ["webhook.create", "webhook.test", "webhook.replay", "key.create", "key.revoke"])
         }
     }
+
+    @Test(arguments: TestDatabases.available)
+    func ownersChangeSettingsAndTheWarningsFollow(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createApp()
+            _ = try await ConsoleTests.owner(server)
+            _ = try await ConsoleTests.owner(server, email: "help@example.com", role: .support)
+            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let page = try await server.send(.get, "/console/apps/\(app.id)/settings", key: nil, headers: [.cookie: owner])
+            #expect(page.status == 200)
+            #expect(page.body.contains("the app has no icon"))
+            #expect(page.body.contains("no App Store or Play Store link"))
+            let token = try Self.csrf(page)
+            var fields = [
+                "csrf": token, "name": "Renamed App", "icon_url": "https://cdn.example.com/icon.png",
+                "app_store_url": "https://apps.apple.com/app/id123", "play_store_url": "", "support_email": "help@example.com",
+                "ios_team_id": "ABCDE12345", "ios_bundle_id": "com.example.app", "android_package_name": "", "android_cert_fingerprints": "",
+                "redemption_link_policy": "enabled", "redemption_link_lifetime_minutes": "90", "restore_behavior": "transfer",
+                "after_purchase": "hosted", "after_purchase_url": "",
+            ]
+            let saved = try await ConsoleTests.post(server, "/console/apps/\(app.id)/settings", fields, cookie: owner)
+            #expect(saved.status == 303, "\(saved.body)")
+            let stored = try await server.deps.store.app(id: app.id)
+            #expect(stored.name == "Renamed App" && stored.iconURL == "https://cdn.example.com/icon.png" && stored.iosTeamID == "ABCDE12345")
+            #expect(stored.redemptionLinkLifetimeSeconds == 5400)
+            let after = try await server.send(.get, "/console/apps/\(app.id)/settings?notice=settings-saved", key: nil, headers: [.cookie: owner])
+            #expect(!after.body.contains("the app has no icon") && !after.body.contains("no App Store or Play Store link"))
+            #expect(after.body.contains("/.well-known/apple-app-site-association"))
+            fields["icon_url"] = "http://insecure.example.com/icon.png"
+            let refused = try await ConsoleTests.post(server, "/console/apps/\(app.id)/settings", fields, cookie: owner)
+            #expect(refused.status == 422)
+            #expect(refused.body.contains("Icon URL must be an absolute https URL"))
+            #expect(refused.body.contains("http://insecure.example.com/icon.png"), "the form keeps what was typed")
+            #expect(try await server.deps.store.app(id: app.id).iconURL == "https://cdn.example.com/icon.png", "nothing saved")
+            let audit = try await server.deps.store.auditLog(appID: app.id, limit: 10).filter { $0.action == "app.update" }
+            #expect(audit.map(\.actor) == ["operator:owner@example.com"])
+
+            let support = "redeem_console=\(try await ConsoleTests.signIn(server, email: "help@example.com"))"
+            let readOnly = try await server.send(.get, "/console/apps/\(app.id)/settings", key: nil, headers: [.cookie: support])
+            #expect(readOnly.body.contains("<fieldset disabled>") && !readOnly.body.contains("Save settings"))
+            #expect(try await ConsoleTests.post(server, "/console/apps/\(app.id)/settings", fields, cookie: support).status == 403)
+        }
+    }
 }

@@ -184,6 +184,16 @@ def main():
             shots(page, "7b-two-factor-setup")
             page.go_back()
             page.go_back()
+            page.get_by_role("link", name="Settings").click()
+            check("settings warn when links are on without an icon", "has no icon" in page.content())
+            page.get_by_label("Icon URL (https, or /assets/<file>)").fill("/assets/demo-icon.svg")
+            page.get_by_label("App Store link").fill("https://apps.apple.com/app/id1234567890")
+            page.get_by_role("button", name="Save settings").click()
+            page.wait_for_load_state()
+            check("an owner sets the icon and store link, and the warnings about them go",
+                  "Saved." in page.get_by_role("status").inner_text() and "has no icon" not in page.content()
+                  and "no App Store or Play Store link" not in page.content())
+            shots(page, "8b-settings")
             page.get_by_role("link", name="Keys").click()
             page.get_by_text("Create a key").click()
             page.get_by_label("Kind").select_option("secret")
@@ -227,7 +237,7 @@ def main():
             shots(page, "12-outbox")
             page.get_by_role("link", name="Audit log").click()
             actions = page.locator("tbody tr td:nth-child(3)").all_inner_texts()
-            check("the audit log shows every write", {"grant.revoke", "purchase.refund", "grant.create", "purchase.link", "key.create", "key.revoke",
+            check("the audit log shows every write", {"grant.revoke", "purchase.refund", "grant.create", "purchase.link", "key.create", "key.revoke", "app.update",
                                                       "webhook.create", "webhook.test", "webhook.replay"} <= set(actions), actions)
             shots(page, "8-audit")
             browser.close()

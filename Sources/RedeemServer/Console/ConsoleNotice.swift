@@ -12,6 +12,7 @@ enum ConsoleNotice: String, Sendable {
     case testSent = "test-sent"
     case replayed = "replayed"
     case keyRevoked = "key-revoked"
+    case settingsSaved = "settings-saved"
 
     var text: String {
         switch self {
@@ -27,6 +28,7 @@ enum ConsoleNotice: String, Sendable {
         case .testSent: "A TEST event is queued for every live endpoint."
         case .replayed: "The delivery is queued to be sent again, with the same event ID."
         case .keyRevoked: "The key is revoked: requests with it are refused from now on."
+        case .settingsSaved: "Saved. Pages, e-mails and links use the new settings from now on."
         }
     }
 }

@@ -1,0 +1,124 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+import RedeemStore
+
+/// `/console/apps/{app_id}/settings`: every setting a page or link depends on. Any operator reads; owners change, through
+/// the same `AdminService.updateApp` as the admin API and the CLI (validated there, audited as `app.update`).
+struct ConsoleSettingsController {
+    let console: ConsoleController
+    let admin: AdminService
+    let publicURL: URL
+
+    func addRoutes(to parent: Router<AppRequestContext>) {
+        let router = parent.group().add(middleware: ConsoleRedirectMiddleware())
+        router.get("/console/apps/{app_id}/settings", use: settings)
+        router.post("/console/apps/{app_id}/settings", use: save)
+    }
+
+    /// The text fields of the form, by their API names.
+    static let textFields = [
+        "name", "icon_url", "app_store_url", "play_store_url", "support_email", "ios_team_id", "ios_bundle_id", "android_package_name",
+        "after_purchase_url",
+    ]
+
+    @Sendable func settings(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
+        let app = try await console.service.store.app(id: try context.parameters.decoded("app_id"))
+        return try await page(app: app, form: nil, error: nil, status: .ok, request: request, session: session)
+    }
+
+    @Sendable func save(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
+        let form = try await FormBody.parse(request, limit: 16 * 1024)
+        try console.requireForm(form, session)
+        try console.service.require(.changeSettings, session, "change settings")
+        let appID = try context.parameters.decoded("app_id")
+        do {
+            _ = try await AuditScope.$actor.withValue(session.actor) { try await admin.updateApp(id: appID, Self.changes(from: form)) }
+            return ConsoleController.redirect(ConsoleController.noticeURL("/console/apps/\(appID)/settings", .settingsSaved))
+        } catch let error as ValidationError {
+            let app = try await console.service.store.app(id: appID)
+            return try await page(
+                app: app, form: form, error: "\(Self.label(error.field)) \(error.reason).", status: .unprocessableContent, request: request,
+                session: session)
+        }
+    }
+
+    /// The form as the API's changes: every field given (an empty one clears it), the fingerprints one per line.
+    static func changes(from form: [String: String]) throws -> AppChanges {
+        var changes = AppChanges()
+        changes.name = form["name"]
+        changes.iconURL = form["icon_url"]
+        changes.appStoreURL = form["app_store_url"]
+        changes.playStoreURL = form["play_store_url"]
+        changes.supportEmail = form["support_email"]
+        changes.iosTeamID = form["ios_team_id"]
+        changes.iosBundleID = form["ios_bundle_id"]
+        changes.androidPackageName = form["android_package_name"]
+        changes.androidCertFingerprints = form["android_cert_fingerprints"].map {
+            $0.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        changes.redemptionLinkPolicy = form["redemption_link_policy"]
+        changes.restoreBehavior = form["restore_behavior"]
+        changes.afterPurchase = form["after_purchase"]
+        changes.afterPurchaseURL = form["after_purchase_url"]
+        if let minutes = form["redemption_link_lifetime_minutes"] {
+            guard let value = Int(minutes) else {
+                throw ValidationError(field: "redemption_link_lifetime_seconds", reason: "must be a whole number of minutes")
+            }
+            changes.redemptionLinkLifetimeSeconds = value * 60
+        }
+        return changes
+    }
+
+    /// A field's name as the form labels it.
+    static func label(_ field: String) -> String {
+        switch field {
+        case "redemption_link_lifetime_seconds": "Link lifetime"
+        case "android_cert_fingerprints": "Certificate fingerprints"
+        default:
+            field.replacingOccurrences(of: "_", with: " ").capitalized.replacingOccurrences(of: "Url", with: "URL")
+                .replacingOccurrences(of: "Id", with: "ID")
+        }
+    }
+
+    func page(
+        app: App, form: [String: String]?, error: String?, status: HTTPResponse.Status, request: Request, session: ConsoleSession
+    ) async throws -> Response {
+        // On a refused save the form shows what was typed; otherwise the stored settings.
+        func value(_ field: String, _ stored: String?) -> String { form?[field] ?? stored ?? "" }
+        var values: [String: Any] = [
+            "name": value("name", app.name), "icon_url": value("icon_url", app.iconURL), "app_store_url": value("app_store_url", app.appStoreURL),
+            "play_store_url": value("play_store_url", app.playStoreURL), "support_email": value("support_email", app.supportEmail),
+            "ios_team_id": value("ios_team_id", app.iosTeamID), "ios_bundle_id": value("ios_bundle_id", app.iosBundleID),
+            "android_package_name": value("android_package_name", app.androidPackageName),
+            "android_cert_fingerprints": form?["android_cert_fingerprints"] ?? app.androidCertFingerprints.joined(separator: "\n"),
+            "after_purchase_url": value("after_purchase_url", app.afterPurchaseURL),
+            "redemption_link_lifetime_minutes": form?["redemption_link_lifetime_minutes"] ?? String(app.redemptionLinkLifetimeSeconds / 60),
+            "scheme": app.scheme, "warnings": AppSetupCheck.warnings(app),
+            "policies": Self.options(
+                RedemptionLinkPolicy.allCases.map(\.rawValue), form?["redemption_link_policy"] ?? app.redemptionLinkPolicy.rawValue),
+            "restores": Self.options(RestoreBehavior.allCases.map(\.rawValue), form?["restore_behavior"] ?? app.restoreBehavior.rawValue),
+            "afterPurchases": Self.options(AfterPurchase.allCases.map(\.rawValue), form?["after_purchase"] ?? app.afterPurchase.rawValue),
+        ]
+        let base = publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        values["wellKnown"] = [
+            [
+                "name": "Apple (universal links)", "url": base + "/.well-known/apple-app-site-association",
+                "on": app.iosTeamID != nil && app.iosBundleID != nil,
+            ],
+            [
+                "name": "Android (app links)", "url": base + "/.well-known/assetlinks.json",
+                "on": app.androidPackageName != nil && !app.androidCertFingerprints.isEmpty,
+            ],
+        ]
+        if let error { values["error"] = error }
+        if let notice = console.notice(request) { values["notice"] = notice }
+        return try await console.page("console-settings", status: status, request: request, session: session, app: app, values)
+    }
+
+    static func options(_ all: [String], _ selected: String) -> [[String: Any]] {
+        all.map { ["value": $0, "label": $0.replacingOccurrences(of: "_", with: " "), "selected": $0 == selected] }
+    }
+}
