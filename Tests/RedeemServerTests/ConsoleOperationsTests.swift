@@ -136,4 +136,50 @@ import Testing
             #expect(try await ConsoleTests.post(server, "/console/apps/\(app.id)/settings", fields, cookie: support).status == 403)
         }
     }
+
+    @Test(arguments: TestDatabases.available)
+    func ownersAddAndEditProducts(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createApp()
+            _ = try await ConsoleTests.owner(server)
+            _ = try await ConsoleTests.owner(server, email: "help@example.com", role: .support)
+            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let page = try await server.send(.get, "/console/apps/\(app.id)/products", key: nil, headers: [.cookie: owner])
+            #expect(page.status == 200)
+            let token = try Self.csrf(page)
+            let product = [
+                "csrf": token, "id": "yearly", "type": "subscription", "period": "P1Y", "price_amount": "29.99", "price_currency": "usd",
+                "entitlements": "pro, cloud", "display_name": "Pro yearly",
+            ]
+            let added = try await ConsoleTests.post(server, "/console/apps/\(app.id)/products", product, cookie: owner)
+            #expect(added.headers[.location] == "/console/apps/\(app.id)/products?notice=product-saved", "\(added.body)")
+            let listed = try await server.send(.get, "/console/apps/\(app.id)/products", key: nil, headers: [.cookie: owner])
+            #expect(listed.body.contains("29.99 USD per year"))
+            #expect(listed.body.contains("<code>cloud</code>"), "new entitlements are created with the product")
+            let again = try await ConsoleTests.post(server, "/console/apps/\(app.id)/products", product, cookie: owner)
+            #expect(again.status == 409)
+            #expect(again.body.contains("product &#39;yearly&#39; already exists"), "escaped as HTML")
+            var bad = product
+            bad["id"] = "weekly"
+            bad["price_amount"] = "four"
+            let refused = try await ConsoleTests.post(server, "/console/apps/\(app.id)/products", bad, cookie: owner)
+            #expect(refused.status == 422)
+            #expect(refused.body.contains("price must be an amount such as 4.99"))
+            let edited = try await ConsoleTests.post(
+                server, "/console/apps/\(app.id)/products/yearly",
+                ["csrf": token, "price_amount": "19.99", "price_currency": "USD", "entitlements": "pro", "display_name": "Pro"], cookie: owner)
+            #expect(edited.status == 303)
+            let stored = try await server.deps.store.product(appID: app.id, id: "yearly")
+            #expect(stored.price == Price(amountMicros: 19_990_000, currency: "USD") && stored.entitlements == ["pro"])
+            let entitlement = try await ConsoleTests.post(
+                server, "/console/apps/\(app.id)/entitlements", ["csrf": token, "id": "themes", "display_name": "Themes"], cookie: owner)
+            #expect(entitlement.headers[.location] == "/console/apps/\(app.id)/products?notice=entitlement-saved")
+            let actions = try await server.deps.store.auditLog(appID: app.id, limit: 20).filter { $0.actor == "operator:owner@example.com" }
+            #expect(Set(actions.map(\.action)) == ["product.create", "product.update", "entitlement.create"])
+            let support = "redeem_console=\(try await ConsoleTests.signIn(server, email: "help@example.com"))"
+            let readOnly = try await server.send(.get, "/console/apps/\(app.id)/products", key: nil, headers: [.cookie: support])
+            #expect(readOnly.status == 200 && !readOnly.body.contains("Add a product"))
+            #expect(try await ConsoleTests.post(server, "/console/apps/\(app.id)/products", product, cookie: support).status == 403)
+        }
+    }
 }

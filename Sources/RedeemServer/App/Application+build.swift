@@ -109,6 +109,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     ConsoleOperationsController(console: console, admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: router)
     ConsoleOverviewController(console: console).addRoutes(to: router)
     ConsoleSettingsController(console: console, admin: deps.admin, publicURL: deps.publicURL).addRoutes(to: router)
+    ConsoleCatalogController(console: console, admin: deps.admin).addRoutes(to: router)
 
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
     CustomerInfoController(service: CustomerInfoService(store: deps.store, cache: CustomerInfoCache(), clock: deps.clock)).addRoutes(to: v1)

@@ -13,6 +13,8 @@ enum ConsoleNotice: String, Sendable {
     case replayed = "replayed"
     case keyRevoked = "key-revoked"
     case settingsSaved = "settings-saved"
+    case productSaved = "product-saved"
+    case entitlementSaved = "entitlement-saved"
 
     var text: String {
         switch self {
@@ -29,6 +31,8 @@ enum ConsoleNotice: String, Sendable {
         case .replayed: "The delivery is queued to be sent again, with the same event ID."
         case .keyRevoked: "The key is revoked: requests with it are refused from now on."
         case .settingsSaved: "Saved. Pages, e-mails and links use the new settings from now on."
+        case .productSaved: "Product saved."
+        case .entitlementSaved: "Entitlement added."
         }
     }
 }
