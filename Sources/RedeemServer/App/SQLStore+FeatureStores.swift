@@ -12,6 +12,7 @@ extension SQLStore: CustomerInfoStore {}
 extension SQLStore: EmailStore {}
 extension SQLStore: KeyStore {}
 extension SQLStore: LinkPageStore {}
+extension SQLStore: MetricsStore {}
 extension SQLStore: OfferCodeStore {}
 extension SQLStore: PurchaseStore {}
 extension SQLStore: RateLimitCounter {}

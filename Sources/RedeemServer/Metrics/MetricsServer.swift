@@ -5,6 +5,11 @@ import Metrics
 import Prometheus
 import RedeemStore
 
+/// What the metrics listener reads from the database when scraped.
+protocol MetricsStore: Sendable {
+    func outboxStats(now: Date) async throws -> OutboxStats
+}
+
 /// `GET /metrics` in Prometheus's text format, on its own listener (`--metrics-port`, loopback unless `--metrics-host`
 /// says otherwise), so it is never exposed with the public routes. Queue depths and ages are read from the database
 /// when scraped.
@@ -22,7 +27,7 @@ enum MetricsServer {
     }
 
     static func application(
-        registry: PrometheusCollectorRegistry, store: SQLStore, host: String, port: Int, logger: Logger
+        registry: PrometheusCollectorRegistry, store: any MetricsStore, host: String, port: Int, logger: Logger
     ) -> some ApplicationProtocol {
         let router = Router()
         let gauges = QueueGauges(registry: registry)
@@ -50,7 +55,7 @@ enum MetricsServer {
                 name: "redeem_webhook_queue_oldest_seconds", help: "Age of the oldest webhook delivery not yet delivered.")
         }
 
-        func refresh(from store: SQLStore) async throws {
+        func refresh(from store: any MetricsStore) async throws {
             let stats = try await store.outboxStats(now: Date())
             emailDepth.set(Double(stats.emails))
             emailOldest.set(stats.oldestEmail ?? 0)
