@@ -125,9 +125,7 @@ extension SQLStore {
     public func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> Purchase {
         try await write { connection in
             let purchase = try await Self.purchase(appID: appID, id: id, on: connection)
-            guard case .success(.here) = SupportRules.refund(purchase) else {
-                throw StoreError.conflict(SupportRules.refund(purchase).refusal ?? "Refund this purchase in Stripe.")
-            }
+            try Self.requireHere(SupportRules.refund(purchase), elsewhere: "Refund this purchase in Stripe.")
             try await LifecycleTransaction(connection: connection, now: now).refund(purchase)
             try await Self.insertAudit(audit, on: connection)
             return try await Self.purchase(appID: appID, id: id, on: connection)

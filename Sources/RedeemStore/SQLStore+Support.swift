@@ -76,9 +76,7 @@ extension SQLStore {
     public func cancelAtPeriodEnd(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase {
         try await write { connection in
             let purchase = try await Self.purchase(appID: appID, id: purchaseID, on: connection)
-            guard case .success(.here) = SupportRules.cancelAtPeriodEnd(purchase, now: now) else {
-                throw StoreError.conflict(SupportRules.cancelAtPeriodEnd(purchase, now: now).refusal ?? "Cancel this subscription in Stripe.")
-            }
+            try Self.requireHere(SupportRules.cancelAtPeriodEnd(purchase, now: now), elsewhere: "Cancel this subscription in Stripe.")
             try await LifecycleTransaction(connection: connection, now: now).setWillRenew(purchase, willRenew: false, periodEnd: nil)
             try await Self.insertAudit(audit, on: connection)
             return try await Self.purchase(appID: appID, id: purchaseID, on: connection)
@@ -139,9 +137,16 @@ extension SQLStore {
     }
 }
 
-extension Result where Failure == SupportRules.Refusal {
-    /// The refusal's reason, or nil on success.
-    var refusal: String? { if case .failure(let refusal) = self { refusal.reason } else { nil } }
+extension SQLStore {
+    /// Inside a transaction: goes on only when the rule routes the change here; otherwise the refusal's reason, or
+    /// `elsewhere` when the change belongs to Stripe.
+    static func requireHere(_ decision: Result<SupportRules.Route, SupportRules.Refusal>, elsewhere: String) throws {
+        switch decision {
+        case .success(.here): return
+        case .success(.stripe): throw StoreError.conflict(elsewhere)
+        case .failure(let refusal): throw StoreError.conflict(refusal.reason)
+        }
+    }
 }
 
 /// A redemption link as support sees it: never its token.

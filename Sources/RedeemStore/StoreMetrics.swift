@@ -20,5 +20,6 @@ struct StoreMetrics: Sendable {
 }
 
 extension Duration {
-    var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
+    /// For swift-metrics' timers, which take whole nanoseconds.
+    package var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
 }

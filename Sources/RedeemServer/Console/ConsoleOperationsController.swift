@@ -44,11 +44,10 @@ struct ConsoleOperationsController {
             if let error = row.lastError { values["error"] = error }
             return values
         }
+        let failed = unsent.filter { $0.failedAt != nil }.count
         var values: [String: Any] = [
-            "emails": rows, "failedCount": rows.filter { $0["state"] as? String == "failed" }.count,
-            "mailOn": console.service.support.emailQueue.mail != nil,
+            "emails": rows, "failedCount": failed, "anyFailed": failed > 0, "mailOn": console.service.support.emailQueue.mail != nil,
         ]
-        values["anyFailed"] = (values["failedCount"] as? Int ?? 0) > 0
         if let notice = console.notice(request) { values["notice"] = notice }
         return try await console.page("console-emails", status: .ok, request: request, session: session, app: app, values)
     }

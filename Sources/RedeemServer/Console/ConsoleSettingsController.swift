@@ -16,12 +16,6 @@ struct ConsoleSettingsController {
         router.post("/console/apps/{app_id}/settings", use: save)
     }
 
-    /// The text fields of the form, by their API names.
-    static let textFields = [
-        "name", "icon_url", "app_store_url", "play_store_url", "support_email", "ios_team_id", "ios_bundle_id", "android_package_name",
-        "after_purchase_url",
-    ]
-
     @Sendable func settings(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
         let app = try await console.service.store.app(id: try context.parameters.decoded("app_id"))

@@ -57,10 +57,6 @@ enum RedeemMetrics {
     }
 }
 
-extension Duration {
-    fileprivate var nanoseconds: Int64 { components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000 }
-}
-
 extension Result where Success == OfferCodeRedemption, Failure == OfferRedemptionFailure {
     /// `redeemed`, or the refusal's name.
     var metricName: String {
