@@ -291,6 +291,17 @@ def demo_checks(env, first_output):
     check("redeem audit shows who made and reset the demo's operator", ("redeem demo", "operator.create") in actions
           and ("redeem demo", "operator.password") in actions and ("cli", "purchase.refund") in actions and ("cli", "purchase.link") in actions,
           audit.stdout + audit.stderr)
+    overview = run(["overview", "--app", "app_demo", "--days", "7"], env)
+    # The demo's sample purchase and this scenario's two; the grant is not a purchase.
+    check("redeem overview counts this run's purchases (grants left out) and links",
+          overview.returncode == 0 and "Purchases          3" in overview.stdout and "Links issued" in overview.stdout, overview.stdout + overview.stderr)
+    bad_window = run(["overview", "--app", "app_demo", "--days", "12"], env)
+    check("redeem overview refuses a window other than 7, 30 or 90", bad_window.returncode != 0 and "--days" in bad_window.stderr, bad_window.stderr)
+    reset = run(["operators", "reset-two-factor", "--email", "owner@example.com"], env)
+    unknown = run(["operators", "reset-two-factor", "--email", "nobody@example.com"], env)
+    check("operators reset-two-factor turns it off, and names an unknown operator",
+          reset.returncode == 0 and "off for owner@example.com" in reset.stdout and unknown.returncode != 0 and "not found" in unknown.stderr,
+          reset.stdout + reset.stderr + unknown.stderr)
     check("redeem audit shows the CLI's catalog and support writes",
           {("cli", a) for a in ["app.create", "product.create", "key.create", "purchase.create", "grant.create", "grant.revoke", "purchase.cancel",
                                 "purchase.transfer"]} <= set(actions), actions)
