@@ -184,11 +184,14 @@ extension AdminService {
 
 extension GeneratedCodeBatch {
     /// The batch as CSV, one grouped code per line, with its redemption URL when the public URL is known.
-    public func csv(publicURL: URL?) -> String {
-        var out = publicURL == nil ? "code\n" : "code,redemption_url\n"
-        out.reserveCapacity(codes.count * (publicURL == nil ? 20 : 120))
+    public func csv(publicURL: URL?) -> String { csv(publicURL: publicURL, header: true, range: codes.indices) }
+
+    /// Part of the CSV: the codes in `range`, after the header line when `header` (for writing a large batch in pieces).
+    public func csv(publicURL: URL?, header: Bool, range: Range<Int>) -> String {
+        var out = !header ? "" : publicURL == nil ? "code\n" : "code,redemption_url\n"
+        out.reserveCapacity(range.count * (publicURL == nil ? 20 : 120))
         let base = publicURL.map { OfferCodeLinks.redeemPageBase(publicURL: $0, appID: batch.appID) }
-        for code in codes {
+        for code in codes[range] {
             out += OfferCode.grouped(code)
             if let base { out += "," + base + code }
             out += "\n"

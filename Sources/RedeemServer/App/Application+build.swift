@@ -110,6 +110,8 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     ConsoleOverviewController(console: console).addRoutes(to: router)
     ConsoleSettingsController(console: console, admin: deps.admin, publicURL: deps.publicURL).addRoutes(to: router)
     ConsoleCatalogController(console: console, admin: deps.admin).addRoutes(to: router)
+    ConsoleOffersController(console: console, admin: deps.admin, jobs: CodeBatchJobs(clock: deps.clock), publicURL: deps.publicURL)
+        .addRoutes(to: router)
 
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
     CustomerInfoController(service: CustomerInfoService(store: deps.store, cache: CustomerInfoCache(), clock: deps.clock)).addRoutes(to: v1)

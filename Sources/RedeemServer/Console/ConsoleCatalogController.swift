@@ -57,19 +57,10 @@ struct ConsoleCatalogController {
     func write(
         _ request: Request, _ context: AppRequestContext, _ body: ([String: String], String) async throws -> ConsoleNotice
     ) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        let form = try await FormBody.parse(request, limit: 8 * 1024)
-        try console.requireForm(form, session)
-        try console.service.require(.changeSettings, session, "change products")
-        let appID = try context.parameters.decoded("app_id")
-        do {
-            let notice = try await AuditScope.$actor.withValue(session.actor) { try await body(form, appID) }
-            return ConsoleController.redirect(ConsoleController.noticeURL("/console/apps/\(appID)/products", notice))
-        } catch let error as ValidationError {
-            let message = "\(error.field.replacingOccurrences(of: "_", with: " ")) \(error.reason)."
-            return try await page(appID: appID, error: message, status: .unprocessableContent, request: request, session: session)
-        } catch let error as StoreError where error.isConflict {
-            return try await page(appID: appID, error: error.description + ".", status: .conflict, request: request, session: session)
+        try await console.ownerWrite(request, context, "change products", page: "products") { appID, error, status, session in
+            try await page(appID: appID, error: error, status: status, request: request, session: session)
+        } body: { form, appID, _ in
+            try await body(form, appID)
         }
     }
 

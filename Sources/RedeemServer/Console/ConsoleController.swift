@@ -308,6 +308,29 @@ struct ConsoleController {
         return Self.redirect(location)
     }
 
+    /// An owner's write from a form on the app's page `page` (`products`, `offers`): on success a redirect back with
+    /// the notice `body` returns; a refused value or a conflict comes back on the page (`render`), naming what is wrong.
+    func ownerWrite(
+        _ request: Request, _ context: AppRequestContext, _ what: String, page: String,
+        render: (String, String, HTTPResponse.Status, ConsoleSession) async throws -> Response,
+        body: ([String: String], String, ConsoleSession) async throws -> ConsoleNotice
+    ) async throws -> Response {
+        guard let session = try await session(request) else { return Self.redirect("/console/sign-in") }
+        let form = try await FormBody.parse(request, limit: 8 * 1024)
+        try requireForm(form, session)
+        try service.require(.changeSettings, session, what)
+        let appID = try context.parameters.decoded("app_id")
+        do {
+            let notice = try await AuditScope.$actor.withValue(session.actor) { try await body(form, appID, session) }
+            return Self.redirect(Self.noticeURL("/console/apps/\(appID)/\(page)", notice))
+        } catch let error as ValidationError {
+            let message = "\(error.field.replacingOccurrences(of: "_", with: " ")) \(error.reason)."
+            return try await render(appID, message, .unprocessableContent, session)
+        } catch let error as StoreError where error.isConflict {
+            return try await render(appID, error.description + ".", .conflict, session)
+        }
+    }
+
     /// The fixed text of the notice a redirect named, if any.
     func notice(_ request: Request) -> String? {
         request.uri.queryParameters["notice"].flatMap { ConsoleNotice(rawValue: String($0)) }?.text

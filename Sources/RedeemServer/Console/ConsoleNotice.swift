@@ -15,6 +15,10 @@ enum ConsoleNotice: String, Sendable {
     case settingsSaved = "settings-saved"
     case productSaved = "product-saved"
     case entitlementSaved = "entitlement-saved"
+    case offerSaved = "offer-saved"
+    case customCodeSaved = "custom-code-saved"
+    case switchedOn = "switched-on"
+    case switchedOff = "switched-off"
 
     var text: String {
         switch self {
@@ -33,6 +37,10 @@ enum ConsoleNotice: String, Sendable {
         case .settingsSaved: "Saved. Pages, e-mails and links use the new settings from now on."
         case .productSaved: "Product saved."
         case .entitlementSaved: "Entitlement added."
+        case .offerSaved: "Offer created."
+        case .customCodeSaved: "Custom code created. Buyers can redeem it now."
+        case .switchedOn: "Switched on: it can be redeemed again."
+        case .switchedOff: "Switched off: it can no longer be redeemed."
         }
     }
 }

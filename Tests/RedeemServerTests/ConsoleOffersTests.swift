@@ -1,0 +1,136 @@
+import Foundation
+import HTTPTypes
+import RedeemCore
+import RedeemServer
+import RedeemStore
+import RedeemTestSupport
+import Testing
+
+/// The console's offers page: offers, batches generated in the background and downloaded once, custom codes switched
+/// off and on, the quota and the report. What the page does is checked where it counts: in the SDK's redemption route.
+@Suite struct ConsoleOffersTests {
+    static func page(_ server: TestServer, _ appID: String, cookie: String) async throws -> TestServer.Reply {
+        try await server.send(.get, "/console/apps/\(appID)/offers", key: nil, headers: [.cookie: cookie])
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func ownersCreateOffersAndCustomCodesAndSwitchThemOff(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            _ = try await ConsoleTests.owner(server)
+            _ = try await ConsoleTests.owner(server, email: "help@example.com", role: .support)
+            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let token = try ConsoleOperationsTests.csrf(try await Self.page(server, app.id, cookie: owner))
+            let offer = [
+                "csrf": token, "product_id": "monthly", "reference_name": "Spring", "payment_mode": "free_trial", "duration": "P1M",
+                "periods": "1", "eligible_new": "yes",
+            ]
+            let created = try await ConsoleTests.post(server, "/console/apps/\(app.id)/offers", offer, cookie: owner)
+            #expect(created.headers[.location] == "/console/apps/\(app.id)/offers?notice=offer-saved", "\(created.body)")
+            let listed = try await Self.page(server, app.id, cookie: owner)
+            #expect(listed.body.contains("1 month free"), "terms in words")
+            #expect(listed.body.contains("monthly: 1 of 10 active offers"))
+            let again = try await ConsoleTests.post(server, "/console/apps/\(app.id)/offers", offer, cookie: owner)
+            #expect(again.status == 409 && again.body.contains("already has an offer named &#39;Spring&#39;"), "\(again.body)")
+            var bad = offer
+            bad["reference_name"] = "Other"
+            bad["payment_mode"] = "gratis"
+            let refused = try await ConsoleTests.post(server, "/console/apps/\(app.id)/offers", bad, cookie: owner)
+            #expect(refused.status == 422 && refused.body.contains("payment mode must be one of"))
+
+            let offerID = try #require(try await server.deps.store.offers(appID: app.id, productID: nil).first?.id)
+            let code = ["csrf": token, "offer_id": offerID, "code": "spring-26", "max_redemptions": "100"]
+            let made = try await ConsoleTests.post(server, "/console/apps/\(app.id)/custom-codes", code, cookie: owner)
+            #expect(made.headers[.location] == "/console/apps/\(app.id)/offers?notice=custom-code-saved", "\(made.body)")
+            #expect(try await OfferCodeAPITests.redeem(server, app, user: "alice", code: "SPRING26").status == 200)
+            #expect(try await Self.page(server, app.id, cookie: owner).body.contains("1 of 100"), "redemptions so far")
+
+            let codeID = try #require(try await server.deps.store.customCodes(appID: app.id, offerID: nil).first?.id)
+            let off = try await ConsoleTests.post(server, "/console/apps/\(app.id)/custom-codes/\(codeID)/active", ["csrf": token], cookie: owner)
+            #expect(off.headers[.location] == "/console/apps/\(app.id)/offers?notice=switched-off")
+            #expect(try await OfferCodeAPITests.redeem(server, app, user: "bob", code: "SPRING26").status != 200, "switched off")
+            let on = try await ConsoleTests.post(
+                server, "/console/apps/\(app.id)/custom-codes/\(codeID)/active", ["csrf": token, "active": "yes"], cookie: owner)
+            #expect(on.status == 303)
+            #expect(try await OfferCodeAPITests.redeem(server, app, user: "bob", code: "SPRING26").status == 200, "on again")
+
+            let report = try await server.send(
+                .get, "/console/apps/\(app.id)/offers/report.csv?offer=\(offerID)", key: nil, headers: [.cookie: owner])
+            #expect(report.headers[.contentDisposition]?.hasPrefix("attachment") == true)
+            let lines = report.body.split(separator: "\n")
+            #expect(lines.count == 3 && lines[0] == OfferRedemptionRecord.csvHeader, "a header and both redemptions")
+            #expect(try await Self.page(server, app.id, cookie: owner).body.contains("2 of 1,000,000 redemptions used in 2026-Q2"))
+
+            let deactivated = try await ConsoleTests.post(server, "/console/apps/\(app.id)/offers/\(offerID)/active", ["csrf": token], cookie: owner)
+            #expect(deactivated.status == 303)
+            #expect(try await server.deps.store.offer(appID: app.id, id: offerID).isActive == false)
+            let actions = try await server.deps.store.auditLog(appID: app.id, limit: 20).filter { $0.actor == "operator:owner@example.com" }
+            #expect(
+                Set(actions.map(\.action)) == [
+                    "offer.create", "offer.deactivate", "custom_code.create", "custom_code.deactivate", "custom_code.activate",
+                ])
+
+            let support = "redeem_console=\(try await ConsoleTests.signIn(server, email: "help@example.com"))"
+            let readOnly = try await Self.page(server, app.id, cookie: support)
+            #expect(readOnly.status == 200 && !readOnly.body.contains("Create an offer"))
+            let supportToken = try ConsoleOperationsTests.csrf(readOnly)
+            var theirs = offer
+            theirs["csrf"] = supportToken
+            #expect(try await ConsoleTests.post(server, "/console/apps/\(app.id)/offers", theirs, cookie: support).status == 403)
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func aBatchIsGeneratedWithProgressAndItsCodesAreHandedOverOnce(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            let offerID = try await OfferCodeAPITests.offer(server, app, OfferCodeAPITests.trial)
+            _ = try await ConsoleTests.owner(server)
+            _ = try await ConsoleTests.owner(server, email: "other@example.com")
+            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let token = try ConsoleOperationsTests.csrf(try await Self.page(server, app.id, cookie: owner))
+            let tooMany = try await ConsoleTests.post(
+                server, "/console/apps/\(app.id)/batches", ["csrf": token, "offer_id": offerID, "count": "1000001", "expires_on": "2026-09-01"],
+                cookie: owner)
+            #expect(tooMany.status == 422 && tooMany.body.contains("count must be between 1 and 1000000"))
+            let started = try await ConsoleTests.post(
+                server, "/console/apps/\(app.id)/batches", ["csrf": token, "offer_id": offerID, "count": "2,500", "expires_on": "2026-09-01"],
+                cookie: owner)
+            let jobPath = try #require(started.headers[.location])
+            #expect(started.status == 303 && jobPath.hasPrefix("/console/apps/\(app.id)/batches/jobs/"))
+            var job = try await server.send(.get, jobPath, key: nil, headers: [.cookie: owner])
+            for _ in 0..<200 where !job.body.contains("Download the CSV") {
+                #expect(job.status == 200)
+                try await Task.sleep(for: .milliseconds(50))
+                job = try await server.send(.get, jobPath, key: nil, headers: [.cookie: owner])
+            }
+            #expect(job.body.contains("A batch of 2,500 codes") && job.body.contains("Download the CSV"), "\(job.body)")
+
+            // Only the operator who asked sees the job or takes its codes.
+            let other = "redeem_console=\(try await ConsoleTests.signIn(server, email: "other@example.com"))"
+            #expect(try await server.send(.get, jobPath, key: nil, headers: [.cookie: other]).status == 404)
+            let otherToken = try ConsoleOperationsTests.csrf(try await Self.page(server, app.id, cookie: other))
+            #expect(try await ConsoleTests.post(server, jobPath + "/download", ["csrf": otherToken], cookie: other).status == 409)
+
+            let download = try await ConsoleTests.post(server, jobPath + "/download", ["csrf": token], cookie: owner)
+            #expect(download.status == 200 && download.headers[.cacheControl] == "no-store")
+            #expect(download.headers[.contentDisposition]?.hasPrefix("attachment; filename=\"codes-batch_") == true)
+            let rows = download.body.split(separator: "\n")
+            #expect(rows.count == 2_501 && rows[0] == "code,redemption_url")
+            let code = String(try #require(rows.last?.split(separator: ",").first))
+            #expect(Set(rows.dropFirst()).count == 2_500, "every code once")
+            #expect(try await OfferCodeAPITests.redeem(server, app, user: "carol", code: code).status == 200, "a downloaded code redeems")
+            #expect(try await ConsoleTests.post(server, jobPath + "/download", ["csrf": token], cookie: owner).status == 409, "only once")
+            #expect(try await server.send(.get, jobPath, key: nil, headers: [.cookie: owner]).body.contains("Downloaded"))
+
+            let batch = try #require(try await server.deps.store.codeBatches(appID: app.id, offerID: nil).first)
+            #expect(batch.count == 2_500 && batch.redeemed == 1)
+            let entries = try await server.deps.store.auditLog(appID: app.id, limit: 20)
+            #expect(entries.contains { $0.action == "code_batch.create" && $0.actor == "operator:owner@example.com" })
+            let off = try await ConsoleTests.post(server, "/console/apps/\(app.id)/batches/\(batch.id)/active", ["csrf": token], cookie: owner)
+            #expect(off.status == 303)
+            let second = String(try #require(rows.dropLast().last?.split(separator: ",").first))
+            #expect(try await OfferCodeAPITests.redeem(server, app, user: "dave", code: second).status != 200, "deactivated batch")
+        }
+    }
+}
