@@ -134,3 +134,36 @@ import Testing
         }
     }
 }
+
+/// Apps made in the console: their keys shown once and working, refused values kept in the form.
+@Suite struct ConsoleAppsTests {
+    @Test(arguments: TestDatabases.available)
+    func ownersCreateAppsAndGetTheirKeysOnce(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            _ = try await ConsoleTests.owner(server)
+            _ = try await ConsoleTests.owner(server, email: "help@example.com", role: .support)
+            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let home = try await server.send(.get, "/console", key: nil, headers: [.cookie: owner])
+            #expect(home.body.contains("/console/new-app"), "with no apps, the console offers to create one")
+            let form = try await server.send(.get, "/console/new-app", key: nil, headers: [.cookie: owner])
+            let token = try ConsoleOperationsTests.csrf(form)
+            let bad = try await ConsoleTests.post(
+                server, "/console/new-app", ["csrf": token, "name": "Kitchen", "icon_url": "ftp://x/icon.png"], cookie: owner)
+            #expect(bad.status == 422 && bad.body.contains("Icon URL") && bad.body.contains("value=\"Kitchen\""), "\(bad.body)")
+            let made = try await ConsoleTests.post(
+                server, "/console/new-app",
+                ["csrf": token, "name": "Kitchen", "icon_url": "https://example.com/icon.png", "app_store_url": "https://apps.apple.com/app/id1"],
+                cookie: owner)
+            #expect(made.status == 201 && made.headers[.cacheControl] == "no-store")
+            let secret = String(try #require(made.body.firstMatch(of: /(rdm_sk_[A-Za-z0-9_-]+)/)?.1))
+            let apps = try await server.deps.store.apps()
+            let app = try #require(apps.first { $0.name == "Kitchen" })
+            #expect(app.iconURL == "https://example.com/icon.png" && app.appStoreURL == "https://apps.apple.com/app/id1")
+            #expect(try await server.send(.get, "/admin/v1/apps/\(app.id)/products", key: secret).status == 200, "the secret key works")
+            let entries = try await server.deps.store.auditLog(appID: app.id, limit: 5)
+            #expect(entries.contains { $0.action == "app.create" && $0.actor == "operator:owner@example.com" })
+            let support = "redeem_console=\(try await ConsoleTests.signIn(server, email: "help@example.com"))"
+            #expect(try await server.send(.get, "/console/new-app", key: nil, headers: [.cookie: support]).status == 403)
+        }
+    }
+}

@@ -42,9 +42,9 @@ struct ConsoleController {
     // MARK: Signing in and out
 
     @Sendable func home(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard try await session(request) != nil else { return Self.redirect("/console/sign-in") }
+        guard let session = try await session(request) else { return Self.redirect("/console/sign-in") }
         guard let first = try await service.store.apps().first else {
-            return try await page("console-search", status: .ok, request: request, ["noApps": true])
+            return try await page("console-search", status: .ok, request: request, session: session, ["noApps": true])
         }
         return Self.redirect("/console/apps/\(first.id)")
     }
@@ -422,9 +422,30 @@ struct ConsoleController {
         return HTMLPage.response(templates.render(template, context), status: status, nonce: nonce)
     }
 
+    /// Secrets a write made (a key, a signing secret, a new app's keys), on this answer only (`no-store`).
+    func secretPage(_ secret: ConsoleSecret, request: Request, session: ConsoleSession, app: App) async throws -> Response {
+        let values = secret.values.enumerated().map { index, pair in
+            ["label": pair.label, "value": pair.value, "id": index == 0 ? "secret" : "secret-\(index + 1)"]
+        }
+        var response = try await page(
+            "console-secret", status: .created, request: request, session: session, app: app,
+            ["title": secret.title, "what": secret.what, "secrets": values, "hint": secret.hint, "back": secret.back])
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
     static func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
     }
+}
+
+/// Secrets made by a write, shown once.
+struct ConsoleSecret {
+    let title: String
+    let what: String
+    let values: [(label: String, value: String)]
+    let hint: String
+    let back: String
 }
 
 /// Where a console request must go instead of the page it asked for (the code step, or enrolment).

@@ -82,8 +82,8 @@ struct ConsoleOperationsController {
         try await showOnce(request, context, .changeSettings, "change webhooks") { form, appID in
             let authorization = form["authorization"].flatMap { $0.isEmpty ? nil : $0 }
             let endpoint = try await webhooks.createEndpoint(appID: appID, url: form["url"] ?? "", authorization: authorization)
-            return Secret(
-                title: "Webhook endpoint added", what: "Signing secret for \(endpoint.url)", value: endpoint.signingSecret,
+            return ConsoleSecret(
+                title: "Webhook endpoint added", what: "Signing secret for \(endpoint.url)", values: [("Signing secret", endpoint.signingSecret)],
                 hint: "Check each delivery's Redeem-Signature header with it. It is shown only now.", back: "/console/apps/\(appID)/webhooks")
         }
     }
@@ -141,26 +141,17 @@ struct ConsoleOperationsController {
         try await showOnce(request, context, .manageKeys, "manage keys") { form, appID in
             let created = try await admin.createKey(appID: appID, kind: form["kind"] ?? "", label: form["label"])
             let kind = created.key.kind.rawValue.replacingOccurrences(of: "_", with: " ")
-            return Secret(
-                title: "Key created", what: "\(kind) key" + (created.key.label.map { " “\($0)”" } ?? ""), value: created.plaintext,
+            return ConsoleSecret(
+                title: "Key created", what: "\(kind) key" + (created.key.label.map { " “\($0)”" } ?? ""), values: [("Key", created.plaintext)],
                 hint: "Send it as Authorization: Bearer <key>. It is stored hashed and shown only now.", back: "/console/apps/\(appID)/keys")
         }
-    }
-
-    /// A secret made by a write, shown once.
-    struct Secret {
-        let title: String
-        let what: String
-        let value: String
-        let hint: String
-        let back: String
     }
 
     /// An owner's write that makes a secret: the session, the form's token and the role, the write audited under the
     /// operator, and the secret on this answer only (`no-store`).
     func showOnce(
         _ request: Request, _ context: AppRequestContext, _ action: OperatorAction, _ what: String,
-        _ write: ([String: String], String) async throws -> Secret
+        _ write: ([String: String], String) async throws -> ConsoleSecret
     ) async throws -> Response {
         guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
         let form = try await FormBody.parse(request, limit: 8 * 1024)
@@ -169,11 +160,7 @@ struct ConsoleOperationsController {
         let appID = try context.parameters.decoded("app_id")
         let app = try await console.service.store.app(id: appID)
         let secret = try await AuditScope.$actor.withValue(session.actor) { try await write(form, appID) }
-        var response = try await console.page(
-            "console-secret", status: .created, request: request, session: session, app: app,
-            ["title": secret.title, "what": secret.what, "secret": secret.value, "hint": secret.hint, "back": secret.back])
-        response.headers[.cacheControl] = "no-store"
-        return response
+        return try await console.secretPage(secret, request: request, session: session, app: app)
     }
 
     @Sendable func revokeKey(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -14,6 +14,8 @@ struct ConsoleSettingsController {
         let router = parent.group().add(middleware: ConsoleRedirectMiddleware())
         router.get("/console/apps/{app_id}/settings", use: settings)
         router.post("/console/apps/{app_id}/settings", use: save)
+        router.get("/console/new-app", use: newAppForm)
+        router.post("/console/new-app", use: createApp)
     }
 
     @Sendable func settings(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -36,6 +38,35 @@ struct ConsoleSettingsController {
             return try await page(
                 app: app, form: form, error: "\(Self.label(error.field)) \(error.reason).", status: .unprocessableContent, request: request,
                 session: session)
+        }
+    }
+
+    /// An owner's form for a new app: its name and what its pages show first.
+    @Sendable func newAppForm(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
+        try console.service.require(.changeSettings, session, "create apps")
+        return try await console.page("console-new-app", status: .ok, request: request, session: session, [:])
+    }
+
+    /// Creates the app with its three keys (shown once), through the same `AdminService.createApp` as the admin API
+    /// and the CLI; then on to its settings.
+    @Sendable func createApp(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
+        let form = try await FormBody.parse(request, limit: 16 * 1024)
+        try console.requireForm(form, session)
+        try console.service.require(.changeSettings, session, "create apps")
+        do {
+            let created = try await AuditScope.$actor.withValue(session.actor) { try await admin.createApp(try Self.changes(from: form)) }
+            let keys = created.keys.map { key in (key.record.kind.rawValue.replacingOccurrences(of: "_", with: " ") + " key", key.plaintext) }
+            let secret = ConsoleSecret(
+                title: "\(created.app.name) created", what: "Its keys, stored hashed and shown only now.", values: keys,
+                hint: "The public keys go in the app; the secret key on your servers only. Next: the app's settings.",
+                back: "/console/apps/\(created.app.id)/settings")
+            return try await console.secretPage(secret, request: request, session: session, app: created.app)
+        } catch let error as ValidationError {
+            var values: [String: Any] = ["error": "\(Self.label(error.field)) \(error.reason)."]
+            for field in ["name", "icon_url", "app_store_url", "play_store_url", "support_email"] { values[field] = form[field] }
+            return try await console.page("console-new-app", status: .unprocessableContent, request: request, session: session, values)
         }
     }
 
