@@ -32,9 +32,12 @@ public struct APIKey: Codable, Hashable, Sendable {
     public var label: String?
     public var createdAt: Date
     public var revokedAt: Date?
+    /// When a request last used it, to the minute (uses are written in batches); nil when never used.
+    public var lastUsedAt: Date?
 
     public init(
-        id: String, appID: String?, kind: APIKeyKind, displayPrefix: String, label: String? = nil, createdAt: Date, revokedAt: Date?
+        id: String, appID: String?, kind: APIKeyKind, displayPrefix: String, label: String? = nil, createdAt: Date, revokedAt: Date?,
+        lastUsedAt: Date? = nil
     ) {
         self.id = id
         self.appID = appID
@@ -43,6 +46,7 @@ public struct APIKey: Codable, Hashable, Sendable {
         self.label = label
         self.createdAt = createdAt
         self.revokedAt = revokedAt
+        self.lastUsedAt = lastUsedAt
     }
 
     /// Labels are short, printable, single-line text.
@@ -59,6 +63,7 @@ public struct APIKey: Codable, Hashable, Sendable {
         case displayPrefix = "display_prefix"
         case createdAt = "created_at"
         case revokedAt = "revoked_at"
+        case lastUsedAt = "last_used_at"
     }
 }
 

@@ -27,7 +27,7 @@ extension APIKey {
         self.init(
             id: try row.string("id"), appID: row.optionalString("app_id"), kind: try row.enumeration("kind"),
             displayPrefix: try row.string("display_prefix"), label: row.optionalString("label"), createdAt: try row.date("created_at"),
-            revokedAt: row.optionalDate("revoked_at")
+            revokedAt: row.optionalDate("revoked_at"), lastUsedAt: row.optionalDate("last_used_at")
         )
     }
 }

@@ -77,6 +77,17 @@ extension SQLStore {
         }
     }
 
+    /// Records when keys were last used (a batch gathered in memory); an older time never replaces a newer one.
+    public func recordKeyUses(_ uses: [String: Date]) async throws {
+        guard !uses.isEmpty else { return }
+        try await write { connection in
+            for (id, at) in uses.sorted(by: { $0.key < $1.key }) {
+                try await connection.query(
+                    "UPDATE api_keys SET last_used_at = \(at) WHERE id = \(id) AND (last_used_at IS NULL OR last_used_at < \(at))")
+            }
+        }
+    }
+
     public func revokeKey(id: String, appID: String?, at date: Date) async throws {
         try await write { connection in
             let rows =

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 import RedeemCore
 import RedeemServer
 import RedeemStore
@@ -164,6 +165,38 @@ import Testing
             #expect(entries.contains { $0.action == "app.create" && $0.actor == "operator:owner@example.com" })
             let support = "redeem_console=\(try await ConsoleTests.signIn(server, email: "help@example.com"))"
             #expect(try await server.send(.get, "/console/new-app", key: nil, headers: [.cookie: support]).status == 403)
+        }
+    }
+}
+
+/// When each key was last used: gathered in memory, written in batches, shown to operators and in the admin API.
+@Suite struct KeyUseTests {
+    @Test(arguments: TestDatabases.available)
+    func aKeysLastUseIsRecordedAndShown(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createApp()
+            _ = try await ConsoleTests.owner(server)
+            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let writer = KeyUseWriter(cache: server.deps.keyCache, logger: Logger(label: "test"))
+            await writer.flush()  // The key that created the app.
+            let before = try await server.deps.store.keys(appID: app.id)
+            #expect(before.first { $0.kind == .publicSandbox }?.lastUsedAt == nil, "not used yet")
+            #expect(try await server.send(.get, "/v1/subscribers/someone", key: app.publicSandbox).status == 200)
+            #expect(try await server.deps.store.keys(appID: app.id).first { $0.kind == .publicSandbox }?.lastUsedAt == nil, "written in batches")
+            await writer.flush()
+            let listed = try await server.send(.get, "/admin/v1/apps/\(app.id)/keys", key: app.secret)
+            let keys = try #require(try listed.object()["keys"] as? [[String: Any]])
+            let sandbox = try #require(keys.first { $0["kind"] as? String == "public_sandbox" })
+            #expect(sandbox["last_used_at"] as? String != nil, "\(sandbox)")
+            let page = try await server.send(.get, "/console/apps/\(app.id)/keys", key: nil, headers: [.cookie: owner])
+            #expect(page.body.contains("not yet") == keys.contains { $0["last_used_at"] == nil })
+            #expect(page.body.components(separatedBy: "not yet").count - 1 == keys.filter { $0["last_used_at"] == nil }.count)
+
+            // An older use never replaces a newer one (two instances flushing in any order).
+            let id = try #require(sandbox["id"] as? String)
+            let stored = try #require(try await server.deps.store.keys(appID: app.id).first { $0.id == id }?.lastUsedAt)
+            try await server.deps.store.recordKeyUses([id: stored.addingTimeInterval(-3600)])
+            #expect(try await server.deps.store.keys(appID: app.id).first { $0.id == id }?.lastUsedAt == stored)
         }
     }
 }

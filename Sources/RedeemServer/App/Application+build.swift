@@ -149,7 +149,11 @@ public func buildApplication(
     deps.trustedProxies = configuration.trustedProxies
     if deps.mailer == nil { logger.warning("no SMTP settings (--smtp-url): e-mail is off, and expired links cannot be re-sent") }
     let router = try buildRouter(deps)
-    var services: [any Service] = [StoreService(store: store), deps.webhooks, SandboxRenewalWorker(store: store, clock: clock, logger: logger)]
+    // The store closes last: services shut down in reverse order, and the key-use writer flushes on its way out.
+    var services: [any Service] = [
+        StoreService(store: store), KeyUseWriter(cache: deps.keyCache, logger: logger), deps.webhooks,
+        SandboxRenewalWorker(store: store, clock: clock, logger: logger),
+    ]
     if let mailer = deps.mailer { services.append(mailer) }
     if let registry, let port = configuration.metricsPort {
         services.append(MetricsServer.application(registry: registry, store: store, host: configuration.metricsHost, port: port, logger: logger))

@@ -124,6 +124,7 @@ struct ConsoleOperationsController {
             ]
             if let label = key.label { values["label"] = label }
             if let revoked = key.revokedAt { values["revoked"] = ConsolePresenter.date(revoked) }
+            values["lastUsed"] = key.lastUsedAt.map(ConsolePresenter.date) ?? "not yet"
             return values
         }
         var values: [String: Any] = [
