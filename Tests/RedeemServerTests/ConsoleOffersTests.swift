@@ -200,3 +200,34 @@ import Testing
         }
     }
 }
+
+/// The settings page's live preview: the real buyer pages with the typed values, framed only by the console.
+@Suite struct ConsolePreviewTests {
+    @Test(arguments: TestDatabases.available)
+    func thePreviewShowsTypedValuesWithTheRealPages(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createApp(#"{"name": "Old Name", "icon_url": "https://example.com/old.png"}"#)
+            _ = try await ConsoleTests.owner(server)
+            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let settings = try await server.send(.get, "/console/apps/\(app.id)/settings", key: nil, headers: [.cookie: owner])
+            #expect(settings.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("frame-src 'self'") == true)
+            #expect(settings.body.contains("src=\"/console/apps/\(app.id)/preview/success\""))
+
+            let path =
+                "/console/apps/\(app.id)/preview/success?name=New%20Name&icon_url=ftp%3A%2F%2Fbad&app_store_url=https%3A%2F%2Fapps.apple.com%2Fapp%2Fid42"
+            let success = try await server.send(.get, path, key: nil, headers: [.cookie: owner])
+            #expect(success.status == 200)
+            #expect(success.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("frame-ancestors 'self'") == true)
+            #expect(success.body.contains("New Name") && !success.body.contains("Old Name"), "the typed name")
+            #expect(success.body.contains("https://example.com/old.png"), "a refused icon URL leaves the saved one")
+            #expect(success.body.contains("https://apps.apple.com/app/id42"), "the typed store link, as a badge")
+            #expect(success.body.contains("$4.99") || success.body.contains("4.99 USD"), "a sample price")
+            let link = try await server.send(
+                .get, "/console/apps/\(app.id)/preview/link?redemption_link_lifetime_minutes=30", key: nil, headers: [.cookie: owner])
+            #expect(link.body.contains("/r/preview") && link.body.contains("30 minutes"))
+            #expect(try await server.deps.store.app(id: app.id).name == "Old Name", "a preview saves nothing")
+            let anonymous = try await server.send(.get, "/console/apps/\(app.id)/preview/link", key: nil)
+            #expect(anonymous.status == 303)
+        }
+    }
+}

@@ -43,25 +43,30 @@ struct CheckoutPages: Sendable {
             response.headers[.cacheControl] = "no-store"
             return response
         }
+        return try successPage(link: link, purchase: completed.purchase, redemption: completed.link)
+    }
+
+    /// The hosted success page: the receipt, then the redemption step when there is a link (also the console's preview).
+    func successPage(link: CheckoutLink, purchase: Purchase, redemption: RedemptionLink?, framing: HTMLPage.Framing = .none) throws -> Response {
         var extra: [String: Any] = [
             "productName": link.product.displayName ?? link.product.id,
-            "price": completed.purchase.price.map(PriceFormat.string) ?? "Free",
-            "email": completed.purchase.email ?? "",
-            "purchaseDate": ISODate.format(completed.purchase.purchaseDate),
-            "emailed": emailOn && completed.purchase.email != nil,
+            "price": purchase.price.map(PriceFormat.string) ?? "Free",
+            "email": purchase.email ?? "",
+            "purchaseDate": ISODate.format(purchase.purchaseDate),
+            "emailed": emailOn && purchase.email != nil,
         ]
-        if let redemption = completed.link {
+        if let redemption {
             extra["customSchemeURL"] = redemption.customSchemeURL
             extra["httpsURL"] = redemption.httpsURL
             extra["qrSVG"] = try QRCode(encoding: redemption.httpsURL).svg(label: "QR code of your redemption link")
-            extra["androidIntentURL"] = LinkPageController.androidIntentURL(app: app, token: redemption.token)
-            extra["expiresIn"] = TimeLeft.words(seconds: app.redemptionLinkLifetimeSeconds)
+            extra["androidIntentURL"] = LinkPageController.androidIntentURL(app: link.app, token: redemption.token)
+            extra["expiresIn"] = TimeLeft.words(seconds: link.app.redemptionLinkLifetimeSeconds)
             extra["isValid"] = true
         }
-        return page("purchase-success", status: .ok, link: link, extra: extra)
+        return page("purchase-success", status: .ok, link: link, extra: extra, framing: framing)
     }
 
-    func page(_ name: String, status: HTTPResponse.Status, link: CheckoutLink, extra: [String: Any]) -> Response {
+    func page(_ name: String, status: HTTPResponse.Status, link: CheckoutLink, extra: [String: Any], framing: HTMLPage.Framing = .none) -> Response {
         let nonce = SecretToken.generate(byteCount: 16)
         var context: [String: Any] = [
             "appName": link.app.name, "cspNonce": nonce, "productName": link.product.displayName ?? link.product.id,
@@ -72,7 +77,7 @@ struct CheckoutPages: Sendable {
         context["playStoreURL"] = link.app.playStoreURL
         context["supportEmail"] = link.app.supportEmail
         for (key, value) in extra { context[key] = value }
-        return HTMLPage.response(templates.render(name, context), status: status, nonce: nonce)
+        return HTMLPage.response(templates.render(name, context), status: status, nonce: nonce, framing: framing)
     }
 
     static func encode(_ value: String) -> String {

@@ -403,7 +403,7 @@ struct ConsoleController {
 
     func page(
         _ template: String, status: HTTPResponse.Status, request: Request, session: ConsoleSession? = nil, app: App? = nil,
-        _ values: [String: Any]
+        framing: HTMLPage.Framing = .none, _ values: [String: Any]
     ) async throws -> Response {
         let nonce = SecretToken.generate(byteCount: 16)
         var context = values
@@ -419,7 +419,7 @@ struct ConsoleController {
             context["app"] = ["id": app.id, "name": app.name]
             context["apps"] = try await service.store.apps().map { ["id": $0.id, "name": $0.name, "selected": $0.id == app.id] }
         }
-        return HTMLPage.response(templates.render(template, context), status: status, nonce: nonce)
+        return HTMLPage.response(templates.render(template, context), status: status, nonce: nonce, framing: framing)
     }
 
     /// Secrets a write made (a key, a signing secret, a new app's keys), on this answer only (`no-store`).

@@ -140,7 +140,8 @@ struct ConsoleSettingsController {
         ]
         if let error { values["error"] = error }
         if let notice = console.notice(request) { values["notice"] = notice }
-        return try await console.page("console-settings", status: status, request: request, session: session, app: app, values)
+        return try await console.page(
+            "console-settings", status: status, request: request, session: session, app: app, framing: .framesSelf, values)
     }
 
     static func options(_ all: [String], _ selected: String) -> [[String: Any]] {

@@ -44,7 +44,10 @@ struct LinkPageController {
         return response
     }
 
-    func render(status: HTTPResponse.Status, state: String, app: App?, token: String, flash: Bool, expiresIn: String? = nil) throws -> Response {
+    func render(
+        status: HTTPResponse.Status, state: String, app: App?, token: String, flash: Bool, expiresIn: String? = nil,
+        framing: HTMLPage.Framing = .none
+    ) throws -> Response {
         // Only the link's URLs are shown.
         let link = RedemptionLink(token: token, scheme: app?.scheme ?? "", publicURL: publicURL, expiresAt: .distantFuture)
         let nonce = SecretToken.generate(byteCount: 16)
@@ -65,7 +68,7 @@ struct LinkPageController {
             }
         }
         if flash { context["messageFlash"] = Self.flash }
-        return HTMLPage.response(templates.render("redeem-link", context.compactMapValues { $0 }), status: status, nonce: nonce)
+        return HTMLPage.response(templates.render("redeem-link", context.compactMapValues { $0 }), status: status, nonce: nonce, framing: framing)
     }
 
     /// Android opens the app through an intent, falling back to the Play Store when it is missing.

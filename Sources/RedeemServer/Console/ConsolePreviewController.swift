@@ -1,0 +1,77 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+
+/// `/console/apps/{app_id}/preview/{success|link}`: the buyer's success and link pages as the app's settings would make
+/// them, rendered by the same code as the real pages, with a sample purchase and a link that redeems nothing. The
+/// settings form passes what is typed (not yet saved) in the query; a value that would be refused is left out.
+struct ConsolePreviewController {
+    let console: ConsoleController
+    let admin: AdminService
+    let checkoutPages: CheckoutPages
+    let linkPages: LinkPageController
+    let publicURL: URL
+
+    /// Stands in for a token: no token has this form, so the sample link opens the "not valid" page.
+    static let sampleToken = "preview"
+
+    func addRoutes(to parent: Router<AppRequestContext>) {
+        let router = parent.group().add(middleware: ConsoleRedirectMiddleware())
+        router.get("/console/apps/{app_id}/preview/success", use: success)
+        router.get("/console/apps/{app_id}/preview/link", use: link)
+    }
+
+    @Sendable func success(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard try await console.session(request) != nil else { return ConsoleController.redirect("/console/sign-in") }
+        let app = try await previewApp(request, context)
+        let now = console.service.clock.now()
+        let product = try await admin.store.products(appID: app.id).first { $0.price != nil } ?? Self.sampleProduct(app: app, now: now)
+        let purchase = Purchase(
+            id: "pur_preview", appID: app.id, customerID: "preview", productID: product.id, store: .rcBilling, isSandbox: true,
+            purchaseDate: now, originalPurchaseDate: now, expiresDate: nil, storeTransactionID: "preview", price: product.price,
+            email: "buyer@example.com", createdAt: now)
+        let redemption = RedemptionLink(
+            token: Self.sampleToken, scheme: app.scheme, publicURL: publicURL,
+            expiresAt: now.addingTimeInterval(Double(app.redemptionLinkLifetimeSeconds)))
+        return try checkoutPages.successPage(
+            link: CheckoutLink(app: app, product: product, buyer: nil), purchase: purchase, redemption: redemption, framing: .framedBySelf)
+    }
+
+    @Sendable func link(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard try await console.session(request) != nil else { return ConsoleController.redirect("/console/sign-in") }
+        let app = try await previewApp(request, context)
+        return try linkPages.render(
+            status: .ok, state: "isValid", app: app, token: Self.sampleToken, flash: false,
+            expiresIn: TimeLeft.words(seconds: app.redemptionLinkLifetimeSeconds), framing: .framedBySelf)
+    }
+
+    /// The stored app with each typed value that would be accepted.
+    func previewApp(_ request: Request, _ context: AppRequestContext) async throws -> App {
+        var app = try await console.service.store.app(id: try context.parameters.decoded("app_id"))
+        let query = request.uri.queryParameters
+        let now = console.service.clock.now()
+        let fields: [(String, WritableKeyPath<AppChanges, String?>)] = [
+            ("name", \.name), ("icon_url", \.iconURL), ("app_store_url", \.appStoreURL), ("play_store_url", \.playStoreURL),
+            ("support_email", \.supportEmail),
+        ]
+        for (name, path) in fields {
+            guard let raw = query[name[...]].map(String.init) else { continue }
+            var changes = AppChanges()
+            changes[keyPath: path] = raw.removingPercentEncoding ?? raw
+            try? changes.apply(to: &app, now: now)
+        }
+        if let minutes = query["redemption_link_lifetime_minutes"].flatMap({ Int($0) }) {
+            var changes = AppChanges()
+            changes.redemptionLinkLifetimeSeconds = minutes * 60
+            try? changes.apply(to: &app, now: now)
+        }
+        return app
+    }
+
+    /// For an app without a priced product yet.
+    static func sampleProduct(app: App, now: Date) -> Product {
+        Product(
+            appID: app.id, id: "pro_monthly", type: .subscription, period: "P1M", displayName: "Pro (sample)", entitlements: ["pro"],
+            price: Price(amountMicros: 4_990_000, currency: "USD"), createdAt: now)
+    }
+}
