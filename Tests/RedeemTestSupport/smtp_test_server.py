@@ -2,7 +2,8 @@
 
 Writes each accepted message to DIR/message-N.json: envelope, raw bytes and the parts
 parsed with Python's `email` package. Prints "ready PORT" once listening and stops when
-stdin closes. Recipients starting with "reject" get 550, with "tempfail" get 451.
+stdin closes. Recipients starting with "reject" get 550, with "tempfail" get 451, with "bounceonce" get 550 the first
+time and are accepted after (a failed e-mail that a retry delivers).
 """
 import argparse
 import json
@@ -52,12 +53,16 @@ class Handler:
         self.directory = directory
         self.count = 0
         self.lock = threading.Lock()
+        self.bounced = set()
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address.startswith("reject"):
             return "550 5.1.1 mailbox unavailable"
         if address.startswith("tempfail"):
             return "451 4.3.0 try again later"
+        if address.startswith("bounceonce") and address not in self.bounced:
+            self.bounced.add(address)
+            return "550 5.1.1 mailbox unavailable (this once)"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 

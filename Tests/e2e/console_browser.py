@@ -2,7 +2,9 @@
 """The operator console in a real browser (Playwright from PyPI driving Debian's Chromium): an operator made with
 `redeem operators create --password-stdin` signs in, finds a buyer by e-mail, opens the customer and sees the
 redemption attempt in the timeline, sends a new link (found at a real SMTP server on loopback), grants an entitlement
-(seen in GET /v1/subscribers), and signs out; an owner refunds. Screenshots of every page at desktop and phone width go to
+(seen in GET /v1/subscribers), and signs out; an owner refunds, changes settings with a live preview, manages keys,
+webhooks, offers, a batch of 10,000 codes (downloaded as CSV and redeemed) and custom codes, retries a failed e-mail,
+reads the funnel, and creates an app. Screenshots of every page at desktop and phone width go to
 test-artifacts/console/. Usage: console_browser.py path/to/redeem. Prints 'N passed, M failed'."""
 import glob, json, os, subprocess, sys, tempfile, time, uuid
 
@@ -82,6 +84,12 @@ def main():
         status, _ = http("POST", base + "/v1/subscribers/redeem_purchase", key=app["keys"]["public_production"],
                          body={"app_user_id": "phone-user-1", "redemption_token": token})
         check("the buyer redeemed in the app", status == 200, status)
+        # A receipt the SMTP server refuses once: it fails, and a retry from the outbox delivers it.
+        status, _ = http("POST", base + "/v1/purchases", key=app["keys"]["secret"],
+                         body={"app_user_id": "web-bounce", "product_id": "pro_monthly", "email": "bounceonce@example.com", "is_sandbox": True,
+                               "send_receipt_email": True},
+                         headers={"Idempotency-Key": uuid.uuid4().hex})
+        check("a second purchase, whose receipt will bounce once", status == 201, status)
 
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
@@ -228,21 +236,105 @@ def main():
             delivery_log.get_by_role("button", name="Replay").first.click()
             check("a delivery can be replayed", "queued to be sent again" in page.get_by_role("status").inner_text())
             shots(page, "11-webhooks")
+            page.get_by_role("link", name="Offers").click()
+            page.get_by_text("Create an offer").click()
+            page.get_by_label("Reference name (transactions carry it; unique in the app)").fill("Spring trial")
+            page.get_by_label("Payment mode").select_option("free_trial")
+            page.get_by_label("Duration of one period (subscriptions)").select_option("P1M")
+            page.get_by_role("button", name="Create offer").click()
+            page.wait_for_load_state()
+            check("an owner creates an offer, shown in words with the active limit", "Offer created." in page.get_by_role("status").first.inner_text()
+                  and "1 month free" in page.content() and "1 of 10 active offers" in page.content())
+            page.get_by_text("Generate codes").click()
+            page.get_by_label("How many (up to 1000000)").fill("10000")
+            page.get_by_role("button", name="Generate").click()
+            shots(page, "14-batch-progress")
+            download_button = page.get_by_role("button", name="Download the CSV")
+            download_button.wait_for(timeout=60_000)
+            with page.expect_download() as info:
+                download_button.click()
+            with open(info.value.path()) as f:
+                rows = f.read().splitlines()
+            check("a batch of 10,000 codes downloads as CSV, each with its redemption URL",
+                  len(rows) == 10_001 and rows[0] == "code,redemption_url" and len({r.split(",")[0] for r in rows[1:]}) == 10_000
+                  and rows[1].split(",")[1].startswith(base + "/redeem?ctx=offercodes"), rows[:2])
+            status, _ = http("POST", base + "/v1/subscribers/redeem_offer_code", key=app["keys"]["public_production"],
+                             body={"app_user_id": "code-user-1", "code": rows[-1].split(",")[0]})
+            check("a downloaded code redeems in the app", status == 200, status)
+            page.reload()
+            check("the codes are handed over once", "Downloaded" in page.content() and download_button.count() == 0)
+            shots(page, "15-batch-downloaded")
+            page.get_by_role("link", name="Back to offers and codes").click()
+            page.get_by_text("Create a custom code").click()
+            page.get_by_label("Code (4–30 letters or digits)").fill("SPRING26")
+            page.get_by_label("Redemptions allowed (up to 1000000)").fill("50")
+            page.get_by_role("button", name="Create code").click()
+            page.wait_for_load_state()
+            status, _ = http("POST", base + "/v1/subscribers/redeem_offer_code", key=app["keys"]["public_production"],
+                             body={"app_user_id": "code-user-2", "code": "spring26"})
+            check("the custom code redeems", status == 200, status)
+            page.reload()
+            check("the page shows the custom code's redemptions so far and the quarter's quota",
+                  "1 of 50" in page.locator("table[aria-label='Custom codes']").inner_text()
+                  and "2 of 1,000,000 redemptions used" in page.locator("#quota").inner_text(), page.locator("#quota").inner_text())
+            page.get_by_role("button", name="Switch off SPRING26").click()
+            page.wait_for_load_state()
+            status, refused = http("POST", base + "/v1/subscribers/redeem_offer_code", key=app["keys"]["public_production"],
+                                   body={"app_user_id": "code-user-3", "code": "SPRING26"})
+            check("a custom code switched off in the console is refused", status != 200 and "Switched off" in page.get_by_role("status").first.inner_text(),
+                  (status, refused))
+            with page.expect_download() as info:
+                page.get_by_role("link", name="Download every redemption (CSV)").click()
+            with open(info.value.path()) as f:
+                report = f.read().splitlines()
+            check("the redemption report lists both redemptions", len(report) == 3 and "SPRING26" in "\n".join(report), report)
+            shots(page, "16-offers")
+            page.get_by_role("link", name="E-mail").click()
+            failed = page.locator("tbody tr", has_text="bounceonce@example.com")
+            check("the bounced receipt is in the outbox as failed, with the server's reason",
+                  failed.count() == 1 and "failed" in failed.inner_text() and "550" in failed.inner_text(), page.locator("main").inner_text()[:400])
+            shots(page, "12-outbox")
+            failed.get_by_role("button", name="Send again").click()
+            page.wait_for_load_state()
+            check("retrying the failed e-mail delivers it to the SMTP server", len(mails_to("bounceonce@example.com", 1)) == 1)
             page.get_by_role("link", name="Overview").click()
             counts = {step: page.locator(f'td[data-step="{step}"]').inner_text() for step in ["Purchases", "Links issued", "Links redeemed"]}
-            # This script made one purchase (the grant is not one) and three links (the purchase's, the one support
-            # was shown, the one e-mailed), and redeemed two of them.
-            check("the overview's funnel counts what this test did", counts == {"Purchases": "1", "Links issued": "3", "Links redeemed": "2"}
+            # This script made two purchases (the grant is not one) and six links: one per purchase, the one support
+            # was shown and the one e-mailed, and the receipt's at each of its two attempts (a link is made when an
+            # e-mail is composed, since only its hash is kept); and redeemed two of them.
+            check("the overview's funnel counts what this test did", counts == {"Purchases": "2", "Links issued": "6", "Links redeemed": "2"}
                   and page.locator(".chart svg").count() == 2, counts)
             shots(page, "13-overview")
-            page.get_by_role("link", name="E-mail").click()
-            check("the e-mail outbox opens", page.get_by_role("heading", name="E-mail outbox").count() == 1)
-            shots(page, "12-outbox")
             page.get_by_role("link", name="Audit log").click()
             actions = page.locator("tbody tr td:nth-child(3)").all_inner_texts()
             check("the audit log shows every write", {"grant.revoke", "purchase.refund", "grant.create", "purchase.link", "key.create", "key.revoke", "app.update",
-                                                      "webhook.create", "webhook.test", "webhook.replay"} <= set(actions), actions)
+                                                      "webhook.create", "webhook.test", "webhook.replay", "offer.create", "code_batch.create",
+                                                      "custom_code.create", "custom_code.deactivate", "email.retry"} <= set(actions), actions)
             shots(page, "8-audit")
+            page.get_by_role("link", name="New app").click()
+            page.get_by_label("Name (buyers see it on pages and in e-mails)").fill("Second App")
+            page.get_by_label("Icon URL (https)").fill("/assets/demo-icon.svg")
+            page.get_by_label("App Store link").fill("https://apps.apple.com/app/id42")
+            shots(page, "17-new-app")
+            page.get_by_role("button", name="Create app").click()
+            keys = page.locator("code.secret").all_inner_texts()
+            new_secret = next((k for k in keys if k.startswith("rdm_sk_")), "")
+            new_app = page.url  # The secret page answers the POST; the app's ID is in the back link.
+            back = page.get_by_role("link", name="← Back").get_attribute("href")
+            check("a new app's three keys are shown once, and its secret key works", len(keys) == 3 and back.endswith("/settings")
+                  and http("GET", base + back.replace("/console", "/admin/v1").replace("/settings", "/products"), key=new_secret)[0] == 200,
+                  (keys, back, new_app))
+            page.get_by_role("link", name="← Back").click()
+            check("the new app's settings keep its icon and store link", page.get_by_label("App Store link").input_value() == "https://apps.apple.com/app/id42")
+            preview = page.frame_locator("#preview")
+            page.get_by_label("Name", exact=True).fill("Second App Renamed")
+            preview.get_by_text("Second App Renamed").first.wait_for(timeout=10_000)
+            check("the preview shows the typed name before it is saved, with the App Store badge",
+                  preview.locator('a[href="https://apps.apple.com/app/id42"]').count() >= 1)
+            page.get_by_role("link", name="Link page").click()
+            preview.get_by_text("Second App Renamed").first.wait_for(timeout=10_000)
+            check("the link page previews too", "/r/preview" in preview.locator("body").inner_html())
+            shots(page, "18-settings-preview")
             browser.close()
     finally:
         server.terminate()
