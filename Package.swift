@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // Tracing, only when an OTLP endpoint is configured; OTLP over HTTP only (the gRPC exporter is left out).
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // The client SDK: Foundation only, so it builds without any of the dependencies above.
@@ -96,6 +98,7 @@ let package = Package(
                 .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "OTel", package: "swift-otel"),
             ],
             resources: [.copy("Resources")],
             swiftSettings: strict

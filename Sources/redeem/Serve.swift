@@ -43,6 +43,12 @@ struct ServerOptions: ParsableArguments {
     var metricsPort: String?
     @Option(help: "Address the metrics listener binds (env REDEEM_METRICS_HOST; default 127.0.0.1).")
     var metricsHost: String?
+    @Option(
+        help: """
+            Export a trace span per request over OTLP/HTTP to this collector base URL, e.g. http://127.0.0.1:4318 \
+            (env REDEEM_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT); off when not given.
+            """)
+    var otlpEndpoint: String?
     @Flag(help: "Console owners must sign in with an authenticator app as well as a password (env REDEEM_CONSOLE_REQUIRE_TWO_FACTOR=1).")
     var consoleRequireTwoFactor = false
     @Flag(help: "Refuse to start when migrations are pending instead of applying them.")
@@ -72,6 +78,12 @@ struct ServerOptions: ParsableArguments {
             configuration.metricsPort = value
         }
         configuration.metricsHost = metricsHost ?? Environment.value("REDEEM_METRICS_HOST") ?? "127.0.0.1"
+        if let endpoint = otlpEndpoint ?? Environment.value("REDEEM_OTLP_ENDPOINT") ?? Environment.value("OTEL_EXPORTER_OTLP_ENDPOINT") {
+            guard let url = URL(string: endpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ConfigurationError(setting: "--otlp-endpoint / REDEEM_OTLP_ENDPOINT", reason: "'\(endpoint)' is not an http(s) URL")
+            }
+            configuration.otlpEndpoint = endpoint
+        }
         configuration.ownersNeedTwoFactor = consoleRequireTwoFactor || Environment.value("REDEEM_CONSOLE_REQUIRE_TWO_FACTOR") == "1"
         if let text = trustedProxies ?? Environment.value("REDEEM_TRUSTED_PROXIES") {
             configuration.trustedProxies = try ServerConfiguration.trustedProxies(text)

@@ -29,6 +29,8 @@ public struct ServerDependencies: Sendable {
     public var trustedProxies: Set<String> = []
     /// Console owners must sign in with an authenticator code (`--console-require-two-factor`).
     public var ownersNeedTwoFactor = false
+    /// A span per request (`RequestSpanMiddleware`), when tracing was bootstrapped.
+    public var tracing = false
 
     public init(
         store: SQLStore, clock: any RedeemClock = SystemClock(), keyTTL: TimeInterval = 5,
@@ -87,6 +89,7 @@ public struct ServerDependencies: Sendable {
 public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     let routes = RouteTable()
+    if deps.tracing { router.add(middleware: RequestSpanMiddleware<AppRequestContext>()) }
     router.addMiddleware {
         RequestLogMiddleware<AppRequestContext>()
         ErrorMiddleware<AppRequestContext>(routes: routes, pages: ErrorPages(templates: deps.templates))
@@ -135,6 +138,7 @@ public func buildApplication(
     if let port = configuration.metricsPort { try PortCheck.ensureFree(host: configuration.metricsHost, port: port) }
     // Before anything makes a metric handle: handles made earlier would stay no-ops.
     let registry = configuration.metricsPort.map { _ in MetricsServer.bootstrap() }
+    let tracing = try configuration.otlpEndpoint.map { try TracingSetup.bootstrap(endpoint: $0, logger: logger) }
     let store = try await SQLStore.open(url: configuration.databaseURL, logger: logger)
     let runner = MigrationRunner(database: store.database)
     if configuration.migrateOnStart {
@@ -151,6 +155,7 @@ public func buildApplication(
     deps.ownersNeedTwoFactor = configuration.ownersNeedTwoFactor
     deps.trustedProxies = configuration.trustedProxies
     if deps.mailer == nil { logger.warning("no SMTP settings (--smtp-url): e-mail is off, and expired links cannot be re-sent") }
+    deps.tracing = tracing != nil
     let router = try buildRouter(deps)
     // The store closes last: services shut down in reverse order, and the key-use writer flushes on its way out.
     var services: [any Service] = [
@@ -158,6 +163,10 @@ public func buildApplication(
         SandboxRenewalWorker(store: store, clock: clock, logger: logger),
     ]
     if let mailer = deps.mailer { services.append(mailer) }
+    if let tracing, let endpoint = configuration.otlpEndpoint {
+        services.append(tracing)
+        logger.info("tracing to \(endpoint)")
+    }
     if let registry, let port = configuration.metricsPort {
         services.append(MetricsServer.application(registry: registry, store: store, host: configuration.metricsHost, port: port, logger: logger))
         logger.info("metrics at http://\(configuration.metricsHost):\(port)/metrics")

@@ -25,6 +25,8 @@ public struct ServerConfiguration: Sendable {
     public var metricsPort: Int?
     /// Where the metrics listener binds: loopback unless an operator says otherwise.
     public var metricsHost = "127.0.0.1"
+    /// The OTLP/HTTP collector's base URL for traces; nil leaves tracing off, costing nothing.
+    public var otlpEndpoint: String?
     /// Limits on guessable routes.
     public var rateLimits = RateLimits()
     /// Peers (a reverse proxy on this machine, say) whose `X-Forwarded-For` names the client; empty trusts nobody.
