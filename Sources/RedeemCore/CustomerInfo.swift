@@ -196,3 +196,24 @@ public struct CustomerInfo: Encodable, Hashable, Sendable {
         }
     }
 }
+
+extension CustomerInfo {
+    /// Stores whose purchases the buyer manages in Redeem's portal: its own checkout and Stripe.
+    static let webStores: Set<String> = [Store.rcBilling.rawValue, Store.stripe.rawValue]
+
+    /// RevenueCat's `management_url` pointed at `url` (the app's portal) when the customer bought on the web: at the top,
+    /// and on each web subscription, as RevenueCat sets it for its own store's. Otherwise left as it is (null).
+    public func withManagementURL(_ url: String) -> CustomerInfo {
+        var info = self
+        let web = { (store: String) in Self.webStores.contains(store) }
+        let bought =
+            subscriber.subscriptions.values.contains { web($0.store) }
+            || subscriber.nonSubscriptions.values.contains { $0.contains { web($0.store) } }
+        guard bought else { return self }
+        info.subscriber.managementURL = url
+        for (id, subscription) in subscriber.subscriptions where web(subscription.store) {
+            info.subscriber.subscriptions[id]?.managementURL = url
+        }
+        return info
+    }
+}

@@ -38,6 +38,21 @@ public enum SupportRules {
         return .success(.here)
     }
 
+    /// A subscription set to end with its period renews again (the buyer changed their mind before it ended).
+    public static func resume(_ purchase: Purchase, now: Date) -> Result<Route, Refusal> {
+        guard purchase.expiresDate != nil, purchase.store != .promotional else {
+            return .failure(Refusal("Only a subscription renews, so only a subscription can be resumed."))
+        }
+        guard purchase.isActive(at: now) else { return .failure(Refusal("This subscription has already ended; buy it again.")) }
+        guard purchase.unsubscribeDetectedAt != nil else { return .failure(Refusal("This subscription already renews.")) }
+        guard purchase.refundedAt == nil else { return .failure(Refusal("This purchase was refunded.")) }
+        if purchase.store == .stripe { return .success(.stripe) }
+        guard purchase.isSandbox else {
+            return .failure(Refusal("This subscription renews outside Redeem (\(purchase.store.rawValue)); resume it there."))
+        }
+        return .success(.here)
+    }
+
     /// Why an operator's request was refused, in words for the operator.
     public struct Refusal: Error, Equatable, Sendable {
         public let reason: String

@@ -8,6 +8,8 @@ public struct QueuedEmail: Equatable, Sendable {
         case receipt
         /// A fresh link, after an expired one or on request.
         case newLink = "new_link"
+        /// A one-time sign-in link to the customer portal (`/account/{app}`), minted when the e-mail is composed.
+        case portalSignIn = "portal_sign_in"
     }
 
     public var id: String

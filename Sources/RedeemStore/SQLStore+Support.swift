@@ -83,6 +83,17 @@ extension SQLStore {
         }
     }
 
+    /// A sandbox subscription set to end with its period renews again (`UNCANCELLATION`).
+    public func resumeSubscription(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase {
+        try await write { connection in
+            let purchase = try await Self.purchase(appID: appID, id: purchaseID, on: connection)
+            try Self.requireHere(SupportRules.resume(purchase, now: now), elsewhere: "Resume this subscription in Stripe.")
+            try await LifecycleTransaction(connection: connection, now: now).setWillRenew(purchase, willRenew: true, periodEnd: nil)
+            try await Self.insertAudit(audit, on: connection)
+            return try await Self.purchase(appID: appID, id: purchaseID, on: connection)
+        }
+    }
+
     /// Sends a failed (or still retrying) e-mail again now. Sent e-mails are not re-sent: a new link is the way.
     public func retryEmail(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> QueuedEmail {
         try await write { connection in

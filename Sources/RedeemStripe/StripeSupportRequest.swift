@@ -7,6 +7,8 @@ public enum StripeSupportRequest: Sendable, Hashable {
     case refund(paymentIntentID: String)
     /// `POST /v1/subscriptions/{id}` with `cancel_at_period_end=true`.
     case cancelAtPeriodEnd(subscriptionID: String)
+    /// `POST /v1/subscriptions/{id}` with `cancel_at_period_end=false`: renews again.
+    case resume(subscriptionID: String)
 
     /// `idempotencyKey`: the same key for a retried request, so Stripe refunds once.
     public func httpRequest(secretKey: String, idempotencyKey: String) throws(StripeRequestError) -> StripeHTTPRequest {
@@ -17,12 +19,9 @@ public enum StripeSupportRequest: Sendable, Hashable {
             guard paymentIntent.hasPrefix("pi_") else { throw StripeRequestError(field: "payment_intent", reason: "must be a payment intent (pi_…)") }
             path = "/v1/refunds"
             fields = [("payment_intent", paymentIntent), ("metadata[source]", "redeem")]
-        case .cancelAtPeriodEnd(let subscription):
-            guard subscription.hasPrefix("sub_"), subscription.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
-                throw StripeRequestError(field: "subscription", reason: "must be a subscription (sub_…)")
-            }
-            path = "/v1/subscriptions/" + subscription
-            fields = [("cancel_at_period_end", "true")]
+        case .cancelAtPeriodEnd(let subscription), .resume(let subscription):
+            path = "/v1/subscriptions/" + (try Self.subscriptionSegment(subscription))
+            fields = [("cancel_at_period_end", self == .resume(subscriptionID: subscription) ? "false" : "true")]
         }
         return StripeHTTPRequest(
             method: "POST", url: URL(string: "https://api.stripe.com" + path)!,
@@ -31,6 +30,14 @@ public enum StripeSupportRequest: Sendable, Hashable {
                 "Content-Type": "application/x-www-form-urlencoded",
             ],
             body: StripeFormEncoding.encode(fields))
+    }
+
+    /// A subscription ID safe to put in a path.
+    static func subscriptionSegment(_ id: String) throws(StripeRequestError) -> String {
+        guard id.hasPrefix("sub_"), id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }) else {
+            throw StripeRequestError(field: "subscription", reason: "must be a subscription (sub_…)")
+        }
+        return id
     }
 
     /// Nothing to read from a 2xx answer; anything else is Stripe's error.

@@ -82,6 +82,14 @@ public struct ServerDependencies: Sendable {
         ConsoleService(
             store: store, clock: clock, limiter: rateLimiter, support: support, ownersNeedTwoFactor: ownersNeedTwoFactor)
     }
+    var portal: PortalService {
+        PortalService(
+            store: store, clock: clock, limiter: rateLimiter, emailQueue: emailQueue, support: support, stripe: stripeSessions, publicURL: publicURL)
+    }
+    /// CustomerInfo with `management_url` at the app's portal, for customers who bought on the web.
+    func managed(_ info: CustomerInfo, appID: String) -> CustomerInfo {
+        info.withManagementURL(PortalLinks.home(publicURL: publicURL, appID: appID))
+    }
     var purchases: PurchaseService { PurchaseService(store: store, links: links, emailQueue: emailQueue, clock: clock) }
 }
 
@@ -108,6 +116,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     StripeWebhookController(service: deps.stripeEvents).addRoutes(to: router)
     let linkPages = LinkPageController(service: deps.linkPage, templates: deps.templates, publicURL: deps.publicURL)
     linkPages.addRoutes(to: router)
+    PortalController(service: deps.portal, templates: deps.templates, secureCookies: deps.publicURL.scheme == "https").addRoutes(to: router)
     let console = ConsoleController(service: deps.console, templates: deps.templates, secureCookies: deps.publicURL.scheme == "https")
     console.addRoutes(to: router)
     ConsoleOperationsController(console: console, admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: router)
@@ -120,7 +129,9 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
         .addRoutes(to: router)
 
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
-    CustomerInfoController(service: CustomerInfoService(store: deps.store, cache: CustomerInfoCache(), clock: deps.clock)).addRoutes(to: v1)
+    let customerInfo = CustomerInfoService(
+        store: deps.store, cache: CustomerInfoCache(), clock: deps.clock, managementURL: { PortalLinks.home(publicURL: deps.publicURL, appID: $0) })
+    CustomerInfoController(service: customerInfo).addRoutes(to: v1)
     if deps.benchmarkRoutes { BenchmarkController(store: deps.store).addRoutes(to: v1) }
 
     try APIHandlers.register(deps, on: router)

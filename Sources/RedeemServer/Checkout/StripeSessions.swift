@@ -74,9 +74,9 @@ extension StripeSessions {
     /// Sends a built request to `settings.apiBase` (Stripe's, or a test's stand-in); returns the status and body.
     static func send(_ request: StripeHTTPRequest, settings: StripeSettings, client: HTTPClient) async throws -> (status: Int, body: [UInt8]) {
         var http = HTTPClientRequest(url: settings.apiBase.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + request.url.path)
-        http.method = .POST
+        http.method = request.method == "GET" ? .GET : .POST
         for (name, value) in request.headers { http.headers.add(name: name, value: value) }
-        http.body = .bytes(ByteBuffer(bytes: Array(request.bodyData)))
+        if request.method != "GET" { http.body = .bytes(ByteBuffer(bytes: Array(request.bodyData))) }
         let response = try await client.execute(http, timeout: .seconds(20))
         let body = try await response.body.collect(upTo: 1024 * 1024)
         return (Int(response.status.code), Array(body.readableBytesView))
@@ -94,6 +94,23 @@ extension StripeSessions {
         do {
             try StripeSupportRequest.check(statusCode: status, body: body)
         } catch {
+            throw APIError(.upstreamRefused, "Stripe refused: \(error.message ?? error.type)")
+        }
+    }
+
+    /// A Billing Portal session for a Stripe subscription's customer; its URL, to send the buyer to.
+    func billingPortalURL(subscriptionID: String, returnURL: String) async throws -> String {
+        do {
+            let lookup = try StripeBillingPortal.subscriptionRequest(secretKey: settings.secretKey, subscriptionID: subscriptionID)
+            let (status, body) = try await Self.send(lookup, settings: settings, client: client)
+            let customer = try StripeBillingPortal.customer(statusCode: status, body: body)
+            let request = try StripeBillingPortal.sessionRequest(
+                secretKey: settings.secretKey, customerID: customer, returnURL: returnURL, idempotencyKey: SecretToken.generate(byteCount: 16))
+            let (sessionStatus, sessionBody) = try await Self.send(request, settings: settings, client: client)
+            return try StripeBillingPortal.sessionURL(statusCode: sessionStatus, body: sessionBody)
+        } catch let error as StripeRequestError {
+            throw APIError.conflict("Stripe has nothing to show for this purchase (\(error.field) \(error.reason)).")
+        } catch let error as StripeAPIError {
             throw APIError(.upstreamRefused, "Stripe refused: \(error.message ?? error.type)")
         }
     }

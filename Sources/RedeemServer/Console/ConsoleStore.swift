@@ -37,6 +37,7 @@ public protocol ConsoleStore: Sendable {
     func revokeGrant(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase
     func transferPurchase(appID: String, purchaseID: String, to appUserID: AppUserID, now: Date, audit: AuditEntry) async throws -> Purchase
     func cancelAtPeriodEnd(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase
+    func resumeSubscription(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase
     func paymentReference(appID: String, purchaseID: String) async throws -> String?
     func retryEmail(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> QueuedEmail
     func retryFailedEmails(appID: String, now: Date, audit: AuditEntry) async throws -> Int

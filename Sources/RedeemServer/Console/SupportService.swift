@@ -91,8 +91,29 @@ public struct SupportService: Sendable {
             return Outcome(purchase: try await store.cancelAtPeriodEnd(appID: appID, purchaseID: purchase.id, now: now, audit: audit), pending: false)
         case .success(.stripe):
             try await requireStripe().support(
-                .cancelAtPeriodEnd(subscriptionID: purchase.storeTransactionID), idempotencyKey: "redeem-cancel-\(purchase.id)")
+                .cancelAtPeriodEnd(subscriptionID: purchase.storeTransactionID),
+                // Per second, not per purchase: a cancel after a resume must reach Stripe, not replay the first answer.
+                idempotencyKey: "redeem-cancel-\(purchase.id)-\(Int(now.timeIntervalSince1970))")
             try await store.recordAudit(audit.with(detail: "asked Stripe to cancel at period end"))
+            return Outcome(purchase: purchase, pending: true)
+        }
+    }
+
+    /// Lets a subscription set to end with its period renew again: a sandbox one at once, a Stripe one through Stripe.
+    public func resume(appID: String, purchaseID: String, actor: String) async throws -> Outcome {
+        let purchase = try await store.purchase(appID: appID, id: purchaseID)
+        let now = clock.now()
+        let audit = AuditEntry(at: now, actor: actor, action: "purchase.resume", objectType: "purchase", objectID: purchase.id, appID: appID)
+        switch SupportRules.resume(purchase, now: now) {
+        case .failure(let refusal): throw APIError.conflict(refusal.reason)
+        case .success(.here):
+            return Outcome(
+                purchase: try await store.resumeSubscription(appID: appID, purchaseID: purchase.id, now: now, audit: audit), pending: false)
+        case .success(.stripe):
+            try await requireStripe().support(
+                .resume(subscriptionID: purchase.storeTransactionID), idempotencyKey: "redeem-resume-\(purchase.id)-\(Int(now.timeIntervalSince1970))"
+            )
+            try await store.recordAudit(audit.with(detail: "asked Stripe to renew at period end"))
             return Outcome(purchase: purchase, pending: true)
         }
     }

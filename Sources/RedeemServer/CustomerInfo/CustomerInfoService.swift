@@ -7,6 +7,8 @@ struct CustomerInfoService: Sendable {
     let store: any CustomerInfoStore
     let cache: CustomerInfoCache
     let clock: any RedeemClock
+    /// The app's portal, RevenueCat's `management_url` for web purchases.
+    let managementURL: @Sendable (String) -> String
 
     func customerInfo(appID: String, appUserID: AppUserID) async throws -> CustomerInfoResponse {
         let now = clock.now()
@@ -17,7 +19,7 @@ struct CustomerInfoService: Sendable {
             return CustomerInfoResponse(requestDate: now, subscriber: subscriber)
         }
         let info = try await store.customerInfo(appID: appID, appUserID: appUserID, now: now)
-        let subscriber = try CustomerInfoResponse.render(info.subscriber)
+        let subscriber = try CustomerInfoResponse.render(info.withManagementURL(managementURL(appID)).subscriber)
         if let token { cache.store(key, token: token, info: info, subscriber: subscriber) }
         return CustomerInfoResponse(requestDate: now, subscriber: subscriber)
     }

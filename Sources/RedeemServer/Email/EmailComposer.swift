@@ -13,6 +13,7 @@ struct EmailComposer: Sendable {
 
     func compose(_ email: QueuedEmail, now: Date) async throws -> MailMessage {
         let app = try await store.app(id: email.appID)
+        if email.kind == .portalSignIn { return try await portalSignIn(email, app: app, now: now) }
         let purchase = try await store.purchase(appID: email.appID, id: email.purchaseID)
         let product = try await store.product(appID: email.appID, id: purchase.productID)
         let link = try await links.issue(for: purchase, now: now)
@@ -27,14 +28,35 @@ struct EmailComposer: Sendable {
             context["customSchemeURL"] = link.customSchemeURL
         }
         if let support = app.supportEmail { context["supportEmail"] = support }
+        context["manageURL"] = PortalLinks.home(publicURL: links.publicURL, appID: app.id)
         let name = email.kind == .receipt ? "email-receipt" : "email-new-link"
         let subject = email.kind == .receipt ? "Your \(app.name) purchase" : "Your new \(app.name) link"
+        return try message(email, app: app, subject: subject, template: name, context)
+    }
+
+    /// A one-time portal sign-in link, minted now (only its hash is stored) and valid for 15 minutes from now.
+    func portalSignIn(_ email: QueuedEmail, app: App, now: Date) async throws -> MailMessage {
+        let token = SecretToken.generate(byteCount: 32)
+        let address = PortalRules.normalizedEmail(email.recipient) ?? email.recipient.lowercased()
+        try await store.insertPortalSignInToken(
+            tokenHash: SecretToken.hash(token), appID: app.id, email: address, now: now,
+            expiresAt: now.addingTimeInterval(PortalRules.signInLinkLifetime))
+        var context: [String: Any] = [
+            "appName": app.name, "email": email.recipient, "expiresIn": TimeLeft.words(seconds: Int(PortalRules.signInLinkLifetime)),
+            "signInURL": PortalLinks.signIn(publicURL: links.publicURL, appID: app.id, token: token),
+        ]
+        if let support = app.supportEmail { context["supportEmail"] = support }
+        if let icon = app.iconURL, icon.hasPrefix("https://") { context["iconURL"] = icon }
+        return try message(email, app: app, subject: "Sign in to manage your \(app.name) purchases", template: "email-portal-sign-in", context)
+    }
+
+    private func message(_ email: QueuedEmail, app: App, subject: String, template: String, _ context: [String: Any]) throws -> MailMessage {
         // From the app by name, answered to the app's support address, so a buyer's reply reaches the people who can help.
         let from = sender.flatMap { try? MailAddress($0.address, name: app.name) }
         let replyTo = app.supportEmail.flatMap { try? MailAddress($0) }
         return try MailMessage(
             from: from, to: [MailAddress(email.recipient)], replyTo: replyTo, subject: subject,
-            text: templates.render("\(name).txt", context), html: templates.render("\(name).html", context)
+            text: templates.render("\(template).txt", context), html: templates.render("\(template).html", context)
         )
     }
 }

@@ -19,6 +19,18 @@ struct EmailQueue: Sendable {
         try await queue(.receipt, for: purchase, quietPeriod: 0)
     }
 
+    /// Queues a portal sign-in link to `recipient` (the address the buyer typed, which `purchase` carries), at most
+    /// once a minute per purchase. Returns whether one was queued.
+    func queuePortalSignIn(for purchase: Purchase, recipient: String) async throws -> Bool {
+        guard mail != nil else { return false }
+        let email = QueuedEmail(
+            id: Identifier.make(prefix: "eml"), appID: purchase.appID, purchaseID: purchase.id, kind: .portalSignIn, recipient: recipient,
+            createdAt: clock.now())
+        let queued = try await store.enqueueEmail(email, quietPeriod: 60)
+        if queued { mailer?.wake() }
+        return queued
+    }
+
     private func queue(_ kind: QueuedEmail.Kind, for purchase: Purchase, quietPeriod: TimeInterval) async throws -> Bool {
         guard mail != nil, let recipient = purchase.email else { return false }
         let app = try await store.app(id: purchase.appID)

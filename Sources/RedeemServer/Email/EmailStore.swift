@@ -12,4 +12,6 @@ protocol EmailStore: Sendable {
     func claimDueEmails(now: Date, lease: TimeInterval, limit: Int) async throws -> [QueuedEmail]
     func markEmailSent(id: String, at date: Date) async throws
     func markEmailFailed(id: String, error: String, retryAt: Date?, at date: Date) async throws
+    /// Records the hash of a portal sign-in link minted as its e-mail is composed.
+    func insertPortalSignInToken(tokenHash: String, appID: String, email: String, now: Date, expiresAt: Date) async throws
 }

@@ -10,7 +10,7 @@ extension APIHandlers {
         let sandbox = context.key?.kind == .publicSandbox
         switch try await deps.offerCodes.redeemInApp(appID: appID, code: request.code, claimant: claimant, sandbox: sandbox, ip: context.remoteIP) {
         case .success(let (redemption, info)):
-            return .ok(.init(body: .json(CustomerInfoWith(info, "offer_redemption", OfferRedemptionInfo(redemption)))))
+            return .ok(.init(body: .json(CustomerInfoWith(deps.managed(info, appID: appID), "offer_redemption", OfferRedemptionInfo(redemption)))))
         case .failure(let refusal):
             var error = APIError(refusal.failure.errorCode, refusal.failure.message)
             if let url = refusal.redeemURL { error.extra["redeem_url"] = url }

@@ -8,7 +8,7 @@ struct ErrorPages: Sendable {
 
     /// The buyer-facing routes: everything outside the JSON API, the webhooks and the service files.
     static func isPage(_ path: String) -> Bool {
-        ["/p/", "/sandbox/", "/checkout/", "/r/", "/redeem", "/console"].contains { path.hasPrefix($0) }
+        ["/p/", "/sandbox/", "/checkout/", "/r/", "/redeem", "/console", "/account/"].contains { path.hasPrefix($0) }
     }
 
     func response(for error: APIError) -> Response {

@@ -20,7 +20,8 @@ extension APIHandlers {
             grant, idempotency: Idempotency(key: key, fingerprint: try GrantResponse.fingerprint(body)),
             sendReceipt: request.sendReceiptEmail == true
         )
-        let response = GrantResponse(purchase: recorded.purchase, customerInfo: recorded.customerInfo, link: recorded.link)
+        let response = GrantResponse(
+            purchase: recorded.purchase, customerInfo: deps.managed(recorded.customerInfo, appID: appID), link: recorded.link)
         return recorded.created ? .created(.init(body: .json(response))) : .ok(.init(body: .json(response)))
     }
 }

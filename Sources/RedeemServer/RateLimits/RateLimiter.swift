@@ -45,6 +45,19 @@ struct RateLimiter: Sendable {
         ])
     }
 
+    /// Asking for a portal sign-in link: per client and per address, as asking for a new link is.
+    func portalSignIn(ip: String?, appID: String, email: String) async throws {
+        try await check([
+            ("portal:ip:\(ip ?? "unknown")", limits.newLinkPerIP),
+            ("portal:email:\(appID):\(SecretToken.hash(email))", limits.newLinkPerEmail),
+        ])
+    }
+
+    /// Using a portal sign-in link (a guess at a token costs a hit).
+    func portalLink(ip: String?) async throws {
+        try await check([("portallink:ip:\(ip ?? "unknown")", limits.redeemPerIP)])
+    }
+
     /// A console sign-in attempt, counted before the password is checked.
     func signIn(ip: String?, email: String) async throws {
         try await check([

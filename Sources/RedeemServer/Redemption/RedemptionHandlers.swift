@@ -10,8 +10,11 @@ extension APIHandlers {
         let claimant = try AppUserID.parse(request.appUserId)
         let reply = try await deps.redemption.redeem(appID: appID, token: request.redemptionToken, claimant: claimant, ip: context.remoteIP)
         switch reply {
-        case .success(let info, let redemption): return .ok(.init(body: .json(CustomerInfoWith(info, "redemption_info", redemption))))
-        case .subscriptionExpired, .expired: return .forbidden(.init(body: .json(try reply.failure)))
+        case .success(let info, let redemption):
+            return .ok(.init(body: .json(CustomerInfoWith(deps.managed(info, appID: appID), "redemption_info", redemption))))
+        case .subscriptionExpired(let info):
+            return .forbidden(.init(body: .json(try RedemptionReply.subscriptionExpired(deps.managed(info, appID: appID)).failure)))
+        case .expired: return .forbidden(.init(body: .json(try reply.failure)))
         case .invalid, .otherApp, .belongsToOtherUser: throw reply.error
         }
     }

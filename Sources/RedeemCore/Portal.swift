@@ -1,0 +1,49 @@
+import Foundation
+
+/// The buyer's own portal (`/account/{app}`): who may sign in, for how long, and what each purchase offers there.
+/// A buyer is known by the e-mail address their purchases carry; they prove it by a link sent to it.
+public enum PortalRules {
+    /// A sign-in link works once, within this time of being sent.
+    public static let signInLinkLifetime: TimeInterval = 15 * 60
+    /// A portal session lasts this long from sign-in (the buyer signs in again with a new link after).
+    public static let sessionLifetime: TimeInterval = 12 * 3600
+
+    /// Addresses compare without case or surrounding blanks, as the console's search does.
+    public static func normalizedEmail(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard trimmed.count <= 254, let at = trimmed.firstIndex(of: "@"), at != trimmed.startIndex,
+            trimmed[trimmed.index(after: at)...].contains("."), !trimmed.contains(where: \.isWhitespace)
+        else { return nil }
+        return trimmed
+    }
+
+    /// What the buyer may do with one purchase, from the same rules the console and the admin API apply.
+    public struct Actions: Equatable, Sendable {
+        public var newLink: Bool
+        public var cancel: Bool
+        public var resume: Bool
+        /// Payment method and invoices, in Stripe's Billing Portal.
+        public var billing: Bool
+
+        public init(newLink: Bool, cancel: Bool, resume: Bool, billing: Bool) {
+            self.newLink = newLink
+            self.cancel = cancel
+            self.resume = resume
+            self.billing = billing
+        }
+    }
+
+    public static func actions(_ purchase: Purchase, linksAllowed: Bool, now: Date) -> Actions {
+        Actions(
+            newLink: linksAllowed && purchase.refundedAt == nil && (purchase.expiresDate.map { $0 > now } ?? true),
+            cancel: (try? SupportRules.cancelAtPeriodEnd(purchase, now: now).get()) != nil,
+            resume: (try? SupportRules.resume(purchase, now: now).get()) != nil,
+            billing: purchase.store == .stripe && purchase.storeTransactionID.hasPrefix("sub_")
+        )
+    }
+
+    /// Purchases a buyer manages here: those bought on the web (not grants, not purchases recorded from elsewhere).
+    public static func isManaged(_ purchase: Purchase) -> Bool {
+        purchase.store == .rcBilling || purchase.store == .stripe
+    }
+}
