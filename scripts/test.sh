@@ -34,6 +34,7 @@ python3 Tests/e2e/operations_e2e.py .build/debug/redeem   # busy port, 2 s shutd
 python3 Tests/e2e/nginx_front.py .build/debug/redeem       # deploy/: nginx with TLS in front, the systemd unit verified
 python3 Tests/e2e/contract_check.py .build/debug/redeem    # schemathesis, every operation, with each kind of key
 python3 Tests/e2e/console_browser.py .build/debug/redeem  # the console in Chromium; screenshots in test-artifacts/console
+python3 Tests/e2e/portal_browser.py .build/debug/redeem   # the customer portal in Chromium; screenshots in test-artifacts/portal
 python3 Tests/e2e/metrics_e2e.py .build/debug/redeem     # GET /metrics on its own loopback listener; GET /
 python3 Tests/e2e/tracing_e2e.py .build/debug/redeem     # spans per request to an OTLP/HTTP collector, no tokens in them
 python3 Tests/e2e/postgres_outage.py .build/debug/redeem  # PostgreSQL restarts under load: 503s, never 500s or hangs; recovers

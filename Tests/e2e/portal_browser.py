@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""The customer portal in a real browser (Playwright from PyPI driving Debian's Chromium) against `redeem serve` with a
+real SMTP server on loopback: the receipt links to the portal; the buyer asks for a sign-in link, reads it from the SMTP
+server, signs in, gets a new redemption link (redeemed in the app), cancels the sandbox subscription and sees it end
+with its period, resumes it, and signs out. Screenshots at desktop and phone width go to test-artifacts/portal/.
+Usage: portal_browser.py path/to/redeem. Prints 'N passed, M failed'."""
+import glob, json, os, re, subprocess, sys, tempfile, time, urllib.request, uuid
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from support import check, finish, free_port, http, wait_healthy  # noqa: E402
+
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ARTIFACTS = os.path.join(ROOT, "test-artifacts", "portal")
+BUYER = "portal.buyer@example.com"
+
+
+def cli(args, env):
+    done = subprocess.run([BIN, *args], env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"{args}: {done.stderr}")
+    return done.stdout
+
+
+def shots(page, name):
+    for label, size in (("desktop", (1280, 900)), ("phone", (390, 844))):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.screenshot(path=os.path.join(ARTIFACTS, f"{name}-{label}.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def main():
+    from playwright.sync_api import sync_playwright
+
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    workdir = tempfile.mkdtemp(prefix="redeem-portal-")
+    env = {**os.environ, "REDEEM_DATABASE_URL": os.path.join(workdir, "redeem.sqlite")}
+    cli(["migrate"], env)
+    app = json.loads(cli(["apps", "create", "--name", "Portal Demo", "--support-email", "help@example.com", "--icon-url",
+                          "/assets/demo-icon.svg", "--app-store-url", "https://apps.apple.com/app/id1234567890", "--json"], env))
+    cli(["products", "create", "--app", app["id"], "--id", "pro_monthly", "--type", "subscription", "--period", "P1M",
+         "--price", "4.99", "--currency", "USD", "--entitlement", "pro", "--display-name", "Pro monthly"], env)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    mail_dir = os.path.join(workdir, "mail")
+    os.makedirs(mail_dir)
+    smtp = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests", "RedeemTestSupport", "smtp_test_server.py"), "--dir", mail_dir],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    smtp_port = int(smtp.stdout.readline().split()[1])
+    log = open(os.path.join(workdir, "server.log"), "w")
+    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--public-url", base,
+                               "--smtp-url", f"smtp://127.0.0.1:{smtp_port}?security=none", "--mail-from", "shop@example.com"],
+                              env=env, stdout=subprocess.DEVNULL, stderr=log)
+
+    def mails(subject_part, count, tries=100):
+        for _ in range(tries):
+            found = []
+            for name in sorted(glob.glob(os.path.join(mail_dir, "message-*.json"))):
+                with open(name) as f:
+                    message = json.load(f)
+                if subject_part in message["subject"]:
+                    found.append(message)
+            if len(found) >= count:
+                return found
+            time.sleep(0.1)
+        return found
+
+    def text(message):
+        return next((p["text"] for p in message["parts"] if p["content_type"] == "text/plain"), "")
+
+    try:
+        check("serve starts", wait_healthy(base))
+        status, bought = http("POST", base + "/v1/purchases", key=app["keys"]["secret"],
+                              body={"app_user_id": "web-" + uuid.uuid4().hex[:8], "product_id": "pro_monthly", "email": BUYER,
+                                    "is_sandbox": True, "store": "rc_billing", "send_receipt_email": True},
+                              headers={"Idempotency-Key": uuid.uuid4().hex})
+        check("a sandbox subscription bought on the web", status == 201, bought)
+        portal = f"{base}/account/{app['id']}"
+        check("its CustomerInfo's management_url is the portal", bought["customer_info"]["subscriber"]["management_url"] == portal,
+              bought["customer_info"]["subscriber"].get("management_url"))
+        receipt = mails("purchase", 1)
+        check("the receipt links to the portal", receipt and portal in text(receipt[0]), text(receipt[0])[-400:] if receipt else "no receipt")
+
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(portal)
+            shots(page, "1-sign-in")
+            page.get_by_label("E-mail address used at checkout").fill("Portal.Buyer@Example.com")
+            page.get_by_role("button", name="Send me a sign-in link").click()
+            check("asking for a link says to check the inbox", "Check your inbox" in page.content())
+            shots(page, "2-check-inbox")
+            page.goto(portal)
+            page.get_by_label("E-mail address used at checkout").fill("stranger@example.com")
+            page.get_by_role("button", name="Send me a sign-in link").click()
+            check("an address without purchases gets the same answer", "Check your inbox" in page.content())
+            sign_in = mails("Sign in", 1)
+            link = re.search(r"http://127\.0\.0\.1:\d+/account/[^\s]+/sign-in/[A-Za-z0-9_-]{43}", text(sign_in[0])).group(0) if sign_in else ""
+            check("only the buyer's address got a sign-in link, by real SMTP", len(sign_in) == 1 and sign_in[0]["rcpt_tos"] == [BUYER] and link,
+                  [m["rcpt_tos"] for m in sign_in])
+            # A mail scanner opening the link must not use it up.
+            for _ in range(2):
+                with urllib.request.urlopen(link, timeout=10) as opened:
+                    check("opening the sign-in link uses nothing", opened.status == 200)
+            page.goto(link)
+            shots(page, "3-confirm")
+            page.get_by_role("button", name="Sign in").click()
+            check("signed in, the buyer sees their purchase", page.url == portal and "Pro monthly" in page.content()
+                  and "$4.99" in page.content() or "4.99" in page.content(), page.url)
+            cookie = next(c for c in page.context.cookies() if c["name"] == "redeem_portal")
+            check("the portal cookie is HttpOnly and SameSite=Strict", cookie["httpOnly"] and cookie["sameSite"] == "Strict", cookie)
+            shots(page, "4-purchases")
+            page.get_by_role("button", name="Get a link to open it in the app").click()
+            https_link = page.locator("[data-copy]").first.get_attribute("data-copy")
+            check("a new link is shown with its QR code on a computer", https_link and https_link.startswith(base + "/r/")
+                  and page.locator("figure.qr .qr-code svg").count() == 1, https_link)
+            shots(page, "5-new-link")
+            status, _ = http("POST", base + "/v1/subscribers/redeem_purchase", key=app["keys"]["public_production"],
+                             body={"app_user_id": "phone-1", "redemption_token": https_link.rsplit("/", 1)[-1]})
+            check("the portal's link redeems in the app", status == 200, status)
+            check("a copy of the new link was e-mailed", len(mails("new", 1)) >= 1)
+            page.get_by_role("link", name="Back to your purchases").click()
+            page.get_by_role("button", name="Cancel subscription").click()
+            check("cancelling keeps the subscription to the end of its period",
+                  "Cancelled" in page.get_by_role("status").inner_text() and "won’t renew" in page.content()
+                  and page.get_by_role("button", name="Resume subscription").count() == 1)
+            status, info = http("GET", base + "/v1/subscribers/phone-1", key=app["keys"]["secret"])
+            sub = info["subscriber"]["subscriptions"]["pro_monthly"]
+            check("the app sees it active, set to end", info["subscriber"]["entitlements"]["pro"]["expires_date"] == sub["expires_date"]
+                  and sub["unsubscribe_detected_at"] is not None, sub)
+            shots(page, "6-cancelled")
+            page.get_by_role("button", name="Resume subscription").click()
+            check("resuming makes it renew again", "Resumed" in page.get_by_role("status").inner_text()
+                  and page.get_by_role("button", name="Cancel subscription").count() == 1)
+            page.get_by_role("button", name="Sign out").click()
+            check("signing out ends the session", page.get_by_role("button", name="Send me a sign-in link").count() == 1)
+            page.goto(link)
+            check("a used sign-in link says it has expired", "expired" in page.content())
+            shots(page, "7-link-used")
+            page.goto(base + "/account/no-such-app")
+            check("an unknown app answers an HTML page", "text/html" in page.evaluate("document.contentType"))
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        log.close()
+        smtp.stdin.close()
+        smtp.wait(timeout=10)
+    with open(os.path.join(workdir, "server.log")) as f:
+        logged = f.read()
+    check("no sign-in token or session reaches the log", "/sign-in/" not in logged and "redeem_portal=" not in logged)
+    finish()
+
+
+main()
