@@ -11,6 +11,8 @@ struct CurlTransfer: Sendable {
     let recipients: [String]
     let payload: [UInt8]
     let cancellation: CancellationFlag
+    /// Connect, greet, secure and log in as a send would, then stop (`probe`): nothing is sent.
+    var connectOnly = false
 
     func run() -> Result<Void, MailError> {
         guard curlGlobalInit == CURLE_OK else { return .failure(MailError(.transfer("curl_global_init failed"))) }
@@ -36,6 +38,7 @@ struct CurlTransfer: Sendable {
         do {
             try configure(handle, recipients: recipientList, source: source.toOpaque(), flag: flag.toOpaque())
             try check(redeem_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")
+            if connectOnly { try check(redeem_curl_setopt_long(handle, CURLOPT_CONNECT_ONLY, 1), "CONNECT_ONLY") }
             code = curl_easy_perform(handle)
         } catch {
             return .failure(error)

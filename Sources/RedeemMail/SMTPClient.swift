@@ -39,4 +39,21 @@ public struct SMTPClient: Sendable {
         }
         try result.get()
     }
+
+    /// Connects to the server as a send would (TLS as configured, then the login) and hangs up without sending:
+    /// a wrong host, port, security mode or password shows here, at start-up, rather than on the first receipt.
+    public func probe() async throws(MailError) {
+        let flag = CancellationFlag()
+        let transfer = CurlTransfer(
+            configuration: configuration, sender: configuration.from?.address ?? "probe@localhost", recipients: [], payload: [],
+            cancellation: flag, connectOnly: true)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, MailError>, Never>) in
+                DispatchQueue.global(qos: .utility).async { continuation.resume(returning: transfer.run()) }
+            }
+        } onCancel: {
+            flag.set()
+        }
+        try result.get()
+    }
 }

@@ -10,6 +10,15 @@ public struct QueuedEmail: Equatable, Sendable {
         case newLink = "new_link"
         /// A one-time sign-in link to the customer portal (`/account/{app}`), minted when the e-mail is composed.
         case portalSignIn = "portal_sign_in"
+
+        /// In words, for the console.
+        public var label: String {
+            switch self {
+            case .receipt: "receipt"
+            case .newLink: "new link"
+            case .portalSignIn: "portal sign-in"
+            }
+        }
     }
 
     public var id: String

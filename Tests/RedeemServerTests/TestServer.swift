@@ -1,7 +1,9 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOCore
 import RedeemCore
 import RedeemServer
 import RedeemStore
@@ -36,10 +38,37 @@ struct TestServer: Sendable {
         var headers = headers
         if let key { headers[.authorization] = "Bearer \(key)" }
         if json != nil, headers[.contentType] == nil { headers[.contentType] = "application/json" }
+        if let port = client.port { return try await Self.sendLive(port: port, method, uri, headers, (json ?? raw).map { ByteBuffer(string: $0) }) }
         return try await client.execute(uri: uri, method: method, headers: headers, body: (json ?? raw).map { ByteBuffer(string: $0) }) {
             response in
             Reply(status: Int(response.status.code), headers: response.headers, body: String(buffer: response.body))
         }
+    }
+
+    /// Live servers (the concurrency storms) through a client of their own: a connection per request, as many at once
+    /// as asked, and a deadline long enough that a loaded machine slows a storm rather than failing it (the testing
+    /// client's is 20 s).
+    static let liveClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = HTTPClient.Configuration.ConnectionPool(
+            idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 512)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    static func sendLive(
+        port: Int, _ method: HTTPRequest.Method, _ uri: String, _ headers: HTTPFields, _ body: ByteBuffer?
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(uri)")
+        request.method = .init(rawValue: method.rawValue)
+        for field in headers { request.headers.add(name: field.name.rawName, value: field.value) }
+        if let body { request.body = .bytes(body) }
+        let response = try await liveClient.execute(request, deadline: NIODeadline.now() + TimeAmount.seconds(300))
+        let bytes = try await response.body.collect(upTo: 16 << 20)
+        var fields = HTTPFields()
+        for header in response.headers {
+            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        return Reply(status: Int(response.status.code), headers: fields, body: String(buffer: bytes))
     }
 
     /// Creates an app through the admin API and returns its id and keys.

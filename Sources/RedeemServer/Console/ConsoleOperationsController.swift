@@ -36,7 +36,7 @@ struct ConsoleOperationsController {
         let now = console.service.clock.now()
         let rows = unsent.map { row -> [String: Any] in
             var values: [String: Any] = [
-                "id": row.email.id, "kind": row.email.kind == .receipt ? "receipt" : "new link", "to": row.email.recipient,
+                "id": row.email.id, "kind": row.email.kind.label, "to": row.email.recipient,
                 "queued": ConsolePresenter.date(row.email.createdAt), "attempts": row.email.attempts, "purchase": row.email.purchaseID,
                 "state": row.failedAt != nil ? "failed" : row.email.attempts > 0 ? "retrying" : "queued",
                 "next": row.failedAt == nil ? (row.nextAttemptAt <= now ? "now" : ConsolePresenter.date(row.nextAttemptAt)) : "",

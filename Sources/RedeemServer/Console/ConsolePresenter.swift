@@ -76,7 +76,7 @@ enum ConsolePresenter {
 
     static func email(_ sent: SentEmail) -> [String: Any] {
         var values: [String: Any] = [
-            "id": sent.email.id, "kind": sent.email.kind == .receipt ? "receipt" : "new link", "to": sent.email.recipient,
+            "id": sent.email.id, "kind": sent.email.kind.label, "to": sent.email.recipient,
             "queued": date(sent.email.createdAt), "state": sent.state, "attempts": sent.email.attempts,
             "retryable": sent.sentAt == nil && sent.email.attempts > 0,
         ]

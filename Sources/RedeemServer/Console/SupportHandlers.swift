@@ -71,7 +71,8 @@ extension APIHandlers {
         let appID = try await admin.authorized(appID: input.path.appId, context)
         let email = try await deps.support.retryEmail(appID: appID, emailID: input.path.emailId, actor: try keyActor())
         let view = Components.Schemas.SupportEmail(
-            id: email.id, purchaseId: email.purchaseID, kind: email.kind == .receipt ? .receipt : .newLink, recipient: email.recipient,
+            id: email.id, purchaseId: email.purchaseID, kind: Components.Schemas.SupportEmail.KindPayload(rawValue: email.kind.rawValue) ?? .newLink,
+            recipient: email.recipient,
             state: email.attempts > 0 ? .retrying : .queued, attempts: email.attempts, queuedAt: email.createdAt)
         return .ok(.init(body: .json(view)))
     }
@@ -95,7 +96,7 @@ extension APIHandlers {
 extension Components.Schemas.SupportEmail {
     init(_ sent: SentEmail) {
         self.init(
-            id: sent.email.id, purchaseId: sent.email.purchaseID, kind: sent.email.kind == .receipt ? .receipt : .newLink,
+            id: sent.email.id, purchaseId: sent.email.purchaseID, kind: KindPayload(rawValue: sent.email.kind.rawValue) ?? .newLink,
             recipient: sent.email.recipient, state: StatePayload(rawValue: sent.state) ?? .queued, attempts: sent.email.attempts,
             queuedAt: sent.email.createdAt, lastError: sent.lastError)
     }

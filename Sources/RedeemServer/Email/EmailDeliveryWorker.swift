@@ -37,7 +37,25 @@ public final class EmailDeliveryWorker: Service, Sendable {
     func wake() { loop.wakeup.yield() }
 
     public func run() async throws {
+        await checkServer()
         await loop.run { [self] in await self.drain() }
+    }
+
+    /// Connects to the SMTP server once at start-up and says plainly when it cannot: e-mails still queue (and are
+    /// retried), but an operator sees the mistake in the log now, not after a buyer's receipt fails.
+    @discardableResult
+    func checkServer() async -> Bool {
+        let smtp = client.configuration
+        do {
+            try await client.probe()
+            logger.info("SMTP server reachable", metadata: ["host": "\(smtp.host)", "security": "\(smtp.security)"])
+            return true
+        } catch {
+            logger.error(
+                "SMTP server check failed: e-mail will not be delivered until this is fixed (see --smtp-url in the README)",
+                metadata: ["host": "\(smtp.host)", "port": "\(smtp.port)", "security": "\(smtp.security)", "error": "\(error)"])
+            return false
+        }
     }
 
     /// Sends everything due now; returns how many were sent.

@@ -533,11 +533,16 @@ extension Components {
             internal var id: Swift.String
             /// - Remark: Generated from `#/components/schemas/SupportEmail/purchase_id`.
             internal var purchaseId: Swift.String
+            /// `receipt`, `new_link`, or `portal_sign_in` (a one-time sign-in link to the customer portal).
+            ///
             /// - Remark: Generated from `#/components/schemas/SupportEmail/kind`.
             internal enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
                 case receipt = "receipt"
                 case newLink = "new_link"
+                case portalSignIn = "portal_sign_in"
             }
+            /// `receipt`, `new_link`, or `portal_sign_in` (a one-time sign-in link to the customer portal).
+            ///
             /// - Remark: Generated from `#/components/schemas/SupportEmail/kind`.
             internal var kind: Components.Schemas.SupportEmail.KindPayload
             /// - Remark: Generated from `#/components/schemas/SupportEmail/recipient`.
@@ -562,7 +567,7 @@ extension Components {
             /// - Parameters:
             ///   - id:
             ///   - purchaseId:
-            ///   - kind:
+            ///   - kind: `receipt`, `new_link`, or `portal_sign_in` (a one-time sign-in link to the customer portal).
             ///   - recipient:
             ///   - state:
             ///   - attempts:
