@@ -33,7 +33,7 @@ import Testing
             let page = try await server.send(.get, "/sandbox/p/\(app.id)/monthly?email=buyer%40example.com&campaign=spring", key: nil)
             #expect(page.status == 200)
             #expect(page.body.contains("Pro Monthly"))
-            #expect(page.body.contains("4.99 USD"))
+            #expect(page.body.contains("$4.99 / month"), "the price with its symbol, the period in words")
             #expect(page.body.contains(#"value="buyer@example.com" readonly"#))
             let id = try Self.checkoutID(page)
             let body = "email=buyer%40example.com&checkout_id=\(id)&param.campaign=spring"
@@ -56,6 +56,26 @@ import Testing
             #expect(purchase.expiresDate == purchase.purchaseDate.addingTimeInterval(300))
             // The link redeems in the app.
             #expect(try await RedemptionAPITests.redeem(server, app, user: "alice", token: String(link.output.1)).status == 200)
+        }
+    }
+
+    /// Numbers, currencies and dates follow the browser's language (the words stay English).
+    @Test func pricesAndDatesFollowTheBrowsersLanguage() async throws {
+        try await TestServer.with(.sqlite) { server in
+            let app = try await Self.shop(server)
+            for (language, price, date) in [
+                ("en-US,en;q=0.9", "$4.99 / month", "June 1, 2026"), ("de-DE,de;q=0.9,en;q=0.5", "4,99\u{00A0}$ / month", "1. Juni 2026"),
+                ("", "$4.99 / month", "June 1, 2026"), ("xx-YY", "$4.99 / month", "June 1, 2026"),
+            ] {
+                let headers: HTTPFields = language.isEmpty ? [:] : [.acceptLanguage: language]
+                let page = try await server.send(.get, "/sandbox/p/\(app.id)/monthly", key: nil, headers: headers)
+                #expect(page.body.contains(price), "\(language): \(price)")
+                var form = Self.form
+                form[.acceptLanguage] = language.isEmpty ? nil : language
+                let body = "email=buyer%40example.com&checkout_id=\(try Self.checkoutID(page))"
+                let done = try await server.send(.post, "/sandbox/p/\(app.id)/monthly", key: nil, json: body, headers: form)
+                #expect(done.body.contains(date) && done.body.contains(price), "\(language): \(date)")
+            }
         }
     }
 

@@ -36,6 +36,12 @@ import Testing
                 #expect(mail.from.map(\.name) == ["Test App"])
                 let link = try Self.link(in: mail)
                 #expect(mail.body("text/html")?.contains(link) == true)
+                // The receipt says when, which order, and where to manage it.
+                let text = try #require(mail.body("text/plain"))
+                let purchases = try await server.deps.store.purchases(appID: app.id, email: "Buyer@Example.com")
+                let purchaseID = try #require(purchases.first?.id)
+                #expect(text.contains("Date:    June 1, 2026") && text.contains("Order:   \(purchaseID)"), "\(text)")
+                #expect(text.contains("https://pay.example.com/account/\(app.id)"), "the portal link")
                 let token = String(link.split(separator: "/").last!)
                 let reply = try await RedemptionAPITests.redeem(server, app, user: "alice", token: token)
                 #expect(reply.status == 200, "\(reply.body)")
@@ -91,6 +97,28 @@ import Testing
                 #expect(mail.replyTo == [.init(name: "", address: "help@lumen.example")])
                 #expect(mail.mailFrom == "receipts@redeem.test")
                 #expect(mail.defects.isEmpty, "\(mail.defects)")
+            }
+        }
+    }
+
+    /// The success page says the link was e-mailed only when a receipt was queued: not when the app's policy gives this
+    /// purchase no links (then no receipt goes out).
+    @Test func theSuccessPageSaysEmailedOnlyWhenItWas() async throws {
+        try await SMTPTestServer.with { smtp in
+            try await TestServer.with(.sqlite, mail: try Self.settings(port: smtp.port)) { server in
+                let app = try await CheckoutTests.shop(server)
+                for (buyer, policy, emailed) in [("alice", "enabled", true), ("bob", "disabled", false)] {
+                    let patched = try await server.send(
+                        .patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"redemption_link_policy": "\#(policy)"}"#)
+                    #expect(patched.status == 200, "\(patched.body)")
+                    let page = try await server.send(.get, "/sandbox/p/\(app.id)/lifetime/\(buyer)", key: nil)
+                    let body = "email=\(buyer)%40example.com&checkout_id=\(try CheckoutTests.checkoutID(page))"
+                    let done = try await server.send(
+                        .post, "/sandbox/p/\(app.id)/lifetime/\(buyer)", key: nil, json: body, headers: CheckoutTests.form)
+                    #expect(done.status == 200, "\(done.body)")
+                    #expect(done.body.contains("e-mailed this link") == emailed, "\(policy)")
+                    #expect(await server.deps.mailer?.drain() == (emailed ? 1 : 0))
+                }
             }
         }
     }

@@ -57,7 +57,7 @@ struct CheckoutPageController {
             ?? fields["app_user_id"] ?? request.uri.queryParameters["app_user_id"].map(String.init)
         let buyer = try rawUser.flatMap { $0.isEmpty ? nil : try AppUserID.parse($0) }
         try service.ensureBuyerAllowed(app: app, buyer: buyer, sandbox: sandbox)
-        return CheckoutLink(app: app, product: product, buyer: buyer)
+        return CheckoutLink(app: app, product: product, buyer: buyer, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage]))
     }
 
     /// Production links go to Stripe Checkout; the webhook records the purchase, and Stripe sends the buyer back to `paidReturn`.
@@ -89,7 +89,7 @@ struct CheckoutPageController {
         let stored = try await store.app(id: try context.parameters.decoded("app_id"))
         let app = try Self.overriding(stored, with: Self.overrideFields(request), now: clock.now())
         let product = try await store.product(appID: app.id, id: try context.parameters.decoded("product_id"))
-        let link = CheckoutLink(app: app, product: product, buyer: nil)
+        let link = CheckoutLink(app: app, product: product, buyer: nil, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage]))
         guard let session = request.uri.queryParameters["checkout_id"] ?? request.uri.queryParameters["session_id"],
             (8...255).contains(session.count)
         else {
@@ -152,6 +152,7 @@ struct CheckoutPageController {
             app: link.app, product: link.product, buyer: link.buyer, email: email, sandbox: true, store: .rcBilling,
             storeTransactionID: nil, customParams: params, idempotencyKey: checkoutID
         )
-        return try pages.afterPurchase(link: CheckoutLink(app: app, product: link.product, buyer: link.buyer), completed: completed, sandbox: true)
+        return try pages.afterPurchase(
+            link: CheckoutLink(app: app, product: link.product, buyer: link.buyer, format: link.format), completed: completed, sandbox: true)
     }
 }

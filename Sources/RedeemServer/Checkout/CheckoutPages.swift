@@ -8,6 +8,8 @@ struct CheckoutLink {
     let app: App
     let product: Product
     let buyer: AppUserID?
+    /// Prices and dates in the buyer's locale (the request's `Accept-Language`).
+    var format: BuyerFormat = .english
 }
 
 /// The pages every checkout ends on (the hosted success page, or the app's redirect) and the checkout pages' frame,
@@ -50,10 +52,11 @@ struct CheckoutPages: Sendable {
     func successPage(link: CheckoutLink, purchase: Purchase, redemption: RedemptionLink?, framing: HTMLPage.Framing = .none) throws -> Response {
         var extra: [String: Any] = [
             "productName": link.product.displayName ?? link.product.id,
-            "price": purchase.price.map(PriceFormat.string) ?? "Free",
+            // What was paid: the product's price and period in words, or what an offer charged.
+            "price": purchase.price.map { $0 == link.product.price ? link.format.product(link.product) : link.format.price($0) } ?? "Free",
             "email": purchase.email ?? "",
-            "purchaseDate": ISODate.format(purchase.purchaseDate),
-            "emailed": emailOn && purchase.email != nil,
+            "purchaseDate": link.format.day(purchase.purchaseDate),
+            "emailed": emailOn && EmailQueue.mails(purchase, app: link.app),
         ]
         if let redemption {
             extra["customSchemeURL"] = redemption.customSchemeURL
@@ -70,7 +73,7 @@ struct CheckoutPages: Sendable {
         let nonce = SecretToken.generate(byteCount: 16)
         var context: [String: Any] = [
             "appName": link.app.name, "cspNonce": nonce, "productName": link.product.displayName ?? link.product.id,
-            "price": link.product.price == nil ? "Free" : PriceFormat.product(link.product),
+            "price": link.format.product(link.product),
         ]
         context["iconURL"] = link.app.iconURL
         context["appStoreURL"] = link.app.appStoreURL

@@ -22,7 +22,14 @@ struct EmailComposer: Sendable {
             "productName": product.displayName ?? product.id,
             "expiresIn": TimeLeft.words(seconds: app.redemptionLinkLifetimeSeconds),
         ]
-        if let price = purchase.price { context["price"] = PriceFormat.string(price) }
+        let format = BuyerFormat.english
+        context["purchaseDate"] = format.day(purchase.purchaseDate)
+        context["orderNumber"] = purchase.id
+        context["email"] = email.recipient
+        if let price = purchase.price { context["price"] = price == product.price ? format.product(product) : format.price(price) }
+        context["iconURL"] = absoluteIcon(app)
+        context["appStoreURL"] = app.appStoreURL
+        context["playStoreURL"] = app.playStoreURL
         if let link {
             context["httpsURL"] = link.httpsURL
             context["customSchemeURL"] = link.customSchemeURL
@@ -46,8 +53,15 @@ struct EmailComposer: Sendable {
             "signInURL": PortalLinks.signIn(publicURL: links.publicURL, appID: app.id, token: token),
         ]
         if let support = app.supportEmail { context["supportEmail"] = support }
-        if let icon = app.iconURL, icon.hasPrefix("https://") { context["iconURL"] = icon }
+        context["iconURL"] = absoluteIcon(app)
         return try message(email, app: app, subject: "Sign in to manage your \(app.name) purchases", template: "email-portal-sign-in", context)
+    }
+
+    /// The app's icon as an absolute URL, which mail clients need (`/assets/…` is served here); nil without one.
+    func absoluteIcon(_ app: App) -> String? {
+        guard let icon = app.iconURL else { return nil }
+        if icon.hasPrefix("https://") || icon.hasPrefix("http://") { return icon }
+        return links.publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + icon
     }
 
     private func message(_ email: QueuedEmail, app: App, subject: String, template: String, _ context: [String: Any]) throws -> MailMessage {

@@ -31,10 +31,16 @@ struct EmailQueue: Sendable {
         return queued
     }
 
+    /// Whether a purchase's receipt and link e-mails go out at all (e-mail being on): it has an address, and the app's
+    /// policy gives it links. Pages ask this before saying anything was e-mailed.
+    static func mails(_ purchase: Purchase, app: App) -> Bool {
+        purchase.email != nil && app.redemptionLinkPolicy.allowsLinks(sandbox: purchase.isSandbox)
+    }
+
     private func queue(_ kind: QueuedEmail.Kind, for purchase: Purchase, quietPeriod: TimeInterval) async throws -> Bool {
         guard mail != nil, let recipient = purchase.email else { return false }
         let app = try await store.app(id: purchase.appID)
-        guard app.redemptionLinkPolicy.allowsLinks(sandbox: purchase.isSandbox) else { return false }
+        guard Self.mails(purchase, app: app) else { return false }
         let email = QueuedEmail(
             id: Identifier.make(prefix: "eml"), appID: purchase.appID, purchaseID: purchase.id, kind: kind,
             recipient: recipient, createdAt: clock.now()

@@ -36,9 +36,11 @@ struct PortalController {
         let now = service.clock.now()
         let products = Dictionary(try await service.store.products(appID: appID).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let linksAllowed = { (purchase: Purchase) in app.redemptionLinkPolicy.allowsLinks(sandbox: purchase.isSandbox) }
+        let format = BuyerFormat(acceptLanguage: request.headers[.acceptLanguage])
         let purchases = try await service.purchases(session).map {
             PortalPresenter.purchase(
-                $0, product: products[$0.productID], actions: PortalRules.actions($0, linksAllowed: linksAllowed($0), now: now), now: now)
+                $0, product: products[$0.productID], actions: PortalRules.actions($0, linksAllowed: linksAllowed($0), now: now), now: now,
+                format: format)
         }
         var values: [String: Any] = ["email": session.email, "csrf": session.csrf, "purchases": purchases, "none": purchases.isEmpty]
         if let notice = request.uri.queryParameters["notice"].flatMap({ PortalNotice(rawValue: String($0)) }) { values["notice"] = notice.text }
@@ -220,8 +222,9 @@ enum PortalNotice: String {
 
 /// A purchase as the portal shows it: name, price and state in words.
 enum PortalPresenter {
-    static func purchase(_ purchase: Purchase, product: Product?, actions: PortalRules.Actions, now: Date) -> [String: Any] {
-        let price = product.map { $0.price == nil ? "Free" : PriceFormat.product($0) } ?? purchase.price.map(PriceFormat.string) ?? ""
+    static func purchase(_ purchase: Purchase, product: Product?, actions: PortalRules.Actions, now: Date, format: BuyerFormat) -> [String: Any] {
+        let day = format.day
+        let price = product.map(format.product) ?? purchase.price.map(format.price) ?? ""
         let (state, stateClass): (String, String) =
             if let expires = purchase.expiresDate {
                 if expires <= now {
@@ -241,12 +244,5 @@ enum PortalPresenter {
         ]
         if let expires = purchase.expiresDate { values["endsOn"] = day(expires) }
         return values
-    }
-
-    /// "November 23, 2026" (UTC).
-    static func day(_ date: Date) -> String {
-        var style = Date.FormatStyle(date: .long, time: .omitted, locale: Locale(identifier: "en_US"))
-        style.timeZone = TimeZone(identifier: "UTC")!
-        return date.formatted(style)
     }
 }
