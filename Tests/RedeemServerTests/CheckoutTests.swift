@@ -37,7 +37,9 @@ import Testing
             #expect(page.body.contains(#"value="buyer@example.com" readonly"#))
             let id = try Self.checkoutID(page)
             let body = "email=buyer%40example.com&checkout_id=\(id)&param.campaign=spring"
-            let done = try await server.send(.post, "/sandbox/p/\(app.id)/monthly", key: nil, json: body, headers: Self.form)
+            let posted = try await server.send(.post, "/sandbox/p/\(app.id)/monthly", key: nil, json: body, headers: Self.form)
+            #expect(posted.status == 303 && posted.headers[.location]?.hasPrefix("/checkout/done/") == true, "post, redirect, get")
+            let done = try await server.landing(posted)
             #expect(done.status == 200)
             #expect(done.headers[.cacheControl] == "no-store")
             #expect(done.body.contains("Thank you"))
@@ -54,8 +56,15 @@ import Testing
             #expect(purchase.customParams == ["campaign": "spring"])
             // Sandbox months last five minutes.
             #expect(purchase.expiresDate == purchase.purchaseDate.addingTimeInterval(300))
-            // The link redeems in the app.
+            // Reopening the page shows the same link and consumes nothing; the link redeems in the app.
+            let again = try await server.send(.get, try #require(posted.headers[.location]), key: nil)
+            #expect(again.status == 200 && again.body.contains(String(link.output.1)))
+            #expect(again.body.contains("Keep this link for later"), "the HTTPS link, for a phone without the app")
             #expect(try await RedemptionAPITests.redeem(server, app, user: "alice", token: String(link.output.1)).status == 200)
+            let used = try await server.send(.get, try #require(posted.headers[.location]), key: nil)
+            #expect(used.body.contains("Already added") && used.body.contains("/account/\(app.id)"), "then it says so, and where to get another")
+            let bogus = try await server.send(.get, "/checkout/done/nope", key: nil)
+            #expect(bogus.status == 404 && bogus.headers[.contentType]?.hasPrefix("text/html") == true)
         }
     }
 
@@ -73,7 +82,8 @@ import Testing
                 var form = Self.form
                 form[.acceptLanguage] = language.isEmpty ? nil : language
                 let body = "email=buyer%40example.com&checkout_id=\(try Self.checkoutID(page))"
-                let done = try await server.send(.post, "/sandbox/p/\(app.id)/monthly", key: nil, json: body, headers: form)
+                let done = try await server.landing(
+                    try await server.send(.post, "/sandbox/p/\(app.id)/monthly", key: nil, json: body, headers: form), headers: headers)
                 #expect(done.body.contains(date) && done.body.contains(price), "\(language): \(date)")
             }
         }
@@ -82,7 +92,7 @@ import Testing
     @Test func identifiedBuyersCannotBuyWhatTheyHave() async throws {
         try await TestServer.with(.sqlite) { server in
             let app = try await Self.shop(server)
-            for expected in [200, 409] {
+            for expected in [303, 409] {
                 let page = try await server.send(.get, "/sandbox/p/\(app.id)/lifetime/alice", key: nil)
                 let reply = try await server.send(
                     .post, "/sandbox/p/\(app.id)/lifetime/alice", key: nil,

@@ -113,8 +113,8 @@ import Testing
                     #expect(patched.status == 200, "\(patched.body)")
                     let page = try await server.send(.get, "/sandbox/p/\(app.id)/lifetime/\(buyer)", key: nil)
                     let body = "email=\(buyer)%40example.com&checkout_id=\(try CheckoutTests.checkoutID(page))"
-                    let done = try await server.send(
-                        .post, "/sandbox/p/\(app.id)/lifetime/\(buyer)", key: nil, json: body, headers: CheckoutTests.form)
+                    let done = try await server.landing(
+                        try await server.send(.post, "/sandbox/p/\(app.id)/lifetime/\(buyer)", key: nil, json: body, headers: CheckoutTests.form))
                     #expect(done.status == 200, "\(done.body)")
                     #expect(done.body.contains("e-mailed this link") == emailed, "\(policy)")
                     #expect(await server.deps.mailer?.drain() == (emailed ? 1 : 0))

@@ -34,12 +34,12 @@ import Testing
             let page = try await server.send(.get, url, key: nil)
             let claim = try Self.claimID(page)
             let form = "ctx=offercodes&id=\(app.id)&code=welcome&claim_id=\(claim)&email=new%40example.com"
-            let done = try await server.send(.post, "/redeem", key: nil, json: form, headers: CheckoutTests.form)
+            let done = try await server.landing(try await server.send(.post, "/redeem", key: nil, json: form, headers: CheckoutTests.form))
             #expect(done.status == 200, "\(done.body)")
             #expect(done.body.contains("Thank you"))
             let link = try #require(done.body.firstMatch(of: /https:\/\/pay\.example\.com\/r\/([A-Za-z0-9_-]{43})/))
             // A repeated submit shows the same purchase and uses nothing more.
-            let again = try await server.send(.post, "/redeem", key: nil, json: form, headers: CheckoutTests.form)
+            let again = try await server.landing(try await server.send(.post, "/redeem", key: nil, json: form, headers: CheckoutTests.form))
             #expect(again.status == 200)
             let purchases = try await server.deps.store.purchases(appID: app.id, email: "new@example.com")
             #expect(purchases.count == 1)
@@ -111,7 +111,7 @@ import Testing
             #expect(checkout.body.contains("Pay (sandbox)") && checkout.body.contains(#"action="/sandbox/redeem/pay""#))
             #expect(try await server.deps.store.customCodes(appID: app.id, offerID: offer).first?.redemptionCount == 0)
             let paid = try await server.send(.post, "/sandbox/redeem/pay", key: nil, json: fields, headers: CheckoutTests.form)
-            #expect(paid.status == 200, "\(paid.body)")
+            #expect(try await server.landing(paid).status == 200, "\(paid.body)")
             let info = try await server.send(.get, "/v1/subscribers/buyer-7", key: app.publicSandbox).object()
             #expect(info.value(at: "subscriber.subscriptions.monthly.offer_discount_type") as? String == "pay_up_front")
             #expect(info.value(at: "subscriber.subscriptions.monthly.offer_period") as? String == "P6M")

@@ -65,7 +65,8 @@ import Testing
                     "fake123456", app: app.id, product: "monthly", mode: "subscription",
                     subscription: "sub_fake", paymentIntent: nil)
                 #expect(try await StripeWebhookTests.post(server, event).status == 200)
-                let done = try await server.send(.get, "/checkout/\(app.id)/monthly/success?session_id=cs_test_fake123456", key: nil)
+                let done = try await server.landing(
+                    try await server.send(.get, "/checkout/\(app.id)/monthly/success?session_id=cs_test_fake123456", key: nil))
                 #expect(done.body.contains("Thank you"))
                 #expect(done.body.contains("\(app.scheme)://redeem_web_purchase?redemption_token="))
             }

@@ -71,6 +71,12 @@ struct TestServer: Sendable {
         return Reply(status: Int(response.status.code), headers: fields, body: String(buffer: bytes))
     }
 
+    /// A checkout's answer as a browser lands on it: the 303 to the success page (post, redirect, get) is followed.
+    func landing(_ reply: Reply, headers: HTTPFields = [:]) async throws -> Reply {
+        guard reply.status == 303, let location = reply.headers[.location], location.hasPrefix("/checkout/done/") else { return reply }
+        return try await send(.get, location, key: nil, headers: headers)
+    }
+
     /// Creates an app through the admin API and returns its id and keys.
     func createApp(_ json: String = #"{"name": "Test App"}"#) async throws -> CreatedAppKeys {
         let reply = try await send(.post, "/admin/v1/apps", key: adminKey, json: json)

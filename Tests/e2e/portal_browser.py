@@ -2,7 +2,8 @@
 """The customer portal in a real browser (Playwright from PyPI driving Debian's Chromium) against `redeem serve` with a
 real SMTP server on loopback: the receipt links to the portal; the buyer asks for a sign-in link, reads it from the SMTP
 server, signs in, gets a new redemption link (redeemed in the app), cancels the sandbox subscription and sees it end
-with its period, resumes it, and signs out. Screenshots at desktop and phone width go to test-artifacts/portal/.
+with its period, resumes it, and signs out. A sandbox checkout on a phone lands on a success page that can be reopened
+and keeps the HTTPS link; prices and dates follow the browser's language (en-US, de-DE). Screenshots at desktop and phone width go to test-artifacts/portal/.
 Usage: portal_browser.py path/to/redeem. Prints 'N passed, M failed'."""
 import glob, json, os, re, subprocess, sys, tempfile, time, urllib.request, uuid
 
@@ -139,6 +140,33 @@ def main():
             shots(page, "7-link-used")
             page.goto(base + "/account/no-such-app")
             check("an unknown app answers an HTML page", "text/html" in page.evaluate("document.contentType"))
+
+            # A phone without the app: the checkout lands on a page that can be reopened and keeps the HTTPS link.
+            phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", user_agent=(
+                "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1"))
+            mobile = phone.new_page()
+            mobile.goto(f"{base}/sandbox/p/{app['id']}/pro_monthly")
+            check("the checkout shows the price with its symbol and period in words", "$4.99 / month" in mobile.content())
+            mobile.get_by_label("E-mail for your receipt and your link").fill("phone.buyer@example.com")
+            mobile.get_by_role("button", name=re.compile("Pay")).click()
+            mobile.wait_for_load_state()
+            done_url = mobile.url
+            check("the checkout lands on a success page with its own address (post, redirect, get)", "/checkout/done/" in done_url, done_url)
+            mobile.reload()
+            later = mobile.locator(".redeem-later a")
+            check("reopened on a phone, it keeps the HTTPS link and the store badge",
+                  later.is_visible() and later.get_attribute("href").startswith(base + "/r/")
+                  and mobile.locator('a[href="https://apps.apple.com/app/id1234567890"]').count() >= 1, later.count())
+            shots(mobile, "8-success-phone")
+            phone.close()
+            german = browser.new_context(locale="de-DE")
+            page_de = german.new_page()
+            page_de.goto(done_url)
+            body = page_de.locator("body").inner_text()
+            check("in German the price and the date follow the locale", "4,99\u00a0$ / month" in body and re.search(r"\d{1,2}\. \w+ 20\d\d", body),
+                  re.findall(r"4[.,]99[^<]{0,12}", body)[:2])
+            shots(page_de, "9-success-de")
+            german.close()
             browser.close()
     finally:
         server.terminate()

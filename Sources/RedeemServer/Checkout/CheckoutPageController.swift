@@ -46,6 +46,7 @@ struct CheckoutPageController {
             router.get(RouterPath(path), use: productionPage)
         }
         router.get("/checkout/{app_id}/{product_id}/success", use: paidReturn)
+        router.get("/checkout/done/{token}", use: done)
     }
 
     /// The app, product and buyer a link names; 404 for unknown ones, 403 when the anonymous form is not allowed.
@@ -107,6 +108,30 @@ struct CheckoutPageController {
             purchase: purchase, link: redemption, buyer: (try? AppUserID(validating: owner ?? "")) ?? AppUserID.anonymous()
         )
         return try pages.afterPurchase(link: link, completed: completed, sandbox: purchase.isSandbox)
+    }
+
+    /// The success page, reopened by the link it shows (the redirect after a checkout, a reload, the buyer coming back).
+    /// Opening it consumes nothing; once the link is used or expired it says so and points to the customer portal.
+    @Sendable func done(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let token = try context.parameters.require("token")
+        guard RedemptionLink.isWellFormed(token), let state = try await store.redemptionTokenState(tokenHash: SecretToken.hash(token)) else {
+            throw APIError.notFound("This page’s address is incomplete. Open the link from your receipt e-mail, or sign in to your account.")
+        }
+        let app = try await store.app(id: state.appID)
+        let purchase = try await store.purchase(appID: app.id, id: state.purchaseID)
+        let product = try await store.product(appID: app.id, id: purchase.productID)
+        let now = clock.now()
+        let shown: CheckoutPages.LinkShown =
+            if state.consumedAt != nil {
+                .used
+            } else if state.expiresAt <= now {
+                .expired
+            } else {
+                .live(RedemptionLink(token: token, scheme: app.scheme, publicURL: publicURL, expiresAt: state.expiresAt))
+            }
+        let link = CheckoutLink(app: app, product: product, buyer: nil, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage]))
+        return try pages.successPage(
+            link: link, purchase: purchase, showing: shown, now: now, manageURL: PortalLinks.home(publicURL: publicURL, appID: app.id))
     }
 
     @Sendable func sandboxPage(_ request: Request, context: AppRequestContext) async throws -> Response {

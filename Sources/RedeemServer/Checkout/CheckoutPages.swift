@@ -45,11 +45,32 @@ struct CheckoutPages: Sendable {
             response.headers[.cacheControl] = "no-store"
             return response
         }
-        return try successPage(link: link, purchase: completed.purchase, redemption: completed.link)
+        // Post, redirect, get: the buyer lands on a page they can reopen (reload, come back, open on their phone) that shows
+        // the same link. Its address holds the link's token, as the e-mailed link does; opening it consumes nothing.
+        if let redemption = completed.link { return Self.redirect(to: "/checkout/done/\(redemption.token)") }
+        return try successPage(link: link, purchase: completed.purchase, showing: .none, now: completed.purchase.purchaseDate)
+    }
+
+    /// The redemption step of a success page.
+    enum LinkShown {
+        case live(RedemptionLink)
+        case used
+        case expired
+        /// The app's policy gives this purchase no link.
+        case none
+    }
+
+    static func redirect(to location: String) -> Response {
+        var response = Response(status: .seeOther)
+        response.headers[.location] = location
+        response.headers[.cacheControl] = "no-store"
+        return response
     }
 
     /// The hosted success page: the receipt, then the redemption step when there is a link (also the console's preview).
-    func successPage(link: CheckoutLink, purchase: Purchase, redemption: RedemptionLink?, framing: HTMLPage.Framing = .none) throws -> Response {
+    func successPage(
+        link: CheckoutLink, purchase: Purchase, showing shown: LinkShown, now: Date, manageURL: String? = nil, framing: HTMLPage.Framing = .none
+    ) throws -> Response {
         var extra: [String: Any] = [
             "productName": link.product.displayName ?? link.product.id,
             // What was paid: the product's price and period in words, or what an offer charged.
@@ -58,14 +79,21 @@ struct CheckoutPages: Sendable {
             "purchaseDate": link.format.day(purchase.purchaseDate),
             "emailed": emailOn && EmailQueue.mails(purchase, app: link.app),
         ]
-        if let redemption {
+        switch shown {
+        case .live(let redemption):
             extra["customSchemeURL"] = redemption.customSchemeURL
             extra["httpsURL"] = redemption.httpsURL
             extra["qrSVG"] = try QRCode(encoding: redemption.httpsURL).svg(label: "QR code of your redemption link")
             extra["androidIntentURL"] = LinkPageController.androidIntentURL(app: link.app, token: redemption.token)
-            extra["expiresIn"] = TimeLeft.words(seconds: link.app.redemptionLinkLifetimeSeconds)
+            // The time left, not the lifetime: the page may be reopened later.
+            extra["expiresIn"] = TimeLeft.words(until: redemption.expiresAt, from: now)
             extra["isValid"] = true
+            extra["keepLink"] = true
+        case .used: extra["linkUsed"] = true
+        case .expired: extra["linkExpired"] = true
+        case .none: break
         }
+        if let manageURL { extra["manageURL"] = manageURL }
         return page("purchase-success", status: .ok, link: link, extra: extra, framing: framing)
     }
 

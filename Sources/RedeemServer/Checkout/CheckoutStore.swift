@@ -14,6 +14,9 @@ protocol CheckoutStore: Sendable {
     func originalAppUserID(customerID: String) async throws -> String?
     /// The purchase a checkout (a Stripe Checkout Session, a sandbox checkout, a web claim) produced.
     func purchase(appID: String, checkoutReference: String) async throws -> Purchase?
+    func purchase(appID: String, id: String) async throws -> Purchase
+    /// The purchase and state of a redemption link, for the success page reopened by its link.
+    func redemptionTokenState(tokenHash: String) async throws -> RedemptionTokenState?
     func createWebCheckout(_ checkout: WebCheckout) async throws
     func webCheckout(appID: String?, id: String) async throws -> WebCheckout?
     func advanceWebCheckout(id: String, to status: WebCheckout.Status, now: Date) async throws

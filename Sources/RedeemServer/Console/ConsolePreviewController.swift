@@ -34,7 +34,8 @@ struct ConsolePreviewController {
             token: Self.sampleToken, scheme: app.scheme, publicURL: publicURL,
             expiresAt: now.addingTimeInterval(Double(app.redemptionLinkLifetimeSeconds)))
         return try checkoutPages.successPage(
-            link: CheckoutLink(app: app, product: product, buyer: nil), purchase: purchase, redemption: redemption, framing: .framedBySelf)
+            link: CheckoutLink(app: app, product: product, buyer: nil), purchase: purchase, showing: .live(redemption), now: now,
+            framing: .framedBySelf)
     }
 
     @Sendable func link(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -111,7 +111,7 @@ struct PortalController {
                 "productName": product?.displayName ?? sent.purchase.productID, "emailed": sent.emailed, "email": session.email,
                 "customSchemeURL": sent.link.customSchemeURL, "httpsURL": sent.link.httpsURL,
                 "qrSVG": try QRCode(encoding: sent.link.httpsURL).svg(label: "QR code of your link"),
-                "expiresIn": TimeLeft.words(until: sent.link.expiresAt, from: service.clock.now()),
+                "expiresIn": TimeLeft.words(until: sent.link.expiresAt, from: service.clock.now()), "keepLink": true,
             ]
             values["androidIntentURL"] = LinkPageController.androidIntentURL(app: app, token: sent.link.token)
             values["appStoreURL"] = app.appStoreURL
