@@ -26,7 +26,9 @@ import Testing
                 #expect(page.status == 200)
                 #expect(page.headers[.cacheControl] == "no-store")
                 #expect(page.body.contains("Pro Monthly"))
-                #expect(page.body.contains("1 month free, then 4.99 USD per month"))
+                // What is charged now and later, exactly: a trial takes no card and does not renew.
+                #expect(page.body.contains("1 month free. Nothing is charged, and it does not renew."))
+                #expect(page.body.contains("After that, subscribe for $4.99 / month to keep it."))
                 #expect(page.body.contains("For new subscribers."))
                 #expect(page.body.contains("Claim offer"))
             }
@@ -100,7 +102,7 @@ import Testing
             )
             try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "HALFYEAR", cap: 5)
             let page = try await server.send(.get, "/sandbox/redeem?ctx=offercodes&id=\(app.id)&code=HALFYEAR&app_user_id=buyer-7", key: nil)
-            #expect(page.body.contains("9.99 USD for 6 months, then 4.99 USD per month"))
+            #expect(page.body.contains("$9.99 for 6 months, paid now. It does not renew."))
             #expect(page.body.contains("Continue to checkout"))
             let claim = try Self.claimID(page)
             let fields = "ctx=offercodes&id=\(app.id)&code=HALFYEAR&claim_id=\(claim)&email=payer%40example.com&app_user_id=buyer-7"
@@ -214,6 +216,21 @@ extension OfferCodePageTests {
                 #expect(try await server.deps.store.customCodes(appID: app.id, offerID: offer).first?.redemptionCount == 1)
                 #expect(try await server.deps.store.offerRedemptions(appID: app.id, offerID: offer).count == 1)
             }
+        }
+    }
+
+    /// Pay as you go is charged for all its periods at once (Stripe takes one payment) and nothing renews: the page
+    /// says exactly that.
+    @Test func payAsYouGoSaysWhatIsChargedNow() async throws {
+        try await TestServer.with(.sqlite) { server in
+            let app = try await CheckoutTests.shop(server)
+            let offer = try await OfferCodeAPITests.offer(
+                server, app,
+                #"{"product_id": "monthly", "reference_name": "Three", "payment_mode": "pay_as_you_go", "duration": "P1M", "periods": 3, "price": {"amount": "0.99", "currency": "USD"}, "eligibility": ["new"]}"#
+            )
+            try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "THREE", cap: 5)
+            let page = try await server.send(.get, "/sandbox/redeem?ctx=offercodes&id=\(app.id)&code=THREE&app_user_id=buyer-9", key: nil)
+            #expect(page.body.contains("$0.99 a month for 3 months: $2.97, paid now. It does not renew."), "\(page.body)")
         }
     }
 }

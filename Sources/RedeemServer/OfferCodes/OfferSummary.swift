@@ -3,19 +3,25 @@ import RedeemCore
 
 /// An offer in words, for the redemption page.
 enum OfferSummary {
-    /// "1 month free", "0.99 USD per month for 3 months", "9.99 USD for 6 months", "Free", with the regular price after it.
-    static func text(_ offer: Offer, product: Product) -> String {
+    /// What the offer charges now and later, exactly: "1 month free. Nothing is charged, and it does not renew.",
+    /// "$0.99 a month for 3 months: $2.97, paid now. It does not renew.", "$9.99 for 6 months, paid now. …". An offer
+    /// grants a period and takes no payment method, so nothing renews by itself; the regular price follows as a choice.
+    static func text(_ offer: Offer, product: Product, format: BuyerFormat = .english) -> String {
         guard let duration = offer.duration, let total = offer.totalPeriod else {
-            return offer.price.map(PriceFormat.string) ?? "Free"
+            return offer.price.map { "\(format.price($0)), paid once." } ?? "Free."
         }
         let main =
             switch offer.paymentMode {
-            case .freeTrial: "\(words(total)) free"
-            case .payAsYouGo: "\(offer.price.map(PriceFormat.string) ?? "") per \(words(duration.period, unitOnly: true)) for \(words(total))"
-            case .payUpFront: "\(offer.price.map(PriceFormat.string) ?? "") for \(words(total))"
+            case .freeTrial: "\(words(total)) free. Nothing is charged, and it does not renew."
+            case .payAsYouGo:
+                offer.price.map { price in
+                    let sum = Price(amountMicros: price.amountMicros * Int64(offer.periods), currency: price.currency)
+                    return "\(format.price(price)) a \(words(duration.period, unitOnly: true)) for \(words(total)): \(format.price(sum)), paid now. It does not renew."
+                } ?? ""
+            case .payUpFront: "\(offer.price.map(format.price) ?? "") for \(words(total)), paid now. It does not renew."
             }
-        guard let price = product.price, let period = product.period, let parsed = try? ISO8601Period(parsing: period) else { return main }
-        return main + ", then \(PriceFormat.string(price)) per \(words(parsed, unitOnly: true))"
+        guard product.price != nil, product.period != nil else { return main }
+        return main + " After that, subscribe for \(format.product(product)) to keep it."
     }
 
     static func eligibility(_ offer: Offer, product: Product) -> String {
