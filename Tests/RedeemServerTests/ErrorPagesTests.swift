@@ -17,6 +17,17 @@ import Testing
             // Paid checkout is off on this server: a page that says so, with the API's status.
             let production = try await server.send(.get, "/p/\(app.id)/monthly", key: nil)
             #expect(production.status == 503 && production.body.contains("<h1>Not available right now</h1>"))
+            // A refused address on the sandbox checkout, and the newer buyer pages, answer pages too.
+            let shop = try await CheckoutTests.shop(server)
+            let form = try await server.send(.get, "/sandbox/p/\(shop.id)/lifetime", key: nil)
+            let refused = try await server.send(
+                .post, "/sandbox/p/\(shop.id)/lifetime", key: nil, json: "email=not-an-address&checkout_id=\(try CheckoutTests.checkoutID(form))",
+                headers: CheckoutTests.form)
+            #expect(refused.status == 422 && refused.headers[.contentType] == "text/html; charset=utf-8", "\(refused.body)")
+            for path in ["/account/app_nope", "/checkout/done/not-a-token"] {
+                let page = try await server.send(.get, path, key: nil)
+                #expect(page.status == 404 && page.headers[.contentType] == "text/html; charset=utf-8", "\(path)")
+            }
             let api = try await server.send(.get, "/v1/subscribers/null", key: app.publicSandbox)
             #expect(api.status == 400 && api.code == 7256)
         }
