@@ -23,6 +23,14 @@ public enum RestoreBehavior: String, Codable, CaseIterable, Sendable {
 }
 
 /// Where the buyer goes after a hosted checkout.
+/// How Stripe Checkout handles tax for the app's sales.
+public enum CheckoutTax: String, Codable, CaseIterable, Sendable {
+    /// Prices are charged as they are.
+    case none
+    /// Stripe Tax computes it (`automatic_tax`), and the buyer gives a billing address.
+    case stripeTax = "stripe_tax"
+}
+
 public enum AfterPurchase: String, Codable, CaseIterable, Sendable {
     /// Redeem's success page: receipt, redemption step, store badges.
     case hosted
@@ -53,6 +61,10 @@ public struct App: Codable, Hashable, Sendable {
     public var afterPurchaseURL: String?
     /// Offer-code redemptions allowed per calendar quarter (UTC), as App Store Connect's 1,000,000.
     public var offerCodeQuotaPerQuarter: Int
+    /// Tax at Stripe Checkout.
+    public var checkoutTax: CheckoutTax
+    /// Stripe Checkout shows its "Add promotion code" field (Stripe promotion codes); a link may turn it on too.
+    public var allowPromotionCodes: Bool
     public var createdAt: Date
     public var updatedAt: Date
 
@@ -64,7 +76,8 @@ public struct App: Codable, Hashable, Sendable {
         androidCertFingerprints: [String] = [], redemptionLinkPolicy: RedemptionLinkPolicy = .enabled,
         restoreBehavior: RestoreBehavior = .transfer, redemptionLinkLifetimeSeconds: Int = App.defaultLinkLifetimeSeconds,
         supportEmail: String? = nil, afterPurchase: AfterPurchase = .hosted, afterPurchaseURL: String? = nil,
-        offerCodeQuotaPerQuarter: Int = OfferQuota.defaultPerQuarter, createdAt: Date, updatedAt: Date
+        offerCodeQuotaPerQuarter: Int = OfferQuota.defaultPerQuarter, checkoutTax: CheckoutTax = .none, allowPromotionCodes: Bool = false,
+        createdAt: Date, updatedAt: Date
     ) {
         self.id = id
         self.name = name
@@ -83,6 +96,8 @@ public struct App: Codable, Hashable, Sendable {
         self.afterPurchase = afterPurchase
         self.afterPurchaseURL = afterPurchaseURL
         self.offerCodeQuotaPerQuarter = offerCodeQuotaPerQuarter
+        self.checkoutTax = checkoutTax
+        self.allowPromotionCodes = allowPromotionCodes
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
@@ -103,6 +118,8 @@ public struct App: Codable, Hashable, Sendable {
         case afterPurchase = "after_purchase"
         case afterPurchaseURL = "after_purchase_url"
         case offerCodeQuotaPerQuarter = "offer_code_quota_per_quarter"
+        case checkoutTax = "checkout_tax"
+        case allowPromotionCodes = "allow_promotion_codes"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }

@@ -17,6 +17,8 @@ public struct AppChanges: Codable, Hashable, Sendable {
     public var afterPurchase: String?
     public var afterPurchaseURL: String?
     public var offerCodeQuotaPerQuarter: Int?
+    public var checkoutTax: String?
+    public var allowPromotionCodes: Bool?
 
     public init() {}
 
@@ -36,6 +38,8 @@ public struct AppChanges: Codable, Hashable, Sendable {
         case afterPurchase = "after_purchase"
         case afterPurchaseURL = "after_purchase_url"
         case offerCodeQuotaPerQuarter = "offer_code_quota_per_quarter"
+        case checkoutTax = "checkout_tax"
+        case allowPromotionCodes = "allow_promotion_codes"
     }
 
     /// A new app from these settings, with defaults for the rest.
@@ -102,6 +106,13 @@ public struct AppChanges: Codable, Hashable, Sendable {
             }
             next.offerCodeQuotaPerQuarter = quota
         }
+        if let tax = checkoutTax {
+            guard let value = CheckoutTax(rawValue: tax) else {
+                throw ValidationError(field: "checkout_tax", reason: "must be one of none, stripe_tax")
+            }
+            next.checkoutTax = value
+        }
+        if let allowPromotionCodes { next.allowPromotionCodes = allowPromotionCodes }
         next.supportEmail = try Self.text(
             supportEmail, current: app.supportEmail, field: "support_email",
             reason: "must be an e-mail address", valid: Formats.isEmail)

@@ -17,6 +17,8 @@ extension App {
             afterPurchase: AfterPurchase(rawValue: row.optionalString("after_purchase") ?? "") ?? .hosted,
             afterPurchaseURL: row.optionalString("after_purchase_url"),
             offerCodeQuotaPerQuarter: Int(row.optionalInt("offer_code_quota_per_quarter") ?? Int64(OfferQuota.defaultPerQuarter)),
+            checkoutTax: CheckoutTax(rawValue: row.optionalString("checkout_tax") ?? "") ?? .none,
+            allowPromotionCodes: (row.optionalInt("allow_promotion_codes") ?? 0) != 0,
             createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")
         )
     }

@@ -9,13 +9,13 @@ extension SQLStore {
                 INSERT INTO apps (id, name, icon_url, app_store_url, play_store_url, scheme, ios_team_id, ios_bundle_id,
                     android_package_name, android_cert_fingerprints, redemption_link_policy, restore_behavior,
                     redemption_link_lifetime_seconds, support_email, after_purchase, after_purchase_url, offer_code_quota_per_quarter,
-                    created_at, updated_at)
+                    checkout_tax, allow_promotion_codes, created_at, updated_at)
                 VALUES (\(app.id), \(app.name), \(app.iconURL), \(app.appStoreURL), \(app.playStoreURL), \(app.scheme),
                     \(app.iosTeamID), \(app.iosBundleID), \(app.androidPackageName),
                     \(app.androidCertFingerprints.joined(separator: ",")), \(app.redemptionLinkPolicy.rawValue),
                     \(app.restoreBehavior.rawValue), \(app.redemptionLinkLifetimeSeconds), \(app.supportEmail),
-                    \(app.afterPurchase.rawValue), \(app.afterPurchaseURL), \(app.offerCodeQuotaPerQuarter), \(app.createdAt),
-                    \(app.updatedAt))
+                    \(app.afterPurchase.rawValue), \(app.afterPurchaseURL), \(app.offerCodeQuotaPerQuarter),
+                    \(app.checkoutTax.rawValue), \(app.allowPromotionCodes ? 1 : 0), \(app.createdAt), \(app.updatedAt))
                 """)
             for key in keys { try await Self.insertKey(key, on: connection) }
         }
@@ -47,7 +47,8 @@ extension SQLStore {
                     redemption_link_lifetime_seconds = \(app.redemptionLinkLifetimeSeconds),
                     support_email = \(app.supportEmail), after_purchase = \(app.afterPurchase.rawValue),
                     after_purchase_url = \(app.afterPurchaseURL),
-                    offer_code_quota_per_quarter = \(app.offerCodeQuotaPerQuarter), updated_at = \(app.updatedAt)
+                    offer_code_quota_per_quarter = \(app.offerCodeQuotaPerQuarter), checkout_tax = \(app.checkoutTax.rawValue),
+                    allow_promotion_codes = \(app.allowPromotionCodes ? 1 : 0), updated_at = \(app.updatedAt)
                 WHERE id = \(app.id) RETURNING id
                 """)
             guard !rows.isEmpty else { throw StoreError.notFound("app '\(app.id)'") }

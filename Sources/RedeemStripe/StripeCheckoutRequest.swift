@@ -30,6 +30,10 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
     public var customerEmail: String?
     public var clientReferenceID: String?
     public var metadata: [String: String]
+    /// Stripe Tax: `automatic_tax[enabled]` and a required billing address (tax depends on where the buyer is).
+    public var automaticTax = false
+    /// Stripe Checkout's "Add promotion code" field, for the account's Stripe promotion codes.
+    public var allowPromotionCodes = false
 
     public init(
         secretKey: String, idempotencyKey: String, mode: Mode, productName: String,
@@ -94,6 +98,8 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
         fields += [("\(item)[quantity]", String(quantity)), ("success_url", successURL), ("cancel_url", cancelURL)]
         if let customerEmail { fields.append(("customer_email", customerEmail)) }
         if let clientReferenceID { fields.append(("client_reference_id", clientReferenceID)) }
+        if automaticTax { fields += [("automatic_tax[enabled]", "true"), ("billing_address_collection", "required")] }
+        if allowPromotionCodes { fields.append(("allow_promotion_codes", "true")) }
         let copyTo =
             switch mode {
             case .payment: "payment_intent_data[metadata]"

@@ -33,6 +33,10 @@ struct Apps: AsyncParsableCommand {
         var afterPurchaseURL: String?
         @Option(help: "Offer-code redemptions allowed per quarter.")
         var offerCodeQuota: Int?
+        @Option(help: "Tax at Stripe Checkout: none, or stripe_tax (Stripe Tax with a billing address).")
+        var checkoutTax: String?
+        @Option(help: "Stripe promotion codes at Stripe Checkout: true or false.")
+        var allowPromotionCodes: Bool?
 
         func changes(name: String?) -> AppChanges {
             var changes = AppChanges()
@@ -51,6 +55,8 @@ struct Apps: AsyncParsableCommand {
             changes.afterPurchase = afterPurchase
             changes.afterPurchaseURL = afterPurchaseURL
             changes.offerCodeQuotaPerQuarter = offerCodeQuota
+            changes.checkoutTax = checkoutTax
+            changes.allowPromotionCodes = allowPromotionCodes
             return changes
         }
     }
@@ -149,6 +155,7 @@ struct Apps: AsyncParsableCommand {
             ("link lifetime", "\(app.redemptionLinkLifetimeSeconds / 60) minutes"),
             ("restore behavior", app.restoreBehavior.rawValue),
             ("after purchase", app.afterPurchase.rawValue + (app.afterPurchaseURL.map { " → \($0)" } ?? "")),
+            ("checkout", "tax \(app.checkoutTax.rawValue), promotion codes \(app.allowPromotionCodes ? "on" : "off")"),
             ("offer-code quota", "\(app.offerCodeQuotaPerQuarter) per quarter"),
         ]
         let width = rows.map(\.0.count).max() ?? 0

@@ -111,11 +111,16 @@ import Testing
                 "app_store_url": "https://apps.apple.com/app/id123", "play_store_url": "", "support_email": "help@example.com",
                 "ios_team_id": "ABCDE12345", "ios_bundle_id": "com.example.app", "android_package_name": "", "android_cert_fingerprints": "",
                 "redemption_link_policy": "enabled", "redemption_link_lifetime_minutes": "90", "restore_behavior": "transfer",
-                "after_purchase": "hosted", "after_purchase_url": "",
+                "after_purchase": "hosted", "after_purchase_url": "", "checkout_tax": "stripe_tax", "allow_promotion_codes": "yes",
             ]
             let saved = try await ConsoleTests.post(server, "/console/apps/\(app.id)/settings", fields, cookie: owner)
             #expect(saved.status == 303, "\(saved.body)")
-            let stored = try await server.deps.store.app(id: app.id)
+            var stored = try await server.deps.store.app(id: app.id)
+            #expect(stored.checkoutTax == .stripeTax && stored.allowPromotionCodes)
+            fields["allow_promotion_codes"] = nil  // An unticked box sends nothing: off.
+            _ = try await ConsoleTests.post(server, "/console/apps/\(app.id)/settings", fields, cookie: owner)
+            stored = try await server.deps.store.app(id: app.id)
+            #expect(!stored.allowPromotionCodes)
             #expect(stored.name == "Renamed App" && stored.iconURL == "https://cdn.example.com/icon.png" && stored.iosTeamID == "ABCDE12345")
             #expect(stored.redemptionLinkLifetimeSeconds == 5400)
             let after = try await server.send(.get, "/console/apps/\(app.id)/settings?notice=settings-saved", key: nil, headers: [.cookie: owner])
@@ -128,7 +133,7 @@ import Testing
             #expect(refused.body.contains("http://insecure.example.com/icon.png"), "the form keeps what was typed")
             #expect(try await server.deps.store.app(id: app.id).iconURL == "https://cdn.example.com/icon.png", "nothing saved")
             let audit = try await server.deps.store.auditLog(appID: app.id, limit: 10).filter { $0.action == "app.update" }
-            #expect(audit.map(\.actor) == ["operator:owner@example.com"])
+            #expect(audit.map(\.actor) == ["operator:owner@example.com", "operator:owner@example.com"], "two saves, one refusal")
 
             let support = "redeem_console=\(try await ConsoleTests.signIn(server, email: "help@example.com"))"
             let readOnly = try await server.send(.get, "/console/apps/\(app.id)/settings", key: nil, headers: [.cookie: support])

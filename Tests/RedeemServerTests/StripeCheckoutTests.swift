@@ -56,6 +56,7 @@ import Testing
                 #expect(request.form["metadata[campaign]"] == "spring")
                 #expect(request.form["customer_email"] == "buyer@example.com")
                 #expect(request.form["success_url"] == "https://pay.example.com/checkout/\(app.id)/monthly/success?session_id={CHECKOUT_SESSION_ID}")
+                #expect(request.form["automatic_tax[enabled]"] == nil && request.form["allow_promotion_codes"] == nil, "off by default")
                 // Back from Stripe before the webhook: the page waits.
                 let early = try await server.send(.get, "/checkout/\(app.id)/monthly/success?session_id=cs_test_fake123456", key: nil)
                 #expect(early.status == 200)
@@ -69,6 +70,30 @@ import Testing
                     try await server.send(.get, "/checkout/\(app.id)/monthly/success?session_id=cs_test_fake123456", key: nil))
                 #expect(done.body.contains("Thank you"))
                 #expect(done.body.contains("\(app.scheme)://redeem_web_purchase?redemption_token="))
+            }
+        }
+    }
+
+    /// Stripe Tax and Stripe promotion codes, per app (and promotion codes per link), as Stripe documents the
+    /// Checkout Session parameters: `automatic_tax[enabled]`, `billing_address_collection`, `allow_promotion_codes`.
+    @Test func taxAndPromotionCodesReachStripeCheckout() async throws {
+        try await Self.withFakeStripe { base, recorded in
+            let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
+            try await TestServer.with(.sqlite, stripe: stripe) { server in
+                let app = try await CheckoutTests.shop(server, settings: #", "checkout_tax": "stripe_tax""#)
+                _ = try await server.send(.get, "/p/\(app.id)/lifetime?allow_promotion_codes=true", key: nil)
+                let taxed = try #require(recorded.withLockedValue { $0.last })
+                #expect(taxed.form["automatic_tax[enabled]"] == "true" && taxed.form["billing_address_collection"] == "required")
+                #expect(taxed.form["allow_promotion_codes"] == "true", "turned on by the link")
+                #expect(taxed.form["metadata[allow_promotion_codes]"] == nil, "a setting, not a custom parameter")
+                let off = try await server.send(
+                    .patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"checkout_tax": "none", "allow_promotion_codes": true}"#)
+                #expect(try off.string("checkout_tax") == "none" && off.object()["allow_promotion_codes"] as? Bool == true)
+                _ = try await server.send(.get, "/p/\(app.id)/lifetime", key: nil)
+                let plain = try #require(recorded.withLockedValue { $0.last })
+                #expect(plain.form["automatic_tax[enabled]"] == nil && plain.form["allow_promotion_codes"] == "true", "the app's setting")
+                let bad = try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"checkout_tax": "vat"}"#)
+                #expect(bad.status == 422 && bad.body.contains("checkout_tax"))
             }
         }
     }

@@ -18,7 +18,7 @@ struct CheckoutPageController {
     let stripe: StripeSessions?
     let links: RedemptionLinkIssuer
 
-    static let reserved: Set<String> = ["app_user_id", "email", "checkout_id", "after_purchase", "after_purchase_url"]
+    static let reserved: Set<String> = ["app_user_id", "email", "checkout_id", "after_purchase", "after_purchase_url", "allow_promotion_codes"]
 
     /// A link may override the app's after-purchase step with `after_purchase` (and `after_purchase_url`).
     static func overriding(_ app: App, with fields: [String: String], now: Date) throws -> App {
@@ -69,11 +69,13 @@ struct CheckoutPageController {
         var params: [String: String] = [:]
         for (name, value) in request.uri.queryParameters where !Self.reserved.contains(String(name)) { params[String(name)] = String(value) }
         let overrides = Self.overrideFields(request)
-        _ = try Self.overriding(link.app, with: overrides, now: clock.now())
+        var app = try Self.overriding(link.app, with: overrides, now: clock.now())
+        // A link may offer Stripe promotion codes where the app does not (`?allow_promotion_codes=true`).
+        if request.uri.queryParameters["allow_promotion_codes"] == "true" { app.allowPromotionCodes = true }
         let base = publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         let overrideQuery = overrides.sorted { $0.key < $1.key }.map { "&\($0.key)=\(CheckoutPages.encode($0.value))" }.joined()
         let url = try await stripe.createSession(
-            app: link.app, product: link.product, buyer: link.buyer, email: request.uri.queryParameters["email"].map(String.init),
+            app: app, product: link.product, buyer: link.buyer, email: request.uri.queryParameters["email"].map(String.init),
             customParams: params,
             successURL: "\(base)/checkout/\(link.app.id)/\(link.product.id)/success?session_id={CHECKOUT_SESSION_ID}\(overrideQuery)",
             cancelURL: base + request.uri.path

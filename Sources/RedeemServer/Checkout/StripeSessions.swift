@@ -56,11 +56,14 @@ struct StripeSessions: Sendable {
         metadata["app_id"] = app.id
         metadata["product_id"] = product.id
         if let buyer { metadata["app_user_id"] = buyer.rawValue }
-        let request = try StripeCheckoutRequest(
+        var checkout = StripeCheckoutRequest(
             secretKey: settings.secretKey, idempotencyKey: SecretToken.generate(byteCount: 16), mode: mode,
             productName: productName, unitAmount: Int(price.amountMicros / 10_000), currency: price.currency.lowercased(),
             successURL: successURL, cancelURL: cancelURL, customerEmail: email, clientReferenceID: buyer?.rawValue, metadata: metadata
-        ).httpRequest()
+        )
+        checkout.automaticTax = app.checkoutTax == .stripeTax
+        checkout.allowPromotionCodes = app.allowPromotionCodes
+        let request = try checkout.httpRequest()
         let (status, body) = try await Self.send(request, settings: settings, client: client)
         do {
             return try StripeCheckoutRequest.decodeResponse(statusCode: status, body: body).url

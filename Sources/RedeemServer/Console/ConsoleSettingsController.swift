@@ -88,6 +88,9 @@ struct ConsoleSettingsController {
         changes.restoreBehavior = form["restore_behavior"]
         changes.afterPurchase = form["after_purchase"]
         changes.afterPurchaseURL = form["after_purchase_url"]
+        changes.checkoutTax = form["checkout_tax"]
+        // A checkbox sends nothing when off: the settings form (which has the tax field) turns it off then.
+        if form["checkout_tax"] != nil { changes.allowPromotionCodes = form["allow_promotion_codes"] == "yes" }
         if let minutes = form["redemption_link_lifetime_minutes"] {
             guard let value = Int(minutes) else {
                 throw ValidationError(field: "redemption_link_lifetime_seconds", reason: "must be a whole number of minutes")
@@ -126,6 +129,8 @@ struct ConsoleSettingsController {
                 RedemptionLinkPolicy.allCases.map(\.rawValue), form?["redemption_link_policy"] ?? app.redemptionLinkPolicy.rawValue),
             "restores": Self.options(RestoreBehavior.allCases.map(\.rawValue), form?["restore_behavior"] ?? app.restoreBehavior.rawValue),
             "afterPurchases": Self.options(AfterPurchase.allCases.map(\.rawValue), form?["after_purchase"] ?? app.afterPurchase.rawValue),
+            "taxes": Self.options(CheckoutTax.allCases.map(\.rawValue), form?["checkout_tax"] ?? app.checkoutTax.rawValue),
+            "promotionCodes": form.map { $0["allow_promotion_codes"] == "yes" } ?? app.allowPromotionCodes,
         ]
         let base = publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         values["wellKnown"] = [
