@@ -120,6 +120,11 @@ extension WebhookEvent {
             event.priceInPurchasedCurrency = price.amount
             event.price = price.currency.uppercased() == "USD" ? price.amount : nil
         }
+        // Attribution and custom metadata the purchase link or checkout carried (`utm_source`, `campaign`, …), as
+        // RevenueCat carries a customer's attributes, stamped with the purchase's time.
+        for (name, value) in purchase.customParams {
+            event.subscriberAttributes[name] = WebhookSubscriberAttribute(value: value, updatedAtMs: milliseconds(purchase.purchaseDate))
+        }
         return event
     }
 

@@ -30,13 +30,15 @@ import Testing
     func sandboxCheckoutRecordsAndShowsTheRedemptionStep(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await Self.shop(server)
-            let page = try await server.send(.get, "/sandbox/p/\(app.id)/monthly?email=buyer%40example.com&campaign=spring", key: nil)
+            let page = try await server.send(
+                .get, "/sandbox/p/\(app.id)/monthly?email=buyer%40example.com&campaign=spring&utm_source=newsletter", key: nil)
             #expect(page.status == 200)
             #expect(page.body.contains("Pro Monthly"))
             #expect(page.body.contains("$4.99 / month"), "the price with its symbol, the period in words")
             #expect(page.body.contains(#"value="buyer@example.com" readonly"#))
             let id = try Self.checkoutID(page)
-            let body = "email=buyer%40example.com&checkout_id=\(id)&param.campaign=spring"
+            #expect(page.body.contains(#"name="param.utm_source" value="newsletter""#), "attribution rides along the form")
+            let body = "email=buyer%40example.com&checkout_id=\(id)&param.campaign=spring&param.utm_source=newsletter"
             let posted = try await server.send(.post, "/sandbox/p/\(app.id)/monthly", key: nil, json: body, headers: Self.form)
             #expect(posted.status == 303 && posted.headers[.location]?.hasPrefix("/checkout/done/") == true, "post, redirect, get")
             let done = try await server.landing(posted)
@@ -53,7 +55,7 @@ import Testing
             let purchase = try #require(purchases.first)
             #expect(purchase.isSandbox && purchase.store == .rcBilling)
             #expect(purchase.price == Price(amountMicros: 4_990_000, currency: "USD"))
-            #expect(purchase.customParams == ["campaign": "spring"])
+            #expect(purchase.customParams == ["campaign": "spring", "utm_source": "newsletter"])
             // Sandbox months last five minutes.
             #expect(purchase.expiresDate == purchase.purchaseDate.addingTimeInterval(300))
             // Reopening the page shows the same link and consumes nothing; the link redeems in the app.

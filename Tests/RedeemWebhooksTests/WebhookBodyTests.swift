@@ -55,6 +55,18 @@ import Testing
         #expect(try WebhookPayload.event(from: body) == event)
     }
 
+    /// A purchase link's attribution (`utm_*`) and custom metadata travel with the purchase into its events.
+    @Test func attributionTravelsAsSubscriberAttributes() throws {
+        var purchase = Fixtures.subscription
+        purchase.customParams = ["utm_source": "newsletter", "campaign": "spring"]
+        let event = WebhookEvent.purchase(purchase, customer: Fixtures.customer, product: Fixtures.monthly, eventID: "evt_9", at: Fixtures.now)
+        let text = String(decoding: WebhookPayload.body(event), as: UTF8.self)
+        let stamp = WebhookEvent.milliseconds(purchase.purchaseDate)
+        #expect(text.contains(#""utm_source":{"updated_at_ms":\#(stamp),"value":"newsletter"}"#), "\(text)")
+        #expect(text.contains(#""campaign":{"updated_at_ms":\#(stamp),"value":"spring"}"#))
+        #expect(try WebhookPayload.event(from: WebhookPayload.body(event)) == event)
+    }
+
     @Test func transferCarriesBothSidesAndNoAppUserID() throws {
         let destination = Customer(
             id: "cus_2", appID: "app_1", originalAppUserID: "user_7", aliases: [], firstSeen: Fixtures.start, lastSeen: Fixtures.start
