@@ -116,7 +116,15 @@ import Testing
             try await expect("premium-user", "BASICWEEK", 403, 7866)
             try await expect("c", "HALFYEAR", 402, 7868)
             let paymentReply = try await Self.redeem(server, app, user: "c", code: "HALFYEAR")
-            #expect(try paymentReply.string("redeem_url") == "https://pay.example.com/redeem?ctx=offercodes&id=\(app.id)&code=HALFYEAR")
+            // A sandbox key's app pays on the sandbox page, for the user who asked (encoded).
+            #expect(
+                try paymentReply.string("redeem_url")
+                    == "https://pay.example.com/sandbox/redeem?ctx=offercodes&id=\(app.id)&code=HALFYEAR&app_user_id=c")
+            let production = try await server.send(
+                .post, "/v1/subscribers/redeem_offer_code", key: app.publicProduction, json: #"{"app_user_id": "user e@home", "code": "HALFYEAR"}"#)
+            #expect(
+                try production.string("redeem_url")
+                    == "https://pay.example.com/redeem?ctx=offercodes&id=\(app.id)&code=HALFYEAR&app_user_id=user%20e%40home")
             clock.advance(by: 2 * 86_400)
             try await expect("d", "SOON", 403, 7861)
             // The quota: set to what is used, then one more is refused.

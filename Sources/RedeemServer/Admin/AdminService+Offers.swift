@@ -202,12 +202,20 @@ extension GeneratedCodeBatch {
 
 /// Where a code is redeemed on the web: Apple's URL shape on Redeem's host.
 public enum OfferCodeLinks {
-    /// `https://host/redeem?ctx=offercodes&id=<app>&code=` (the code is appended).
-    public static func redeemPageBase(publicURL: URL, appID: String) -> String {
+    /// `https://host/redeem?ctx=offercodes&id=<app>&code=` (the code is appended); `/sandbox/redeem` for sandbox.
+    public static func redeemPageBase(publicURL: URL, appID: String, sandbox: Bool = false) -> String {
         let host = publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        return "\(host)\(sandbox ? "/sandbox" : "")/redeem?ctx=offercodes&id=\(encode(appID))&code="
+    }
+
+    /// The page where `claimant` pays for a paid offer's `code`: the sandbox page for a sandbox key (error 7868).
+    public static func paymentPage(publicURL: URL, appID: String, code: String, claimant: String, sandbox: Bool) -> String {
+        redeemPageBase(publicURL: publicURL, appID: appID, sandbox: sandbox) + code + "&app_user_id=" + encode(claimant)
+    }
+
+    static func encode(_ text: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
-        let app = appID.addingPercentEncoding(withAllowedCharacters: allowed) ?? appID
-        return "\(host)/redeem?ctx=offercodes&id=\(app)&code="
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 }

@@ -57,7 +57,8 @@ struct OfferCodeService: Sendable {
         case .failure(let failure):
             var refusal = Refusal(failure: failure)
             if failure == .paymentRequired, let canonical = OfferCode.normalize(code) ?? OfferCode.normalizeCustom(code) {
-                refusal.redeemURL = OfferCodeLinks.redeemPageBase(publicURL: publicURL, appID: appID) + canonical
+                refusal.redeemURL = OfferCodeLinks.paymentPage(
+                    publicURL: publicURL, appID: appID, code: canonical, claimant: claimant.rawValue, sandbox: sandbox)
             }
             return .failure(refusal)
         }

@@ -436,7 +436,7 @@ internal protocol APIProtocol: Sendable {
     ///
     /// **Keys:** the app's public SDK keys. The claim (one conditional update), the quarterly quota, the one-per-customer record, the purchase and its webhook event commit in one transaction. Success answers CustomerInfo with the entitlement and its offer period, plus `offer_redemption`. Rate-limited per IP and per app user (429 with `Retry-After`).
     ///
-    /// Failures (each its own code): 7860 invalid (also for malformed codes: the two are never told apart), 7861 expired, 7862 inactive (offer, batch or code switched off, or the offer has not started), 7863 exhausted (a custom code's cap), 7864 already redeemed (this one-time code, or this customer for this offer), 7865 not eligible, 7866 would downgrade, 7867 quota reached, 7868 payment required (a paid offer; `redeem_url` points to the web page that takes payment).
+    /// Failures (each its own code): 7860 invalid (also for malformed codes: the two are never told apart), 7861 expired, 7862 inactive (offer, batch or code switched off, or the offer has not started), 7863 exhausted (a custom code's cap), 7864 already redeemed (this one-time code, or this customer for this offer), 7865 not eligible, 7866 would downgrade, 7867 quota reached, 7868 payment required (a paid offer; `redeem_url` points to the web page that takes payment, for this `app_user_id`: `/sandbox/redeem` for a sandbox key).
     ///
     /// - Remark: HTTP `POST /v1/subscribers/redeem_offer_code`.
     /// - Remark: Generated from `#/paths//v1/subscribers/redeem_offer_code/post(redeemOfferCode)`.
@@ -1301,7 +1301,7 @@ extension APIProtocol {
     ///
     /// **Keys:** the app's public SDK keys. The claim (one conditional update), the quarterly quota, the one-per-customer record, the purchase and its webhook event commit in one transaction. Success answers CustomerInfo with the entitlement and its offer period, plus `offer_redemption`. Rate-limited per IP and per app user (429 with `Retry-After`).
     ///
-    /// Failures (each its own code): 7860 invalid (also for malformed codes: the two are never told apart), 7861 expired, 7862 inactive (offer, batch or code switched off, or the offer has not started), 7863 exhausted (a custom code's cap), 7864 already redeemed (this one-time code, or this customer for this offer), 7865 not eligible, 7866 would downgrade, 7867 quota reached, 7868 payment required (a paid offer; `redeem_url` points to the web page that takes payment).
+    /// Failures (each its own code): 7860 invalid (also for malformed codes: the two are never told apart), 7861 expired, 7862 inactive (offer, batch or code switched off, or the offer has not started), 7863 exhausted (a custom code's cap), 7864 already redeemed (this one-time code, or this customer for this offer), 7865 not eligible, 7866 would downgrade, 7867 quota reached, 7868 payment required (a paid offer; `redeem_url` points to the web page that takes payment, for this `app_user_id`: `/sandbox/redeem` for a sandbox key).
     ///
     /// - Remark: HTTP `POST /v1/subscribers/redeem_offer_code`.
     /// - Remark: Generated from `#/paths//v1/subscribers/redeem_offer_code/post(redeemOfferCode)`.
