@@ -233,4 +233,28 @@ extension OfferCodePageTests {
             #expect(page.body.contains("$0.99 a month for 3 months: $2.97, paid now. It does not renew."), "\(page.body)")
         }
     }
+
+    /// An offer code typed on the checkout page (or put on a purchase link as `?code=`) leads to the code's offer page,
+    /// which shows what the code gives and its price before any payment.
+    @Test func aCodeTypedAtCheckoutShowsItsOfferAndPriceFirst() async throws {
+        try await TestServer.with(.sqlite) { server in
+            let app = try await CheckoutTests.shop(server)
+            let offer = try await OfferCodeAPITests.offer(
+                server, app,
+                #"{"product_id": "monthly", "reference_name": "Half year", "payment_mode": "pay_up_front", "duration": "P6M", "price": {"amount": "9.99", "currency": "USD"}, "eligibility": ["new"]}"#
+            )
+            try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "HALFYEAR", cap: 5)
+            let checkout = try await server.send(.get, "/sandbox/p/\(app.id)/monthly?app_user_id=buyer-3", key: nil)
+            #expect(checkout.body.contains("Have an offer code?") && checkout.body.contains(#"action="/sandbox/p/\#(app.id)/monthly""#))
+            let typed = try await server.send(.get, "/sandbox/p/\(app.id)/monthly?app_user_id=buyer-3&code=half-year", key: nil)
+            #expect(typed.status == 303)
+            let location = try #require(typed.headers[.location])
+            #expect(location == "/sandbox/redeem?ctx=offercodes&id=\(app.id)&code=half-year&app_user_id=buyer-3")
+            let page = try await server.send(.get, location, key: nil)
+            #expect(page.body.contains("$9.99 for 6 months, paid now."), "the price before paying")
+            let production = try await server.send(.get, "/p/\(app.id)/monthly?code=HALFYEAR", key: nil)
+            #expect(production.headers[.location] == "/redeem?ctx=offercodes&id=\(app.id)&code=HALFYEAR", "before Stripe, even without it")
+            #expect(try await server.deps.store.customCodes(appID: app.id, offerID: offer).first?.redemptionCount == 0, "nothing used yet")
+        }
+    }
 }

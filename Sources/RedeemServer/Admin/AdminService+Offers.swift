@@ -204,8 +204,12 @@ extension GeneratedCodeBatch {
 public enum OfferCodeLinks {
     /// `https://host/redeem?ctx=offercodes&id=<app>&code=` (the code is appended); `/sandbox/redeem` for sandbox.
     public static func redeemPageBase(publicURL: URL, appID: String, sandbox: Bool = false) -> String {
-        let host = publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        return "\(host)\(sandbox ? "/sandbox" : "")/redeem?ctx=offercodes&id=\(encode(appID))&code="
+        publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + redeemPagePath(appID: appID, sandbox: sandbox)
+    }
+
+    /// `/redeem?ctx=offercodes&id=<app>&code=` (or `/sandbox/redeem…`), on this host.
+    public static func redeemPagePath(appID: String, sandbox: Bool) -> String {
+        "\(sandbox ? "/sandbox" : "")/redeem?ctx=offercodes&id=\(encode(appID))&code="
     }
 
     /// The page where `claimant` pays for a paid offer's `code`: the sandbox page for a sandbox key (error 7868).

@@ -18,7 +18,17 @@ struct CheckoutPageController {
     let stripe: StripeSessions?
     let links: RedemptionLinkIssuer
 
-    static let reserved: Set<String> = ["app_user_id", "email", "checkout_id", "after_purchase", "after_purchase_url", "allow_promotion_codes"]
+    static let reserved: Set<String> = [
+        "app_user_id", "email", "checkout_id", "after_purchase", "after_purchase_url", "allow_promotion_codes", "code",
+    ]
+
+    /// A purchase link with `?code=`: the offer code's page, which shows the offer and its price before any payment.
+    static func offerCodeRedirect(_ request: Request, link: CheckoutLink, sandbox: Bool) -> Response? {
+        guard let code = request.uri.queryParameters["code"].map(String.init), !code.isEmpty else { return nil }
+        var location = OfferCodeLinks.redeemPagePath(appID: link.app.id, sandbox: sandbox) + OfferCodeLinks.encode(code)
+        if let buyer = link.buyer { location += "&app_user_id=" + OfferCodeLinks.encode(buyer.rawValue) }
+        return CheckoutPages.redirect(to: location)
+    }
 
     /// A link may override the app's after-purchase step with `after_purchase` (and `after_purchase_url`).
     static func overriding(_ app: App, with fields: [String: String], now: Date) throws -> App {
@@ -64,6 +74,7 @@ struct CheckoutPageController {
     /// Production links go to Stripe Checkout; the webhook records the purchase, and Stripe sends the buyer back to `paidReturn`.
     @Sendable func productionPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let link = try await resolve(request, context: context, sandbox: false)
+        if let redirect = Self.offerCodeRedirect(request, link: link, sandbox: false) { return redirect }
         guard let stripe else { throw CheckoutError.paidCheckoutUnavailable(hint: "use the sandbox link") }
         try await service.ensureNotOwned(product: link.product, buyer: link.buyer, at: clock.now())
         var params: [String: String] = [:]
@@ -138,6 +149,7 @@ struct CheckoutPageController {
 
     @Sendable func sandboxPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let link = try await resolve(request, context: context, sandbox: true)
+        if let redirect = Self.offerCodeRedirect(request, link: link, sandbox: true) { return redirect }
         var checkoutID = SecretToken.generate(byteCount: 16)
         // A checkout started through the JSON API keeps its ID, so its status shows the purchase.
         if let given = request.uri.queryParameters["checkout_id"],
@@ -157,7 +169,10 @@ struct CheckoutPageController {
         for (name, value) in request.uri.queryParameters where !Self.reserved.contains(String(name)) {
             hidden.append(["name": "param." + String(name), "value": String(value)])
         }
-        var extra: [String: Any] = ["action": request.uri.path, "hidden": hidden]
+        var extra: [String: Any] = ["action": request.uri.path, "hidden": hidden, "codeAction": request.uri.path]
+        if let buyer = link.buyer, context.parameters.get("app_user_id") == nil {
+            extra["codeHidden"] = [["name": "app_user_id", "value": buyer.rawValue]]
+        }
         if let email = request.uri.queryParameters["email"] {
             extra["email"] = String(email)
             extra["emailLocked"] = true
