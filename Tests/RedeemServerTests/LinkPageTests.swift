@@ -60,6 +60,15 @@ import Testing
                 .post, "/r/\(token)/resend", key: nil, json: "email=bob%40example.com",
                 headers: [.contentType: "application/x-www-form-urlencoded"])
             #expect(posted.status == 303 && posted.headers[.location] == "/r/\(token)")
+
+            // Long lifetimes read in hours, then days, rounded down.
+            let week = try await server.send(
+                .patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"redemption_link_lifetime_seconds": 604800}"#)
+            #expect(week.status == 200)
+            let weekToken = try RedemptionAPITests.token(from: try await server.grant(app, #"{"app_user_id": "carol", "product_id": "lifetime"}"#))
+            #expect(try await server.send(.get, "/r/\(weekToken)", key: nil).body.contains("expires in 7 days"))
+            clock.advance(by: 6 * 86_400 + 3600)
+            #expect(try await server.send(.get, "/r/\(weekToken)", key: nil).body.contains("expires in 23 hours"))
         }
     }
 
