@@ -72,23 +72,14 @@ extension SQLStore {
         }
     }
 
-    /// A sandbox subscription stops renewing at the end of its period (`CANCELLATION`, unsubscribe detected).
-    public func cancelAtPeriodEnd(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase {
+    /// A sandbox subscription stops renewing at the end of its period (`CANCELLATION`, unsubscribe detected), or
+    /// renews again (`UNCANCELLATION`); `SupportRules.cancelAtPeriodEnd` or `.resume` decides in the transaction.
+    public func setRenewal(appID: String, purchaseID: String, renews: Bool, now: Date, audit: AuditEntry) async throws -> Purchase {
         try await write { connection in
             let purchase = try await Self.purchase(appID: appID, id: purchaseID, on: connection)
-            try Self.requireHere(SupportRules.cancelAtPeriodEnd(purchase, now: now), elsewhere: "Cancel this subscription in Stripe.")
-            try await LifecycleTransaction(connection: connection, now: now).setWillRenew(purchase, willRenew: false, periodEnd: nil)
-            try await Self.insertAudit(audit, on: connection)
-            return try await Self.purchase(appID: appID, id: purchaseID, on: connection)
-        }
-    }
-
-    /// A sandbox subscription set to end with its period renews again (`UNCANCELLATION`).
-    public func resumeSubscription(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase {
-        try await write { connection in
-            let purchase = try await Self.purchase(appID: appID, id: purchaseID, on: connection)
-            try Self.requireHere(SupportRules.resume(purchase, now: now), elsewhere: "Resume this subscription in Stripe.")
-            try await LifecycleTransaction(connection: connection, now: now).setWillRenew(purchase, willRenew: true, periodEnd: nil)
+            let rule = renews ? SupportRules.resume(purchase, now: now) : SupportRules.cancelAtPeriodEnd(purchase, now: now)
+            try Self.requireHere(rule, elsewhere: renews ? "Resume this subscription in Stripe." : "Cancel this subscription in Stripe.")
+            try await LifecycleTransaction(connection: connection, now: now).setWillRenew(purchase, willRenew: renews, periodEnd: nil)
             try await Self.insertAudit(audit, on: connection)
             return try await Self.purchase(appID: appID, id: purchaseID, on: connection)
         }

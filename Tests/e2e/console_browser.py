@@ -6,10 +6,10 @@ redemption attempt in the timeline, sends a new link (found at a real SMTP serve
 webhooks, offers, a batch of 10,000 codes (downloaded as CSV and redeemed) and custom codes, retries a failed e-mail,
 reads the funnel, and creates an app. Screenshots of every page at desktop and phone width go to
 test-artifacts/console/. Usage: console_browser.py path/to/redeem. Prints 'N passed, M failed'."""
-import glob, json, os, subprocess, sys, tempfile, time, uuid
+import json, os, subprocess, sys, tempfile, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import check, finish, free_port, http, wait_healthy  # noqa: E402
+from support import MailServer, check, finish, free_port, http, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -51,29 +51,14 @@ def main():
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    mail_dir = os.path.join(workdir, "mail")
-    os.makedirs(mail_dir)
-    smtp = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests", "RedeemTestSupport", "smtp_test_server.py"), "--dir", mail_dir],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    smtp_port = int(smtp.stdout.readline().split()[1])
+    smtp = MailServer(os.path.join(workdir, "mail"))
     log = open(os.path.join(workdir, "server.log"), "w")
-    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--public-url", base,
-                               "--smtp-url", f"smtp://127.0.0.1:{smtp_port}?security=none", "--mail-from", "shop@example.com"],
+    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--public-url", base, "--smtp-url", smtp.url, "--mail-from", "shop@example.com"],
                               env=env, stdout=subprocess.DEVNULL, stderr=log)
 
-    def mails_to(address, count, tries=100):
+    def mails_to(address, count):
         """The messages the SMTP server received for `address`, once there are `count` of them."""
-        for _ in range(tries):
-            found = []
-            for name in sorted(glob.glob(os.path.join(mail_dir, "message-*.json"))):
-                with open(name) as f:
-                    message = json.load(f)
-                if address in message["rcpt_tos"]:
-                    found.append(message)
-            if len(found) >= count:
-                return found
-            time.sleep(0.1)
-        return found
+        return smtp.messages(lambda message: address in message["rcpt_tos"], count)
     try:
         check("serve starts", wait_healthy(base))
         status, granted = http("POST", base + "/v1/purchases", key=app["keys"]["secret"],
@@ -340,8 +325,7 @@ def main():
         server.terminate()
         server.wait(timeout=10)
         log.close()
-        smtp.stdin.close()
-        smtp.wait(timeout=10)
+        smtp.stop()
     with open(os.path.join(workdir, "server.log")) as f:
         text = f.read()
     check("no password or session token reaches the log", PASSWORD not in text and "redeem_console=" not in text)

@@ -5,10 +5,10 @@ server, signs in, gets a new redemption link (redeemed in the app), cancels the 
 with its period, resumes it, and signs out. A sandbox checkout on a phone lands on a success page that can be reopened
 and keeps the HTTPS link; prices and dates follow the browser's language (en-US, de-DE). Screenshots at desktop and phone width go to test-artifacts/portal/.
 Usage: portal_browser.py path/to/redeem. Prints 'N passed, M failed'."""
-import glob, json, os, re, subprocess, sys, tempfile, time, urllib.request, uuid
+import json, os, re, subprocess, sys, tempfile, urllib.request, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import check, finish, free_port, http, wait_healthy  # noqa: E402
+from support import MailServer, check, finish, free_port, http, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -43,28 +43,13 @@ def main():
          "--price", "4.99", "--currency", "USD", "--entitlement", "pro", "--display-name", "Pro monthly"], env)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    mail_dir = os.path.join(workdir, "mail")
-    os.makedirs(mail_dir)
-    smtp = subprocess.Popen([sys.executable, os.path.join(ROOT, "Tests", "RedeemTestSupport", "smtp_test_server.py"), "--dir", mail_dir],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    smtp_port = int(smtp.stdout.readline().split()[1])
+    smtp = MailServer(os.path.join(workdir, "mail"))
     log = open(os.path.join(workdir, "server.log"), "w")
-    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--public-url", base,
-                               "--smtp-url", f"smtp://127.0.0.1:{smtp_port}?security=none", "--mail-from", "shop@example.com"],
+    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--public-url", base, "--smtp-url", smtp.url, "--mail-from", "shop@example.com"],
                               env=env, stdout=subprocess.DEVNULL, stderr=log)
 
-    def mails(subject_part, count, tries=100):
-        for _ in range(tries):
-            found = []
-            for name in sorted(glob.glob(os.path.join(mail_dir, "message-*.json"))):
-                with open(name) as f:
-                    message = json.load(f)
-                if subject_part in message["subject"]:
-                    found.append(message)
-            if len(found) >= count:
-                return found
-            time.sleep(0.1)
-        return found
+    def mails(subject_part, count):
+        return smtp.messages(lambda message: subject_part in message["subject"], count)
 
     def text(message):
         return next((p["text"] for p in message["parts"] if p["content_type"] == "text/plain"), "")
@@ -172,8 +157,7 @@ def main():
         server.terminate()
         server.wait(timeout=10)
         log.close()
-        smtp.stdin.close()
-        smtp.wait(timeout=10)
+        smtp.stop()
     with open(os.path.join(workdir, "server.log")) as f:
         logged = f.read()
     check("no sign-in token or session reaches the log", "/sign-in/" not in logged and "redeem_portal=" not in logged)

@@ -45,3 +45,39 @@ def http(method, url, key=None, body=None, headers=None):
             return response.status, json.loads(response.read() or b"null")
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read() or b"null")
+
+
+class MailServer:
+    """A real SMTP server on loopback (aiosmtpd, Tests/RedeemTestSupport/smtp_test_server.py) writing each message it
+    accepts to `directory` as JSON. `url` is what `redeem serve --smtp-url` takes."""
+
+    def __init__(self, directory):
+        import os, subprocess
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        os.makedirs(directory, exist_ok=True)
+        self.directory = directory
+        self.process = subprocess.Popen(
+            [sys.executable, os.path.join(root, "Tests", "RedeemTestSupport", "smtp_test_server.py"), "--dir", directory],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.port = int(self.process.stdout.readline().split()[1])
+        self.url = f"smtp://127.0.0.1:{self.port}?security=none"
+
+    def messages(self, matching, count, tries=100):
+        """The received messages for which `matching(message)` holds, once there are `count` of them (or the last try's)."""
+        import glob, os
+        found = []
+        for _ in range(tries):
+            found = []
+            for name in sorted(glob.glob(os.path.join(self.directory, "message-*.json"))):
+                with open(name) as f:
+                    message = json.load(f)
+                if matching(message):
+                    found.append(message)
+            if len(found) >= count:
+                return found
+            time.sleep(0.1)
+        return found
+
+    def stop(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=10)

@@ -52,10 +52,8 @@ struct ConsoleOffersController {
     }
 
     @Sendable func switchOffer(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await write(request, context, "switch offers") { form, appID, _ in
-            let active = form["active"] == "yes"
+        try await switchActive(request, context, "switch offers") { appID, active in
             _ = try await admin.setOfferActive(appID: appID, id: try context.parameters.decoded("offer_id"), active: active)
-            return active ? .switchedOn : .switchedOff
         }
     }
 
@@ -161,10 +159,8 @@ struct ConsoleOffersController {
     }
 
     @Sendable func switchBatch(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await write(request, context, "switch code batches") { form, appID, _ in
-            let active = form["active"] == "yes"
+        try await switchActive(request, context, "switch code batches") { appID, active in
             _ = try await admin.setCodeBatchActive(appID: appID, id: try context.parameters.decoded("batch_id"), active: active)
-            return active ? .switchedOn : .switchedOff
         }
     }
 
@@ -183,9 +179,18 @@ struct ConsoleOffersController {
     }
 
     @Sendable func switchCustomCode(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await write(request, context, "switch codes") { form, appID, _ in
-            let active = form["active"] == "yes"
+        try await switchActive(request, context, "switch codes") { appID, active in
             _ = try await admin.setCustomCodeActive(appID: appID, id: try context.parameters.decoded("code_id"), active: active)
+        }
+    }
+
+    /// An owner's on/off switch: the form's `active=yes` turns it on, its absence off.
+    func switchActive(
+        _ request: Request, _ context: AppRequestContext, _ what: String, _ body: (String, Bool) async throws -> Void
+    ) async throws -> Response {
+        try await write(request, context, what) { form, appID, _ in
+            let active = form["active"] == "yes"
+            try await body(appID, active)
             return active ? .switchedOn : .switchedOff
         }
     }

@@ -36,8 +36,7 @@ public protocol ConsoleStore: Sendable {
     func grantPromotional(appID: String, appUserID: AppUserID, grant: PromotionalGrant, now: Date, audit: AuditEntry) async throws -> Purchase
     func revokeGrant(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase
     func transferPurchase(appID: String, purchaseID: String, to appUserID: AppUserID, now: Date, audit: AuditEntry) async throws -> Purchase
-    func cancelAtPeriodEnd(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase
-    func resumeSubscription(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase
+    func setRenewal(appID: String, purchaseID: String, renews: Bool, now: Date, audit: AuditEntry) async throws -> Purchase
     func paymentReference(appID: String, purchaseID: String) async throws -> String?
     func retryEmail(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> QueuedEmail
     func retryFailedEmails(appID: String, now: Date, audit: AuditEntry) async throws -> Int

@@ -82,38 +82,33 @@ public struct SupportService: Sendable {
 
     /// Stops a subscription renewing at the end of its period: a sandbox one at once, a Stripe one through Stripe.
     public func cancelAtPeriodEnd(appID: String, purchaseID: String, actor: String) async throws -> Outcome {
-        let purchase = try await store.purchase(appID: appID, id: purchaseID)
-        let now = clock.now()
-        let audit = AuditEntry(at: now, actor: actor, action: "purchase.cancel", objectType: "purchase", objectID: purchase.id, appID: appID)
-        switch SupportRules.cancelAtPeriodEnd(purchase, now: now) {
-        case .failure(let refusal): throw APIError.conflict(refusal.reason)
-        case .success(.here):
-            return Outcome(purchase: try await store.cancelAtPeriodEnd(appID: appID, purchaseID: purchase.id, now: now, audit: audit), pending: false)
-        case .success(.stripe):
-            try await requireStripe().support(
-                .cancelAtPeriodEnd(subscriptionID: purchase.storeTransactionID),
-                // Per second, not per purchase: a cancel after a resume must reach Stripe, not replay the first answer.
-                idempotencyKey: "redeem-cancel-\(purchase.id)-\(Int(now.timeIntervalSince1970))")
-            try await store.recordAudit(audit.with(detail: "asked Stripe to cancel at period end"))
-            return Outcome(purchase: purchase, pending: true)
-        }
+        try await setRenewal(appID: appID, purchaseID: purchaseID, renews: false, actor: actor)
     }
 
     /// Lets a subscription set to end with its period renew again: a sandbox one at once, a Stripe one through Stripe.
     public func resume(appID: String, purchaseID: String, actor: String) async throws -> Outcome {
+        try await setRenewal(appID: appID, purchaseID: purchaseID, renews: true, actor: actor)
+    }
+
+    /// Cancel at period end, or resume: where it applies is `SupportRules`' choice (here, or Stripe's
+    /// `cancel_at_period_end`, applied when `customer.subscription.updated` arrives).
+    func setRenewal(appID: String, purchaseID: String, renews: Bool, actor: String) async throws -> Outcome {
         let purchase = try await store.purchase(appID: appID, id: purchaseID)
         let now = clock.now()
-        let audit = AuditEntry(at: now, actor: actor, action: "purchase.resume", objectType: "purchase", objectID: purchase.id, appID: appID)
-        switch SupportRules.resume(purchase, now: now) {
+        let action = renews ? "purchase.resume" : "purchase.cancel"
+        let audit = AuditEntry(at: now, actor: actor, action: action, objectType: "purchase", objectID: purchase.id, appID: appID)
+        switch renews ? SupportRules.resume(purchase, now: now) : SupportRules.cancelAtPeriodEnd(purchase, now: now) {
         case .failure(let refusal): throw APIError.conflict(refusal.reason)
         case .success(.here):
-            return Outcome(
-                purchase: try await store.resumeSubscription(appID: appID, purchaseID: purchase.id, now: now, audit: audit), pending: false)
+            let updated = try await store.setRenewal(appID: appID, purchaseID: purchase.id, renews: renews, now: now, audit: audit)
+            return Outcome(purchase: updated, pending: false)
         case .success(.stripe):
+            let subscription = purchase.storeTransactionID
             try await requireStripe().support(
-                .resume(subscriptionID: purchase.storeTransactionID), idempotencyKey: "redeem-resume-\(purchase.id)-\(Int(now.timeIntervalSince1970))"
-            )
-            try await store.recordAudit(audit.with(detail: "asked Stripe to renew at period end"))
+                renews ? .resume(subscriptionID: subscription) : .cancelAtPeriodEnd(subscriptionID: subscription),
+                // Per second, not per purchase: a cancel after a resume must reach Stripe, not replay the first answer.
+                idempotencyKey: "redeem-\(renews ? "resume" : "cancel")-\(purchase.id)-\(Int(now.timeIntervalSince1970))")
+            try await store.recordAudit(audit.with(detail: renews ? "asked Stripe to renew at period end" : "asked Stripe to cancel at period end"))
             return Outcome(purchase: purchase, pending: true)
         }
     }
