@@ -100,7 +100,8 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     if deps.tracing { router.add(middleware: RequestSpanMiddleware<AppRequestContext>()) }
     router.addMiddleware {
         RequestLogMiddleware<AppRequestContext>()
-        ErrorMiddleware<AppRequestContext>(routes: routes, pages: ErrorPages(templates: deps.templates))
+        ErrorMiddleware<AppRequestContext>(
+            routes: routes, pages: ErrorPages(templates: deps.templates, app: { [store = deps.store] in try? await store.app(id: $0) }))
     }
     // Only behind a proxy is there a header to read; without one, no request pays for the check.
     if !deps.trustedProxies.isEmpty { router.add(middleware: ForwardedForMiddleware(trusted: deps.trustedProxies)) }

@@ -18,7 +18,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let api = answer(to: error, request: request, logger: context.logger)
-            if ErrorPages.isPage(request.uri.path) { return pages.response(for: api) }
+            if ErrorPages.isPage(request.uri.path) { return await pages.response(for: api, request: request) }
             return try api.response(from: request, context: context)
         }
     }

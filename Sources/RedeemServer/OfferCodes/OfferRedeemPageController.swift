@@ -41,7 +41,11 @@ struct OfferRedeemPageController {
             ["name": "ctx", "value": "offercodes"], ["name": "code", "value": code],
             ["name": "claim_id", "value": SecretToken.generate(byteCount: 16)],
         ]
-        return page(app: app, sandbox: sandbox, status: .ok, extra: describe(found, code: code).merging(["hidden": hidden]) { $1 })
+        return page(
+            app: app, sandbox: sandbox, status: .ok,
+            extra: describe(found, code: code, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage])).merging(["hidden": hidden]) {
+                $1
+            })
     }
 
     /// The form's POST: free offers are granted here; paid ones continue to checkout.
@@ -121,10 +125,10 @@ struct OfferRedeemPageController {
         }
     }
 
-    func describe(_ found: FoundOfferCode, code: String) -> [String: Any] {
+    func describe(_ found: FoundOfferCode, code: String, format: BuyerFormat) -> [String: Any] {
         [
             "productName": found.product.displayName ?? found.product.id,
-            "offerSummary": OfferSummary.text(found.offer, product: found.product),
+            "offerSummary": OfferSummary.text(found.offer, product: found.product, format: format),
             "eligibilityNote": OfferSummary.eligibility(found.offer, product: found.product),
             "paid": found.offer.isPaid,
             "code": OfferCode.normalize(code).map(OfferCode.grouped) ?? OfferCode.normalizeCustom(code) ?? code,

@@ -5,18 +5,45 @@ import RedeemCore
 /// page in the same style, never a JSON body. The status stays the API's, so scripts and caches read it alike.
 struct ErrorPages: Sendable {
     let templates: Templates
+    /// The app a page's address names, for its name, icon and support address on the error page; nil when unknown.
+    var app: @Sendable (String) async -> App? = { _ in nil }
 
     /// The buyer-facing routes: everything outside the JSON API, the webhooks and the service files.
     static func isPage(_ path: String) -> Bool {
         ["/p/", "/sandbox/", "/checkout/", "/r/", "/redeem", "/console", "/account/"].contains { path.hasPrefix($0) }
     }
 
-    func response(for error: APIError) -> Response {
+    /// The app ID a buyer page's address carries: `/p/{app}/…`, `/sandbox/p/{app}/…`, `/checkout/{app}/…`,
+    /// `/account/{app}…`, or `?id=` on the offer-code pages.
+    static func appID(path: String, query: (String) -> String?) -> String? {
+        let parts = path.split(separator: "/").map(String.init)
+        switch parts.first {
+        case "p", "account": return parts.count > 1 ? parts[1] : nil
+        case "checkout": return parts.count > 2 && parts[1] != "done" ? parts[1] : nil
+        case "sandbox" where parts.count > 2 && parts[1] == "p": return parts[2]
+        case "redeem", "sandbox": return query("id")
+        default: return nil
+        }
+    }
+
+    /// The error as a page, in the app's name and with its support address when the address names a known app, so
+    /// the buyer has someone to write to.
+    func response(for error: APIError, request: Request) async -> Response {
+        // Not while the database is away (503): the page must come back at once.
+        guard error.status.code != 503,
+            let appID = Self.appID(path: request.uri.path, query: { request.uri.queryParameters[Substring($0)].map(String.init) })
+        else { return response(for: error) }
+        return response(for: error, app: await app(appID))
+    }
+
+    func response(for error: APIError, app: App? = nil) -> Response {
         let nonce = SecretToken.generate(byteCount: 16)
-        let context: [String: Any] = [
+        var context: [String: Any] = [
             "title": Self.title(for: error.status.code), "text": Self.advice(for: error.status.code), "detail": error.message,
-            "appName": "Redeem", "cspNonce": nonce,
+            "appName": app?.name ?? "Redeem", "cspNonce": nonce,
         ]
+        context["supportEmail"] = app?.supportEmail
+        context["iconURL"] = app?.iconURL
         var response = HTMLPage.response(templates.render("message", context), status: error.status, nonce: nonce)
         for field in error.headers { response.headers[field.name] = field.value }
         return response
