@@ -28,7 +28,8 @@ import Testing
             let branded = try await CheckoutTests.shop(server, settings: #", "support_email": "help@shop.example""#)
             let missing = try await server.send(.get, "/sandbox/p/\(branded.id)/no_such_product", key: nil)
             #expect(missing.status == 404 && missing.body.contains("mailto:help@shop.example") && missing.body.contains("· Shop</title>"))
-            let portal = try await server.send(.post, "/account/\(branded.id)/sign-in", key: nil, json: "email=a%40b.example", headers: CheckoutTests.form)
+            let portal = try await server.send(
+                .post, "/account/\(branded.id)/sign-in", key: nil, json: "email=a%40b.example", headers: CheckoutTests.form)
             #expect(portal.status == 403 && portal.body.contains("mailto:help@shop.example"), "a refused form, with the app's support")
             for path in ["/account/app_nope", "/checkout/done/not-a-token"] {
                 let page = try await server.send(.get, path, key: nil)
