@@ -258,6 +258,9 @@ extension OfferCodePageTests {
             let production = try await server.send(.get, "/p/\(app.id)/monthly?code=HALFYEAR", key: nil)
             #expect(production.headers[.location] == "/redeem?ctx=offercodes&id=\(app.id)&code=HALFYEAR", "before Stripe, even without it")
             #expect(try await server.deps.store.customCodes(appID: app.id, offerID: offer).first?.redemptionCount == 0, "nothing used yet")
+            // A link's own settings are checked first, wherever it leads.
+            #expect(try await server.send(.get, "/sandbox/p/\(app.id)/monthly?code=HALFYEAR&after_purchase=bogus", key: nil).status == 422)
+            #expect(try await server.send(.get, "/p/\(app.id)/monthly?code=HALFYEAR&allow_promotion_codes=maybe", key: nil).status == 422)
         }
     }
 }

@@ -74,15 +74,20 @@ struct CheckoutPageController {
     /// Production links go to Stripe Checkout; the webhook records the purchase, and Stripe sends the buyer back to `paidReturn`.
     @Sendable func productionPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let link = try await resolve(request, context: context, sandbox: false)
+        // The link's own settings are checked first, so a bad one is refused wherever the link leads.
+        let overrides = Self.overrideFields(request)
+        var app = try Self.overriding(link.app, with: overrides, now: clock.now())
+        switch request.uri.queryParameters["allow_promotion_codes"] {
+        case nil, "false": break
+        // A link may offer Stripe promotion codes where the app does not.
+        case "true": app.allowPromotionCodes = true
+        default: throw ValidationError(field: "allow_promotion_codes", reason: "must be true or false")
+        }
         if let redirect = Self.offerCodeRedirect(request, link: link, sandbox: false) { return redirect }
         guard let stripe else { throw CheckoutError.paidCheckoutUnavailable(hint: "use the sandbox link") }
         try await service.ensureNotOwned(product: link.product, buyer: link.buyer, at: clock.now())
         var params: [String: String] = [:]
         for (name, value) in request.uri.queryParameters where !Self.reserved.contains(String(name)) { params[String(name)] = String(value) }
-        let overrides = Self.overrideFields(request)
-        var app = try Self.overriding(link.app, with: overrides, now: clock.now())
-        // A link may offer Stripe promotion codes where the app does not (`?allow_promotion_codes=true`).
-        if request.uri.queryParameters["allow_promotion_codes"] == "true" { app.allowPromotionCodes = true }
         let base = publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         let overrideQuery = overrides.sorted { $0.key < $1.key }.map { "&\($0.key)=\(CheckoutPages.encode($0.value))" }.joined()
         let url = try await stripe.createSession(
@@ -149,6 +154,8 @@ struct CheckoutPageController {
 
     @Sendable func sandboxPage(_ request: Request, context: AppRequestContext) async throws -> Response {
         let link = try await resolve(request, context: context, sandbox: true)
+        let overrides = Self.overrideFields(request)
+        _ = try Self.overriding(link.app, with: overrides, now: clock.now())  // refuse a bad override before the buyer pays
         if let redirect = Self.offerCodeRedirect(request, link: link, sandbox: true) { return redirect }
         var checkoutID = SecretToken.generate(byteCount: 16)
         // A checkout started through the JSON API keeps its ID, so its status shows the purchase.
@@ -162,8 +169,6 @@ struct CheckoutPageController {
             try await store.recordCheckoutStart(appID: link.app.id, productID: link.product.id, sandbox: true, now: clock.now())
         }
         var hidden: [[String: String]] = [["name": "checkout_id", "value": checkoutID]]
-        let overrides = Self.overrideFields(request)
-        _ = try Self.overriding(link.app, with: overrides, now: clock.now())  // refuse a bad override before the buyer pays
         for (name, value) in overrides { hidden.append(["name": name, "value": value]) }
         if let buyer = link.buyer, context.parameters.get("app_user_id") == nil { hidden.append(["name": "app_user_id", "value": buyer.rawValue]) }
         for (name, value) in request.uri.queryParameters where !Self.reserved.contains(String(name)) {
