@@ -125,6 +125,11 @@ import Testing
             let app = try await server.createAppWithCatalog()
             let page = try await server.send(.get, "/account/\(app.id)", key: nil)
             #expect(page.body.contains("can’t send e-mail") && !page.body.contains("Send me a sign-in link"))
+            let cookie = try #require(ConsoleTests.cookieValue(page, "redeem_portal_form"))
+            let posted = try await ConsoleTests.post(
+                server, "/account/\(app.id)/sign-in", ["email": "a@example.com", "csrf": cookie],
+                cookie: "redeem_portal_form=\(cookie)")
+            #expect(posted.status == 503 && posted.body.contains("can’t send e-mail") && !posted.body.contains("Check your inbox"))
             let missing = try await server.send(.get, "/account/app_nope", key: nil)
             #expect(missing.status == 404 && missing.headers[.contentType]?.hasPrefix("text/html") == true)
             let bogus = try await server.send(.get, "/account/\(app.id)/sign-in/not-a-token", key: nil)

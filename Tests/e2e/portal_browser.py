@@ -8,7 +8,7 @@ Usage: portal_browser.py path/to/redeem. Prints 'N passed, M failed'."""
 import json, os, re, subprocess, sys, tempfile, urllib.request, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import MailServer, check, finish, free_port, http, wait_healthy  # noqa: E402
+from support import MailServer, check, finish, free_port, http, run_cli, screenshots, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -16,18 +16,12 @@ ARTIFACTS = os.path.join(ROOT, "test-artifacts", "portal")
 BUYER = "portal.buyer@example.com"
 
 
-def cli(args, env):
-    done = subprocess.run([BIN, *args], env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"{args}: {done.stderr}")
-    return done.stdout
+def cli(args, env, stdin=None):
+    return run_cli(BIN, args, env, stdin)
 
 
 def shots(page, name):
-    for label, size in (("desktop", (1280, 900)), ("phone", (390, 844))):
-        page.set_viewport_size({"width": size[0], "height": size[1]})
-        page.screenshot(path=os.path.join(ARTIFACTS, f"{name}-{label}.png"), full_page=True)
-    page.set_viewport_size({"width": 1280, "height": 900})
+    screenshots(page, ARTIFACTS, name)
 
 
 def main():

@@ -81,3 +81,21 @@ class MailServer:
     def stop(self):
         self.process.stdin.close()
         self.process.wait(timeout=10)
+
+
+def run_cli(binary, args, env, stdin=None):
+    """Runs `redeem` with `args`; its standard output, or an error naming the command and its standard error."""
+    import subprocess
+    done = subprocess.run([binary, *args], env=env, input=stdin, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"{args}: {done.stderr}")
+    return done.stdout
+
+
+def screenshots(page, directory, name):
+    """Desktop and phone screenshots of the current page, as `directory/name-desktop.png` and `-phone.png`."""
+    import os
+    for label, size in (("desktop", (1280, 900)), ("phone", (390, 844))):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        page.screenshot(path=os.path.join(directory, f"{name}-{label}.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})

@@ -53,6 +53,8 @@ struct PortalController {
         let app = try await service.store.app(id: appID)
         let form = try await FormBody.parse(request, limit: 8 * 1024)
         try requireFormCookie(request, form)
+        // Without e-mail no link can go out: the page says so rather than "check your inbox".
+        guard service.mailOn else { return signInPage(app, [:], status: .serviceUnavailable) }
         let email = form["email"] ?? ""
         do {
             try await service.requestSignIn(appID: appID, email: email, ip: context.remoteIP)
