@@ -217,9 +217,5 @@ public enum OfferCodeLinks {
         redeemPageBase(publicURL: publicURL, appID: appID, sandbox: sandbox) + code + "&app_user_id=" + encode(claimant)
     }
 
-    static func encode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-    }
+    static func encode(_ text: String) -> String { PercentEncoding.component(text) }
 }

@@ -111,9 +111,5 @@ struct CheckoutPages: Sendable {
         return HTMLPage.response(templates.render(name, context), status: status, nonce: nonce, framing: framing)
     }
 
-    static func encode(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
-    }
+    static func encode(_ value: String) -> String { PercentEncoding.component(value) }
 }

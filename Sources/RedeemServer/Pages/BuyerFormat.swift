@@ -8,6 +8,8 @@ struct BuyerFormat: Sendable {
     let locale: Locale
 
     static let english = BuyerFormat(locale: Locale(identifier: "en_US"))
+    /// The locales Foundation knows, read once (each page would otherwise scan the list).
+    static let known = Set(Locale.availableIdentifiers)
 
     /// The first language of `Accept-Language` that names a region or a language Foundation knows; English otherwise.
     init(acceptLanguage: String?) {
@@ -23,7 +25,7 @@ struct BuyerFormat: Sendable {
         let identifier = best.map {
             Locale.identifier(fromComponents: Locale.components(fromIdentifier: $0.replacingOccurrences(of: "-", with: "_")))
         }
-        if let identifier, Locale.availableIdentifiers.contains(identifier) || Locale.availableIdentifiers.contains(String(identifier.prefix(2))) {
+        if let identifier, Self.known.contains(identifier) || Self.known.contains(String(identifier.prefix(2))) {
             self.locale = Locale(identifier: identifier)
         } else {
             self.locale = Self.english.locale

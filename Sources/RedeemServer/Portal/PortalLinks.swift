@@ -3,16 +3,10 @@ import Foundation
 /// Where a buyer manages their purchases of an app: `/account/{app_id}` on the public URL. RevenueCat's
 /// `management_url`, and the link in every receipt and new-link e-mail.
 enum PortalLinks {
-    static func home(publicURL: URL, appID: String) -> String { base(publicURL) + "/account/" + segment(appID) }
+    static func home(publicURL: URL, appID: String) -> String { base(publicURL) + "/account/" + PercentEncoding.component(appID) }
 
     /// The e-mailed sign-in link: opening it shows a button; only pressing it (a POST) uses the token.
     static func signIn(publicURL: URL, appID: String, token: String) -> String { home(publicURL: publicURL, appID: appID) + "/sign-in/" + token }
 
     private static func base(_ url: URL) -> String { url.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) }
-
-    private static func segment(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-    }
 }
