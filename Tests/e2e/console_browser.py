@@ -293,6 +293,8 @@ def main():
             page.get_by_label("Name (buyers see it on pages and in e-mails)").fill("Second App")
             page.get_by_label("Icon URL (https)").fill("/assets/demo-icon.svg")
             page.get_by_label("App Store link").fill("https://apps.apple.com/app/id42")
+            check("the new-app form has the console's styles (full-width fields)",
+                  page.get_by_label("Name (buyers see it on pages and in e-mails)").bounding_box()["width"] > 300)
             shots(page, "17-new-app")
             page.get_by_role("button", name="Create app").click()
             keys = page.locator("code.secret").all_inner_texts()
