@@ -62,7 +62,7 @@ struct CurlTransfer: Sendable {
         try check(redeem_curl_setopt_string(handle, CURLOPT_URL, try config.url()), "URL")
         try check(redeem_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "smtp,smtps"), "PROTOCOLS_STR")
         try check(redeem_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
-        try check(redeem_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, config.timeoutMilliseconds), "CONNECTTIMEOUT_MS")
+        try check(redeem_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, config.connectTimeoutMilliseconds), "CONNECTTIMEOUT_MS")
         try check(redeem_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, config.timeoutMilliseconds), "TIMEOUT_MS")
         let useSSL = config.security == .startTLS ? CURLUSESSL_ALL : CURLUSESSL_NONE
         try check(redeem_curl_setopt_long(handle, CURLOPT_USE_SSL, Int(useSSL.rawValue)), "USE_SSL")

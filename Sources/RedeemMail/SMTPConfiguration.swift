@@ -14,7 +14,7 @@ public struct SMTPConfiguration: Sendable, CustomStringConvertible {
     public var security: Security
     public var username: String?
     public var password: String?
-    /// Limit for connecting and for the whole transfer, each.
+    /// Limit for the whole transfer; connecting is limited to 3 s of it (a dead server fails fast, freeing its slot).
     public var timeout: Duration
     /// Sender used for messages without `from`.
     public var from: MailAddress?
@@ -74,8 +74,12 @@ public struct SMTPConfiguration: Sendable, CustomStringConvertible {
         return "\(security == .tls ? "smtps" : "smtp")://\(host):\(port)/\(clientHostname ?? "")"
     }
 
-    var timeoutMilliseconds: Int {
-        let (seconds, attoseconds) = timeout.components
+    var timeoutMilliseconds: Int { Self.milliseconds(timeout) }
+
+    var connectTimeoutMilliseconds: Int { Self.milliseconds(min(timeout, .seconds(3))) }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
         // At least 1: libcurl reads 0 as "no timeout".
         return max(1, Int(min(seconds, 86_400)) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
     }

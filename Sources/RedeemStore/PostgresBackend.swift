@@ -7,11 +7,16 @@ import PostgresNIO
 public final class PostgresBackend: SQLDatabase {
     public let engine = SQLEngine.postgres
     let client: PostgresClient
-    private let watch = PostgresCallWatch()
+    private let watch: PostgresCallWatch
     private let runner: Task<Void, Never>
     private let logger: Logger
 
-    public init(url: URL, maxConnections: Int = 20, logger: Logger) throws {
+    /// Connections per process unless `--database-pool-size` says otherwise: enough to keep two cores busy while
+    /// requests wait on round trips, few enough that several instances fit PostgreSQL's default 100.
+    public static let defaultPoolSize = 20
+
+    /// `connectionWait` bounds how long a call waits for a connection before it answers unavailable (a 503).
+    public init(url: URL, maxConnections: Int = defaultPoolSize, connectionWait: Duration = .seconds(10), logger: Logger) throws {
         guard let host = url.host, !host.isEmpty else { throw StoreError.badURL("missing host") }
         let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
         var configuration = PostgresClient.Configuration(
@@ -24,7 +29,8 @@ public final class PostgresBackend: SQLDatabase {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
-        let watch = self.watch
+        let watch = PostgresCallWatch(stall: connectionWait / 2, leaseWait: connectionWait, logger: logger)
+        self.watch = watch
         self.runner = Task {
             await withDiscardingTaskGroup { group in
                 group.addTask { await client.run() }
@@ -38,7 +44,7 @@ public final class PostgresBackend: SQLDatabase {
         do {
             return try await watch.run { leased in
                 try await client.withConnection { connection in
-                    leased(connection)
+                    try leased(connection)
                     return try await body(PostgresSession(connection: connection, logger: logger))
                 }
             }
@@ -72,7 +78,7 @@ public final class PostgresBackend: SQLDatabase {
         do {
             return try await watch.run { leased in
                 try await client.withTransaction(logger: logger) { connection in
-                    leased(connection)
+                    try leased(connection)
                     return try await body(PostgresSession(connection: connection, logger: logger))
                 }
             }

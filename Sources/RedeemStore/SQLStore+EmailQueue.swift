@@ -25,11 +25,13 @@ extension SQLStore {
         }
     }
 
-    /// Leases up to `limit` due e-mails for `lease` seconds; another worker (or instance) skips leased rows.
+    /// Leases up to `limit` due e-mails for `lease` seconds; another worker (or instance) skips leased rows, and on
+    /// PostgreSQL rows another instance is claiming right now.
     public func claimDueEmails(now: Date, lease: TimeInterval, limit: Int) async throws -> [QueuedEmail] {
         let until = now.addingTimeInterval(lease)
         return try await write { connection in
-            try await connection.query(
+            let skipLocked = connection.engine == .postgres ? "FOR UPDATE SKIP LOCKED" : ""
+            return try await connection.query(
                 """
                 UPDATE email_outbox SET locked_until = \(until)
                 WHERE id IN (
@@ -37,6 +39,7 @@ extension SQLStore {
                     WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= \(now)
                         AND (locked_until IS NULL OR locked_until <= \(now))
                     ORDER BY next_attempt_at LIMIT \(limit)
+                    \(unsafeRaw: skipLocked)
                 ) AND sent_at IS NULL AND failed_at IS NULL AND (locked_until IS NULL OR locked_until <= \(now))
                 RETURNING *
                 """

@@ -72,29 +72,53 @@ extension SQLStore {
     /// A new event ID: stable from here on, whatever the retries.
     static func eventID() -> String { "evt_" + SecretToken.generate(byteCount: 12) }
 
-    /// Leases due deliveries with their endpoint's address and secrets.
-    public func claimDueDeliveries(now: Date, lease: TimeInterval, limit: Int) async throws -> [(WebhookDelivery, WebhookEndpoint)] {
+    /// Leases up to `limit` due deliveries with their endpoint's address and secrets, at most `perEndpoint` in flight
+    /// per endpoint counting those other workers (or instances) hold, so one slow endpoint never fills every slot.
+    /// On PostgreSQL rows another instance is claiming are skipped, not waited for.
+    public func claimDueDeliveries(now: Date, lease: TimeInterval, limit: Int, perEndpoint: Int) async throws -> [(WebhookDelivery, WebhookEndpoint)]
+    {
         let until = now.addingTimeInterval(lease)
         return try await write { connection in
+            let skipLocked = connection.engine == .postgres ? "FOR UPDATE SKIP LOCKED" : ""
+            // The 1,000 oldest due rows are ranked per endpoint; a backlog further back waits its turn.
             let claimed = try await connection.query(
                 """
                 UPDATE webhook_deliveries SET locked_until = \(until)
                 WHERE id IN (
-                    SELECT id FROM webhook_deliveries
-                    WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= \(now)
-                        AND (locked_until IS NULL OR locked_until <= \(now))
-                    ORDER BY next_attempt_at LIMIT \(limit)
-                ) AND delivered_at IS NULL AND failed_at IS NULL AND (locked_until IS NULL OR locked_until <= \(now))
+                    SELECT id FROM webhook_deliveries WHERE id IN (
+                        SELECT ranked.id FROM (
+                            SELECT id, endpoint_id, next_attempt_at,
+                                ROW_NUMBER() OVER (PARTITION BY endpoint_id ORDER BY next_attempt_at, id) AS place
+                            FROM (
+                                SELECT id, endpoint_id, next_attempt_at FROM webhook_deliveries
+                                WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= \(now)
+                                    AND (locked_until IS NULL OR locked_until <= \(now))
+                                ORDER BY next_attempt_at LIMIT 1000
+                            ) due
+                        ) ranked
+                        LEFT JOIN (
+                            SELECT endpoint_id, COUNT(*) AS held FROM webhook_deliveries
+                            WHERE delivered_at IS NULL AND failed_at IS NULL AND locked_until > \(now)
+                            GROUP BY endpoint_id
+                        ) busy ON busy.endpoint_id = ranked.endpoint_id
+                        WHERE ranked.place + COALESCE(busy.held, 0) <= \(perEndpoint)
+                        ORDER BY ranked.next_attempt_at LIMIT \(limit)
+                    ) AND delivered_at IS NULL AND failed_at IS NULL AND (locked_until IS NULL OR locked_until <= \(now))
+                    \(unsafeRaw: skipLocked)
+                )
                 RETURNING *
                 """
             ).map(WebhookDelivery.init(row:))
-            var result: [(WebhookDelivery, WebhookEndpoint)] = []
-            for delivery in claimed.sorted(by: { $0.createdAt < $1.createdAt }) {
-                if let endpoint = try await connection.first("SELECT * FROM webhook_endpoints WHERE id = \(delivery.endpointID)") {
-                    result.append((delivery, try WebhookEndpoint(row: endpoint)))
+            guard !claimed.isEmpty else { return [] }
+            var endpoints: [String: WebhookEndpoint] = [:]
+            for endpointID in Set(claimed.map(\.endpointID)) {
+                if let row = try await connection.first("SELECT * FROM webhook_endpoints WHERE id = \(endpointID)") {
+                    endpoints[endpointID] = try WebhookEndpoint(row: row)
                 }
             }
-            return result
+            return claimed.sorted { $0.createdAt < $1.createdAt }.compactMap { delivery in
+                endpoints[delivery.endpointID].map { (delivery, $0) }
+            }
         }
     }
 

@@ -15,13 +15,17 @@ public final class SQLStore: Sendable {
     }
 
     /// Opens the database a URL names: `sqlite:///abs/path`, `sqlite://relative/path`, a plain path, or `postgres://…`.
-    public static func open(url: String, logger: Logger) async throws -> SQLStore {
+    /// `poolSize` caps PostgreSQL connections per process (SQLite has one writer and its own readers); `connectionWait`
+    /// bounds a PostgreSQL call's wait for one.
+    public static func open(
+        url: String, poolSize: Int = PostgresBackend.defaultPoolSize, connectionWait: Duration = .seconds(10), logger: Logger
+    ) async throws -> SQLStore {
         switch try DatabaseLocation(url) {
         case .sqlite(let path):
             // Group commit: transactions queued on the writer share one COMMIT, each in its own savepoint.
             return SQLStore(database: try await FastSQLiteBackend.open(path: path, groupCommit: true))
         case .postgres(let url):
-            return SQLStore(database: try PostgresBackend(url: url, logger: logger))
+            return SQLStore(database: try PostgresBackend(url: url, maxConnections: poolSize, connectionWait: connectionWait, logger: logger))
         }
     }
 

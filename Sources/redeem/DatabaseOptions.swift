@@ -12,8 +12,24 @@ struct DatabaseOptions: ParsableArguments {
     )
     var databaseURL: String?
 
+    @Option(help: "PostgreSQL connections this process may open, 1-1000 (env REDEEM_DATABASE_POOL_SIZE; default 20)")
+    var databasePoolSize: Int?
+
     var resolvedURL: String {
         databaseURL ?? Environment.value("REDEEM_DATABASE_URL") ?? ServerConfiguration.defaultDatabaseURL
+    }
+
+    func resolvedPoolSize() throws -> Int {
+        let setting = "--database-pool-size / REDEEM_DATABASE_POOL_SIZE"
+        if let databasePoolSize { return try Self.checkedPoolSize(databasePoolSize, setting: setting) }
+        guard let text = Environment.value("REDEEM_DATABASE_POOL_SIZE") else { return PostgresBackend.defaultPoolSize }
+        guard let size = Int(text) else { throw ConfigurationError(setting: setting, reason: "'\(text)' is not a whole number") }
+        return try Self.checkedPoolSize(size, setting: setting)
+    }
+
+    private static func checkedPoolSize(_ size: Int, setting: String) throws -> Int {
+        guard (1...1000).contains(size) else { throw ConfigurationError(setting: setting, reason: "\(size) is not between 1 and 1000") }
+        return size
     }
 
     /// Opens the store and applies pending migrations, as `serve` does. Only `creating` callers (the demo, the
@@ -25,7 +41,7 @@ struct DatabaseOptions: ParsableArguments {
                 reason: "no database at \(URL(fileURLWithPath: path).standardizedFileURL.path); run `redeem migrate` to create it, or name yours"
             )
         }
-        let store = try await SQLStore.open(url: resolvedURL, logger: logger)
+        let store = try await SQLStore.open(url: resolvedURL, poolSize: try resolvedPoolSize(), logger: logger)
         do {
             try await store.migrate(logger: logger)
         } catch {

@@ -69,6 +69,7 @@ struct ServerOptions: ParsableArguments {
             stripeSecretKey: stripeSecretKey ?? Environment.value("REDEEM_STRIPE_SECRET_KEY"),
             stripeAPIBase: Environment.value("REDEEM_STRIPE_API_URL")
         )
+        configuration.databasePoolSize = try database.resolvedPoolSize()
         configuration.benchmarkRoutes = benchmarkRoutes || Environment.value("REDEEM_BENCHMARK_ROUTES") == "1"
         if let text = metricsPort ?? Environment.value("REDEEM_METRICS_PORT") {
             guard let value = Int(text), (1...65535).contains(value), value != port else {
@@ -132,7 +133,7 @@ struct Migrate: AsyncParsableCommand {
     var dryRun = false
 
     func run() async throws {
-        let store = try await SQLStore.open(url: database.resolvedURL, logger: .cli)
+        let store = try await SQLStore.open(url: database.resolvedURL, poolSize: try database.resolvedPoolSize(), logger: .cli)
         let runner = MigrationRunner(database: store.database)
         if dryRun {
             let pending = try await runner.pending()

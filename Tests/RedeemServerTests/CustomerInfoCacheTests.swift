@@ -28,10 +28,10 @@ import Testing
     @Test func writesFromAnotherProcessShowAtOnce() async throws {
         let (url, cleanup) = try await TestDatabases.makeDatabase(.sqlite)
         defer { Task { try? await cleanup() } }
-        let serverStore = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        let serverStore = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
         try await serverStore.migrate(logger: TestDatabases.logger)
         // A second store on the same file stands for `redeem` CLI commands run beside the server.
-        let cliStore = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        let cliStore = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
         let clock = ManualClock(TestServer.start)
         let deps = try await ServerDependencies(store: serverStore, clock: clock)
         let created = try await AdminService(store: cliStore, clock: clock).createApp(

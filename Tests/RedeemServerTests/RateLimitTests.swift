@@ -52,9 +52,9 @@ import Testing
     @Test func limitsAreSharedThroughTheDatabase() async throws {
         let (url, cleanup) = try await TestDatabases.makeDatabase(TestDatabases.postgresConfigured ? .postgres : .sqlite)
         defer { Task { try? await cleanup() } }
-        let one = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        let one = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
         try await one.migrate(logger: TestDatabases.logger)
-        let two = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        let two = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
         let now = TestServer.start
         let counts = try await withThrowingTaskGroup(of: Int.self) { group in
             for i in 0..<40 {
@@ -72,9 +72,9 @@ import Testing
     func severalBucketsInOneStatement(_ backend: TestBackend) async throws {
         let (url, cleanup) = try await TestDatabases.makeDatabase(backend)
         defer { Task { try? await cleanup() } }
-        let one = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        let one = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
         try await one.migrate(logger: TestDatabases.logger)
-        let two = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        let two = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
         let now = TestServer.start
         let results = try await withThrowingTaskGroup(of: [String: Int].self) { group in
             for i in 0..<40 {

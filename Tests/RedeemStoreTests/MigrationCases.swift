@@ -37,9 +37,9 @@ enum MigrationCases {
     @Test func tokenMovesExactlyWhenAnyConnectionCommits() async throws {
         let (url, cleanup) = try await TestDatabases.makeDatabase(.sqlite)
         defer { Task { try? await cleanup() } }
-        let a = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        let a = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
         try await a.migrate(logger: TestDatabases.logger)
-        let b = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        let b = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
         // Every reader has reported once, so the token is settled.
         var token = try #require(try await a.changeToken())
         for _ in 0..<8 { token = try #require(try await a.changeToken()) }

@@ -17,6 +17,10 @@ public enum TestDatabases {
     /// The backends to run on: SQLite always, PostgreSQL when configured.
     public static var available: [TestBackend] { postgresConfigured ? [.sqlite, .postgres] : [.sqlite] }
 
+    /// Hundreds of tests share two cores and one admin pool that creates their databases, so a call may wait long
+    /// for a connection here without anything being wrong.
+    public static let connectionWait: Duration = .seconds(300)
+
     public static let logger: Logger = {
         var logger = Logger(label: "redeem-tests")
         logger.logLevel = .warning
@@ -26,7 +30,7 @@ public enum TestDatabases {
     /// Runs `body` with a fresh, migrated store, and removes the database afterwards.
     public static func withStore<T: Sendable>(_ backend: TestBackend, _ body: (SQLStore) async throws -> T) async throws -> T {
         let (url, cleanup) = try await makeDatabase(backend)
-        let store = try await SQLStore.open(url: url, logger: logger)
+        let store = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: logger)
         do {
             if backend == .sqlite { try await store.migrate(logger: logger) }
             let result = try await body(store)
@@ -75,7 +79,7 @@ actor PostgresTemplates {
 
     private func adminStore(_ base: String) async throws -> SQLStore {
         if let admin { return admin }
-        let store = try await SQLStore.open(url: base, logger: TestDatabases.logger)
+        let store = try await SQLStore.open(url: base, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
         admin = store
         return store
     }
@@ -92,7 +96,7 @@ actor PostgresTemplates {
         try await admin.database.read { try await $0.query("CREATE DATABASE \(unsafeRaw: name) TEMPLATE template0") }
         var components = components
         components.path = "/" + name
-        let store = try await SQLStore.open(url: components.string!, logger: TestDatabases.logger)
+        let store = try await SQLStore.open(url: components.string!, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
         try await store.migrate(logger: TestDatabases.logger)
         await store.close()
         return name

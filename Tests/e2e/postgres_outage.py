@@ -20,8 +20,12 @@ def pg_ctl(directory, *args):
                    check=True, capture_output=True, cwd="/")
 
 
+failures = []  # what the requests that got no HTTP answer saw, and after how long
+
+
 def request(url, key, body=None):
     """(status, Retry-After) of one request; status 0 when the connection itself failed."""
+    started = time.monotonic()
     req = urllib.request.Request(url, method="POST" if body else "GET", data=json.dumps(body).encode() if body else None)
     req.add_header("Authorization", f"Bearer {key}")
     if body:
@@ -32,7 +36,8 @@ def request(url, key, body=None):
             return response.status, None
     except urllib.error.HTTPError as error:
         return error.code, error.headers.get("Retry-After")
-    except OSError:
+    except OSError as error:
+        failures.append(f"{url.split('/v1/')[-1]}: {error!r} after {time.monotonic() - started:.1f} s")
         return 0, None
 
 
@@ -94,7 +99,8 @@ def main():
         check("the load ran before, during and after the outage", before > 0 and len(during) > 0 and len(answers) > len(during) + before,
               (before, len(during), len(answers)))
         check("every 503 carries Retry-After", all(retry is not None for status, retry in answers if status == 503))
-        check("no request got a 500, a broken connection or no answer: only 200, 201 and 503", set(statuses) <= {200, 201, 503}, statuses)
+        check("no request got a 500, a broken connection or no answer: only 200, 201 and 503", set(statuses) <= {200, 201, 503},
+              (statuses, failures[:5]))
         check("Redeem serves again each time PostgreSQL is back, without a restart", all(recovered) and server.poll() is None, recovered)
     finally:
         if server:
@@ -105,11 +111,14 @@ def main():
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
-            check("SIGTERM stops it within 15 s after the outages", time.monotonic() - stopping < 15)
+            took = time.monotonic() - stopping
+            check("SIGTERM stops it within 15 s after the outages", took < 15, f"{took:.1f} s")
             log_file.seek(0)
             log = log_file.read()
             check("the outage is not logged as critical", '"critical"' not in log and " critical " not in log,
                   [line for line in log.splitlines() if "critical" in line][:3])
+            if failures or took >= 15:
+                print("server log, last lines:\n" + "\n".join(log.splitlines()[-40:]))
         try:
             pg_ctl(directory, "stop", "-m", "immediate")
         except subprocess.CalledProcessError:

@@ -151,7 +151,7 @@ public func buildApplication(
     // Before anything makes a metric handle: handles made earlier would stay no-ops.
     let registry = configuration.metricsPort.map { _ in MetricsServer.bootstrap() }
     let tracing = try configuration.otlpEndpoint.map { try TracingSetup.bootstrap(endpoint: $0, logger: logger) }
-    let store = try await SQLStore.open(url: configuration.databaseURL, logger: logger)
+    let store = try await SQLStore.open(url: configuration.databaseURL, poolSize: configuration.databasePoolSize, logger: logger)
     let runner = MigrationRunner(database: store.database)
     if configuration.migrateOnStart {
         try await runner.apply(logger: logger)

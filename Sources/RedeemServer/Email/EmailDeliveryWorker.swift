@@ -18,6 +18,8 @@ public final class EmailDeliveryWorker: Service, Sendable {
     let logger: Logger
     let pollInterval: Duration
     let maxAttempts = 12
+    /// SMTP sessions at once: one server, so a few suffice; a stuck session holds one slot until its timeout.
+    let concurrency = 4
     private let loop: QueueWorkerLoop
 
     init(
@@ -58,20 +60,20 @@ public final class EmailDeliveryWorker: Service, Sendable {
         }
     }
 
-    /// Sends everything due now; returns how many were sent.
+    /// Sends everything due now, `concurrency` at a time; returns how many were sent. Each send is bounded by the SMTP
+    /// timeout (connect and whole transfer), well inside the lease.
     @discardableResult
     public func drain() async -> Int {
-        var sent = 0
-        do {
-            while true {
-                let due = try await store.claimDueEmails(now: clock.now(), lease: 120, limit: 10)
-                if due.isEmpty { break }
-                for email in due where await send(email) { sent += 1 }
+        await ConcurrentDrain.run(limit: concurrency) { free in
+            do {
+                return try await store.claimDueEmails(now: clock.now(), lease: 120, limit: free)
+            } catch {
+                logger.error("e-mail queue unavailable", metadata: ["error": "\(error)"])
+                return []
             }
-        } catch {
-            logger.error("e-mail emailQueue unavailable", metadata: ["error": "\(error)"])
+        } work: { [self] email in
+            await send(email)
         }
-        return sent
     }
 
     func send(_ email: QueuedEmail) async -> Bool {

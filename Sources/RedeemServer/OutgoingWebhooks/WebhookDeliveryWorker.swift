@@ -10,26 +10,35 @@ import ServiceLifecycle
 /// Delivers queued server notifications at least once: signed, retried with backoff on non-2xx answers and
 /// timeouts, every attempt logged. Deliveries are leased, so instances never send one at the same time; the
 /// event ID in the body is stable, so receivers can drop repeats.
+///
+/// Up to `concurrency` attempts run at once, at most `perEndpoint` of them to one endpoint (across instances), each
+/// bounded by a 2 s connect timeout and the policy's total timeout: a dead or slow endpoint holds its own slots only.
+/// Every claimed delivery starts at once, so it ends within its lease (the total timeout and 30 s more).
 public final class WebhookDeliveryWorker: Service, Sendable {
     let store: any WebhookQueueStore
     let clock: any RedeemClock
     let logger: Logger
     let policy: WebhookRetryPolicy
     let pollInterval: Duration
+    let concurrency: Int
+    let perEndpoint: Int
     let client: HTTPClient
     private let loop: QueueWorkerLoop
 
     public init(
         store: any WebhookQueueStore, clock: any RedeemClock, logger: Logger, policy: WebhookRetryPolicy = .default,
-        pollInterval: Duration = .seconds(1)
+        pollInterval: Duration = .seconds(1), concurrency: Int = 32, perEndpoint: Int = 4
     ) {
         self.store = store
         self.clock = clock
         self.logger = logger
         self.policy = policy
         self.pollInterval = pollInterval
+        self.concurrency = concurrency
+        self.perEndpoint = perEndpoint
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
-        configuration.timeout = .init(connect: .seconds(10), read: .seconds(Int64(policy.timeout)))
+        configuration.timeout = .init(connect: .seconds(2), read: .seconds(Int64(policy.timeout)))
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = perEndpoint
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.loop = QueueWorkerLoop(interval: pollInterval)
     }
@@ -45,20 +54,19 @@ public final class WebhookDeliveryWorker: Service, Sendable {
         try? await client.shutdown().get()
     }
 
-    /// Attempts everything due now; returns how many were delivered.
+    /// Attempts everything due now, concurrently; returns how many were delivered.
     @discardableResult
     public func drain() async -> Int {
-        var delivered = 0
-        do {
-            while true {
-                let due = try await store.claimDueDeliveries(now: clock.now(), lease: policy.timeout + 30, limit: 20)
-                if due.isEmpty { break }
-                for (delivery, endpoint) in due where await deliver(delivery, to: endpoint) { delivered += 1 }
+        await ConcurrentDrain.run(limit: concurrency) { free in
+            do {
+                return try await store.claimDueDeliveries(now: clock.now(), lease: policy.timeout + 30, limit: free, perEndpoint: perEndpoint)
+            } catch {
+                logger.error("webhook queue unavailable", metadata: ["error": "\(error)"])
+                return []
             }
-        } catch {
-            logger.error("webhook queue unavailable", metadata: ["error": "\(error)"])
+        } work: { [self] delivery, endpoint in
+            await deliver(delivery, to: endpoint)
         }
-        return delivered
     }
 
     func deliver(_ delivery: WebhookDelivery, to endpoint: WebhookEndpoint) async -> Bool {

@@ -5,7 +5,7 @@ import RedeemWebhooks
 
 /// The delivery queue the worker drains.
 public protocol WebhookQueueStore: Sendable {
-    func claimDueDeliveries(now: Date, lease: TimeInterval, limit: Int) async throws -> [(WebhookDelivery, WebhookEndpoint)]
+    func claimDueDeliveries(now: Date, lease: TimeInterval, limit: Int, perEndpoint: Int) async throws -> [(WebhookDelivery, WebhookEndpoint)]
     func recordDeliveryAttempt(deliveryID: String, attempt: WebhookAttempt, delivered: Bool, retryAt: Date?) async throws
 }
 
