@@ -38,4 +38,5 @@ python3 Tests/e2e/portal_browser.py .build/debug/redeem   # the customer portal 
 python3 Tests/e2e/metrics_e2e.py .build/debug/redeem     # GET /metrics on its own loopback listener; GET /
 python3 Tests/e2e/tracing_e2e.py .build/debug/redeem     # spans per request to an OTLP/HTTP collector, no tokens in them
 python3 Tests/e2e/postgres_outage.py .build/debug/redeem  # PostgreSQL restarts under load: 503s, never 500s or hangs; recovers
+python3 Tests/e2e/multi_instance.py .build/debug/redeem   # two serve processes on one PostgreSQL: storm, cache, limits, webhooks, e-mail once
 swift test --skip-build

@@ -25,23 +25,26 @@ import Testing
         }
     }
 
-    @Test func writesFromAnotherProcessShowAtOnce() async throws {
-        let (url, cleanup) = try await TestDatabases.makeDatabase(.sqlite)
+    /// A second store on the same database stands for `redeem` CLI commands beside the server (SQLite) or another
+    /// instance (PostgreSQL): its commits show in the server's next answer, cached or not.
+    @Test(arguments: TestDatabases.available)
+    func writesFromAnotherProcessShowAtOnce(_ backend: TestBackend) async throws {
+        let (url, cleanup) = try await TestDatabases.makeDatabase(backend)
         defer { Task { try? await cleanup() } }
         let serverStore = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
         try await serverStore.migrate(logger: TestDatabases.logger)
-        // A second store on the same file stands for `redeem` CLI commands run beside the server.
-        let cliStore = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
+        let otherStore = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
         let clock = ManualClock(TestServer.start)
         let deps = try await ServerDependencies(store: serverStore, clock: clock)
-        let created = try await AdminService(store: cliStore, clock: clock).createApp(
+        let other = AdminService(store: otherStore, clock: clock)
+        let created = try await other.createApp(
             {
                 var c = AppChanges()
                 c.name = "A"
                 return c
             }())
-        _ = try await AdminService(store: cliStore, clock: clock).createProduct(
-            appID: created.app.id, ProductInput(id: "life", type: "non_consumable", entitlements: ["pro"]))
+        let appID = created.app.id
+        _ = try await other.createProduct(appID: appID, ProductInput(id: "life", type: "non_consumable", entitlements: ["pro"]))
         let key = try #require(created.plaintext(.publicSandbox))
         let app = Application(router: try buildRouter(deps))
         try await app.test(.router) { client in
@@ -53,13 +56,43 @@ import Testing
             }
             #expect(try await entitlements().isEmpty)
             #expect(try await entitlements().isEmpty)  // now served from the cache
-            let grant = PurchaseGrant(
-                appID: created.app.id, appUserID: try AppUserID(validating: "bob"), productID: "life", purchaseDate: clock.now())
-            _ = try await cliStore.grant(grant, idempotency: nil, now: clock.now())
-            #expect(try await entitlements()["pro"] != nil)
+            let grant = PurchaseGrant(appID: appID, appUserID: try AppUserID(validating: "bob"), productID: "life", purchaseDate: clock.now())
+            _ = try await otherStore.grant(grant, idempotency: nil, now: clock.now())
+            #expect(try await entitlements().keys.sorted() == ["pro"])
+            #expect(try await entitlements().keys.sorted() == ["pro"])  // cached again
+            // A catalog change elsewhere (the product now also unlocks "extra") shows too.
+            _ = try await other.createEntitlement(appID: appID, EntitlementInput(id: "extra"))
+            _ = try await other.updateProduct(appID: appID, id: "life", ProductUpdate(entitlements: ["pro", "extra"]))
+            #expect(try await entitlements().keys.sorted() == ["extra", "pro"])
+            // So does a purchase moving to another customer (a redemption on another instance moves it this way).
+            let bob = try await otherStore.customer(appID: appID, appUserID: try AppUserID(validating: "bob"), now: clock.now())
+            let purchaseID = try #require(try await otherStore.purchases(customerID: bob.id).first?.id)
+            let carol = try await otherStore.customer(appID: appID, appUserID: try AppUserID(validating: "carol"), now: clock.now())
+            try await otherStore.database.transaction { connection in
+                try await connection.query("UPDATE purchases SET customer_id = \(carol.id) WHERE id = \(purchaseID)")
+            }
+            #expect(try await entitlements().isEmpty)
         }
-        await cliStore.close()
+        await otherStore.close()
         await serverStore.close()
+    }
+
+    /// On PostgreSQL the cache answers from one small read: the customer's version, not the purchases.
+    @Test func postgresHitsReadOnlyTheVersion() async throws {
+        guard TestDatabases.available.contains(.postgres) else { return }
+        try await TestServer.with(.postgres) { server in
+            let app = try await server.createAppWithCatalog()
+            _ = try await server.grant(app, #"{"app_user_id": "dora", "product_id": "lifetime"}"#)
+            let first = try await server.send(.get, "/v1/subscribers/dora", key: app.publicSandbox)
+            let tag = try await server.deps.store.customerInfoTag(appID: app.id, appUserID: .init(validating: "dora"))
+            #expect(tag != nil)
+            #expect(try await server.deps.store.customerInfoTag(appID: app.id, appUserID: .init(validating: "dora")) == tag)
+            #expect(try await server.deps.store.customerInfoTag(appID: app.id, appUserID: .init(validating: "nobody")) == nil)
+            let second = try await server.send(.get, "/v1/subscribers/dora", key: app.publicSandbox)
+            #expect(try first.string("subscriber.first_seen") == (try second.string("subscriber.first_seen")))
+            _ = try await server.grant(app, #"{"app_user_id": "dora", "product_id": "monthly"}"#)
+            #expect(try await server.deps.store.customerInfoTag(appID: app.id, appUserID: .init(validating: "dora")) != tag)
+        }
     }
 
     @Test func cachedBodiesMatchTheEncoderAndLastSeenStillRefreshes() async throws {

@@ -4,10 +4,10 @@ import NIOConcurrencyHelpers
 import RedeemCore
 import RedeemStore
 
-/// Rendered `subscriber` JSON per (app, app user ID), valid while the store's change token is unchanged.
+/// Rendered `subscriber` JSON per (app, app user ID), valid while the store's tag for it is unchanged.
 ///
 /// CustomerInfo's `subscriber` does not depend on the request time (clients judge expiry against
-/// `request_date`), so a hit only needs the store to confirm nothing was committed since it was filled.
+/// `request_date`), so a hit only needs the store to confirm nothing it depends on was committed since it was filled.
 /// Entries also lapse when `last_seen` is due a refresh, so that refresh still reaches the store.
 final class CustomerInfoCache: Sendable {
 
@@ -17,7 +17,7 @@ final class CustomerInfoCache: Sendable {
     }
 
     struct Entry {
-        let token: UInt64
+        let token: String
         let refreshDue: Date
         let subscriber: ByteBuffer
     }
@@ -27,13 +27,13 @@ final class CustomerInfoCache: Sendable {
 
     init(capacity: Int = 50_000) { self.capacity = capacity }
 
-    func lookup(_ key: Key, token: UInt64, now: Date) -> ByteBuffer? {
+    func lookup(_ key: Key, token: String, now: Date) -> ByteBuffer? {
         guard let entry = entries.withLockedValue({ $0[key] }), entry.token == token, now < entry.refreshDue else { return nil }
         return entry.subscriber
     }
 
     /// `token` must have been read before the data the entry was built from.
-    func store(_ key: Key, token: UInt64, info: CustomerInfo, subscriber: ByteBuffer) {
+    func store(_ key: Key, token: String, info: CustomerInfo, subscriber: ByteBuffer) {
         let lastSeen = ISODate.parse(info.subscriber.lastSeen) ?? .distantPast
         let entry = Entry(token: token, refreshDue: lastSeen.addingTimeInterval(Customer.lastSeenResolution), subscriber: subscriber)
         entries.withLockedValue { entries in

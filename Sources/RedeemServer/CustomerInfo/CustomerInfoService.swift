@@ -1,8 +1,9 @@
 import Foundation
 import RedeemCore
 
-/// The hottest read: a customer's info, served from the rendered-JSON cache while the store's change token says
-/// nothing was committed since it was filled (see `CustomerInfoCache`).
+/// The hottest read: a customer's info, served from the rendered-JSON cache while the store's tag for the customer
+/// says nothing it depends on was committed since it was filled (see `CustomerInfoCache`). On every engine, so
+/// several instances on one PostgreSQL cache too: the tag is read from the database on each request.
 struct CustomerInfoService: Sendable {
     let store: any CustomerInfoStore
     let cache: CustomerInfoCache
@@ -14,7 +15,7 @@ struct CustomerInfoService: Sendable {
         let now = clock.now()
         let key = CustomerInfoCache.Key(appID: appID, appUserID: appUserID.rawValue)
         // Read before the data, so an entry may be newer than its tag but never older.
-        let token = try await store.changeToken()
+        let token = try await store.customerInfoTag(appID: appID, appUserID: appUserID)
         if let token, let subscriber = cache.lookup(key, token: token, now: now) {
             return CustomerInfoResponse(requestDate: now, subscriber: subscriber)
         }

@@ -1,0 +1,480 @@
+#!/usr/bin/env python3
+"""Two `redeem serve` processes on one PostgreSQL database behave as one service:
+- both start at the same moment on an empty database, and the schema is migrated exactly once;
+- a link redeemed by 200 claimants at once, half on each instance, is redeemed exactly once (one 200, every other answer
+  7852, no 5xx, no dropped connection), and the winner's entitlement shows on both instances, nobody else's;
+- a write on one instance shows in the very next Customer Info on the other, even after reads that would warm a cache;
+- rate limits are counted once for the service, not per instance;
+- each webhook event reaches a healthy endpoint exactly once and in good time while another app's two endpoints fail (one
+  accepts and never answers, one refuses connections);
+- each receipt e-mail is sent exactly once;
+- SIGTERM stops both within 15 s.
+Runs its own PostgreSQL cluster (scripts/postgres-up.sh with another directory and port), so other tests' databases are
+untouched. Usage: multi_instance.py path/to/redeem. Prints 'N passed, M failed'."""
+import collections, glob, json, os, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time, urllib.error
+import urllib.request, uuid
+from concurrent.futures import ThreadPoolExecutor
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from support import MailServer, check, finish, free_port, run_cli  # noqa: E402
+
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PG_BIN = sorted(glob.glob("/usr/lib/postgresql/*/bin"))[-1] if glob.glob("/usr/lib/postgresql/*/bin") else None
+PER_IP, PER_USER = 10, 6  # redemption attempts per minute, for the whole service
+STORM = 200
+BAD_TOKEN = "A" * 43  # well-formed, never issued: 7849 once past the rate limits
+
+
+def call(method, url, key=None, body=None, headers=None, timeout=60):
+    """(status, JSON body, response headers); status 0 with the error as body when no HTTP answer came."""
+    request = urllib.request.Request(url, method=method, data=json.dumps(body).encode() if body is not None else None)
+    if key:
+        request.add_header("Authorization", f"Bearer {key}")
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, json.loads(response.read() or b"null"), response.headers
+    except urllib.error.HTTPError as error:
+        raw = error.read()
+        try:
+            return error.code, json.loads(raw or b"null"), error.headers
+        except ValueError:
+            return error.code, raw[:200], error.headers
+    except OSError as error:
+        return 0, repr(error), {}
+
+
+class Instance:
+    """One `redeem serve` process; its log goes to a file (a pipe nobody reads fills up and blocks the server)."""
+
+    def __init__(self, name, env, workdir, extra):
+        self.name, self.port = name, free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log_path = os.path.join(workdir, f"serve-{name}.log")
+        self.log_file = open(self.log_path, "w")
+        self.args = [BIN, "serve", "--port", str(self.port), *extra]
+        self.env = env
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen(self.args, env=self.env, stdout=subprocess.DEVNULL, stderr=self.log_file, text=True)
+
+    def log(self):
+        with open(self.log_path) as f:
+            return f.read()
+
+    def entries(self):
+        """The log's JSON lines (REDEEM_LOG_FORMAT=json), parsed; a line that is not JSON is kept as its text."""
+        parsed = []
+        for line in self.log().splitlines():
+            if line.strip():
+                try:
+                    parsed.append(json.loads(line))
+                except ValueError:
+                    parsed.append({"level": "unparsed", "msg": line})
+        return parsed
+
+    def errors(self):
+        return [e for e in self.entries() if str(e.get("level", "")).lower() in ("error", "critical", "unparsed")]
+
+    def tail(self, lines=25):
+        return f"--- serve {self.name} log, last lines:\n" + "\n".join(self.log().splitlines()[-lines:])
+
+
+INSTANCES = []
+
+
+def verify(name, condition, detail=""):
+    """`check`, and the servers' log tails when it fails."""
+    check(name, condition, detail)
+    if not condition:
+        for instance in INSTANCES:
+            print(instance.tail(), flush=True)
+
+
+def psql(url, sql):
+    """Rows of `sql` as lists of strings."""
+    done = subprocess.run([os.path.join(PG_BIN, "psql"), url, "-X", "-At", "-F", "\t", "-c", sql], capture_output=True, text=True,
+                          check=True)
+    return [line.split("\t") for line in done.stdout.splitlines() if line]
+
+
+def expected_migrations(db_url):
+    """The versions this binary knows, from `redeem migrate --dry-run` on a scratch database of the same cluster (the
+    dry run creates the migrations table, so never on the database the servers start on)."""
+    psql(db_url, "CREATE DATABASE migration_probe")
+    try:
+        listed = run_cli(BIN, ["migrate", "--dry-run"], {**os.environ, "REDEEM_DATABASE_URL": db_url.rsplit("/", 1)[0] + "/migration_probe"})
+    finally:
+        psql(db_url, "DROP DATABASE IF EXISTS migration_probe WITH (FORCE)")
+    return sorted(int(n) for n in re.findall(r"^pending: (\d+) ", listed, re.M))
+
+
+def entitled(instance, key, user):
+    status, body, _ = call("GET", f"{instance.base}/v1/subscribers/{user}", key=key)
+    return status, status == 200 and "pro" in body["subscriber"]["entitlements"]
+
+
+def purchase(instance, app, user, product="pro", **extra):
+    return call("POST", instance.base + "/v1/purchases", key=app["keys"]["secret"],
+                body={"app_user_id": user, "product_id": product, **extra}, headers={"Idempotency-Key": str(uuid.uuid4())})
+
+
+def redeem(instance, app, user, token, ip):
+    return call("POST", instance.base + "/v1/subscribers/redeem_purchase", key=app["keys"]["public_production"],
+                body={"app_user_id": user, "redemption_token": token}, headers={"X-Forwarded-For": ip})
+
+
+class HookReceiver:
+    """A healthy webhook endpoint on loopback: records each event ID with when it came and answers 200 after `delay`
+    seconds, so several deliveries are in flight at once, as with a real receiver."""
+
+    def __init__(self, delay=0.1):
+        self.lock = threading.Lock()
+        self.events = []
+        receiver = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                try:
+                    event_id = json.loads(body)["event"]["id"]
+                except (ValueError, KeyError, TypeError):
+                    event_id = "unparsed:" + body[:80].decode("utf-8", "replace")
+                with receiver.lock:
+                    receiver.events.append((event_id, time.monotonic()))
+                time.sleep(delay)
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *_):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def received(self):
+        with self.lock:
+            return list(self.events)
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class HungEndpoint:
+    """A dead webhook endpoint: accepts connections, reads the request and never answers."""
+
+    def __init__(self):
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/hook"
+        self.held = []
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            self.held.append(connection)
+            try:
+                connection.settimeout(5)
+                connection.recv(65536)
+            except OSError:
+                pass
+
+    def stop(self):
+        self.listener.close()
+        for connection in self.held:
+            connection.close()
+
+
+def fresh_rate_window(needed=10):
+    """Waits for the next one-minute window when fewer than `needed` seconds of this one are left (the counters'
+    windows start at whole minutes), so a run of attempts is counted in one window."""
+    left = 60 - time.time() % 60
+    if left < needed:
+        time.sleep(left + 0.3)
+
+
+def start_together(instances, db_url):
+    expected = expected_migrations(db_url)
+    tables = psql(db_url, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
+    verify("the database starts empty, and the binary lists its migrations", tables == [["0"]] and len(expected) > 0,
+           (tables, expected))
+    for instance in instances:
+        instance.start()
+    healthy = [False] * len(instances)
+
+    def wait(i):
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and instances[i].process.poll() is None:
+            status, body, _ = call("GET", instances[i].base + "/health", timeout=5)
+            if status == 200:
+                healthy[i] = True
+                return
+            time.sleep(0.1)
+
+    threads = [threading.Thread(target=wait, args=(i,)) for i in range(len(instances))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    verify("both instances, started at the same moment on an empty database, become healthy", all(healthy),
+           [(i.name, i.process.poll()) for i in instances])
+    if not all(healthy):
+        return False
+    rows = psql(db_url, "SELECT version FROM schema_migrations ORDER BY version")
+    versions = [int(r[0]) for r in rows]
+    verify(f"the migrations table has each of the {len(expected)} versions once", versions == expected,
+           (versions, expected))
+    applied = [(i.name, int(e.get("version", -1)))
+               for i in instances for e in i.entries() if e.get("msg") == "applied migration"]
+    versions_applied = sorted(v for _, v in applied)
+    verify("each migration was applied by exactly one of the two instances (their logs)", versions_applied == expected,
+           (collections.Counter(n for n, _ in applied), versions_applied))
+    errors = [(i.name, e.get("msg"), e.get("error")) for i in instances for e in i.errors()]
+    verify("neither log shows an error while starting", not errors, errors[:5])
+    return True
+
+
+def storm(a, b, app):
+    status, granted, _ = purchase(a, app, "storm-buyer")
+    token = (granted or {}).get("redemption_https_url", "/").rsplit("/", 1)[-1] if status == 201 else ""
+    verify("a purchase on A gives a redemption link", status == 201 and len(token) > 20, (status, granted))
+    answers = [None] * STORM
+    barrier = threading.Barrier(STORM)
+
+    def claim(i):
+        instance = (a, b)[i % 2]
+        try:
+            barrier.wait(timeout=30)
+        except threading.BrokenBarrierError:
+            pass
+        answers[i] = redeem(instance, app, f"claimant-{i:03d}", token, f"10.20.{i // 250}.{i % 250 + 1}")
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=claim, args=(i,)) for i in range(STORM)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    took = time.monotonic() - started
+    kinds = collections.Counter((s, body.get("code") if isinstance(body, dict) else body) for s, body, _ in answers)
+    winners = [i for i, (s, _, _) in enumerate(answers) if s == 200]
+    verify(f"storm: of {STORM} concurrent redemptions of one link (half on each instance) exactly one succeeds ({took:.1f} s)",
+           len(winners) == 1, dict(kinds))
+    others = [(s, body) for i, (s, body, _) in enumerate(answers) if i not in winners]
+    refused = [s == 403 and isinstance(body, dict) and body.get("code") == 7852 for s, body in others]
+    verify("storm: every other answer is 403 with code 7852 (already redeemed by another user): no 5xx, no dropped connection",
+           all(refused) and len(others) == STORM - len(winners), dict(kinds))
+    if len(winners) != 1:
+        return
+    winner = f"claimant-{winners[0]:03d}"
+    seen = [entitled(instance, app["keys"]["public_production"], winner) for instance in (a, b)]
+    verify(f"storm: the winner ({winner}, on {(a, b)[winners[0] % 2].name}) has the entitlement in Customer Info on both instances",
+           all(ok for _, ok in seen), seen)
+    losers = [f"claimant-{i:03d}" for i in range(STORM) if i != winners[0]]
+    with ThreadPoolExecutor(8) as pool:
+        found = list(pool.map(lambda n: (losers[n], entitled((a, b)[n % 2], app["keys"]["public_production"], losers[n])),
+                              range(len(losers))))
+    wrong = [(user, status, ok) for user, (status, ok) in found if status != 200 or ok]
+    verify(f"storm: none of the other {len(losers)} claimants has it (asked on both instances)", not wrong, wrong[:5])
+
+
+def cache_coherence(a, b, app):
+    """Reads on one instance (twice, so a cache would be warm), a write on the other, then the next read must show it."""
+    key = app["keys"]["public_production"]
+    rounds = []
+    for n in range(6):
+        reader, writer = (b, a) if n % 2 == 0 else (a, b)
+        user = f"coherent-{n}"
+        before = [entitled(reader, key, user) for _ in range(2)]
+        if n % 4 < 2:
+            how = "purchase"
+            status, _, _ = purchase(writer, app, user)
+            wrote = status == 201
+        else:
+            how = "redemption"
+            status, granted, _ = purchase(writer, app, f"coherent-buyer-{n}")
+            token = (granted or {}).get("redemption_https_url", "/").rsplit("/", 1)[-1]
+            status, _, _ = redeem(writer, app, user, token, f"10.40.0.{n + 1}")
+            wrote = status == 200
+        after = entitled(reader, key, user)
+        rounds.append((n, how, f"read {reader.name}, wrote {writer.name}", before, wrote, after))
+    good = [r for r in rounds if all(s == 200 and not ok for s, ok in r[3]) and r[4] and r[5] == (200, True)]
+    verify("cache coherence: 6 rounds (purchases and redemptions, both directions): after two reads on one instance, a write "
+           "on the other shows in the very next read", len(good) == len(rounds), [r for r in rounds if r not in good])
+
+
+def rate_limits(a, b, app):
+    fresh_rate_window()
+    by_ip = [redeem((a, b)[n % 2], app, f"ip-limited-{n}", BAD_TOKEN, "10.30.0.1") for n in range(2 * PER_IP)]
+    by_user = [redeem((a, b)[n % 2], app, "user-limited", BAD_TOKEN, f"10.31.0.{n + 1}") for n in range(2 * PER_USER)]
+    for label, answers, limit in (("per-IP", by_ip, PER_IP), ("per-user", by_user, PER_USER)):
+        summary = [(("A", "B")[n % 2], s, body.get("code") if isinstance(body, dict) else body) for n, (s, body, _) in enumerate(answers)]
+        passed = all(s == 400 and body.get("code") == 7849 for s, body, _ in answers[:limit])
+        refused = all(s == 429 and body.get("code") == 7429 and headers.get("Retry-After") for s, body, headers in answers[limit:])
+        verify(f"rate limits: the {label} limit ({limit}/min) is shared: of {2 * limit} attempts alternating A and B "
+               f"({limit} each), the first {limit} pass and the other {limit} get 429 with Retry-After, on both instances",
+               passed and refused, summary)
+
+
+def webhooks(a, b, env, db_url, hooks_app, dead_app, receiver, hung, count=30, dead_count=10):
+    healthy = json.loads(run_cli(BIN, ["webhooks", "create", "--app", hooks_app["id"], "--url", receiver.url, "--json"], env))
+    # The dead app has two dead endpoints: one that accepts and never answers, one where nothing listens.
+    run_cli(BIN, ["webhooks", "create", "--app", dead_app["id"], "--url", hung.url, "--json"], env)
+    run_cli(BIN, ["webhooks", "create", "--app", dead_app["id"], "--url", f"http://127.0.0.1:{free_port()}/hook", "--json"], env)
+    with ThreadPoolExecutor(6) as pool:
+        dead = list(pool.map(lambda n: purchase((a, b)[n % 2], dead_app, f"dead-{n}")[0], range(dead_count)))
+        started = time.monotonic()
+        made = list(pool.map(lambda n: purchase((a, b)[n % 2], hooks_app, f"hooked-{n}")[0], range(count)))
+    verify(f"webhooks: {count} purchases for the healthy app and {dead_count} for the dead one (a hung endpoint and a "
+           "refusing one), spread over both instances",
+           made == [201] * count and dead == [201] * dead_count, (collections.Counter(made), collections.Counter(dead)))
+    expected = {r[0] for r in psql(db_url, f"SELECT event_id FROM webhook_deliveries WHERE endpoint_id = '{healthy['id']}'")}
+    deadline = time.monotonic() + 45
+    arrived = None
+    while time.monotonic() < deadline:
+        ids = {event_id for event_id, _ in receiver.received()}
+        if expected and expected <= ids:
+            arrived = max(at for event_id, at in receiver.received() if event_id in expected) - started
+            break
+        time.sleep(0.1)
+    time.sleep(3)  # time for a duplicate to follow
+    received = receiver.received()
+    counts = collections.Counter(event_id for event_id, _ in received)
+    verify(f"webhooks: every one of the {len(expected)} events queued for the healthy endpoint arrived",
+           len(expected) >= count and set(counts) == expected,
+           (len(expected), len(counts), sorted(expected - set(counts))[:3], sorted(set(counts) - expected)[:3]))
+    duplicates = {event_id: n for event_id, n in counts.items() if n > 1}
+    verify("webhooks: each event arrived exactly once (no event ID twice)", not duplicates and received,
+           (len(received), duplicates))
+    verify(f"webhooks: all arrived within 20 s of the first purchase while the dead endpoints failed "
+           f"({'%.1f s' % arrived if arrived is not None else 'not all arrived'})", arrived is not None and arrived < 20, arrived)
+    refused = psql(db_url, f"SELECT count(*) FROM webhook_attempts t JOIN webhook_deliveries d ON d.id = t.delivery_id "
+                           f"JOIN webhook_endpoints e ON e.id = d.endpoint_id WHERE e.app_id = '{dead_app['id']}' AND e.url <> '{hung.url}'")
+    verify("webhooks: the dead endpoints were being tried meanwhile (the hung one holds connections, the refusing one has "
+           "failed attempts)", len(hung.held) > 0 and int(refused[0][0]) > 0, (len(hung.held), refused))
+    shares = {i.name: sum(e.get("msg") == "webhook attempt" and e.get("event_id") in expected for e in i.entries()) for i in (a, b)}
+    verify(f"webhooks: the two logs hold one attempt per healthy event between them (A and B made {shares})",
+           sum(shares.values()) == len(expected), shares)
+    rows = psql(db_url, f"SELECT d.event_id, d.delivered_at IS NOT NULL, count(t.id) FROM webhook_deliveries d "
+                        f"LEFT JOIN webhook_attempts t ON t.delivery_id = d.id WHERE d.endpoint_id = '{healthy['id']}' "
+                        f"GROUP BY d.event_id, d.delivered_at")
+    bad = [r for r in rows if r[1] != "t" or r[2] != "1"]
+    verify("webhooks: the database records each healthy delivery as delivered after exactly one attempt", rows and not bad, bad[:5])
+
+
+def emails(a, b, db_url, app, mail, count=20):
+    recipients = [f"receipt-{n}@example.com" for n in range(count)]
+    with ThreadPoolExecutor(6) as pool:
+        made = list(pool.map(lambda n: purchase((a, b)[n % 2], app, f"mailed-{n}", email=recipients[n], send_receipt_email=True)[0],
+                             range(count)))
+    verify(f"e-mail: {count} purchases with a receipt e-mail, spread over both instances", made == [201] * count, collections.Counter(made))
+    queued = {r[0] for r in psql(db_url, f"SELECT id FROM email_outbox WHERE app_id = '{app['id']}' AND kind = 'receipt'")}
+    started = time.monotonic()
+    mail.messages(lambda m: any(r in recipients for r in m["rcpt_tos"]), count, tries=300)
+    took = time.monotonic() - started
+    time.sleep(3)  # time for a duplicate to follow
+    got = mail.messages(lambda m: any(r in recipients for r in m["rcpt_tos"]), 0, tries=1)
+    by_recipient = collections.Counter(r for m in got for r in m["rcpt_tos"])
+    by_id = collections.Counter(m["message_id"].strip("<>").removesuffix("@redeem") for m in got)
+    verify(f"e-mail: every receipt arrived ({len(got)} messages for {count} receipts, {took:.1f} s after the purchases)",
+           len(queued) == count and set(by_id) == queued and set(by_recipient) == set(recipients),
+           (len(queued), len(got), sorted(set(recipients) - set(by_recipient))[:3]))
+    shares = {i.name: sum(e.get("msg") == "e-mail sent" and e.get("email_id") in queued for e in i.entries()) for i in (a, b)}
+    verify(f"e-mail: the two logs hold one send per receipt between them (A and B sent {shares})",
+           sum(shares.values()) == len(queued), shares)
+    verify("e-mail: each receipt arrived exactly once (by Message-ID and by recipient)",
+           got and max(by_id.values()) == 1 and max(by_recipient.values()) == 1,
+           ({k: v for k, v in by_id.items() if v > 1}, {k: v for k, v in by_recipient.items() if v > 1}))
+
+
+def stop_all(instances):
+    for instance in instances:
+        if instance.process and instance.process.poll() is None:
+            instance.process.send_signal(signal.SIGTERM)
+    started = time.monotonic()
+    took = {}
+    for instance in instances:
+        if not instance.process:
+            continue
+        try:
+            instance.process.wait(timeout=max(0.1, 15 - (time.monotonic() - started)))
+            took[instance.name] = round(time.monotonic() - started, 2)
+        except subprocess.TimeoutExpired:
+            took[instance.name] = None
+    for instance in instances:
+        if instance.process and instance.process.poll() is None:
+            instance.process.kill()
+            instance.process.wait()
+        instance.log_file.close()
+    return took
+
+
+def main():
+    if not PG_BIN:
+        print("skip: PostgreSQL is not installed (scripts/postgres-up.sh installs it)")
+        return finish()
+    began = time.monotonic()
+    workdir = tempfile.mkdtemp(prefix="redeem-multi-")
+    directory, pg_port = f"/tmp/redeem-pg-multi-{uuid.uuid4().hex[:8]}", free_port()
+    db_url = subprocess.run(["bash", os.path.join(ROOT, "scripts/postgres-up.sh")], check=True, capture_output=True, text=True,
+                            env={**os.environ, "REDEEM_PG_DIR": directory, "REDEEM_PG_PORT": str(pg_port)}).stdout.strip()
+    env = {**os.environ, "REDEEM_DATABASE_URL": db_url, "REDEEM_LOG_FORMAT": "json"}
+    mail = MailServer(os.path.join(workdir, "mail"))
+    receiver, hung = HookReceiver(), HungEndpoint()
+    extra = ["--smtp-url", mail.url, "--mail-from", "receipts@example.com", "--trusted-proxies", "127.0.0.1",
+             "--rate-limit-per-ip", str(PER_IP), "--rate-limit-per-user", str(PER_USER)]
+    a, b = Instance("A", env, workdir, extra), Instance("B", env, workdir, extra)
+    INSTANCES.extend([a, b])
+    try:
+        if start_together([a, b], db_url):
+            apps = {}
+            for name in ("Storm", "Hooks", "Dead", "Mail"):
+                apps[name] = json.loads(run_cli(BIN, ["apps", "create", "--name", f"Multi {name}", "--json"], env))
+                run_cli(BIN, ["products", "create", "--app", apps[name]["id"], "--id", "pro", "--type", "non_consumable",
+                              "--entitlement", "pro"], env)
+            phases = {}
+            for label, run_phase in (("storm", lambda: storm(a, b, apps["Storm"])),
+                                     ("cache", lambda: cache_coherence(a, b, apps["Storm"])),
+                                     ("rate limits", lambda: rate_limits(a, b, apps["Storm"])),
+                                     ("webhooks", lambda: webhooks(a, b, env, db_url, apps["Hooks"], apps["Dead"], receiver, hung)),
+                                     ("e-mail", lambda: emails(a, b, db_url, apps["Mail"], mail))):
+                phase_started = time.monotonic()
+                run_phase()
+                phases[label] = round(time.monotonic() - phase_started, 1)
+            print("phase timings (s):", phases, flush=True)
+            alive = [i.name for i in (a, b) if i.process.poll() is None]
+            verify("both instances are still running", alive == ["A", "B"], alive)
+    finally:
+        took = stop_all([a, b])
+        check("SIGTERM stops both instances within 15 s", all(t is not None for t in took.values()) and len(took) == 2, took)
+        errors = [(i.name, e.get("msg"), e.get("error")) for i in (a, b) for e in i.errors()]
+        verify("neither log has an error over the whole run", not errors, errors[:5])
+        print(f"stopped in {took} s; whole run {time.monotonic() - began:.1f} s", flush=True)
+        receiver.stop()
+        hung.stop()
+        mail.stop()
+        try:
+            subprocess.run(["bash", os.path.join(ROOT, "scripts/postgres-down.sh")], capture_output=True,
+                           env={**os.environ, "REDEEM_PG_DIR": directory}, timeout=60)
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+            shutil.rmtree(workdir, ignore_errors=True)
+    finish()
+
+
+main()
