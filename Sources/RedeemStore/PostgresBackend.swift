@@ -73,7 +73,26 @@ public final class PostgresBackend: SQLDatabase {
         return nil
     }
 
+    /// A transaction; one that PostgreSQL aborted as a deadlock victim or a serialization failure is run again (up to
+    /// three times): nothing of it was committed, and two redemptions crossing each other's customers, whose version
+    /// triggers lock both rows, can deadlock.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await transactionOnce(body)
+            } catch let error as PSQLError where attempt < 3 && Self.isRetryable(error) {
+                attempt += 1
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...20)))
+            }
+        }
+    }
+
+    static func isRetryable(_ error: PSQLError) -> Bool {
+        ["40P01", "40001"].contains(error.serverInfo?[.sqlState] ?? "")
+    }
+
+    private func transactionOnce<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let (logger, client) = (self.logger, self.client)
         do {
             return try await watch.run { leased in
