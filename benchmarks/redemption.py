@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Benchmarks successful redemptions (a fresh token per request, with the real association and grant) against a
-baseline route that runs a single UPDATE … RETURNING on the same engine, in the same run, with wrk on loopback.
+"""Benchmarks successful redemptions (a fresh token per request, with the real association and grant) against two
+baseline routes on the same engine, in the same run, with wrk on loopback: a single UPDATE … RETURNING, and the same
+writes a redemption makes (token consumed, claimant created, purchase moved, attempt recorded) with no reads or rules.
 Runs at two token-table sizes (REDEEM_BENCH_SMALL, default 10,000; REDEEM_BENCH_LARGE, default 10,000,000; 0 skips one), on
 SQLite and (with REDEEM_BENCH_POSTGRES_URL) PostgreSQL; REDEEM_BENCH_BACKENDS=sqlite or postgres runs one. Prints req/s, p50 and p99
 and the ratio."""
@@ -12,7 +13,7 @@ from common import CONNECTIONS, DURATION, GENEROUS_LIMITS, cli, postgres_databas
 SIZES = [int(os.environ.get("REDEEM_BENCH_SMALL", "10000")), int(os.environ.get("REDEEM_BENCH_LARGE", "10000000"))]
 SIZES = [size for size in SIZES if size > 0]  # 0 skips a size
 BACKENDS = os.environ.get("REDEEM_BENCH_BACKENDS", "sqlite,postgres").split(",")
-KEEP = int(os.environ.get("REDEEM_BENCH_KEEP", "150000"))  # enough fresh tokens for one run
+KEEP = int(os.environ.get("REDEEM_BENCH_KEEP", "300000"))  # enough fresh tokens for the three runs
 
 
 def run(label, database_url, size):
@@ -29,25 +30,28 @@ def run(label, database_url, size):
         seeded = time.time() - started
         with open(tokens) as f:
             lines = f.read().split()
-        half = len(lines) // 2
-        baseline_tokens, redeem_tokens = os.path.join(tmp, "baseline.txt"), os.path.join(tmp, "redeem.txt")
-        with open(baseline_tokens, "w") as f:
-            f.write("\n".join(lines[:half]) + "\n")
-        with open(redeem_tokens, "w") as f:
-            f.write("\n".join(lines[half:]) + "\n")
+        third = len(lines) // 3
+        files = {}
+        for n, name in enumerate(["baseline", "same", "redeem"]):
+            files[name] = os.path.join(tmp, f"{name}.txt")
+            with open(files[name], "w") as f:
+                f.write("\n".join(lines[n * third:(n + 1) * third]) + "\n")
         key = app["keys"]["public_sandbox"]
         with serve(env, GENEROUS_LIMITS) as base:
-            baseline = wrk(base, "redeem_tokens.lua", {"TOKENS": baseline_tokens, "KEY": key, "ROUTE": "/v1/benchmark/baseline"})
-            redeem = wrk(base, "redeem_tokens.lua", {"TOKENS": redeem_tokens, "KEY": key, "ROUTE": "/v1/subscribers/redeem_purchase"})
+            baseline = wrk(base, "redeem_tokens.lua", {"TOKENS": files["baseline"], "KEY": key, "ROUTE": "/v1/benchmark/baseline"})
+            same = wrk(base, "redeem_tokens.lua", {"TOKENS": files["same"], "KEY": key, "ROUTE": "/v1/benchmark/same-writes", "USERS": "same-"})
+            redeem = wrk(base, "redeem_tokens.lua", {"TOKENS": files["redeem"], "KEY": key, "ROUTE": "/v1/subscribers/redeem_purchase"})
     print(f"| {label} | {size:,} | baseline UPDATE … RETURNING | {baseline[0]:,.0f} | {baseline[1]:.2f} | {baseline[2]:.2f} | | {seeded:.0f} s |")
-    print(f"| {label} | {size:,} | redemption | {redeem[0]:,.0f} | {redeem[1]:.2f} | {redeem[2]:.2f} | {redeem[0] / baseline[0]:.2f}× | |")
-    if redeem[3] or baseline[3]:
-        print(f"  (non-2xx: baseline {baseline[3]}, redemption {redeem[3]} — token file exhausted or errors)")
+    print(f"| {label} | {size:,} | baseline: the same writes | {same[0]:,.0f} | {same[1]:.2f} | {same[2]:.2f} | | |")
+    print(f"| {label} | {size:,} | redemption | {redeem[0]:,.0f} | {redeem[1]:.2f} | {redeem[2]:.2f} | "
+          f"{redeem[0] / baseline[0]:.2f}× / {redeem[0] / same[0]:.2f}× | |")
+    if redeem[3] or baseline[3] or same[3]:
+        print(f"  (non-2xx: baseline {baseline[3]}, same writes {same[3]}, redemption {redeem[3]}: token file exhausted or errors)")
     sys.stdout.flush()
 
 
 print(f"wrk -t1 -c{CONNECTIONS} -d{DURATION}s, a fresh token per request\n")
-print("| backend | tokens stored | route | req/s | p50 ms | p99 ms | ratio | seeding |")
+print("| backend | tokens stored | route | req/s | p50 ms | p99 ms | ratio to UPDATE / to same writes | seeding |")
 print("|---|---|---|---|---|---|---|---|")
 for size in SIZES if "sqlite" in BACKENDS else []:
     with tempfile.TemporaryDirectory() as tmp:

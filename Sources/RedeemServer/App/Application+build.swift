@@ -23,7 +23,7 @@ public struct ServerDependencies: Sendable {
     public let stripeWebhookSecret: String?
     /// Creates Stripe Checkout Sessions for production purchase links; nil leaves them off.
     public let stripe: StripeSettings?
-    /// Serves `POST /v1/benchmark/baseline`, for `benchmarks/redemption.py` only.
+    /// Serves `POST /v1/benchmark/baseline` and `/v1/benchmark/same-writes`, for `benchmarks/redemption.py` only.
     public var benchmarkRoutes = false
     /// Peers whose `X-Forwarded-For` names the client (`ForwardedForMiddleware`).
     public var trustedProxies: Set<String> = []
@@ -133,7 +133,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     let customerInfo = CustomerInfoService(
         store: deps.store, cache: CustomerInfoCache(), clock: deps.clock, managementURL: { PortalLinks.home(publicURL: deps.publicURL, appID: $0) })
     CustomerInfoController(service: customerInfo).addRoutes(to: v1)
-    if deps.benchmarkRoutes { BenchmarkController(store: deps.store).addRoutes(to: v1) }
+    if deps.benchmarkRoutes { BenchmarkController(store: deps.store, clock: deps.clock).addRoutes(to: v1) }
 
     try APIHandlers.register(deps, on: router)
     routes.load(router.routes)

@@ -3,18 +3,25 @@ import Hummingbird
 import RedeemCore
 import RedeemStore
 
-/// `POST /v1/benchmark/baseline` (only with `--benchmark-routes`): the redemption benchmark's yardstick, the same
-/// request and authentication as a redemption but a single `UPDATE … RETURNING` on the token table.
+/// The redemption benchmark's yardsticks (only with `--benchmark-routes`), with the same request and authentication as
+/// a redemption: `POST /v1/benchmark/baseline` runs a single `UPDATE … RETURNING` on the token table;
+/// `POST /v1/benchmark/same-writes` makes the writes a redemption makes, with no reads, rules or JSON answer.
 struct BenchmarkController {
     let store: any BenchmarkStore
+    let clock: any RedeemClock
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("/benchmark/baseline", use: baseline)
+        group.post("/benchmark/same-writes", use: sameWrites)
     }
 
     struct Body: Decodable {
         let redemptionToken: String
-        enum CodingKeys: String, CodingKey { case redemptionToken = "redemption_token" }
+        let appUserID: String?
+        enum CodingKeys: String, CodingKey {
+            case redemptionToken = "redemption_token"
+            case appUserID = "app_user_id"
+        }
     }
 
     struct Reply: Encodable { let found: Bool }
@@ -23,5 +30,14 @@ struct BenchmarkController {
         _ = try context.sdkAppID()
         let body = try await request.decodeJSON(Body.self, context: context)
         return JSONResponse(Reply(found: try await store.benchmarkBaseline(tokenHash: SecretToken.hash(body.redemptionToken))))
+    }
+
+    @Sendable func sameWrites(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Reply> {
+        let appID = try context.sdkAppID()
+        let body = try await request.decodeJSON(Body.self, context: context)
+        let user = try AppUserID(validating: body.appUserID ?? "")
+        let found = try await store.benchmarkSameWrites(
+            appID: appID, tokenHash: SecretToken.hash(body.redemptionToken), appUserID: user.rawValue, now: clock.now())
+        return JSONResponse(Reply(found: found))
     }
 }

@@ -1,4 +1,7 @@
-/// The redemption benchmark's yardstick.
+import Foundation
+
+/// The redemption benchmark's yardsticks.
 protocol BenchmarkStore: Sendable {
     func benchmarkBaseline(tokenHash: String) async throws -> Bool
+    func benchmarkSameWrites(appID: String, tokenHash: String, appUserID: String, now: Date) async throws -> Bool
 }
