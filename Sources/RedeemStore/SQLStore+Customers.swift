@@ -82,7 +82,15 @@ extension SQLStore {
     static func resolveOrCreate(
         appID: String, appUserID: AppUserID, now: Date, appExists: Bool = false, on connection: any SQLConnection
     ) async throws -> Customer {
-        if var customer = try await resolve(appID: appID, appUserID: appUserID, on: connection) {
+        let found = try await resolve(appID: appID, appUserID: appUserID, on: connection)
+        return try await ensureCustomer(found, appID: appID, appUserID: appUserID, now: now, appExists: appExists, on: connection)
+    }
+
+    /// `resolveOrCreate` for a caller that already read the customer (`found`, nil when there was none).
+    static func ensureCustomer(
+        _ found: Customer?, appID: String, appUserID: AppUserID, now: Date, appExists: Bool = false, on connection: any SQLConnection
+    ) async throws -> Customer {
+        if var customer = found {
             if customer.lastSeen < now {
                 try await connection.query("UPDATE customers SET last_seen = \(now) WHERE id = \(customer.id)")
                 customer.lastSeen = now
@@ -91,17 +99,29 @@ extension SQLStore {
         }
         if !appExists { try await requireApp(appID, on: connection) }
         let id = Identifier.make(prefix: "cus")
-        try await connection.query(
-            """
+        let insertCustomer: SQL = """
             INSERT INTO customers (id, app_id, original_app_user_id, first_seen, last_seen)
             VALUES (\(id), \(appID), \(appUserID.rawValue), \(now), \(now))
-            """)
-        let claimed = try await connection.query(
             """
-            INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at)
-            VALUES (\(appID), \(appUserID.rawValue), \(id), \(now))
-            ON CONFLICT (app_id, app_user_id) DO NOTHING RETURNING customer_id
-            """)
+        let claimed: [SQLRow]
+        if connection.engine == .postgres {
+            // One round trip for both rows.
+            claimed = try await connection.query(
+                """
+                WITH created AS (\(sql: insertCustomer) RETURNING id)
+                INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at)
+                SELECT \(appID), \(appUserID.rawValue), id, \(now) FROM created
+                ON CONFLICT (app_id, app_user_id) DO NOTHING RETURNING customer_id
+                """)
+        } else {
+            try await connection.query(insertCustomer)
+            claimed = try await connection.query(
+                """
+                INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at)
+                VALUES (\(appID), \(appUserID.rawValue), \(id), \(now))
+                ON CONFLICT (app_id, app_user_id) DO NOTHING RETURNING customer_id
+                """)
+        }
         guard claimed.isEmpty else {
             return Customer(id: id, appID: appID, originalAppUserID: appUserID.rawValue, aliases: [appUserID.rawValue], firstSeen: now, lastSeen: now)
         }

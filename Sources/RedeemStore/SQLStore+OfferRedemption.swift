@@ -131,13 +131,14 @@ extension SQLStore {
         let purchase = try await Self.insertPurchase(grant, product: found.product, customer: customer, now: now, on: connection)
         let batchID: String? = if case .oneTime(_, let batch, _) = found.kind { batch.id } else { nil }
         let customCodeID: String? = if case .custom(let code) = found.kind { code.id } else { nil }
-        try await connection.query(
-            """
+        let recordRedemption: SQL = """
             INSERT INTO offer_redemptions (id, app_id, offer_id, customer_id, app_user_id, code_type, batch_id, custom_code_id,
                 purchase_id, channel, created_at)
             VALUES (\(Identifier.make(prefix: "ored")), \(request.appID), \(offer.id), \(customer.id), \(request.claimant.rawValue),
                 \(found.codeType), \(batchID), \(customCodeID), \(purchase.id), \(request.channel.rawValue), \(now))
-            """)
+            """
+        // With an answer to read, the record rides on that read (on PostgreSQL in the same statement).
+        if !request.includeCustomerInfo { try await connection.query(recordRedemption) }
         // Nothing is read for the event when the app has no live endpoint (there is then nothing to queue).
         if try await Self.hasLiveEndpoint(appID: request.appID, on: connection) {
             let owner = try await Self.eventCustomer(id: purchase.customerID, on: connection)
@@ -150,7 +151,7 @@ extension SQLStore {
         var redemption = OfferCodeRedemption(purchase: purchase, offer: offer, product: found.product, kind: plan.kind)
         if request.includeCustomerInfo {
             let snapshot = try await describedSnapshot(
-                appID: request.appID, claimant: request.claimant, now: now, resolution: resolution, on: connection
+                appID: request.appID, claimant: request.claimant, now: now, resolution: resolution, writing: recordRedemption, on: connection
             )
             redemption.customerInfo = CustomerInfo(
                 customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now

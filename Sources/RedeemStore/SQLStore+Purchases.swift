@@ -69,10 +69,23 @@ extension SQLStore {
     }
 
     /// The customer `appUserID` resolves to, with every purchase and the products behind them; nil when unknown.
-    static func snapshot(appID: String, appUserID: AppUserID, on connection: any SQLConnection) async throws -> Snapshot? {
+    /// `write`, an INSERT that changes none of this, runs first: on PostgreSQL as a CTE of the same statement.
+    static func snapshot(
+        appID: String, appUserID: AppUserID, writing write: SQL? = nil, on connection: any SQLConnection
+    ) async throws
+        -> Snapshot?
+    {
+        var prefix: SQL = ""
+        if let write {
+            if connection.engine == .postgres {
+                prefix = "WITH written AS (\(sql: write) RETURNING 1) "
+            } else {
+                try await connection.query(write)
+            }
+        }
         let rows = try await connection.query(
             """
-            SELECT c.id AS customer_ref, c.original_app_user_id, c.first_seen, c.last_seen, p.*,
+            \(sql: prefix)SELECT c.id AS customer_ref, c.original_app_user_id, c.first_seen, c.last_seen, p.*,
                 pr.type AS product_type, pr.period AS product_period, pr.display_name AS product_display_name, pe.entitlement_id
             FROM customer_aliases a
             JOIN customers c ON c.id = a.customer_id

@@ -29,9 +29,14 @@ extension SQLStore {
             let (outcome, snapshot) = try await write { connection -> (RedemptionOutcome, Snapshot?) in
                 let outcome = try await Self.redeem(
                     appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, on: connection)
-                try await Self.recordAttempt(appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: outcome, now: now, on: connection)
-                guard describe, let purchase = outcome.redeemedPurchase else { return (outcome, nil) }
-                var snapshot = try await Self.describedSnapshot(appID: appID, claimant: claimant, now: now, resolution: resolution, on: connection)
+                guard describe, let purchase = outcome.redeemedPurchase else {
+                    try await Self.recordAttempt(appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: outcome, now: now, on: connection)
+                    return (outcome, nil)
+                }
+                // The attempt rides on the read of the answer (on PostgreSQL in the same statement).
+                let attempt = Self.attemptInsert(appID: appID, purchaseID: purchase.id, claimant: claimant, outcome: outcome, now: now)
+                var snapshot = try await Self.describedSnapshot(
+                    appID: appID, claimant: claimant, now: now, resolution: resolution, writing: attempt, on: connection)
                 if snapshot.products[purchase.productID] == nil,
                     let product = try await Self.products(appID: appID, ids: [purchase.productID], on: connection).first
                 {
@@ -55,11 +60,12 @@ extension SQLStore {
         }
     }
 
-    /// The claimant's snapshot, refreshing `last_seen` first when it is due (as `customerInfo` does).
+    /// The claimant's snapshot, refreshing `last_seen` first when it is due (as `customerInfo` does). `write`, an
+    /// INSERT that changes nothing the snapshot reads, runs once before it, in the same statement on PostgreSQL.
     static func describedSnapshot(
-        appID: String, claimant: AppUserID, now: Date, resolution: TimeInterval, on connection: any SQLConnection
+        appID: String, claimant: AppUserID, now: Date, resolution: TimeInterval, writing write: SQL? = nil, on connection: any SQLConnection
     ) async throws -> Snapshot {
-        if let snapshot = try await snapshot(appID: appID, appUserID: claimant, on: connection),
+        if let snapshot = try await snapshot(appID: appID, appUserID: claimant, writing: write, on: connection),
             now.timeIntervalSince(snapshot.customer.lastSeen) < resolution
         {
             return snapshot
@@ -88,23 +94,28 @@ extension SQLStore {
     static func redeem(
         appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior?, now: Date, on connection: any SQLConnection
     ) async throws -> RedemptionOutcome {
-        // The claim: one conditional update decides, however many redeem at once.
-        let claimed = try await connection.first(
-            """
+        // The claim: one conditional update decides, however many redeem at once. On PostgreSQL the same statement
+        // locks the purchase: another link of it may be redeeming at once, and the read below must wait for that to
+        // commit and see its association (a merged-away owner, a new one). SQLite runs one write transaction at a time.
+        let claim: SQL = """
             UPDATE redemption_tokens SET consumed_at = \(now), consumed_by = \(claimant.rawValue)
             WHERE token_hash = \(tokenHash) AND app_id = \(appID) AND consumed_at IS NULL AND expires_at > \(now)
             RETURNING purchase_id
-            """)
+            """
+        let claimed =
+            connection.engine == .postgres
+            ? try await connection.first(
+                """
+                WITH claimed AS (\(sql: claim))
+                SELECT p.id AS purchase_id FROM purchases p JOIN claimed ON p.id = claimed.purchase_id WHERE p.app_id = \(appID)
+                FOR UPDATE OF p
+                """)
+            : try await connection.first(claim)
         guard let claimed else {
             return try await unclaimable(appID: appID, tokenHash: tokenHash, claimant: claimant, now: now, on: connection)
         }
         let purchaseID = try claimed.string("purchase_id")
-        if connection.engine == .postgres {
-            // Another link of this purchase may be redeeming at once: wait for it to commit, so that the read below
-            // sees its association (a merged-away owner, a new one). SQLite runs one write transaction at a time.
-            try await connection.query("SELECT id FROM purchases WHERE app_id = \(appID) AND id = \(purchaseID) FOR UPDATE")
-        }
-        let facts = try await claimedPurchase(appID: appID, id: purchaseID, on: connection)
+        let facts = try await claimedPurchase(appID: appID, id: purchaseID, claimant: claimant, on: connection)
         var purchase = facts.purchase
         let previousOwner = purchase.customerID
         let association = try await associate(&purchase, facts: facts, claimant: claimant, behavior: behavior, now: now, on: connection)
@@ -135,27 +146,38 @@ extension SQLStore {
     }
 
     /// A claimed purchase, read with what its redemption needs besides: its owner's IDs (whether the owner is anonymous
-    /// is Core's to say), the app's restore behaviour, and whether the app has a live webhook endpoint. One statement,
-    /// one row per owner ID.
+    /// is Core's to say), the app's restore behaviour, whether the app has a live webhook endpoint, and the claimant's
+    /// customer if it exists. One statement, one row per owner ID.
     struct ClaimedPurchase {
         let purchase: Purchase
         let ownerIDs: [String]
         let restoreBehavior: RestoreBehavior
         let appHasLiveEndpoint: Bool
+        let claimant: Customer?
     }
 
-    static func claimedPurchase(appID: String, id: String, on connection: any SQLConnection) async throws -> ClaimedPurchase {
+    static func claimedPurchase(appID: String, id: String, claimant: AppUserID, on connection: any SQLConnection) async throws -> ClaimedPurchase {
         let rows = try await connection.query(
             """
             SELECT p.*, a.restore_behavior AS app_restore_behavior, ca.app_user_id AS owner_app_user_id,
-                EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.app_id = p.app_id AND w.disabled_at IS NULL) AS app_has_endpoint
+                EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.app_id = p.app_id AND w.disabled_at IS NULL) AS app_has_endpoint,
+                cc.id AS claimant_customer_id, cc.original_app_user_id AS claimant_original_app_user_id,
+                cc.first_seen AS claimant_first_seen, cc.last_seen AS claimant_last_seen
             FROM purchases p JOIN apps a ON a.id = p.app_id LEFT JOIN customer_aliases ca ON ca.customer_id = p.customer_id
+            LEFT JOIN customer_aliases cl ON cl.app_id = p.app_id AND cl.app_user_id = \(claimant.rawValue)
+            LEFT JOIN customers cc ON cc.id = cl.customer_id
             WHERE p.app_id = \(appID) AND p.id = \(id)
             """)
         guard let row = rows.first else { throw StoreError.notFound("purchase '\(id)'") }
+        let claimantCustomer = try row.optionalString("claimant_customer_id").map { customerID in
+            Customer(
+                id: customerID, appID: appID, originalAppUserID: try row.string("claimant_original_app_user_id"), aliases: [],
+                firstSeen: try row.date("claimant_first_seen"), lastSeen: try row.date("claimant_last_seen"))
+        }
         return ClaimedPurchase(
             purchase: try Purchase(row: row), ownerIDs: rows.compactMap { $0.optionalString("owner_app_user_id") },
-            restoreBehavior: try row.enumeration("app_restore_behavior"), appHasLiveEndpoint: try row.bool("app_has_endpoint")
+            restoreBehavior: try row.enumeration("app_restore_behavior"), appHasLiveEndpoint: try row.bool("app_has_endpoint"),
+            claimant: claimantCustomer
         )
     }
 
@@ -212,7 +234,8 @@ extension SQLStore {
         _ purchase: inout Purchase, facts claimed: ClaimedPurchase, claimant: AppUserID, behavior: RestoreBehavior?, now: Date,
         on connection: any SQLConnection
     ) async throws -> Association? {
-        let claimantCustomer = try await resolveOrCreate(appID: purchase.appID, appUserID: claimant, now: now, appExists: true, on: connection)
+        let claimantCustomer = try await ensureCustomer(
+            claimed.claimant, appID: purchase.appID, appUserID: claimant, now: now, appExists: true, on: connection)
         // An identified ID decides alone that its customer is identified; only an anonymous one needs the others.
         let claimantIDs =
             claimant.isAnonymous && claimantCustomer.id != purchase.customerID
@@ -257,6 +280,13 @@ extension SQLStore {
             """)?.int("n") ?? 0 > 0
     }
 
+    static func attemptInsert(appID: String, purchaseID: String?, claimant: AppUserID, outcome: RedemptionOutcome, now: Date) -> SQL {
+        """
+        INSERT INTO redemption_attempts (id, app_id, purchase_id, app_user_id, outcome, created_at)
+        VALUES (\(Identifier.make(prefix: "att")), \(appID), \(purchaseID), \(claimant.rawValue), \(outcome.label), \(now))
+        """
+    }
+
     static func recordAttempt(
         appID: String, tokenHash: String, claimant: AppUserID, outcome: RedemptionOutcome, now: Date, on connection: any SQLConnection
     ) async throws {
@@ -268,11 +298,7 @@ extension SQLStore {
                     .optionalString("purchase_id")
             case .invalid, .otherApp: nil
             }
-        try await connection.query(
-            """
-            INSERT INTO redemption_attempts (id, app_id, purchase_id, app_user_id, outcome, created_at)
-            VALUES (\(Identifier.make(prefix: "att")), \(appID), \(purchaseID), \(claimant.rawValue), \(outcome.label), \(now))
-            """)
+        try await connection.query(attemptInsert(appID: appID, purchaseID: purchaseID, claimant: claimant, outcome: outcome, now: now))
     }
 }
 

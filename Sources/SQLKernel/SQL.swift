@@ -38,6 +38,28 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation {
         /// Trusted SQL text (identifiers, fixed fragments): never user input.
         public mutating func appendInterpolation(unsafeRaw raw: String) { text += raw }
 
+        /// Another statement's text and values, its placeholders renumbered after this one's (a CTE put in front). Its
+        /// text is our own SQL: a `$n` inside one of its string literals would be renumbered too.
+        public mutating func appendInterpolation(sql fragment: SQL) {
+            let offset = binds.count
+            var characters = fragment.text.makeIterator()
+            var pending = characters.next()
+            while let character = pending {
+                pending = characters.next()
+                guard character == "$", let first = pending, first.isASCII, first.isNumber else {
+                    text.append(character)
+                    continue
+                }
+                var digits = ""
+                while let digit = pending, digit.isASCII, digit.isNumber {
+                    digits.append(digit)
+                    pending = characters.next()
+                }
+                text += "$\(Int(digits)! + offset)"
+            }
+            binds += fragment.binds
+        }
+
         mutating func bind(_ value: SQLValue) {
             binds.append(value)
             text += "$\(binds.count)"

@@ -423,3 +423,13 @@ struct FastSQLiteTests {
         }
     }
 }
+
+/// A statement put inside another keeps its values, its placeholders numbered after the outer ones.
+@Suite struct SQLFragmentTests {
+    @Test func aFragmentsPlaceholdersAreRenumbered() {
+        let inner: SQL = "UPDATE t SET a = \(7) WHERE b = \("x") AND c = \(Int64(12))"
+        let outer: SQL = "WITH u AS (\(sql: inner) RETURNING id) SELECT \(1), '$1 stays' FROM u WHERE d = \("y")"
+        #expect(outer.text == "WITH u AS (UPDATE t SET a = $1 WHERE b = $2 AND c = $3 RETURNING id) SELECT $4, '$1 stays' FROM u WHERE d = $5")
+        #expect(outer.binds == [.int(7), .text("x"), .int(12), .int(1), .text("y")])
+    }
+}

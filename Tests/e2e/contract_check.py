@@ -19,8 +19,8 @@ EXAMPLES = sys.argv[2] if len(sys.argv) > 2 else "10"
 #   (an e-mail address, a URL's scheme, an offer's consistency) are refused with 422 naming the field. Both are the
 #   documented contract, so a schema-valid request may rightly be refused.
 EXCLUDED = ["positive_data_acceptance"]
-# The benchmark's baseline route exists only with --benchmark-routes (never in production), so it is not tested here.
-SKIPPED_PATHS = ["/v1/benchmark/baseline"]
+# The benchmark's baseline routes exist only with --benchmark-routes (never in production), so it is not tested here.
+SKIPPED_PATHS = ["/v1/benchmark/baseline", "/v1/benchmark/same-writes"]
 
 
 class FakeStripe(BaseHTTPRequestHandler):
