@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks: builds a release binary, installs wrk and PostgreSQL if needed, and runs every benchmark
-# on SQLite and PostgreSQL (Customer Info, redemption links, offer codes, the cost of metrics). Figures go to stdout; copy them into docs/benchmarks.md.
+# on SQLite and PostgreSQL (Customer Info, redemption links against two baselines, offer codes, the cost of metrics,
+# one and two instances on one PostgreSQL). Figures go to stdout; copy them into docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v wrk >/dev/null; then
@@ -13,3 +14,4 @@ python3 benchmarks/customer_info.py .build/release/redeem
 python3 benchmarks/redemption.py .build/release/redeem
 python3 benchmarks/offer_codes.py .build/release/redeem
 python3 benchmarks/metrics_cost.py .build/release/redeem
+python3 benchmarks/two_instances.py .build/release/redeem

@@ -95,6 +95,12 @@ extension SQLStore {
             WHERE a.app_id = \(appID) AND a.app_user_id = \(appUserID.rawValue)
             ORDER BY p.purchase_date, p.id, pe.entitlement_id
             """)
+        return try snapshot(appID: appID, rows: rows)
+    }
+
+    /// A snapshot from rows shaped as `snapshot(appID:appUserID:)` reads them: the customer's columns (`customer_ref`,
+    /// `original_app_user_id`, `first_seen`, `last_seen`), then a purchase's, its product's and one entitlement each.
+    static func snapshot(appID: String, rows: [SQLRow]) throws -> Snapshot? {
         guard let first = rows.first else { return nil }
         var snapshot = Snapshot(
             customer: Customer(

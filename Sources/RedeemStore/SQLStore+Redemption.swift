@@ -23,6 +23,11 @@ extension SQLStore {
     func redeem(
         appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior?, now: Date, describe: Bool
     ) async throws -> DescribedRedemption {
+        if describe, behavior == nil,
+            let fast = try await fastRedemption(appID: appID, tokenHash: tokenHash, claimant: claimant, now: now)
+        {
+            return fast
+        }
         let resolution = lastSeenResolution
         do {
             // The attempt is recorded in the redemption's own transaction: one commit, and never one without the other.

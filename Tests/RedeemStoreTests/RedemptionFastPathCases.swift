@@ -1,0 +1,124 @@
+import Foundation
+import RedeemCore
+import RedeemTestSupport
+import Testing
+
+@testable import RedeemStore
+
+/// PostgreSQL's one-statement redemption answers exactly what the transactional path would, and hands every case it
+/// does not own (or any conflict) to it.
+@Suite struct RedemptionFastPathCases {
+    static func withStore(_ body: (SQLStore, App) async throws -> Void) async throws {
+        guard TestDatabases.available.contains(.postgres) else { return }
+        try await TestDatabases.withStore(.postgres) { store in
+            let app = try await Fixture.app(store)
+            try await Fixture.catalog(store, appID: app.id)
+            try await body(store, app)
+        }
+    }
+
+    @Test func aNewClaimantTakesThePurchaseAndGetsTheSameAnswerAsAFreshRead() async throws {
+        try await Self.withStore { store, app in
+            let (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"))
+            let fast = try #require(
+                try await store.fastRedemption(appID: app.id, tokenHash: hash, claimant: Fixture.user("carol"), now: Fixture.now))
+            guard case .redeemed(let moved, .transfer?) = fast.outcome else {
+                Issue.record("got \(fast.outcome)")
+                return
+            }
+            let carol = try #require(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("carol")))
+            #expect(moved.customerID == carol.id)
+            #expect(try await store.purchase(appID: app.id, id: purchase.id).customerID == carol.id)
+            #expect(fast.customerInfo == (try await store.customerInfo(appID: app.id, appUserID: Fixture.user("carol"), now: Fixture.now)))
+            #expect(fast.product?.entitlements == ["pro"])
+            #expect(try await store.customerInfo(appID: app.id, appUserID: Fixture.user("bob"), now: Fixture.now).subscriber.entitlements.isEmpty)
+            #expect(try await store.redemptionAttempts(appID: app.id, purchaseID: purchase.id).map(\.outcome) == ["redeemed"])
+            #expect(try await store.redemptionTokenState(tokenHash: hash)?.consumedAt != nil)
+            // The link is used: the fast path leaves the answer to the transactional one.
+            #expect(try await store.fastRedemption(appID: app.id, tokenHash: hash, claimant: Fixture.user("dave"), now: Fixture.now) == nil)
+            #expect(
+                try await store.redeemDescribed(appID: app.id, tokenHash: hash, claimant: Fixture.user("dave"), now: Fixture.now).outcome
+                    == .belongsToOtherUser)
+        }
+    }
+
+    @Test func aKnownClaimantKeepsWhatItHadAndGainsThePurchase() async throws {
+        try await Self.withStore { store, app in
+            _ = try await store.grant(
+                PurchaseGrant(appID: app.id, appUserID: Fixture.user("erin"), productID: "coins", purchaseDate: Fixture.now), idempotency: nil,
+                now: Fixture.now)
+            let (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"), product: "lifetime")
+            let later = Fixture.now.addingTimeInterval(120)
+            let fast = try #require(try await store.fastRedemption(appID: app.id, tokenHash: hash, claimant: Fixture.user("erin"), now: later))
+            let info = try #require(fast.customerInfo)
+            #expect(info == (try await store.customerInfo(appID: app.id, appUserID: Fixture.user("erin"), now: later)))
+            #expect(info.subscriber.nonSubscriptions.keys.sorted() == ["coins", "lifetime"])
+            #expect(info.subscriber.entitlements.keys.sorted() == ["extra", "pro"])
+            let erin = try await store.findCustomer(appID: app.id, appUserID: Fixture.user("erin"))
+            #expect(try await RedemptionCases.owner(store, app.id, purchase) == erin?.id)
+        }
+    }
+
+    @Test func casesItDoesNotOwnGoTheTransactionalWay() async throws {
+        try await Self.withStore { store, app in
+            let (_, first) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"))
+            // An anonymous claimant (a merge), and an anonymous owner.
+            #expect(try await store.fastRedemption(appID: app.id, tokenHash: first, claimant: .anonymous(), now: Fixture.now) == nil)
+            let (_, second) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: .anonymous())
+            #expect(try await store.fastRedemption(appID: app.id, tokenHash: second, claimant: Fixture.user("carol"), now: Fixture.now) == nil)
+            // An unknown token, an expired one.
+            #expect(
+                try await store.fastRedemption(
+                    appID: app.id, tokenHash: String(repeating: "0", count: 64), claimant: Fixture.user("c"), now: Fixture.now) == nil)
+            let (_, expired) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"), expiresIn: 10)
+            #expect(
+                try await store.fastRedemption(
+                    appID: app.id, tokenHash: expired, claimant: Fixture.user("c"), now: Fixture.now.addingTimeInterval(60)) == nil)
+            // A live webhook endpoint: its events are built on the transactional path.
+            try await store.createWebhookEndpoint(
+                WebhookEndpoint(
+                    id: "whe_1", appID: app.id, url: "https://example.com/h", authorization: nil, signingSecret: "s", createdAt: Fixture.now))
+            #expect(try await store.fastRedemption(appID: app.id, tokenHash: first, claimant: Fixture.user("carol"), now: Fixture.now) == nil)
+            // None of these consumed anything.
+            #expect(try await store.redemptionTokenState(tokenHash: first)?.consumedAt == nil)
+            #expect(try await store.redemptionTokenState(tokenHash: second)?.consumedAt == nil)
+        }
+    }
+
+    /// The statement re-checks the owner it was decided for: when the purchase has moved, nothing of it stays.
+    @Test func aStaleDecisionUndoesTheWholeStatement() async throws {
+        try await Self.withStore { store, app in
+            var (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"))
+            purchase.customerID = "cus_someone_else"  // what a decision read before a concurrent transfer would hold
+            let statement = SQLStore.fastApply(
+                appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, purchase: purchase,
+                outcome: .redeemed(purchase, association: .transfer), now: Fixture.now)
+            await #expect { try await store.database.read { try await $0.query(statement) } } throws: { SQLStore.isAssertion($0) }
+            #expect(try await store.redemptionTokenState(tokenHash: hash)?.consumedAt == nil)
+            #expect(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("zed")) == nil)
+            #expect(try await store.redemptionAttempts(appID: app.id, purchaseID: purchase.id).isEmpty)
+        }
+    }
+
+    /// Two links of one purchase redeemed at once by new users, many times over: each redemption either wins on the fast
+    /// path or, finding the purchase moved under it, is undone whole and decided again on the transactional one.
+    @Test func twoLinksOfOnePurchaseAtOnceStayConsistent() async throws {
+        try await Self.withStore { store, app in
+            for round in 0..<10 {
+                let (purchase, one) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("owner-\(round)"))
+                let two = SecretToken.hash(RedemptionLink.newToken())
+                try await store.issueRedemptionToken(
+                    appID: app.id, purchaseID: purchase.id, tokenHash: two, now: Fixture.now, expiresAt: Fixture.now.addingTimeInterval(3600))
+                async let a = store.redeemDescribed(appID: app.id, tokenHash: one, claimant: Fixture.user("a-\(round)"), now: Fixture.now)
+                async let b = store.redeemDescribed(appID: app.id, tokenHash: two, claimant: Fixture.user("b-\(round)"), now: Fixture.now)
+                let outcomes = try await [a.outcome, b.outcome]
+                #expect(outcomes.allSatisfy { if case .redeemed = $0 { true } else { false } }, "\(outcomes)")
+                let finalOwner = try await RedemptionCases.owner(store, app.id, purchase)
+                let a1 = try await store.findCustomer(appID: app.id, appUserID: Fixture.user("a-\(round)"))?.id
+                let b1 = try await store.findCustomer(appID: app.id, appUserID: Fixture.user("b-\(round)"))?.id
+                #expect(finalOwner == a1 || finalOwner == b1)
+                #expect(try await store.redemptionAttempts(appID: app.id, purchaseID: purchase.id).count == 2)
+            }
+        }
+    }
+}
