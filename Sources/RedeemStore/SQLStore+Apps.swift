@@ -52,6 +52,27 @@ extension SQLStore {
                 WHERE id = \(app.id) RETURNING id
                 """)
             guard !rows.isEmpty else { throw StoreError.notFound("app '\(app.id)'") }
+            try await Self.layOutQuotaStripes(appID: app.id, quota: app.offerCodeQuotaPerQuarter, on: connection)
+        }
+    }
+
+    /// Rewrites each quarter's quota stripes for `quota` (`OfferQuota.layout`): a lowered quota must not leave room on
+    /// one stripe while another holds more than its new budget. Locks the stripes, so redemptions wait for it.
+    static func layOutQuotaStripes(appID: String, quota: Int, on connection: any SQLConnection) async throws {
+        let lock = connection.engine == .postgres ? "FOR UPDATE" : ""
+        let rows = try await connection.query(
+            "SELECT quarter, used FROM offer_quota_stripes WHERE app_id = \(appID) \(unsafeRaw: lock)")
+        var totals: [String: Int] = [:]
+        for row in rows { totals[try row.string("quarter"), default: 0] += Int(try row.int("used")) }
+        for (quarter, total) in totals {
+            let layout = OfferQuota.layout(total: total, quota: quota)
+            for (stripe, used) in layout.enumerated() {
+                try await connection.query(
+                    """
+                    INSERT INTO offer_quota_stripes (app_id, quarter, stripe, used) VALUES (\(appID), \(quarter), \(stripe), \(used))
+                    ON CONFLICT (app_id, quarter, stripe) DO UPDATE SET used = excluded.used
+                    """)
+            }
         }
     }
 

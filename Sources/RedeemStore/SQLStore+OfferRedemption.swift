@@ -212,17 +212,35 @@ extension SQLStore {
         }
     }
 
-    /// Counts one redemption against the app's quarterly quota, in one conditional upsert.
+    /// Counts one redemption against the app's quarterly quota: a conditional increment of one of the quarter's
+    /// stripes (a random one first, then the others), each within its budget (`OfferQuota.budget`). A stripe another
+    /// transaction holds is waited for and checked again, so the count is exact; only when every stripe is full is the
+    /// redemption refused. Usually one statement, on a row few others touch. Plain `UPDATE`s, never an upsert on a full
+    /// stripe: those lock the row they refuse, and two redemptions could then wait for each other.
     static func countAgainstQuota(appID: String, now: Date, on connection: any SQLConnection) async throws {
-        let quota = try await connection.first("SELECT offer_code_quota_per_quarter AS q FROM apps WHERE id = \(appID)")?.int("q") ?? 0
-        guard quota > 0 else { throw OfferRefused(failure: .quotaReached) }
-        let rows = try await connection.query(
-            """
-            INSERT INTO offer_quota_usage (app_id, quarter, used) VALUES (\(appID), \(OfferQuota.quarter(of: now)), 1)
-            ON CONFLICT (app_id, quarter) DO UPDATE SET used = offer_quota_usage.used + 1 WHERE offer_quota_usage.used < \(quota)
-            RETURNING used
-            """)
-        if rows.isEmpty { throw OfferRefused(failure: .quotaReached) }
+        let quota = Int(try await connection.first("SELECT offer_code_quota_per_quarter AS q FROM apps WHERE id = \(appID)")?.int("q") ?? 0)
+        let quarter = OfferQuota.quarter(of: now)
+        let order = OfferQuota.tryOrder(quota: quota, first: Int.random(in: 0..<OfferQuota.stripes))
+        // The second pass finds stripes created by others during the first (their rows exist by then).
+        for pass in 0..<2 {
+            for stripe in order {
+                let counted = try await connection.query(
+                    """
+                    UPDATE offer_quota_stripes SET used = used + 1
+                    WHERE app_id = \(appID) AND quarter = \(quarter) AND stripe = \(stripe) AND used < \(OfferQuota.budget(quota: quota, stripe: stripe))
+                    RETURNING used
+                    """)
+                if !counted.isEmpty { return }
+                guard pass == 0 else { continue }
+                let created = try await connection.query(
+                    """
+                    INSERT INTO offer_quota_stripes (app_id, quarter, stripe, used) VALUES (\(appID), \(quarter), \(stripe), 1)
+                    ON CONFLICT (app_id, quarter, stripe) DO NOTHING RETURNING used
+                    """)
+                if !created.isEmpty { return }
+            }
+        }
+        throw OfferRefused(failure: .quotaReached)
     }
 }
 

@@ -31,7 +31,8 @@ extension SQLStore {
             let used =
                 try await connection.first(
                     """
-                    SELECT used FROM offer_quota_usage WHERE app_id = \(appID) AND quarter = \(quarter)
+                    SELECT CAST(COALESCE(SUM(used), 0) AS BIGINT) AS used FROM offer_quota_stripes
+                    WHERE app_id = \(appID) AND quarter = \(quarter)
                     """)?.int("used") ?? 0
             let offers = try await connection.query(
                 """

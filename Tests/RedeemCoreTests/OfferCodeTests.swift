@@ -61,3 +61,25 @@ import Testing
         #expect(OfferQuota.quarter(of: ISODate.parse("2026-10-01T00:00:00Z")!) == "2026-Q4")
     }
 }
+
+/// The quota's stripes share it out exactly, and a redemption tries every stripe with a budget, once.
+@Suite struct OfferQuotaStripeTests {
+    @Test(arguments: [0, 1, 5, 15, 16, 17, 1000, 1_000_000, 1_000_007])
+    func budgetsAddUpToTheQuota(_ quota: Int) {
+        let budgets = (0..<OfferQuota.stripes).map { OfferQuota.budget(quota: quota, stripe: $0) }
+        #expect(budgets.reduce(0, +) == quota)
+        #expect((budgets.max() ?? 0) - (budgets.min() ?? 0) <= 1)
+        let order = OfferQuota.tryOrder(quota: quota, first: 3)
+        #expect(Set(order) == Set((0..<OfferQuota.stripes).filter { budgets[$0] > 0 }))
+        #expect(order.count == Set(order).count)
+        if quota >= 4 { #expect(order.first == 3) }
+    }
+
+    @Test func aLoweredQuotaLeavesNoRoomOnceUsedUp() {
+        let layout = OfferQuota.layout(total: 7, quota: 5)
+        #expect(layout.reduce(0, +) == 7)
+        #expect((0..<OfferQuota.stripes).allSatisfy { layout[$0] >= OfferQuota.budget(quota: 5, stripe: $0) })
+        let roomy = OfferQuota.layout(total: 3, quota: 40)
+        #expect(roomy.reduce(0, +) == 3 && roomy[0] == 3)  // stripe 0's budget for 40 is 3
+    }
+}

@@ -290,6 +290,20 @@ enum OfferCases {
             #expect(usage.used == 1 && usage.quarter == "2026-Q3")
             #expect(usage.offers.first?.redemptions == 3)
         },
+        StoreCase("the striped quota is exact under concurrency: of 40 redemptions at once against a quota of 25, 25 succeed") { store in
+            var app = try await setUp(store)
+            app.offerCodeQuotaPerQuarter = 25
+            try await store.updateApp(app)
+            let offer = try await makeOffer(store, appID: app.id)
+            let (_, codes) = try await makeBatch(store, offer, count: 40, expiresAt: now.addingTimeInterval(60 * day))
+            let appID = app.id
+            let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for (n, code) in codes.enumerated() { group.addTask { try await redeem(store, appID, code, by: "racer-\(n)").isSuccess } }
+                return try await group.reduce(into: [Bool]()) { $0.append($1) }
+            }
+            #expect(results.filter { $0 }.count == 25)
+            #expect(try await store.offerCodeUsage(appID: app.id, now: now).used == 25)
+        },
         StoreCase("a subscription product takes at most 10 active offers") { store in
             let app = try await setUp(store)
             var offers: [Offer] = []
