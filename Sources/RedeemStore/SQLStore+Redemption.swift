@@ -174,16 +174,20 @@ extension SQLStore {
             WHERE p.app_id = \(appID) AND p.id = \(id)
             """)
         guard let row = rows.first else { throw StoreError.notFound("purchase '\(id)'") }
-        let claimantCustomer = try row.optionalString("claimant_customer_id").map { customerID in
+        return ClaimedPurchase(
+            purchase: try Purchase(row: row), ownerIDs: rows.compactMap { $0.optionalString("owner_app_user_id") },
+            restoreBehavior: try row.enumeration("app_restore_behavior"), appHasLiveEndpoint: try row.bool("app_has_endpoint"),
+            claimant: try claimantCustomer(row, appID: appID)
+        )
+    }
+
+    /// The claimant's customer from a facts row's `claimant_*` columns; nil when the claimant is new.
+    static func claimantCustomer(_ row: SQLRow, appID: String) throws -> Customer? {
+        try row.optionalString("claimant_customer_id").map { customerID in
             Customer(
                 id: customerID, appID: appID, originalAppUserID: try row.string("claimant_original_app_user_id"), aliases: [],
                 firstSeen: try row.date("claimant_first_seen"), lastSeen: try row.date("claimant_last_seen"))
         }
-        return ClaimedPurchase(
-            purchase: try Purchase(row: row), ownerIDs: rows.compactMap { $0.optionalString("owner_app_user_id") },
-            restoreBehavior: try row.enumeration("app_restore_behavior"), appHasLiveEndpoint: try row.bool("app_has_endpoint"),
-            claimant: claimantCustomer
-        )
     }
 
     /// `REDEMPTION`, plus `TRANSFER` or `SUBSCRIBER_ALIAS` for what the association did, in the redemption's transaction.

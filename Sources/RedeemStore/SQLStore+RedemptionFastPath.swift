@@ -76,14 +76,9 @@ extension SQLStore {
                 AND t.consumed_at IS NULL AND t.expires_at > \(now)
             """)
         guard let row = rows.first, !(try row.bool("app_has_endpoint")) else { return nil }
-        let claimantCustomer = try row.optionalString("claimant_customer_id").map { customerID in
-            Customer(
-                id: customerID, appID: appID, originalAppUserID: try row.string("claimant_original_app_user_id"), aliases: [],
-                firstSeen: try row.date("claimant_first_seen"), lastSeen: try row.date("claimant_last_seen"))
-        }
         return FastFacts(
             purchase: try Purchase(row: row), ownerIDs: rows.compactMap { $0.optionalString("owner_app_user_id") },
-            restoreBehavior: try row.enumeration("app_restore_behavior"), claimant: claimantCustomer,
+            restoreBehavior: try row.enumeration("app_restore_behavior"), claimant: try claimantCustomer(row, appID: appID),
             ownerHasActiveSubscription: try row.bool("owner_has_active_subscription"))
     }
 

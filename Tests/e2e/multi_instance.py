@@ -11,13 +11,13 @@
 - SIGTERM stops both within 15 s.
 Runs its own PostgreSQL cluster (scripts/postgres-up.sh with another directory and port), so other tests' databases are
 untouched. Usage: multi_instance.py path/to/redeem. Prints 'N passed, M failed'."""
-import collections, glob, json, os, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time, urllib.error
-import urllib.request, uuid
+import collections, glob, json, os, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import MailServer, check, finish, free_port, run_cli  # noqa: E402
+from support import MailServer, call, check, finish, free_port, run_cli  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -25,28 +25,6 @@ PG_BIN = sorted(glob.glob("/usr/lib/postgresql/*/bin"))[-1] if glob.glob("/usr/l
 PER_IP, PER_USER = 10, 6  # redemption attempts per minute, for the whole service
 STORM = 200
 BAD_TOKEN = "A" * 43  # well-formed, never issued: 7849 once past the rate limits
-
-
-def call(method, url, key=None, body=None, headers=None, timeout=60):
-    """(status, JSON body, response headers); status 0 with the error as body when no HTTP answer came."""
-    request = urllib.request.Request(url, method=method, data=json.dumps(body).encode() if body is not None else None)
-    if key:
-        request.add_header("Authorization", f"Bearer {key}")
-    if body is not None:
-        request.add_header("Content-Type", "application/json")
-    for name, value in (headers or {}).items():
-        request.add_header(name, value)
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status, json.loads(response.read() or b"null"), response.headers
-    except urllib.error.HTTPError as error:
-        raw = error.read()
-        try:
-            return error.code, json.loads(raw or b"null"), error.headers
-        except ValueError:
-            return error.code, raw[:200], error.headers
-    except OSError as error:
-        return 0, repr(error), {}
 
 
 class Instance:

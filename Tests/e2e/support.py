@@ -31,8 +31,9 @@ def wait_healthy(base, tries=200):
     return False
 
 
-def http(method, url, key=None, body=None, headers=None):
-    """Returns (status, decoded JSON body); error statuses are answers, not exceptions."""
+def call(method, url, key=None, body=None, headers=None, timeout=60):
+    """(status, decoded JSON body or the raw start of a non-JSON one, response headers); status 0 with the error as
+    body when no HTTP answer came."""
     request = urllib.request.Request(url, method=method, data=json.dumps(body).encode() if body is not None else None)
     if key:
         request.add_header("Authorization", f"Bearer {key}")
@@ -41,10 +42,24 @@ def http(method, url, key=None, body=None, headers=None):
     for name, value in (headers or {}).items():
         request.add_header(name, value)
     try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status, json.loads(response.read() or b"null")
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, json.loads(response.read() or b"null"), response.headers
     except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
+        raw = error.read()
+        try:
+            return error.code, json.loads(raw or b"null"), error.headers
+        except ValueError:
+            return error.code, raw[:200], error.headers
+    except OSError as error:
+        return 0, repr(error), {}
+
+
+def http(method, url, key=None, body=None, headers=None):
+    """Returns (status, decoded JSON body); error statuses are answers, not exceptions; no answer raises OSError."""
+    status, answer, _ = call(method, url, key, body, headers, timeout=10)
+    if status == 0:
+        raise OSError(answer)
+    return status, answer
 
 
 class MailServer:
