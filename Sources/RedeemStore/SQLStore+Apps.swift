@@ -36,6 +36,7 @@ extension SQLStore {
 
     public func updateApp(_ app: App) async throws {
         try await write { connection in
+            let previousQuota = try await connection.first("SELECT offer_code_quota_per_quarter AS q FROM apps WHERE id = \(app.id)")?.int("q")
             let rows = try await connection.query(
                 """
                 UPDATE apps SET name = \(app.name), icon_url = \(app.iconURL), app_store_url = \(app.appStoreURL),
@@ -52,7 +53,9 @@ extension SQLStore {
                 WHERE id = \(app.id) RETURNING id
                 """)
             guard !rows.isEmpty else { throw StoreError.notFound("app '\(app.id)'") }
-            try await Self.layOutQuotaStripes(appID: app.id, quota: app.offerCodeQuotaPerQuarter, on: connection)
+            if previousQuota != Int64(app.offerCodeQuotaPerQuarter) {
+                try await Self.layOutQuotaStripes(appID: app.id, quota: app.offerCodeQuotaPerQuarter, on: connection)
+            }
         }
     }
 

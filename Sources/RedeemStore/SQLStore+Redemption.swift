@@ -166,11 +166,9 @@ extension SQLStore {
             """
             SELECT p.*, a.restore_behavior AS app_restore_behavior, ca.app_user_id AS owner_app_user_id,
                 EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.app_id = p.app_id AND w.disabled_at IS NULL) AS app_has_endpoint,
-                cc.id AS claimant_customer_id, cc.original_app_user_id AS claimant_original_app_user_id,
-                cc.first_seen AS claimant_first_seen, cc.last_seen AS claimant_last_seen
+                \(unsafeRaw: claimantColumns)
             FROM purchases p JOIN apps a ON a.id = p.app_id LEFT JOIN customer_aliases ca ON ca.customer_id = p.customer_id
-            LEFT JOIN customer_aliases cl ON cl.app_id = p.app_id AND cl.app_user_id = \(claimant.rawValue)
-            LEFT JOIN customers cc ON cc.id = cl.customer_id
+            \(sql: claimantJoin(claimant))
             WHERE p.app_id = \(appID) AND p.id = \(id)
             """)
         guard let row = rows.first else { throw StoreError.notFound("purchase '\(id)'") }
@@ -179,6 +177,19 @@ extension SQLStore {
             restoreBehavior: try row.enumeration("app_restore_behavior"), appHasLiveEndpoint: try row.bool("app_has_endpoint"),
             claimant: try claimantCustomer(row, appID: appID)
         )
+    }
+
+    /// The claimant's customer beside a purchase `p` (`claimantJoin`, `claimantColumns`), read back by `claimantCustomer`.
+    static let claimantColumns = """
+        cc.id AS claimant_customer_id, cc.original_app_user_id AS claimant_original_app_user_id,
+            cc.first_seen AS claimant_first_seen, cc.last_seen AS claimant_last_seen
+        """
+
+    static func claimantJoin(_ claimant: AppUserID) -> SQL {
+        """
+        LEFT JOIN customer_aliases cl ON cl.app_id = p.app_id AND cl.app_user_id = \(claimant.rawValue)
+            LEFT JOIN customers cc ON cc.id = cl.customer_id
+        """
     }
 
     /// The claimant's customer from a facts row's `claimant_*` columns; nil when the claimant is new.

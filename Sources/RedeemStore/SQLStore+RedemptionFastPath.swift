@@ -66,12 +66,10 @@ extension SQLStore {
                 EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.app_id = p.app_id AND w.disabled_at IS NULL) AS app_has_endpoint,
                 EXISTS (SELECT 1 FROM purchases s WHERE s.customer_id = p.customer_id AND s.expires_date IS NOT NULL
                     AND s.expires_date > \(now) AND s.refunded_at IS NULL) AS owner_has_active_subscription,
-                cc.id AS claimant_customer_id, cc.original_app_user_id AS claimant_original_app_user_id,
-                cc.first_seen AS claimant_first_seen, cc.last_seen AS claimant_last_seen
+                \(unsafeRaw: claimantColumns)
             FROM redemption_tokens t JOIN purchases p ON p.id = t.purchase_id JOIN apps a ON a.id = p.app_id
             LEFT JOIN customer_aliases ca ON ca.customer_id = p.customer_id
-            LEFT JOIN customer_aliases cl ON cl.app_id = p.app_id AND cl.app_user_id = \(claimant.rawValue)
-            LEFT JOIN customers cc ON cc.id = cl.customer_id
+            \(sql: claimantJoin(claimant))
             WHERE t.token_hash = \(tokenHash) AND t.app_id = \(appID) AND p.app_id = \(appID)
                 AND t.consumed_at IS NULL AND t.expires_at > \(now)
             """)

@@ -77,8 +77,9 @@ import Testing
         await serverStore.close()
     }
 
-    /// On PostgreSQL the cache answers from one small read: the customer's version, not the purchases.
-    @Test func postgresHitsReadOnlyTheVersion() async throws {
+    /// On PostgreSQL the tag the cache is checked against stays the same until a write to the customer, and is nil for
+    /// a customer not seen yet (nothing cached for it).
+    @Test func postgresTagsMoveOnlyWithWrites() async throws {
         guard TestDatabases.available.contains(.postgres) else { return }
         try await TestServer.with(.postgres) { server in
             let app = try await server.createAppWithCatalog()

@@ -54,6 +54,16 @@ enum OfferCases {
         if case .failure(let failure) = result { failure } else { nil }
     }
 
+    /// An app with the given quarterly quota and one offer's batch of `codes` one-time codes.
+    static func quotaSetUp(_ store: SQLStore, quota: Int, codes count: Int) async throws -> (App, [String]) {
+        var app = try await setUp(store)
+        app.offerCodeQuotaPerQuarter = quota
+        try await store.updateApp(app)
+        let offer = try await makeOffer(store, appID: app.id)
+        let (_, codes) = try await makeBatch(store, offer, count: count, expiresAt: now.addingTimeInterval(60 * day))
+        return (app, codes)
+    }
+
     static func setUp(_ store: SQLStore) async throws -> App {
         let app = try await Fixture.app(store)
         try await Fixture.catalog(store, appID: app.id)
@@ -272,11 +282,7 @@ enum OfferCases {
             #expect(info.subscriber.subscriptions.isEmpty)
         },
         StoreCase("the quarterly quota is enforced atomically and a refused redemption uses nothing") { store in
-            var app = try await setUp(store)
-            app.offerCodeQuotaPerQuarter = 2
-            try await store.updateApp(app)
-            let offer = try await makeOffer(store, appID: app.id)
-            let (_, codes) = try await makeBatch(store, offer, count: 3, expiresAt: now.addingTimeInterval(60 * day))
+            let (app, codes) = try await quotaSetUp(store, quota: 2, codes: 3)
             #expect(try await redeem(store, app.id, codes[0], by: "a").isSuccess)
             #expect(try await redeem(store, app.id, codes[1], by: "b").isSuccess)
             #expect(failure(try await redeem(store, app.id, codes[2], by: "c")) == .quotaReached)
@@ -291,11 +297,7 @@ enum OfferCases {
             #expect(usage.offers.first?.redemptions == 3)
         },
         StoreCase("the striped quota is exact under concurrency: of 40 redemptions at once against a quota of 25, 25 succeed") { store in
-            var app = try await setUp(store)
-            app.offerCodeQuotaPerQuarter = 25
-            try await store.updateApp(app)
-            let offer = try await makeOffer(store, appID: app.id)
-            let (_, codes) = try await makeBatch(store, offer, count: 40, expiresAt: now.addingTimeInterval(60 * day))
+            let (app, codes) = try await quotaSetUp(store, quota: 25, codes: 40)
             let appID = app.id
             let results = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for (n, code) in codes.enumerated() { group.addTask { try await redeem(store, appID, code, by: "racer-\(n)").isSuccess } }
@@ -303,6 +305,20 @@ enum OfferCases {
             }
             #expect(results.filter { $0 }.count == 25)
             #expect(try await store.offerCodeUsage(appID: app.id, now: now).used == 25)
+        },
+        StoreCase("a quota lowered below what was used refuses the next redemption; raised again, it allows it") { store in
+            let (created, codes) = try await quotaSetUp(store, quota: 100, codes: 8)
+            var app = created
+            for n in 0..<5 { #expect(try await redeem(store, app.id, codes[n], by: "early-\(n)").isSuccess) }
+            app.offerCodeQuotaPerQuarter = 3
+            try await store.updateApp(app)
+            #expect(failure(try await redeem(store, app.id, codes[5], by: "late-5")) == .quotaReached)
+            #expect(try await store.offerCodeUsage(appID: app.id, now: now).used == 5)
+            app.offerCodeQuotaPerQuarter = 6
+            try await store.updateApp(app)
+            #expect(try await redeem(store, app.id, codes[6], by: "late-6").isSuccess)
+            #expect(failure(try await redeem(store, app.id, codes[7], by: "late-7")) == .quotaReached)
+            #expect(try await store.offerCodeUsage(appID: app.id, now: now).used == 6)
         },
         StoreCase("a subscription product takes at most 10 active offers") { store in
             let app = try await setUp(store)
