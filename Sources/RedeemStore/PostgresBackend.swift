@@ -7,6 +7,7 @@ import PostgresNIO
 public final class PostgresBackend: SQLDatabase {
     public let engine = SQLEngine.postgres
     let client: PostgresClient
+    private let statements = PostgresStatements()
     private let watch: PostgresCallWatch
     private let runner: Task<Void, Never>
     private let logger: Logger
@@ -40,12 +41,12 @@ public final class PostgresBackend: SQLDatabase {
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        let (logger, client) = (self.logger, self.client)
+        let (logger, client, statements) = (self.logger, self.client, self.statements)
         do {
             return try await watch.run { leased in
                 try await client.withConnection { connection in
                     try leased(connection)
-                    return try await body(PostgresSession(connection: connection, logger: logger))
+                    return try await body(PostgresSession(connection: connection, statements: statements, logger: logger))
                 }
             }
         } catch {
@@ -93,12 +94,12 @@ public final class PostgresBackend: SQLDatabase {
     }
 
     private func transactionOnce<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        let (logger, client) = (self.logger, self.client)
+        let (logger, client, statements) = (self.logger, self.client, self.statements)
         do {
             return try await watch.run { leased in
                 try await client.withTransaction(logger: logger) { connection in
                     try leased(connection)
-                    return try await body(PostgresSession(connection: connection, logger: logger))
+                    return try await body(PostgresSession(connection: connection, statements: statements, logger: logger))
                 }
             }
         } catch let error as PostgresTransactionError {
@@ -122,31 +123,48 @@ public final class PostgresBackend: SQLDatabase {
 /// One leased PostgreSQL connection seen through `SQLConnection`.
 struct PostgresSession: SQLConnection {
     let connection: PostgresConnection
+    let statements: PostgresStatements
     let logger: Logger
     var engine: SQLEngine { .postgres }
 
     @discardableResult
     func query(_ sql: SQL) async throws -> [SQLRow] {
         var bindings = PostgresBindings(capacity: sql.binds.count)
+        var types: [PostgresDataType] = []
+        types.reserveCapacity(sql.binds.count)
         for value in sql.binds {
             switch value {
-            case .int(let i): bindings.append(i)
-            case .double(let d): bindings.append(d)
-            case .text(let s): bindings.append(s)
-            case .null: bindings.appendNull()
+            case .int(let i):
+                bindings.append(i)
+                types.append(.int8)
+            case .double(let d):
+                bindings.append(d)
+                types.append(.float8)
+            case .text(let s):
+                bindings.append(s)
+                types.append(.text)
+            case .null:
+                bindings.appendNull()
+                types.append(.null)
             }
         }
         var result: [SQLRow] = []
         do {
-            try await collect(PostgresQuery(unsafeSQL: sql.text, binds: bindings), into: &result)
+            if !sql.runsOnce, let name = statements.name(for: sql.text, types: types) {
+                let current = CurrentStatement.Value(name: name, sql: sql.text, types: types)
+                try await CurrentStatement.$value.withValue(current) {
+                    try await collect(connection.execute(NamedStatement(bindings: bindings), logger: logger), into: &result)
+                }
+            } else {
+                try await collect(connection.query(PostgresQuery(unsafeSQL: sql.text, binds: bindings), logger: logger), into: &result)
+            }
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
             throw StoreError.uniqueViolation(error.serverInfo?[.message] ?? "unique violation")
         }
         return result
     }
 
-    private func collect(_ query: PostgresQuery, into result: inout [SQLRow]) async throws {
-        let rows = try await connection.query(query, logger: logger)
+    private func collect(_ rows: some AsyncSequence<PostgresRow, any Error>, into result: inout [SQLRow]) async throws {
         var columns: SQLColumns?
         for try await row in rows {
             var values: [SQLValue] = []

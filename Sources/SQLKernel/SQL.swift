@@ -10,6 +10,8 @@ public enum SQLValue: Sendable, Equatable {
 public struct SQL: Sendable, ExpressibleByStringInterpolation {
     public var text: String
     public var binds: [SQLValue]
+    /// Run once (a migration's DDL): an engine that keeps statements for reuse should not keep this one.
+    public var runsOnce = false
 
     public init(stringLiteral value: String) {
         self.text = value

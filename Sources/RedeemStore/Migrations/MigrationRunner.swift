@@ -36,7 +36,9 @@ public struct MigrationRunner: Sendable {
                     return false
                 }
                 for statement in migration.statements(for: engine) {
-                    try await connection.query(SQL(stringLiteral: statement))
+                    var sql = SQL(stringLiteral: statement)
+                    sql.runsOnce = true
+                    try await connection.query(sql)
                 }
                 try await connection.query(
                     """

@@ -1,0 +1,42 @@
+import Foundation
+import PostgresNIO
+import RedeemTestSupport
+import Testing
+
+@testable import RedeemStore
+
+@Suite struct PostgresStatementsCases {
+    @Test func aTextIsNamedOncePerParameterTypesUpToTheLimit() {
+        let statements = PostgresStatements(limit: 3)
+        let first = statements.name(for: "SELECT $1", types: [.int8])
+        #expect(first != nil)
+        #expect(statements.name(for: "SELECT $1", types: [.int8]) == first)
+        // A NULL is typed by the server, so the same text with a NULL there is another statement.
+        let withNull = statements.name(for: "SELECT $1", types: [.null])
+        #expect(withNull != nil && withNull != first)
+        #expect(statements.name(for: "SELECT 2", types: []) != nil)
+        // Past the limit new texts go unnamed; named ones keep their names.
+        #expect(statements.name(for: "SELECT 3", types: []) == nil)
+        #expect(statements.name(for: "SELECT $1", types: [.int8]) == first)
+    }
+
+    /// On a real connection: a statement run twice is prepared once, under its name, and the same text bound first
+    /// with a NULL and then with a value answers both times.
+    @Test func aConnectionPreparesAStatementOnceAndReusesIt() async throws {
+        guard TestDatabases.available.contains(.postgres) else { return }
+        try await TestDatabases.withStore(.postgres) { store in
+            let prepared = try await store.database.read { connection in
+                let values: [Int64?] = [nil, 7, 8]
+                for value in values {
+                    let rows = try await connection.query("SELECT COALESCE(\(value), 0) + 1 AS n")
+                    let expected = (value ?? 0) + 1
+                    #expect(try rows.first?.int("n") == expected)
+                }
+                return try await connection.query(
+                    "SELECT name FROM pg_prepared_statements WHERE statement = 'SELECT COALESCE($1, 0) + 1 AS n' ORDER BY name")
+            }
+            #expect(prepared.count == 2, "one statement for the NULL, one for the value")
+            #expect(prepared.allSatisfy { ($0.optionalString("name") ?? "").hasPrefix("redeem_") })
+        }
+    }
+}
