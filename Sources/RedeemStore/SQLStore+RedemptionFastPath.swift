@@ -2,15 +2,17 @@ import Foundation
 import PostgresNIO
 import RedeemCore
 
-/// A redemption on PostgreSQL in two statements after the rate limit, for the common case: a fresh link, an identified
-/// claimant, a purchase the app's restore behaviour transfers, and no webhook endpoint to tell.
+/// A redemption on PostgreSQL in two statements after the rate limit, for the common cases: a fresh link, an identified
+/// claimant, and no webhook endpoint to tell; the purchase either moves to the claimant (the app's restore behaviour
+/// transfers it) or, bought anonymously on the web, its customer merges into the claimant's.
 ///
 /// Facts in, decision out, without a transaction held across the decision: one read gathers the facts, Core's
 /// `RedemptionRules.decide` decides as on the transactional path, and one statement of data-modifying CTEs applies the
-/// decision (claim, claimant, move, attempt) and returns the claimant's Customer Info. That statement re-checks what the
-/// decision rested on: the claim only succeeds on a fresh token, and the move only while the purchase still has the
-/// owner that was read; when the claim succeeded but the move did not, `redeem_assert` (migration 18) undoes the whole
-/// statement. Anything else, or any such conflict, goes the transactional way (`redeem(…)`), which decides every case.
+/// decision (claim, claimant, move or merge, attempt) and returns the claimant's Customer Info. That statement re-checks
+/// what the decision rested on: the claim only succeeds on a fresh token, the move only while the purchase still has
+/// the owner that was read, and a merge only while that owner is still there and anonymous; when the claim succeeded
+/// but the rest did not, `redeem_assert` (migration 18) undoes the whole statement. Anything else, or any such
+/// conflict, goes the transactional way (`redeem(…)`), which decides every case.
 extension SQLStore {
     struct FastFacts {
         let purchase: Purchase
@@ -30,23 +32,25 @@ extension SQLStore {
             ownerCustomerID: facts.purchase.customerID, ownerIDs: facts.ownerIDs, claimantCustomerID: claimantID,
             claimantIDs: [claimant.rawValue], behavior: facts.restoreBehavior)
         if RedemptionRules.needsOwnerSubscriptionState(ruleFacts) { ruleFacts.ownerHasActiveSubscription = facts.ownerHasActiveSubscription }
-        guard RedemptionRules.decide(ruleFacts) == .transfer else { return nil }
+        let decision = RedemptionRules.decide(ruleFacts)
+        guard let association = decision.association, decision == .transfer || decision == .alias(survivor: .claimant) else { return nil }
         var moved = facts.purchase
         moved.customerID = claimantID
         let outcome: RedemptionOutcome =
-            RedemptionRules.isLapsed(moved, at: now) ? .subscriptionExpired(moved) : .redeemed(moved, association: .transfer)
+            RedemptionRules.isLapsed(moved, at: now) ? .subscriptionExpired(moved) : .redeemed(moved, association: association)
         let statement = Self.fastApply(
             appID: appID, tokenHash: tokenHash, claimant: claimant, claimantID: claimantID, isNew: facts.claimant == nil,
-            purchase: facts.purchase, outcome: outcome, now: now)
+            merges: association == .alias, purchase: facts.purchase, outcome: outcome, now: now)
         let rows: [SQLRow]
         do {
             rows = try await read { try await $0.query(statement) }
         } catch let error as StoreError where error.isConflict {
             return nil  // the claimant was created meanwhile (a unique violation)
-        } catch let error where Self.isAssertion(error) {
-            return nil  // the purchase moved meanwhile
+        } catch let error where Self.lostARace(error) {
+            return nil  // the purchase or its owner changed meanwhile
         }
-        guard let snapshot = try Self.snapshot(appID: appID, rows: rows) else { return nil }  // the token was taken meanwhile
+        // No claimant row: the token was taken meanwhile.
+        guard rows.first?.optionalString("customer_ref") != nil, let snapshot = try Self.snapshot(appID: appID, rows: rows) else { return nil }
         return DescribedRedemption(
             outcome: outcome,
             customerInfo: CustomerInfo(customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now),
@@ -80,53 +84,102 @@ extension SQLStore {
             ownerHasActiveSubscription: try row.bool("owner_has_active_subscription"))
     }
 
-    /// Claim, claimant (created, or its `last_seen` moved on), move, attempt, all or nothing, answering with the
-    /// claimant's rows as `snapshot(appID:rows:)` reads them; no rows when the token was taken meanwhile.
+    /// Claim, claimant (created, or its `last_seen` moved on), move or merge, attempt, all or nothing, answering with the
+    /// claimant's rows as `snapshot(appID:rows:)` reads them (one row with no claimant when the token was taken
+    /// meanwhile). The assertion is the outer side of the answer's join, so it runs whatever else matched. A merge does in
+    /// one statement what `merge(_:into:)` does: the owner's aliases, purchases and offer redemptions go to the
+    /// claimant, which keeps the earlier first and later last sighting, and the owner's customer is deleted.
     static func fastApply(
-        appID: String, tokenHash: String, claimant: AppUserID, claimantID: String, isNew: Bool, purchase: Purchase,
+        appID: String, tokenHash: String, claimant: AppUserID, claimantID: String, isNew: Bool, merges: Bool, purchase: Purchase,
         outcome: RedemptionOutcome, now: Date
     ) -> SQL {
+        let ownerID = purchase.customerID
+        // What the claimant's sightings become: now, or for a merge also the owner's.
+        let sightings: SQL =
+            merges
+            ? "owner AS (SELECT first_seen, last_seen FROM customers WHERE id = \(ownerID) AND EXISTS (SELECT 1 FROM claimed)),"
+            : "owner AS (SELECT \(now) AS first_seen, \(now) AS last_seen FROM claimed),"
         let touchClaimant: SQL =
             isNew
             ? """
             claimant AS (
                 INSERT INTO customers (id, app_id, original_app_user_id, first_seen, last_seen)
-                SELECT \(claimantID), \(appID), \(claimant.rawValue), \(now), \(now) FROM claimed RETURNING *),
+                SELECT \(claimantID), \(appID), \(claimant.rawValue), LEAST(first_seen, \(now)), GREATEST(last_seen, \(now)) FROM owner
+                RETURNING *),
             aliased AS (
                 INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at)
                 SELECT \(appID), \(claimant.rawValue), id, \(now) FROM claimant RETURNING customer_id),
             """
             : """
             claimant AS (
-                UPDATE customers SET last_seen = GREATEST(last_seen, \(now))
-                WHERE id = \(claimantID) AND EXISTS (SELECT 1 FROM claimed) RETURNING *),
+                UPDATE customers c SET first_seen = \(unsafeRaw: merges ? "LEAST(c.first_seen, o.first_seen)" : "c.first_seen"),
+                    last_seen = GREATEST(c.last_seen, o.last_seen, \(now))
+                FROM owner o WHERE c.id = \(claimantID) RETURNING c.*),
             """
+        // A merge moves everything the owner has and deletes it; a transfer moves the one purchase.
+        let move: SQL =
+            merges
+            ? """
+            owner_aliases AS (
+                UPDATE customer_aliases SET customer_id = \(claimantID)
+                WHERE customer_id = \(ownerID) AND EXISTS (SELECT 1 FROM claimed) RETURNING app_user_id),
+            moved AS (
+                UPDATE purchases SET customer_id = \(claimantID)
+                WHERE customer_id = \(ownerID) AND EXISTS (SELECT 1 FROM claimed) RETURNING *),
+            owner_offers AS (
+                UPDATE offer_redemptions SET customer_id = \(claimantID) WHERE customer_id = \(ownerID) AND EXISTS (SELECT 1 FROM claimed)
+                    AND offer_id NOT IN (SELECT offer_id FROM offer_redemptions WHERE customer_id = \(claimantID))),
+            dropped AS (DELETE FROM customers WHERE id = \(ownerID) AND EXISTS (SELECT 1 FROM claimed) RETURNING id),
+            """
+            : """
+            moved AS (
+                UPDATE purchases SET customer_id = \(claimantID)
+                WHERE id = \(purchase.id) AND customer_id = \(ownerID) AND EXISTS (SELECT 1 FROM claimed) RETURNING *),
+            """
+        // The merge was decided for an anonymous owner that still exists: an identified alias moved, or no owner
+        // deleted, means the facts changed.
+        let mergeHeld: SQL =
+            merges
+            ? """
+            AND (SELECT COUNT(*) FROM dropped) = (SELECT COUNT(*) FROM claimed)
+                AND NOT EXISTS (SELECT 1 FROM owner_aliases WHERE NOT starts_with(app_user_id, \(AppUserID.anonymousPrefix)))
+            """
+            : ""
         return """
             WITH claimed AS (
                 UPDATE redemption_tokens SET consumed_at = \(now), consumed_by = \(claimant.rawValue)
                 WHERE token_hash = \(tokenHash) AND app_id = \(appID) AND consumed_at IS NULL AND expires_at > \(now)
                 RETURNING purchase_id),
+            \(sql: sightings)
             \(sql: touchClaimant)
-            moved AS (
-                UPDATE purchases SET customer_id = \(claimantID)
-                WHERE id = \(purchase.id) AND customer_id = \(purchase.customerID) AND EXISTS (SELECT 1 FROM claimed) RETURNING *),
+            \(sql: move)
             attempt AS (
                 INSERT INTO redemption_attempts (id, app_id, purchase_id, app_user_id, outcome, created_at)
-                SELECT \(Identifier.make(prefix: "att")), \(appID), id, \(claimant.rawValue), \(outcome.label), \(now) FROM moved),
+                SELECT \(Identifier.make(prefix: "att")), \(appID), id, \(claimant.rawValue), \(outcome.label), \(now) FROM moved
+                WHERE id = \(purchase.id)),
             checked AS (
-                SELECT redeem_assert((SELECT COUNT(*) FROM moved) = (SELECT COUNT(*) FROM claimed), 'the purchase changed owner') AS ok)
+                SELECT redeem_assert(
+                    (SELECT COUNT(*) FROM moved WHERE id = \(purchase.id)) = (SELECT COUNT(*) FROM claimed) \(sql: mergeHeld),
+                    'the purchase or its owner changed') AS ok)
             SELECT cu.id AS customer_ref, cu.original_app_user_id, cu.first_seen, cu.last_seen, p.*,
                 pr.type AS product_type, pr.period AS product_period, pr.display_name AS product_display_name, pe.entitlement_id,
-                (SELECT ok FROM checked) AS checked
-            FROM claimant cu
+                checked.ok AS checked
+            FROM checked
+            LEFT JOIN claimant cu ON TRUE
             LEFT JOIN (
                 SELECT * FROM purchases WHERE customer_id = \(claimantID) AND id <> \(purchase.id)
                 UNION ALL SELECT * FROM moved
-            ) p ON TRUE
+            ) p ON cu.id IS NOT NULL
             LEFT JOIN products pr ON pr.app_id = p.app_id AND pr.id = p.product_id
             LEFT JOIN product_entitlements pe ON pe.app_id = pr.app_id AND pe.product_id = pr.id
             ORDER BY p.purchase_date, p.id, pe.entitlement_id
             """
+    }
+
+    /// The statement found the facts it was decided on changed: its assertion failed, a row it moved to a deleted owner
+    /// was added meanwhile (a foreign key), or it crossed another redemption (a deadlock). Nothing of it was committed.
+    static func lostARace(_ error: any Error) -> Bool {
+        ["RD001", "23503", "40P01", "40001"].contains((error as? PSQLError)?.serverInfo?[.sqlState] ?? "")
     }
 
     static func isAssertion(_ error: any Error) -> Bool {
