@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Benchmarks successful redemptions (a fresh token per request, with the real association and grant) against two
 baseline routes on the same engine, in the same run, with wrk on loopback: a single UPDATE … RETURNING, and the same
-writes a redemption makes (token consumed, claimant created, purchase moved, attempt recorded) with no reads or rules.
+writes a redemption makes (its rate-limit hits, then token consumed, claimant created, purchase moved, attempt recorded)
+with no reads or rules.
 Runs at two token-table sizes (REDEEM_BENCH_SMALL, default 10,000; REDEEM_BENCH_LARGE, default 10,000,000; 0 skips one), on
 SQLite and (with REDEEM_BENCH_POSTGRES_URL) PostgreSQL; REDEEM_BENCH_BACKENDS=sqlite or postgres runs one. Prints req/s, p50 and p99
 and the ratio."""

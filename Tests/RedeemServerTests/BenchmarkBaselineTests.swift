@@ -1,5 +1,6 @@
 import Foundation
 import RedeemCore
+import RedeemServer
 import RedeemStore
 import RedeemTestSupport
 import Testing
@@ -23,6 +24,27 @@ import Testing
             let state = try #require(try await store.redemptionTokenState(tokenHash: SecretToken.hash(token)))
             #expect(state.consumedAt != nil)
             #expect(try await store.redemptionAttempts(appID: app.id, purchaseID: state.purchaseID).map(\.outcome) == ["redeemed"])
+        }
+    }
+
+    /// Through its route the baseline also counts the redemption's rate-limit hits, as a redemption does before its
+    /// writes: a client over the limit is refused there too.
+    @Test(arguments: TestDatabases.available)
+    func theRouteCountsTheRedemptionsRateLimitHits(_ backend: TestBackend) async throws {
+        var limits = RateLimits.unlimited
+        limits.redeemPerIP = 2
+        try await TestServer.with(backend, rateLimits: limits, benchmarkRoutes: true) { server in
+            let app = try await server.createAppWithCatalog()
+            var statuses: [Int] = []
+            for n in 0..<3 {
+                let token = try RedemptionAPITests.token(from: try await server.grant(app, #"{"app_user_id": "owner", "product_id": "lifetime"}"#))
+                statuses.append(
+                    try await server.send(
+                        .post, "/v1/benchmark/same-writes", key: app.publicSandbox,
+                        json: #"{"app_user_id": "bench-\#(n)", "redemption_token": "\#(token)"}"#
+                    ).status)
+            }
+            #expect(statuses == [200, 200, 429])
         }
     }
 }

@@ -127,7 +127,8 @@ extension TestServer {
     static func with(
         _ backend: TestBackend, clock: ManualClock = ManualClock(start), setup: TestingSetup = .router,
         mail: MailSettings? = nil, rateLimits: RateLimits = .unlimited, stripeWebhookSecret: String? = nil, stripe: StripeSettings? = nil,
-        trustedProxies: Set<String> = [], ownersNeedTwoFactor: Bool = false, _ body: @escaping @Sendable (TestServer) async throws -> Void
+        trustedProxies: Set<String> = [], ownersNeedTwoFactor: Bool = false, benchmarkRoutes: Bool = false,
+        _ body: @escaping @Sendable (TestServer) async throws -> Void
     ) async throws {
         try await TestDatabases.withStore(backend) { store in
             var configured = try await ServerDependencies(
@@ -136,6 +137,7 @@ extension TestServer {
             )
             configured.trustedProxies = trustedProxies
             configured.ownersNeedTwoFactor = ownersNeedTwoFactor
+            configured.benchmarkRoutes = benchmarkRoutes
             let deps = configured
             let adminKey = try await deps.admin.createKey(appID: nil, kind: "admin").plaintext
             let app = Application(router: try buildRouter(deps), configuration: .init(address: .hostname("127.0.0.1", port: 0)))

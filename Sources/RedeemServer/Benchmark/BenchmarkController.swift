@@ -5,9 +5,11 @@ import RedeemStore
 
 /// The redemption benchmark's yardsticks (only with `--benchmark-routes`), with the same request and authentication as
 /// a redemption: `POST /v1/benchmark/baseline` runs a single `UPDATE … RETURNING` on the token table;
-/// `POST /v1/benchmark/same-writes` makes the writes a redemption makes, with no reads, rules or JSON answer.
+/// `POST /v1/benchmark/same-writes` makes the writes a redemption makes, with no reads, rules or JSON answer: its
+/// rate-limit hits (as the redemption counts them, before its own writes), then its rows in one transaction.
 struct BenchmarkController {
     let store: any BenchmarkStore
+    let limiter: RateLimiter
     let clock: any RedeemClock
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -36,6 +38,7 @@ struct BenchmarkController {
         let appID = try context.sdkAppID()
         let body = try await request.decodeJSON(Body.self, context: context)
         let user = try AppUserID(validating: body.appUserID ?? "")
+        try await limiter.redemption(ip: context.remoteIP, appID: appID, user: user)
         let found = try await store.benchmarkSameWrites(
             appID: appID, tokenHash: SecretToken.hash(body.redemptionToken), appUserID: user.rawValue, now: clock.now())
         return JSONResponse(Reply(found: found))
