@@ -62,8 +62,10 @@ public struct OfferCodeRedemption: Sendable {
 
 extension SQLStore {
     /// Redeems a code in one write transaction: the claim (one conditional update), the quota, the one-per-customer record,
-    /// the purchase and its webhook event commit together or not at all.
+    /// the purchase and its webhook event commit together or not at all. The common in-app case on PostgreSQL takes one
+    /// statement instead (`fastOfferRedemption`).
     public func redeemOfferCode(_ request: OfferCodeRedemptionRequest) async throws -> Result<OfferCodeRedemption, OfferRedemptionFailure> {
+        if let fast = try await fastOfferRedemption(request) { return .success(fast) }
         do {
             return .success(try await redeemOfferCodeOnce(request))
         } catch let refused as OfferRefused {
@@ -129,14 +131,7 @@ extension SQLStore {
         grant.checkoutReference = request.checkoutReference
         grant.offer = PurchaseOffer(offer)
         let purchase = try await Self.insertPurchase(grant, product: found.product, customer: customer, now: now, on: connection)
-        let batchID: String? = if case .oneTime(_, let batch, _) = found.kind { batch.id } else { nil }
-        let customCodeID: String? = if case .custom(let code) = found.kind { code.id } else { nil }
-        let recordRedemption: SQL = """
-            INSERT INTO offer_redemptions (id, app_id, offer_id, customer_id, app_user_id, code_type, batch_id, custom_code_id,
-                purchase_id, channel, created_at)
-            VALUES (\(Identifier.make(prefix: "ored")), \(request.appID), \(offer.id), \(customer.id), \(request.claimant.rawValue),
-                \(found.codeType), \(batchID), \(customCodeID), \(purchase.id), \(request.channel.rawValue), \(now))
-            """
+        let recordRedemption = Self.offerRecord(request, found: found, customerID: customer.id, purchaseID: purchase.id)
         // With an answer to read, the record rides on that read (on PostgreSQL in the same statement).
         if !request.includeCustomerInfo { try await connection.query(recordRedemption) }
         // Nothing is read for the event when the app has no live endpoint (there is then nothing to queue).
@@ -160,6 +155,18 @@ extension SQLStore {
         try await claim(found, by: request.claimant, now: now, on: connection)
         try await countAgainstQuota(appID: request.appID, now: now, on: connection)
         return redemption
+    }
+
+    /// The one-per-customer record of a redemption.
+    static func offerRecord(_ request: OfferCodeRedemptionRequest, found: FoundOfferCode, customerID: String, purchaseID: String) -> SQL {
+        let batchID: String? = if case .oneTime(_, let batch, _) = found.kind { batch.id } else { nil }
+        let customCodeID: String? = if case .custom(let code) = found.kind { code.id } else { nil }
+        return """
+            INSERT INTO offer_redemptions (id, app_id, offer_id, customer_id, app_user_id, code_type, batch_id, custom_code_id,
+                purchase_id, channel, created_at)
+            VALUES (\(Identifier.make(prefix: "ored")), \(request.appID), \(found.offer.id), \(customerID), \(request.claimant.rawValue),
+                \(found.codeType), \(batchID), \(customCodeID), \(purchaseID), \(request.channel.rawValue), \(request.now))
+            """
     }
 
     /// One-time codes are looked up by hash, custom codes by their canonical form; anything else finds nothing.
@@ -194,53 +201,67 @@ extension SQLStore {
 
     /// The claim: one conditional update decides, however many redeem at once.
     static func claim(_ found: FoundOfferCode, by claimant: AppUserID, now: Date, on connection: any SQLConnection) async throws {
+        if try await connection.query(claimStatement(found, by: claimant, now: now)).isEmpty {
+            switch found.kind {
+            case .oneTime: throw OfferRefused(failure: .alreadyRedeemed)
+            case .custom: throw OfferRefused(failure: .exhausted)
+            }
+        }
+    }
+
+    /// The claim's conditional update: one row when it took the code (or one of a custom code's uses), none otherwise.
+    static func claimStatement(_ found: FoundOfferCode, by claimant: AppUserID, now: Date) -> SQL {
         switch found.kind {
         case .oneTime(let hash, _, _):
-            let rows = try await connection.query(
-                """
-                UPDATE offer_codes SET redeemed_at = \(now), redeemed_by = \(claimant.rawValue)
-                WHERE code_hash = \(hash) AND redeemed_at IS NULL RETURNING code_hash
-                """)
-            if rows.isEmpty { throw OfferRefused(failure: .alreadyRedeemed) }
+            """
+            UPDATE offer_codes SET redeemed_at = \(now), redeemed_by = \(claimant.rawValue)
+            WHERE code_hash = \(hash) AND redeemed_at IS NULL RETURNING code_hash
+            """
         case .custom(let code):
-            let rows = try await connection.query(
-                """
-                UPDATE offer_custom_codes SET redemption_count = redemption_count + 1
-                WHERE id = \(code.id) AND active = 1 AND redemption_count < max_redemptions RETURNING redemption_count
-                """)
-            if rows.isEmpty { throw OfferRefused(failure: .exhausted) }
+            """
+            UPDATE offer_custom_codes SET redemption_count = redemption_count + 1
+            WHERE id = \(code.id) AND active = 1 AND redemption_count < max_redemptions RETURNING redemption_count
+            """
         }
     }
 
     /// Counts one redemption against the app's quarterly quota: a conditional increment of one of the quarter's
     /// stripes (a random one first, then the others), each within its budget (`OfferQuota.budget`). A stripe another
     /// transaction holds is waited for and checked again, so the count is exact; only when every stripe is full is the
-    /// redemption refused. Usually one statement, on a row few others touch. Plain `UPDATE`s, never an upsert on a full
+    /// redemption refused. Usually one statement, on a row few others touch. The quarter's first redemption lays out
+    /// all its stripes, empty (so the one-statement path finds them). Plain `UPDATE`s, never an upsert on a full
     /// stripe: those lock the row they refuse, and two redemptions could then wait for each other.
     static func countAgainstQuota(appID: String, now: Date, on connection: any SQLConnection) async throws {
         let quota = Int(try await connection.first("SELECT offer_code_quota_per_quarter AS q FROM apps WHERE id = \(appID)")?.int("q") ?? 0)
         let quarter = OfferQuota.quarter(of: now)
         let order = OfferQuota.tryOrder(quota: quota, first: Int.random(in: 0..<OfferQuota.stripes))
-        // The second pass finds stripes created by others during the first (their rows exist by then).
         for pass in 0..<2 {
             for stripe in order {
-                let counted = try await connection.query(
-                    """
-                    UPDATE offer_quota_stripes SET used = used + 1
-                    WHERE app_id = \(appID) AND quarter = \(quarter) AND stripe = \(stripe) AND used < \(OfferQuota.budget(quota: quota, stripe: stripe))
-                    RETURNING used
-                    """)
-                if !counted.isEmpty { return }
-                guard pass == 0 else { continue }
-                let created = try await connection.query(
-                    """
-                    INSERT INTO offer_quota_stripes (app_id, quarter, stripe, used) VALUES (\(appID), \(quarter), \(stripe), 1)
-                    ON CONFLICT (app_id, quarter, stripe) DO NOTHING RETURNING used
-                    """)
-                if !created.isEmpty { return }
+                if !(try await connection.query(stripeCount(appID: appID, quarter: quarter, stripe: stripe, quota: quota))).isEmpty { return }
             }
+            guard pass == 0, !order.isEmpty else { break }
+            // The quarter's stripes may not exist yet; rows another transaction is inserting are waited for.
+            var layOut: SQL = "INSERT INTO offer_quota_stripes (app_id, quarter, stripe, used) VALUES "
+            for stripe in 0..<OfferQuota.stripes {
+                let next = layOut.binds.count
+                layOut.text += "\(stripe == 0 ? "" : ", ")($\(next + 1), $\(next + 2), $\(next + 3), 0)"
+                layOut.binds += [.text(appID), .text(quarter), .int(Int64(stripe))]
+            }
+            layOut.text += " ON CONFLICT (app_id, quarter, stripe) DO NOTHING"
+            try await connection.query(layOut)
         }
         throw OfferRefused(failure: .quotaReached)
+    }
+}
+
+extension SQLStore {
+    /// One more redemption on a stripe of the quarter, within its budget: one row when counted, none when it is full.
+    static func stripeCount(appID: String, quarter: String, stripe: Int, quota: Int) -> SQL {
+        """
+        UPDATE offer_quota_stripes SET used = used + 1
+        WHERE app_id = \(appID) AND quarter = \(quarter) AND stripe = \(stripe) AND used < \(OfferQuota.budget(quota: quota, stripe: stripe))
+        RETURNING used
+        """
     }
 }
 

@@ -153,13 +153,20 @@ extension SQLStore {
         var customer = resolved
         if customer == nil { customer = try await resolveOrCreate(appID: grant.appID, appUserID: grant.appUserID, now: now, on: connection) }
         guard let customer else { throw StoreError.notFound("customer '\(grant.appUserID.rawValue)'") }
+        let (purchase, insert) = try purchaseInsert(grant, product: product, customerID: customer.id, now: now)
+        try await connection.query(insert)
+        return purchase
+    }
+
+    /// The purchase a grant of `product` to the customer makes, and the statement that inserts it.
+    static func purchaseInsert(_ grant: PurchaseGrant, product: Product, customerID: String, now: Date) throws -> (Purchase, SQL) {
         var expires: Date? = nil
         if product.type == .subscription {
             // Granted entitlements' products have no period: the grant names its end, or none for lifetime.
             expires = try grant.expiresDate ?? product.period.map { try ISO8601Period(parsing: $0).advance(grant.purchaseDate) }
         }
         var purchase = Purchase(
-            id: Identifier.make(prefix: "pur"), appID: grant.appID, customerID: customer.id, productID: product.id,
+            id: Identifier.make(prefix: "pur"), appID: grant.appID, customerID: customerID, productID: product.id,
             store: grant.store, isSandbox: grant.isSandbox, purchaseDate: grant.purchaseDate,
             originalPurchaseDate: grant.purchaseDate, expiresDate: expires, periodType: grant.periodType,
             storeTransactionID: grant.storeTransactionID ?? Identifier.make(prefix: "txn"), price: grant.price,
@@ -168,8 +175,7 @@ extension SQLStore {
         purchase.customParams = grant.customParams
         purchase.offer = grant.offer
         let params = grant.customParams.isEmpty ? nil : String(decoding: try JSONEncoder.sorted.encode(grant.customParams), as: UTF8.self)
-        try await connection.query(
-            """
+        let insert: SQL = """
             INSERT INTO purchases (id, app_id, customer_id, product_id, store, is_sandbox, purchase_date, original_purchase_date,
                 expires_date, period_type, store_transaction_id, price_amount_micros, price_currency, email, custom_params,
                 checkout_reference, offer_id, offer_code_ref_name, offer_discount_type, offer_period, created_at)
@@ -178,8 +184,8 @@ extension SQLStore {
                 \(purchase.periodType.rawValue), \(purchase.storeTransactionID), \(purchase.price?.amountMicros),
                 \(purchase.price?.currency), \(purchase.email), \(params), \(grant.checkoutReference), \(grant.offer?.offerID),
                 \(grant.offer?.referenceName), \(grant.offer?.discountType.rawValue), \(grant.offer?.period), \(purchase.createdAt))
-            """)
-        return purchase
+            """
+        return (purchase, insert)
     }
 }
 

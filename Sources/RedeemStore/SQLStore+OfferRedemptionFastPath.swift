@@ -1,0 +1,210 @@
+import Foundation
+import PostgresNIO
+import RedeemCore
+
+/// An in-app offer-code redemption on PostgreSQL in two statements after the rate limit, for the common case: a code
+/// that can be redeemed, a free offer, a claimant eligible for it, a stripe of the quarter's quota with room, and no
+/// webhook endpoint to tell.
+///
+/// Facts in, decision out, as `redeemOfferCode(_:resolution:on:)` does inside its transaction: one read gathers the code,
+/// its offer and product, the claimant with its purchases and their products, and the quota's stripes; Core's
+/// `OfferRules` refuse or plan; one statement of data-modifying CTEs applies the plan (claim, quota, claimant, purchase,
+/// one-per-customer record) and answers with the claimant's rows. It asserts that the claim and the quota count both
+/// took; otherwise (a code taken or a stripe filled meanwhile, or a claimant or record created meanwhile) nothing of it
+/// stays and the transactional path decides, refusals included.
+extension SQLStore {
+    struct OfferFacts {
+        let found: FoundOfferCode
+        let claimant: Customer?
+        let purchases: [Purchase]
+        let products: [String: Product]
+        let alreadyRedeemed: Bool
+        let hasLiveEndpoint: Bool
+        let quota: Int
+        /// Used count per existing stripe of the quarter.
+        let stripes: [Int: Int]
+    }
+
+    /// nil: take the transactional path.
+    func fastOfferRedemption(_ request: OfferCodeRedemptionRequest) async throws -> OfferCodeRedemption? {
+        guard database.engine == .postgres, request.includeCustomerInfo, request.payment == nil, request.checkoutReference == nil
+        else { return nil }
+        let now = request.now
+        guard let facts = try await read({ try await Self.offerFacts(request, on: $0) }),
+            !facts.alreadyRedeemed, !facts.hasLiveEndpoint,
+            OfferRules.refusal(facts.found, paid: false, at: now) == nil,
+            case .success(let plan) = OfferRules.plan(
+                offer: facts.found.offer, product: facts.found.product, purchases: facts.purchases, products: facts.products, at: now,
+                allowDowngrade: OfferRules.allowsDowngrade(on: request.channel)),
+            let stripe = OfferQuota.tryOrder(quota: facts.quota, first: Int.random(in: 0..<OfferQuota.stripes)).first(where: {
+                (facts.stripes[$0] ?? .max) < OfferQuota.budget(quota: facts.quota, stripe: $0)
+            })
+        else { return nil }
+        let claimantID = facts.claimant?.id ?? Identifier.make(prefix: "cus")
+        var grant = PurchaseGrant(
+            appID: request.appID, appUserID: request.claimant, productID: facts.found.product.id, store: request.store,
+            isSandbox: request.isSandbox, purchaseDate: plan.purchaseDate, expiresDate: plan.expiresDate, periodType: plan.periodType,
+            email: request.email)
+        grant.offer = PurchaseOffer(facts.found.offer)
+        let (purchase, insert) = try Self.purchaseInsert(grant, product: facts.found.product, customerID: claimantID, now: now)
+        let statement = Self.offerApply(
+            request, found: facts.found, claimantID: claimantID, isNew: facts.claimant == nil, insert: insert, purchase: purchase,
+            stripe: stripe, quota: facts.quota)
+        let rows: [SQLRow]
+        do {
+            rows = try await read { try await $0.query(statement) }
+        } catch let error as StoreError where error.isConflict {
+            return nil  // the claimant, or its record of this offer, was created meanwhile
+        } catch let error where Self.lostARace(error) {
+            return nil  // the code was taken or the stripe filled meanwhile
+        }
+        guard let snapshot = try Self.snapshot(appID: request.appID, rows: rows) else { return nil }
+        var redemption = OfferCodeRedemption(purchase: purchase, offer: facts.found.offer, product: facts.found.product, kind: plan.kind)
+        redemption.customerInfo = CustomerInfo(
+            customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now)
+        return redemption
+    }
+
+    /// Everything deciding needs, in one statement: each part is a row as JSON, named by `part`. nil when the typed
+    /// text is no code of the app (the transactional path answers that).
+    static func offerFacts(_ request: OfferCodeRedemptionRequest, on connection: any SQLConnection) async throws -> OfferFacts? {
+        let hash = OfferCode.normalize(request.code).map(SecretToken.hash)
+        let custom = OfferCode.normalizeCustom(request.code)
+        guard hash != nil || custom != nil else { return nil }
+        let appID = request.appID
+        let rows = try await connection.query(
+            """
+            WITH one_time AS (
+                SELECT c.redeemed_at, b.* FROM offer_codes c JOIN offer_code_batches b ON b.id = c.batch_id
+                WHERE c.code_hash = \(hash) AND b.app_id = \(appID)),
+            custom AS (
+                SELECT * FROM offer_custom_codes WHERE app_id = \(appID) AND code = \(custom) AND NOT EXISTS (SELECT 1 FROM one_time)),
+            offer AS (
+                SELECT * FROM offers WHERE app_id = \(appID)
+                    AND id = COALESCE((SELECT offer_id FROM one_time), (SELECT offer_id FROM custom))),
+            claimant AS (
+                SELECT c.* FROM customer_aliases a JOIN customers c ON c.id = a.customer_id
+                WHERE a.app_id = \(appID) AND a.app_user_id = \(request.claimant.rawValue)),
+            owned AS (SELECT * FROM purchases WHERE customer_id = (SELECT id FROM claimant))
+            SELECT 'one_time' AS part, row_to_json(one_time)::text AS row FROM one_time
+            UNION ALL SELECT 'custom', row_to_json(custom)::text FROM custom
+            UNION ALL SELECT 'offer', row_to_json(offer)::text FROM offer
+            UNION ALL SELECT 'customer', row_to_json(claimant)::text FROM claimant
+            UNION ALL SELECT 'purchase', row_to_json(owned)::text FROM owned
+            UNION ALL SELECT 'product', row_to_json(x)::text FROM (
+                SELECT p.*, pe.entitlement_id FROM products p
+                LEFT JOIN product_entitlements pe ON pe.app_id = p.app_id AND pe.product_id = p.id
+                WHERE p.app_id = \(appID) AND (p.id IN (SELECT product_id FROM owned) OR p.id = (SELECT product_id FROM offer))) x
+            UNION ALL SELECT 'stripe', row_to_json(s)::text FROM (
+                SELECT stripe, used FROM offer_quota_stripes WHERE app_id = \(appID) AND quarter = \(OfferQuota.quarter(of: request.now))) s
+            UNION ALL SELECT 'facts', json_build_object(
+                'already_redeemed', EXISTS (
+                    SELECT 1 FROM offer_redemptions WHERE offer_id = (SELECT id FROM offer) AND customer_id = (SELECT id FROM claimant)),
+                'has_endpoint', EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.app_id = \(appID) AND w.disabled_at IS NULL),
+                'quota', (SELECT offer_code_quota_per_quarter FROM apps WHERE id = \(appID)))::text
+            """)
+        var parts: [String: [SQLRow]] = [:]
+        for row in rows { parts[try row.string("part"), default: []].append(try SQLRow(json: try row.string("row"))) }
+        let kind: FoundOfferCode.Kind
+        if let hash, let row = parts["one_time"]?.first {
+            kind = .oneTime(hash: hash, batch: try OfferCodeBatch(row: row), used: row.optionalInt("redeemed_at") != nil)
+        } else if let row = parts["custom"]?.first {
+            kind = .custom(try CustomOfferCode(row: row))
+        } else {
+            return nil
+        }
+        let products = try Self.products(from: parts["product", default: []])
+        guard let offerRow = parts["offer"]?.first, let facts = parts["facts"]?.first else { return nil }
+        let offer = try Offer(row: offerRow)
+        guard let product = products[offer.productID] else { return nil }
+        return OfferFacts(
+            found: FoundOfferCode(kind: kind, offer: offer, product: product),
+            claimant: try parts["customer"]?.first.map { try Customer(row: $0) },
+            purchases: try parts["purchase", default: []].map { try Purchase(row: $0) }, products: products,
+            alreadyRedeemed: try facts.bool("already_redeemed"), hasLiveEndpoint: try facts.bool("has_endpoint"),
+            quota: Int(facts.optionalInt("quota") ?? 0),
+            stripes: Dictionary(
+                try parts["stripe", default: []].map { (Int(try $0.int("stripe")), Int(try $0.int("used"))) }, uniquingKeysWith: max))
+    }
+
+    /// Products from rows of `p.*` and one `entitlement_id` each, in any order.
+    static func products(from rows: [SQLRow]) throws -> [String: Product] {
+        var products: [String: Product] = [:]
+        for row in rows {
+            let id = try row.string("id")
+            if products[id] == nil { products[id] = try Product(row: row) }
+            if let entitlement = row.optionalString("entitlement_id") { products[id]?.entitlements.append(entitlement) }
+        }
+        for id in products.keys { products[id]?.entitlements.sort() }
+        return products
+    }
+
+    /// Claim, quota, claimant (created, or its `last_seen` moved on), purchase and record, all or nothing, answering
+    /// with the claimant's rows as `snapshot(appID:rows:)` reads them.
+    static func offerApply(
+        _ request: OfferCodeRedemptionRequest, found: FoundOfferCode, claimantID: String, isNew: Bool, insert: SQL, purchase: Purchase,
+        stripe: Int, quota: Int
+    ) -> SQL {
+        let (appID, now, user) = (request.appID, request.now, request.claimant.rawValue)
+        let touchClaimant: SQL =
+            isNew
+            ? """
+            claimant AS (
+                INSERT INTO customers (id, app_id, original_app_user_id, first_seen, last_seen)
+                VALUES (\(claimantID), \(appID), \(user), \(now), \(now)) RETURNING *),
+            aliased AS (
+                INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at) VALUES (\(appID), \(user), \(claimantID), \(now))),
+            """
+            : """
+            claimant AS (UPDATE customers SET last_seen = GREATEST(last_seen, \(now)) WHERE id = \(claimantID) RETURNING *),
+            """
+        let record = offerRecord(request, found: found, customerID: claimantID, purchaseID: purchase.id)
+        return """
+            WITH claimed AS (\(sql: claimStatement(found, by: request.claimant, now: now))),
+            counted AS (\(sql: stripeCount(appID: appID, quarter: OfferQuota.quarter(of: now), stripe: stripe, quota: quota))),
+            \(sql: touchClaimant)
+            bought AS (\(sql: insert) RETURNING *),
+            recorded AS (\(sql: record)),
+            checked AS (
+                SELECT redeem_assert(
+                    (SELECT COUNT(*) FROM claimed) = 1 AND (SELECT COUNT(*) FROM counted) = 1 AND (SELECT COUNT(*) FROM claimant) = 1,
+                    'the code, its quota or the claimant changed') AS ok)
+            SELECT cu.id AS customer_ref, cu.original_app_user_id, cu.first_seen, cu.last_seen, p.*,
+                pr.type AS product_type, pr.period AS product_period, pr.display_name AS product_display_name, pe.entitlement_id,
+                checked.ok AS checked
+            FROM checked
+            LEFT JOIN claimant cu ON TRUE
+            LEFT JOIN (SELECT * FROM purchases WHERE customer_id = \(claimantID) UNION ALL SELECT * FROM bought) p ON cu.id IS NOT NULL
+            LEFT JOIN products pr ON pr.app_id = p.app_id AND pr.id = p.product_id
+            LEFT JOIN product_entitlements pe ON pe.app_id = pr.app_id AND pe.product_id = pr.id
+            ORDER BY p.purchase_date, p.id, pe.entitlement_id
+            """
+    }
+}
+
+extension SQLRow {
+    /// A row PostgreSQL gave as `row_to_json`: numbers as integers where they are whole, booleans as 0/1.
+    init(json: String) throws {
+        let object = try JSONDecoder().decode([String: JSONCell].self, from: Data(json.utf8))
+        self.init(columns: SQLColumns(Array(object.keys)), values: Array(object.values.map(\.value)))
+    }
+
+    private struct JSONCell: Decodable {
+        let value: SQLValue
+
+        init(from decoder: any Decoder) throws {
+            let cell = try decoder.singleValueContainer()
+            if cell.decodeNil() {
+                value = .null
+            } else if let int = try? cell.decode(Int64.self) {
+                value = .int(int)
+            } else if let double = try? cell.decode(Double.self) {
+                value = .double(double)
+            } else if let bool = try? cell.decode(Bool.self) {
+                value = .int(bool ? 1 : 0)
+            } else {
+                value = .text(try cell.decode(String.self))
+            }
+        }
+    }
+}

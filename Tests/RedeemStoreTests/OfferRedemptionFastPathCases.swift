@@ -1,0 +1,149 @@
+import Foundation
+import RedeemCore
+import RedeemTestSupport
+import Testing
+
+@testable import RedeemStore
+
+/// PostgreSQL's one-statement offer-code redemption answers what the transactional path would, and hands every case
+/// it does not own (or any conflict) to it.
+@Suite struct OfferRedemptionFastPathCases {
+    static let now = Fixture.now
+
+    static func withStore(_ body: (SQLStore) async throws -> Void) async throws {
+        guard TestDatabases.available.contains(.postgres) else { return }
+        try await TestDatabases.withStore(.postgres, body)
+    }
+
+    static func request(_ appID: String, _ code: String, by user: String, channel: OfferRedemptionChannel = .sdk) -> OfferCodeRedemptionRequest {
+        var request = OfferCodeRedemptionRequest(appID: appID, code: code, claimant: Fixture.user(user), channel: channel, isSandbox: true, now: now)
+        request.includeCustomerInfo = channel == .sdk
+        return request
+    }
+
+    /// An app whose quarter already has its quota stripes (the quarter's first redemption, by `warm`, lays them out on
+    /// the transactional path), with an offer for new subscribers and `count` codes left.
+    static func warmApp(_ store: SQLStore, name: String = "Test App", count: Int = 3) async throws -> (App, Offer, [String]) {
+        let app = try await Fixture.app(store, name: name)
+        try await Fixture.catalog(store, appID: app.id)
+        let offer = try await OfferCases.makeOffer(store, appID: app.id, name: "Winter trial", eligibility: [.new])
+        let (_, codes) = try await OfferCases.makeBatch(store, offer, count: count + 1)
+        #expect(try await store.fastOfferRedemption(request(app.id, codes[0], by: "warm")) == nil, "no stripes yet")
+        #expect(OfferCases.failure(try await store.redeemOfferCode(request(app.id, codes[0], by: "warm"))) == nil)
+        return (app, offer, Array(codes.dropFirst()))
+    }
+
+    static func quotaUsed(_ store: SQLStore, _ appID: String) async throws -> Int64 {
+        try await store.database.read {
+            try await $0.first("SELECT CAST(COALESCE(SUM(used), 0) AS BIGINT) AS n FROM offer_quota_stripes WHERE app_id = \(appID)")?.int("n") ?? -1
+        }
+    }
+
+    @Test func aCodeRedeemedInAppGetsWhatTheTransactionalPathGives() async throws {
+        try await Self.withStore { store in
+            var results: [OfferCodeRedemption] = []
+            for (name, fast) in [("Fast", true), ("Twin", false)] {
+                let (app, offer, codes) = try await Self.warmApp(store, name: name)
+                // erin is known and owns coins; the offer is for new subscribers of monthly.
+                _ = try await store.grant(
+                    PurchaseGrant(appID: app.id, appUserID: Fixture.user("erin"), productID: "coins", purchaseDate: Self.now), idempotency: nil,
+                    now: Self.now)
+                let request = Self.request(app.id, OfferCode.grouped(codes[0]).lowercased(), by: "erin")
+                let redemption =
+                    fast
+                    ? try #require(try await store.fastOfferRedemption(request))
+                    : try await store.redeemOfferCodeOnce(request)
+                results.append(redemption)
+                #expect(redemption.kind == .initialBuy)
+                #expect(redemption.purchase.periodType == .trial)
+                #expect(redemption.purchase.expiresDate == ISO8601Period(months: 1).advance(Self.now))
+                #expect(
+                    redemption.purchase.offer
+                        == PurchaseOffer(offerID: offer.id, referenceName: "Winter trial", discountType: .freeTrial, period: "P1M"))
+                #expect(redemption.customerInfo == (try await store.customerInfo(appID: app.id, appUserID: Fixture.user("erin"), now: Self.now)))
+                #expect(try await Self.quotaUsed(store, app.id) == 2)
+                let records = try await store.offerRedemptions(appID: app.id).filter { $0.appUserID == "erin" }
+                #expect(records.map(\.purchaseID) == [redemption.purchase.id] && records.map(\.channel) == ["sdk"])
+                // The code is used: by anyone, again, it is refused (on the transactional path).
+                #expect(try await store.fastOfferRedemption(Self.request(app.id, codes[0], by: "bob")) == nil)
+                #expect(OfferCases.failure(try await store.redeemOfferCode(Self.request(app.id, codes[0], by: "bob"))) == .alreadyRedeemed)
+            }
+            let (fast, transactional) = (try #require(results.first?.customerInfo), try #require(results.last?.customerInfo))
+            #expect(fast.subscriber.entitlements.keys.sorted() == ["pro"])
+            #expect(fast.subscriber.entitlements.keys.sorted() == transactional.subscriber.entitlements.keys.sorted())
+            #expect(fast.subscriber.subscriptions.keys.sorted() == transactional.subscriber.subscriptions.keys.sorted())
+            #expect(fast.subscriber.nonSubscriptions.keys.sorted() == transactional.subscriber.nonSubscriptions.keys.sorted())
+            let (fastOffer, transactionalOffer) = (
+                fast.subscriber.subscriptions["monthly"]?.offer, transactional.subscriber.subscriptions["monthly"]?.offer
+            )
+            #expect(fastOffer?.referenceName == transactionalOffer?.referenceName && fastOffer?.period == transactionalOffer?.period)
+            #expect(fast.subscriber.subscriptions["monthly"]?.expiresDate == transactional.subscriber.subscriptions["monthly"]?.expiresDate)
+        }
+    }
+
+    @Test func aCustomCodeCountsOneUseForANewClaimant() async throws {
+        try await Self.withStore { store in
+            let (app, offer, _) = try await Self.warmApp(store)
+            let custom = try await OfferCases.makeCustom(store, offer, code: "SPRING", cap: 5)
+            let redemption = try #require(try await store.fastOfferRedemption(Self.request(app.id, "spring", by: "newcomer")))
+            let customer = try #require(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("newcomer")))
+            #expect(redemption.purchase.customerID == customer.id)
+            #expect(try await store.customCodes(appID: app.id).first { $0.id == custom.id }?.redemptionCount == 1)
+            // One per customer and offer: the same claimant again is refused on the transactional path.
+            #expect(try await store.fastOfferRedemption(Self.request(app.id, "spring", by: "newcomer")) == nil)
+            #expect(OfferCases.failure(try await store.redeemOfferCode(Self.request(app.id, "spring", by: "newcomer"))) == .alreadyRedeemed)
+            #expect(try await store.customCodes(appID: app.id).first { $0.id == custom.id }?.redemptionCount == 1)
+        }
+    }
+
+    @Test func casesItDoesNotOwnGoTheTransactionalWay() async throws {
+        try await Self.withStore { store in
+            let (app, _, codes) = try await Self.warmApp(store)
+            // The web claim (no Customer Info in its answer); a paid offer; an ineligible claimant; unknown text.
+            #expect(try await store.fastOfferRedemption(Self.request(app.id, codes[0], by: "web", channel: .web)) == nil)
+            let paid = try await OfferCases.makeOffer(
+                store, appID: app.id, mode: .payUpFront, price: Price(amountMicros: 990_000, currency: "USD"))
+            let (_, paidCodes) = try await OfferCases.makeBatch(store, paid, count: 1)
+            #expect(try await store.fastOfferRedemption(Self.request(app.id, paidCodes[0], by: "payer")) == nil)
+            try await OfferCases.subscribe(store, app.id, "subscriber", start: Self.now)
+            #expect(try await store.fastOfferRedemption(Self.request(app.id, codes[0], by: "subscriber")) == nil)
+            #expect(try await store.fastOfferRedemption(Self.request(app.id, "NOPE-NOT-A-CODE", by: "x")) == nil)
+            // A live webhook endpoint: its event is built on the transactional path.
+            try await store.createWebhookEndpoint(
+                WebhookEndpoint(id: "whe_1", appID: app.id, url: "https://example.com/h", authorization: nil, signingSecret: "s", createdAt: Self.now)
+            )
+            #expect(try await store.fastOfferRedemption(Self.request(app.id, codes[0], by: "carol")) == nil)
+            // None of these used a code or the quota.
+            #expect(try await Self.quotaUsed(store, app.id) == 1)
+            #expect(OfferCases.failure(try await store.redeemOfferCode(Self.request(app.id, codes[0], by: "carol"))) == nil)
+        }
+    }
+
+    /// The statement asserts that its claim took: a code taken after the facts were read leaves nothing of it.
+    @Test func aCodeTakenMeanwhileUndoesTheWholeStatement() async throws {
+        try await Self.withStore { store in
+            let (app, _, codes) = try await Self.warmApp(store)
+            let request = Self.request(app.id, codes[0], by: "late")
+            let facts = try #require(try await store.database.read { try await SQLStore.offerFacts(request, on: $0) })
+            #expect(OfferCases.failure(try await store.redeemOfferCode(Self.request(app.id, codes[0], by: "early"))) == nil)
+            var grant = PurchaseGrant(appID: app.id, appUserID: Fixture.user("late"), productID: "monthly", purchaseDate: Self.now)
+            grant.offer = PurchaseOffer(facts.found.offer)
+            let (purchase, insert) = try SQLStore.purchaseInsert(grant, product: facts.found.product, customerID: "cus_late", now: Self.now)
+            #expect(facts.stripes.count == OfferQuota.stripes, "the quarter's first redemption laid out every stripe")
+            let statement = SQLStore.offerApply(
+                request, found: facts.found, claimantID: "cus_late", isNew: true, insert: insert, purchase: purchase, stripe: 0,
+                quota: facts.quota)
+            await #expect { try await store.database.read { try await $0.query(statement) } } throws: { SQLStore.lostARace($0) }
+            #expect(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("late")) == nil)
+            #expect(try await Self.quotaUsed(store, app.id) == 2)
+            #expect(try await store.offerRedemptions(appID: app.id).contains { $0.appUserID == "late" } == false)
+        }
+    }
+
+    /// Rows PostgreSQL gives as JSON read back as the engine's own values.
+    @Test func aJSONRowReadsLikeARow() throws {
+        let row = try SQLRow(json: #"{"id": "p1", "n": 1700000000000, "price": 9.99, "flag": true, "none": null}"#)
+        #expect(try row.string("id") == "p1" && row.int("n") == 1_700_000_000_000 && row.bool("flag"))
+        #expect(row["price"] == .double(9.99) && row["none"] == .null)
+    }
+}
