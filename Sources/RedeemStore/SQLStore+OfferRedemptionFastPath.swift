@@ -58,7 +58,8 @@ extension SQLStore {
         } catch let error where Self.lostARace(error) {
             return nil  // the code was taken or the stripe filled meanwhile
         }
-        guard let snapshot = try Self.snapshot(appID: request.appID, rows: rows) else { return nil }
+        guard rows.first?.optionalString("customer_ref") != nil, let snapshot = try Self.snapshot(appID: request.appID, rows: rows)
+        else { return nil }
         var redemption = OfferCodeRedemption(purchase: purchase, offer: facts.found.offer, product: facts.found.product, kind: plan.kind)
         redemption.customerInfo = CustomerInfo(
             customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now)
@@ -169,15 +170,7 @@ extension SQLStore {
                 SELECT redeem_assert(
                     (SELECT COUNT(*) FROM claimed) = 1 AND (SELECT COUNT(*) FROM counted) = 1 AND (SELECT COUNT(*) FROM claimant) = 1,
                     'the code, its quota or the claimant changed') AS ok)
-            SELECT cu.id AS customer_ref, cu.original_app_user_id, cu.first_seen, cu.last_seen, p.*,
-                pr.type AS product_type, pr.period AS product_period, pr.display_name AS product_display_name, pe.entitlement_id,
-                checked.ok AS checked
-            FROM checked
-            LEFT JOIN claimant cu ON TRUE
-            LEFT JOIN (SELECT * FROM purchases WHERE customer_id = \(claimantID) UNION ALL SELECT * FROM bought) p ON cu.id IS NOT NULL
-            LEFT JOIN products pr ON pr.app_id = p.app_id AND pr.id = p.product_id
-            LEFT JOIN product_entitlements pe ON pe.app_id = pr.app_id AND pe.product_id = pr.id
-            ORDER BY p.purchase_date, p.id, pe.entitlement_id
+            \(sql: oneStatementAnswer(claimantID: claimantID, added: "bought"))
             """
     }
 }

@@ -161,19 +161,28 @@ extension SQLStore {
                 SELECT redeem_assert(
                     (SELECT COUNT(*) FROM moved WHERE id = \(purchase.id)) = (SELECT COUNT(*) FROM claimed) \(sql: mergeHeld),
                     'the purchase or its owner changed') AS ok)
-            SELECT cu.id AS customer_ref, cu.original_app_user_id, cu.first_seen, cu.last_seen, p.*,
-                pr.type AS product_type, pr.period AS product_period, pr.display_name AS product_display_name, pe.entitlement_id,
-                checked.ok AS checked
-            FROM checked
-            LEFT JOIN claimant cu ON TRUE
-            LEFT JOIN (
-                SELECT * FROM purchases WHERE customer_id = \(claimantID) AND id <> \(purchase.id)
-                UNION ALL SELECT * FROM moved
-            ) p ON cu.id IS NOT NULL
-            LEFT JOIN products pr ON pr.app_id = p.app_id AND pr.id = p.product_id
-            LEFT JOIN product_entitlements pe ON pe.app_id = pr.app_id AND pe.product_id = pr.id
-            ORDER BY p.purchase_date, p.id, pe.entitlement_id
+            \(sql: oneStatementAnswer(claimantID: claimantID, added: "moved"))
             """
+    }
+
+    /// The answer of a one-statement path: the claimant's rows as `snapshot(appID:rows:)` reads them, with the purchases
+    /// the CTE named `added` moved or inserted. `checked` (the statement's assertion) is the outer side of the join, so
+    /// it runs even when the claimant's CTE (`claimant`) returns nothing; then one row comes back with no claimant.
+    static func oneStatementAnswer(claimantID: String, added: String) -> SQL {
+        """
+        SELECT cu.id AS customer_ref, cu.original_app_user_id, cu.first_seen, cu.last_seen, p.*,
+            pr.type AS product_type, pr.period AS product_period, pr.display_name AS product_display_name, pe.entitlement_id,
+            checked.ok AS checked
+        FROM checked
+        LEFT JOIN claimant cu ON TRUE
+        LEFT JOIN (
+            SELECT * FROM purchases WHERE customer_id = \(claimantID) AND id NOT IN (SELECT id FROM \(unsafeRaw: added))
+            UNION ALL SELECT * FROM \(unsafeRaw: added)
+        ) p ON cu.id IS NOT NULL
+        LEFT JOIN products pr ON pr.app_id = p.app_id AND pr.id = p.product_id
+        LEFT JOIN product_entitlements pe ON pe.app_id = pr.app_id AND pe.product_id = pr.id
+        ORDER BY p.purchase_date, p.id, pe.entitlement_id
+        """
     }
 
     /// The statement found the facts it was decided on changed: its assertion failed, a row it moved to a deleted owner
