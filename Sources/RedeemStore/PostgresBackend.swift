@@ -7,7 +7,7 @@ import PostgresNIO
 public final class PostgresBackend: SQLDatabase {
     public let engine = SQLEngine.postgres
     let client: PostgresClient
-    private let statements = PostgresStatements()
+    private let statements: PostgresStatements
     private let watch: PostgresCallWatch
     private let runner: Task<Void, Never>
     private let logger: Logger
@@ -16,9 +16,17 @@ public final class PostgresBackend: SQLDatabase {
     /// requests wait on round trips, few enough that several instances fit PostgreSQL's default 100.
     public static let defaultPoolSize = 20
 
-    /// `connectionWait` bounds how long a call waits for a connection before it answers unavailable (a 503).
+    /// `connectionWait` bounds how long a call waits for a connection before it answers unavailable (a 503). The URL's
+    /// `prepared_statements=off` sends every statement unnamed, for a pooler that cannot keep prepared statements (a
+    /// PgBouncer older than 1.21, or one without `max_prepared_statements`).
     public init(url: URL, maxConnections: Int = defaultPoolSize, connectionWait: Duration = .seconds(10), logger: Logger) throws {
         guard let host = url.host, !host.isEmpty else { throw StoreError.badURL("missing host") }
+        let options = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        switch options.last(where: { $0.name == "prepared_statements" })?.value {
+        case nil, "on": statements = PostgresStatements()
+        case "off": statements = PostgresStatements(limit: 0)
+        case let other?: throw StoreError.badURL("prepared_statements must be on or off, not '\(other)'")
+        }
         let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
         var configuration = PostgresClient.Configuration(
             host: host, port: url.port ?? 5432, username: url.user ?? "postgres",

@@ -39,4 +39,25 @@ import Testing
             #expect(prepared.allSatisfy { ($0.optionalString("name") ?? "").hasPrefix("redeem_") })
         }
     }
+
+    /// `prepared_statements=off` in the URL (for a pooler that cannot keep them) sends every statement unnamed; a value
+    /// other than on or off is refused.
+    @Test func theURLCanTurnNamingOff() async throws {
+        guard let base = TestDatabases.postgresURL else { return }
+        let backend = try PostgresBackend(url: URL(string: base + "?prepared_statements=off")!, logger: TestDatabases.logger)
+        let prepared = try await backend.read { connection in
+            for _ in 0..<2 { try await PostgresStatementsCases.check(connection) }
+            return try await connection.query("SELECT COUNT(*) AS n FROM pg_prepared_statements")
+        }
+        await backend.close()
+        #expect(try prepared.first?.int("n") == 0)
+        #expect(throws: StoreError.self) {
+            try PostgresBackend(url: URL(string: base + "?prepared_statements=maybe")!, logger: TestDatabases.logger)
+        }
+    }
+
+    static func check(_ connection: any SQLConnection) async throws {
+        let value: Int64 = 41
+        #expect(try await connection.query("SELECT \(value) + 1 AS n").first?.int("n") == 42)
+    }
 }
