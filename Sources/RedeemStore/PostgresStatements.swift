@@ -7,15 +7,19 @@ import Synchronization
 /// built from variable lists cannot fill PostgreSQL's memory.
 final class PostgresStatements: Sendable {
     private let limit: Int
-    private let names = Mutex<[String: String]>([:])
+    private let names = Mutex<[Key: String]>([:])
+
+    private struct Key: Hashable {
+        let text: String
+        let types: [PostgresDataType]
+    }
 
     init(limit: Int = 512) { self.limit = limit }
 
     /// The statement's name, or nil when it should be sent unnamed. The parameter types are part of the key: a
     /// parameter bound as NULL is typed by the server, so the same text with a value there is another statement.
     func name(for text: String, types: [PostgresDataType]) -> String? {
-        var key = types.map { String($0.rawValue) }.joined(separator: ",")
-        key += "|" + text
+        let key = Key(text: text, types: types)
         return names.withLock { names in
             if let name = names[key] { return name }
             guard names.count < limit else { return nil }

@@ -68,14 +68,10 @@ extension SQLStore {
         var totals: [String: Int] = [:]
         for row in rows { totals[try row.string("quarter"), default: 0] += Int(try row.int("used")) }
         for (quarter, total) in totals {
-            let layout = OfferQuota.layout(total: total, quota: quota)
-            for (stripe, used) in layout.enumerated() {
-                try await connection.query(
-                    """
-                    INSERT INTO offer_quota_stripes (app_id, quarter, stripe, used) VALUES (\(appID), \(quarter), \(stripe), \(used))
-                    ON CONFLICT (app_id, quarter, stripe) DO UPDATE SET used = excluded.used
-                    """)
-            }
+            try await connection.query(
+                stripeRows(
+                    appID: appID, quarter: quarter, used: OfferQuota.layout(total: total, quota: quota),
+                    onConflict: "DO UPDATE SET used = excluded.used"))
         }
     }
 

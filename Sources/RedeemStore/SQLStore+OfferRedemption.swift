@@ -241,20 +241,27 @@ extension SQLStore {
             }
             guard pass == 0, !order.isEmpty else { break }
             // The quarter's stripes may not exist yet; rows another transaction is inserting are waited for.
-            var layOut: SQL = "INSERT INTO offer_quota_stripes (app_id, quarter, stripe, used) VALUES "
-            for stripe in 0..<OfferQuota.stripes {
-                let next = layOut.binds.count
-                layOut.text += "\(stripe == 0 ? "" : ", ")($\(next + 1), $\(next + 2), $\(next + 3), 0)"
-                layOut.binds += [.text(appID), .text(quarter), .int(Int64(stripe))]
-            }
-            layOut.text += " ON CONFLICT (app_id, quarter, stripe) DO NOTHING"
-            try await connection.query(layOut)
+            let empty = [Int](repeating: 0, count: OfferQuota.stripes)
+            try await connection.query(stripeRows(appID: appID, quarter: quarter, used: empty, onConflict: "DO NOTHING"))
         }
         throw OfferRefused(failure: .quotaReached)
     }
 }
 
 extension SQLStore {
+    /// A quarter's stripes in one statement, `used[k]` on stripe k; `onConflict` (trusted text) says what an existing
+    /// row gets.
+    static func stripeRows(appID: String, quarter: String, used: [Int], onConflict: String) -> SQL {
+        var sql: SQL = "INSERT INTO offer_quota_stripes (app_id, quarter, stripe, used) VALUES "
+        for (stripe, count) in used.enumerated() {
+            let next = sql.binds.count
+            sql.text += "\(stripe == 0 ? "" : ", ")($\(next + 1), $\(next + 2), $\(next + 3), $\(next + 4))"
+            sql.binds += [.text(appID), .text(quarter), .int(Int64(stripe)), .int(Int64(count))]
+        }
+        sql.text += " ON CONFLICT (app_id, quarter, stripe) " + onConflict
+        return sql
+    }
+
     /// One more redemption on a stripe of the quarter, within its budget: one row when counted, none when it is full.
     static func stripeCount(appID: String, quarter: String, stripe: Int, quota: Int) -> SQL {
         """

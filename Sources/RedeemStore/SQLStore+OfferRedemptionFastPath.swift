@@ -52,7 +52,7 @@ extension SQLStore {
             stripe: stripe, quota: facts.quota)
         let rows: [SQLRow]
         do {
-            rows = try await read { try await $0.query(statement) }
+            rows = try await single { try await $0.query(statement) }
         } catch let error as StoreError where error.isConflict {
             return nil  // the claimant, or its record of this offer, was created meanwhile
         } catch let error where Self.lostARace(error) {

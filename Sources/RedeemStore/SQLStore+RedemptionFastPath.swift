@@ -43,7 +43,7 @@ extension SQLStore {
             merges: association == .alias, purchase: facts.purchase, outcome: outcome, now: now)
         let rows: [SQLRow]
         do {
-            rows = try await read { try await $0.query(statement) }
+            rows = try await single { try await $0.query(statement) }
         } catch let error as StoreError where error.isConflict {
             return nil  // the claimant was created meanwhile (a unique violation)
         } catch let error where Self.lostARace(error) {

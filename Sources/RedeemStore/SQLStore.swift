@@ -60,11 +60,18 @@ public final class SQLStore: Sendable {
     }
 
     /// One statement that writes, as its own transaction: outside any transaction on PostgreSQL (no BEGIN and COMMIT
-    /// round trips), on the writer on SQLite. With an audit entry waiting it is a full transaction, to carry it.
+    /// round trips), on the writer on SQLite. With an audit entry waiting it is a full transaction, to carry it. Timed
+    /// as a write.
     @discardableResult
     func single<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         if AuditScope.pending?.entry != nil { return try await write(body) }
-        return database.engine == .postgres ? try await database.read(body) : try await database.transaction(body)
+        let start = ContinuousClock.now
+        defer { StoreMetrics.write.finished(since: start) }
+        let timed: @Sendable (any SQLConnection) async throws -> T = { connection in
+            StoreMetrics.write.started(since: start)
+            return try await body(connection)
+        }
+        return database.engine == .postgres ? try await database.read(timed) : try await database.transaction(timed)
     }
 
     @discardableResult
