@@ -60,7 +60,8 @@ public final class WebhookReceiver: @unchecked Sendable {
 
     /// Every request so far, in arrival order.
     public func received() throws -> [Received] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("request-") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("request-") && $0.hasSuffix(".json") }
+            .sorted()
         return try names.map { try JSONDecoder().decode(Received.self, from: Data(contentsOf: directory.appendingPathComponent($0))) }
     }
 }

@@ -23,8 +23,11 @@ def main():
             status = 500 if n <= args.fail_first else 200
             record = {"n": n, "path": self.path, "status": status, "headers": {k.lower(): v for k, v in self.headers.items()},
                       "body": body.decode("utf-8")}
-            with open(os.path.join(args.dir, "request-%04d.json" % n), "w") as f:
+            # Written whole, then renamed: a reader polling the folder never sees half a record.
+            path = os.path.join(args.dir, "request-%04d.json" % n)
+            with open(path + ".part", "w") as f:
                 json.dump(record, f)
+            os.rename(path + ".part", path)
             self.send_response(status)
             self.send_header("Content-Length", "0")
             self.end_headers()
