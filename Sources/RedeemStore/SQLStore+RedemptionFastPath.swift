@@ -2,9 +2,10 @@ import Foundation
 import PostgresNIO
 import RedeemCore
 
-/// A redemption on PostgreSQL in two statements after the rate limit, for the common cases: a fresh link, an identified
-/// claimant, and no webhook endpoint to tell; the purchase either moves to the claimant (the app's restore behaviour
-/// transfers it) or, bought anonymously on the web, its customer merges into the claimant's.
+/// A redemption on PostgreSQL in two statements after the rate limit, for the common cases: a fresh link and an
+/// identified claimant; the purchase either moves to the claimant (the app's restore behaviour transfers it) or, bought
+/// anonymously on the web, its customer merges into the claimant's. The app's webhook events are queued by the same
+/// statement (`SQLStore+RedemptionFastPathEvents`).
 ///
 /// Facts in, decision out, without a transaction held across the decision: one read gathers the facts, Core's
 /// `RedemptionRules.decide` decides as on the transactional path, and one statement of data-modifying CTEs applies the
@@ -20,6 +21,8 @@ extension SQLStore {
         let restoreBehavior: RestoreBehavior
         let claimant: Customer?
         let ownerHasActiveSubscription: Bool
+        /// What the webhook events need; nil when the app has no live endpoint.
+        let events: FastEvents?
     }
 
     /// nil: take the transactional path.
@@ -38,9 +41,16 @@ extension SQLStore {
         moved.customerID = claimantID
         let outcome: RedemptionOutcome =
             RedemptionRules.isLapsed(moved, at: now) ? .subscriptionExpired(moved) : .redeemed(moved, association: association)
+        let deliveries =
+            facts.events.map {
+                Self.fastDeliveries(
+                    $0, moved: moved, previousOwnerID: facts.purchase.customerID, claimant: claimant, claimantID: claimantID,
+                    known: facts.claimant, merges: association == .alias, now: now)
+            } ?? []
         let statement = Self.fastApply(
             appID: appID, tokenHash: tokenHash, claimant: claimant, claimantID: claimantID, isNew: facts.claimant == nil,
-            merges: association == .alias, purchase: facts.purchase, outcome: outcome, now: now)
+            merges: association == .alias, purchase: facts.purchase, outcome: outcome, deliveries: deliveries,
+            endpoints: facts.events?.endpointIDs ?? [], now: now)
         let rows: [SQLRow]
         do {
             rows = try await single { try await $0.query(statement) }
@@ -57,8 +67,8 @@ extension SQLStore {
             product: snapshot.products[moved.productID])
     }
 
-    /// The token with its purchase and what deciding needs; nil when the token is not fresh, or the app has a live
-    /// webhook endpoint (its events are built on the transactional path).
+    /// The token with its purchase, what deciding needs and, when the app has a live webhook endpoint, what its events
+    /// need; nil when the token is not fresh.
     static func fastFacts(
         appID: String, tokenHash: String, claimant: AppUserID, now: Date, on connection: any SQLConnection
     ) async throws
@@ -67,21 +77,22 @@ extension SQLStore {
         let rows = try await connection.query(
             """
             SELECT p.*, a.restore_behavior AS app_restore_behavior, ca.app_user_id AS owner_app_user_id,
-                EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.app_id = p.app_id AND w.disabled_at IS NULL) AS app_has_endpoint,
+                \(sql: eventColumns(claimant: claimant, now: now)),
                 EXISTS (SELECT 1 FROM purchases s WHERE s.customer_id = p.customer_id AND s.expires_date IS NOT NULL
                     AND s.expires_date > \(now) AND s.refunded_at IS NULL) AS owner_has_active_subscription,
                 \(unsafeRaw: claimantColumns)
             FROM redemption_tokens t JOIN purchases p ON p.id = t.purchase_id JOIN apps a ON a.id = p.app_id
             LEFT JOIN customer_aliases ca ON ca.customer_id = p.customer_id
             \(sql: claimantJoin(claimant))
+            LEFT JOIN LATERAL (SELECT \(sql: liveEndpointsSignature(appID: "p.app_id")) AS ids) e ON TRUE
             WHERE t.token_hash = \(tokenHash) AND t.app_id = \(appID) AND p.app_id = \(appID)
                 AND t.consumed_at IS NULL AND t.expires_at > \(now)
             """)
-        guard let row = rows.first, !(try row.bool("app_has_endpoint")) else { return nil }
+        guard let row = rows.first else { return nil }
         return FastFacts(
             purchase: try Purchase(row: row), ownerIDs: rows.compactMap { $0.optionalString("owner_app_user_id") },
             restoreBehavior: try row.enumeration("app_restore_behavior"), claimant: try claimantCustomer(row, appID: appID),
-            ownerHasActiveSubscription: try row.bool("owner_has_active_subscription"))
+            ownerHasActiveSubscription: try row.bool("owner_has_active_subscription"), events: try fastEvents(row))
     }
 
     /// Claim, claimant (created, or its `last_seen` moved on), move or merge, attempt, all or nothing, answering with the
@@ -91,7 +102,7 @@ extension SQLStore {
     /// claimant, which keeps the earlier first and later last sighting, and the owner's customer is deleted.
     static func fastApply(
         appID: String, tokenHash: String, claimant: AppUserID, claimantID: String, isNew: Bool, merges: Bool, purchase: Purchase,
-        outcome: RedemptionOutcome, now: Date
+        outcome: RedemptionOutcome, deliveries: [[SQLValue]], endpoints: [String], now: Date
     ) -> SQL {
         let ownerID = purchase.customerID
         // What the claimant's sightings become: now, or for a merge also the owner's.
@@ -157,10 +168,12 @@ extension SQLStore {
                 INSERT INTO redemption_attempts (id, app_id, purchase_id, app_user_id, outcome, created_at)
                 SELECT \(Identifier.make(prefix: "att")), \(appID), id, \(claimant.rawValue), \(outcome.label), \(now) FROM moved
                 WHERE id = \(purchase.id)),
+            \(sql: deliveriesInsert(deliveries, purchaseID: purchase.id))
             checked AS (
                 SELECT redeem_assert(
-                    (SELECT COUNT(*) FROM moved WHERE id = \(purchase.id)) = (SELECT COUNT(*) FROM claimed) \(sql: mergeHeld),
-                    'the purchase or its owner changed') AS ok)
+                    (SELECT COUNT(*) FROM moved WHERE id = \(purchase.id)) = (SELECT COUNT(*) FROM claimed) \(sql: mergeHeld)
+                        AND COALESCE(\(sql: liveEndpointsSignature(appID: "\(appID)")), '') = \(endpoints.joined(separator: ",")),
+                    'the purchase, its owner or the webhook endpoints changed') AS ok)
             \(sql: oneStatementAnswer(claimantID: claimantID, added: "moved"))
             """
     }

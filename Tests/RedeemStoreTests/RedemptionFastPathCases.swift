@@ -73,11 +73,6 @@ import Testing
             #expect(
                 try await store.fastRedemption(
                     appID: app.id, tokenHash: expired, claimant: Fixture.user("c"), now: Fixture.now.addingTimeInterval(60)) == nil)
-            // A live webhook endpoint: its events are built on the transactional path.
-            try await store.createWebhookEndpoint(
-                WebhookEndpoint(
-                    id: "whe_1", appID: app.id, url: "https://example.com/h", authorization: nil, signingSecret: "s", createdAt: Fixture.now))
-            #expect(try await store.fastRedemption(appID: app.id, tokenHash: first, claimant: Fixture.user("carol"), now: Fixture.now) == nil)
             // None of these consumed anything.
             #expect(try await store.redemptionTokenState(tokenHash: first)?.consumedAt == nil)
         }
@@ -90,7 +85,7 @@ import Testing
             purchase.customerID = "cus_someone_else"  // what a decision read before a concurrent transfer would hold
             let statement = SQLStore.fastApply(
                 appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: false, purchase: purchase,
-                outcome: .redeemed(purchase, association: .transfer), now: Fixture.now)
+                outcome: .redeemed(purchase, association: .transfer), deliveries: [], endpoints: [], now: Fixture.now)
             await #expect { try await store.database.read { try await $0.query(statement) } } throws: { SQLStore.lostARace($0) }
             #expect(try await store.redemptionTokenState(tokenHash: hash)?.consumedAt == nil)
             #expect(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("zed")) == nil)
@@ -173,7 +168,7 @@ import Testing
             let (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: .anonymous())
             let statement = SQLStore.fastApply(
                 appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: true,
-                purchase: purchase, outcome: .redeemed(purchase, association: .alias), now: Fixture.now)
+                purchase: purchase, outcome: .redeemed(purchase, association: .alias), deliveries: [], endpoints: [], now: Fixture.now)
             try await store.database.read {
                 try await $0.query(
                     """
@@ -198,7 +193,8 @@ import Testing
                 let (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: buyer)
                 let statement = SQLStore.fastApply(
                     appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: merges,
-                    purchase: purchase, outcome: .redeemed(purchase, association: merges ? .alias : .transfer), now: Fixture.now)
+                    purchase: purchase, outcome: .redeemed(purchase, association: merges ? .alias : .transfer), deliveries: [], endpoints: [],
+                    now: Fixture.now)
                 _ = try await store.redeemDescribed(appID: app.id, tokenHash: hash, claimant: Fixture.user("yan"), now: Fixture.now)
                 let owner = try await RedemptionCases.owner(store, app.id, purchase)
                 let rows = try await store.database.read { try await $0.query(statement) }
@@ -235,6 +231,99 @@ import Testing
                 }
                 #expect(try await store.redemptionAttempts(appID: app.id, purchaseID: purchase.id).count == 2)
             }
+        }
+    }
+
+    /// With live endpoints the statement queues what `emitRedemption` queues on the transactional path: for a transfer to
+    /// a new claimant, a transfer to a known one and a merge, the same events with the same bodies (but for their own
+    /// IDs) as a twin app gets, one delivery per endpoint.
+    @Test func webhookEventsAreTheTransactionalPathsEvents() async throws {
+        try await Self.withStore { store, app in
+            let twin = try await Fixture.app(store, name: "Twin")
+            try await Fixture.catalog(store, appID: twin.id)
+            var bodies: [String: [String]] = [:]
+            for (appID, fast) in [(app.id, true), (twin.id, false)] {
+                // dave is known; two bought while identified, one anonymously.
+                _ = try await store.grant(
+                    PurchaseGrant(appID: appID, appUserID: Fixture.user("dave"), productID: "coins", purchaseDate: Fixture.now), idempotency: nil,
+                    now: Fixture.now)
+                let buyer = AppUserID.anonymous()
+                let bought = [
+                    (try await RedemptionCases.purchaseWithToken(store, appID: appID, buyer: Fixture.user("bob"), product: "lifetime"), "carol"),
+                    (try await RedemptionCases.purchaseWithToken(store, appID: appID, buyer: Fixture.user("bill")), "dave"),
+                    (try await RedemptionCases.purchaseWithToken(store, appID: appID, buyer: buyer), "dave"),
+                ]
+                for id in ["whe_a", "whe_b"] {
+                    try await store.createWebhookEndpoint(
+                        WebhookEndpoint(
+                            id: id + appID, appID: appID, url: "https://example.com/\(id)", authorization: nil, signingSecret: "s",
+                            createdAt: Fixture.now))
+                }
+                for (index, ((purchase, hash), claimant)) in bought.enumerated() {
+                    let later = Fixture.now.addingTimeInterval(300 + Double(index))
+                    let answer =
+                        fast
+                        ? try #require(
+                            try await store.fastRedemption(appID: appID, tokenHash: hash, claimant: Fixture.user(claimant), now: later))
+                        : try await store.redeem(
+                            appID: appID, tokenHash: hash, claimant: Fixture.user(claimant), behavior: app.restoreBehavior, now: later,
+                            describe: true)
+                    guard case .redeemed = answer.outcome else {
+                        Issue.record("got \(answer.outcome)")
+                        return
+                    }
+                    let rows = try await store.database.read {
+                        try await $0.query(
+                            """
+                            SELECT endpoint_id, event_type, body FROM webhook_deliveries
+                            WHERE app_id = \(appID) AND created_at = \(later) ORDER BY event_type, endpoint_id
+                            """)
+                    }
+                    var seen: [String] = []
+                    for row in rows {
+                        // What differs between the twins: the app, the purchase, the anonymous buyer, the event and endpoint IDs.
+                        var body = try row.string("body").replacingOccurrences(of: appID, with: "APP")
+                        for (value, name) in [(purchase.id, "PURCHASE"), (purchase.storeTransactionID ?? "-", "TXN"), (buyer.rawValue, "ANON")] {
+                            body = body.replacingOccurrences(of: value, with: name)
+                        }
+                        body = body.replacingOccurrences(of: #"evt_[A-Za-z0-9_-]+"#, with: "EVT", options: .regularExpression)
+                        seen.append(try row.string("event_type") + " " + body)
+                    }
+                    bodies[claimant + purchase.productID + (fast ? "fast" : "twin"), default: []] += seen
+                    #expect(rows.count == 4, "two events, each to both endpoints")
+                }
+            }
+            #expect(bodies.count == 4)
+            for (key, fast) in bodies where key.hasSuffix("fast") {
+                #expect(fast == bodies[key.replacingOccurrences(of: "fast", with: "twin")])
+            }
+            let types = bodies.values.flatMap { $0 }.map { String($0.split(separator: " ")[0]) }
+            #expect(Set(types) == ["REDEMPTION", "TRANSFER", "SUBSCRIBER_ALIAS"])
+        }
+    }
+
+    /// An endpoint added (or disabled) between the facts and the statement undoes the statement: the transactional
+    /// path then queues for the endpoints there are.
+    @Test func endpointsChangedMeanwhileUndoTheStatement() async throws {
+        try await Self.withStore { store, app in
+            let (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"))
+            try await store.createWebhookEndpoint(
+                WebhookEndpoint(
+                    id: "whe_new", appID: app.id, url: "https://example.com/h", authorization: nil, signingSecret: "s", createdAt: Fixture.now))
+            let statement = SQLStore.fastApply(
+                appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: false, purchase: purchase,
+                outcome: .redeemed(purchase, association: .transfer), deliveries: [], endpoints: [], now: Fixture.now)
+            await #expect { try await store.database.read { try await $0.query(statement) } } throws: { SQLStore.lostARace($0) }
+            #expect(try await store.redemptionTokenState(tokenHash: hash)?.consumedAt == nil)
+            let described = try await store.redeemDescribed(appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), now: Fixture.now)
+            guard case .redeemed = described.outcome else {
+                Issue.record("got \(described.outcome)")
+                return
+            }
+            let queued = try await store.database.read {
+                try await $0.query("SELECT event_type FROM webhook_deliveries WHERE endpoint_id = 'whe_new' ORDER BY event_type")
+            }
+            #expect(try queued.map { try $0.string("event_type") } == ["REDEMPTION", "TRANSFER"])
         }
     }
 }

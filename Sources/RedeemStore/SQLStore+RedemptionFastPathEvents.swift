@@ -1,0 +1,128 @@
+import Foundation
+import RedeemCore
+import RedeemWebhooks
+
+/// The webhook events of a one-statement redemption, for an app with live endpoints: the same `REDEMPTION` and
+/// `TRANSFER` or `SUBSCRIBER_ALIAS` that `emitRedemption` queues on the transactional path, built here from what the
+/// facts read gathered and queued by the applying statement, which also asserts that the app's live endpoints are
+/// still the ones read.
+extension SQLStore {
+    /// What the events describe, read with the facts only when the app has a live endpoint. Alias lists come ordered
+    /// as `aliases(customerID:)` orders them (by the database's collation); `mergedAliases` is the claimant's list after
+    /// a merge, its own alias included when it is new.
+    struct EventFacts: Decodable {
+        let ownerOriginalID: String
+        let ownerAliases: [String]?
+        let claimantAliases: [String]?
+        let mergedAliases: [String]?
+        let entitlements: [String]?
+
+        enum CodingKeys: String, CodingKey {
+            case ownerOriginalID = "owner_original"
+            case ownerAliases = "owner_aliases"
+            case claimantAliases = "claimant_aliases"
+            case mergedAliases = "merged_aliases"
+            case entitlements
+        }
+    }
+
+    struct FastEvents {
+        /// The app's live endpoints, ordered by ID (as `liveEndpointsSignature` joins them).
+        let endpointIDs: [String]
+        let facts: EventFacts
+        let product: Product
+    }
+
+    /// The facts read's columns `live_endpoints`, `event_facts` and `event_product`, beside a purchase `p`, the
+    /// claimant's customer `cc` and the app's live endpoints `e`.
+    static func eventColumns(claimant: AppUserID, now: Date) -> SQL {
+        """
+        e.ids AS live_endpoints,
+        CASE WHEN e.ids IS NOT NULL THEN json_build_object(
+            'owner_original', (SELECT original_app_user_id FROM customers WHERE id = p.customer_id),
+            'owner_aliases', (SELECT json_agg(app_user_id ORDER BY created_at, app_user_id) FROM customer_aliases WHERE customer_id = p.customer_id),
+            'claimant_aliases', (SELECT json_agg(app_user_id ORDER BY created_at, app_user_id) FROM customer_aliases WHERE customer_id = cc.id),
+            'merged_aliases', (SELECT json_agg(id ORDER BY at, id) FROM (
+                SELECT app_user_id AS id, created_at AS at FROM customer_aliases WHERE customer_id IN (p.customer_id, cc.id)
+                UNION ALL SELECT \(claimant.rawValue)::text, \(now)::bigint WHERE cc.id IS NULL) merged),
+            'entitlements', (SELECT json_agg(entitlement_id ORDER BY entitlement_id) FROM product_entitlements pe
+                WHERE pe.app_id = p.app_id AND pe.product_id = p.product_id))::text END AS event_facts,
+        CASE WHEN e.ids IS NOT NULL THEN (SELECT row_to_json(pr)::text FROM products pr WHERE pr.app_id = p.app_id AND pr.id = p.product_id)
+            END AS event_product
+        """
+    }
+
+    /// The app's live endpoints as the facts read and the applying statement's assertion both see them.
+    static func liveEndpointsSignature(appID: SQL) -> SQL {
+        "(SELECT string_agg(id, ',' ORDER BY id) FROM webhook_endpoints WHERE app_id = \(sql: appID) AND disabled_at IS NULL)"
+    }
+
+    static func fastEvents(_ row: SQLRow) throws -> FastEvents? {
+        guard let endpoints = row.optionalString("live_endpoints") else { return nil }
+        guard let facts = row.optionalString("event_facts"), let product = row.optionalString("event_product") else {
+            throw StoreError.conflict("a redemption's event facts are missing")
+        }
+        let eventFacts = try JSONDecoder().decode(EventFacts.self, from: Data(facts.utf8))
+        var eventProduct = try Product(row: SQLRow(json: product))
+        eventProduct.entitlements = eventFacts.entitlements ?? []
+        return FastEvents(endpointIDs: endpoints.split(separator: ",").map(String.init), facts: eventFacts, product: eventProduct)
+    }
+
+    /// The deliveries `emitRedemption` would queue for this redemption: `REDEMPTION`, then `TRANSFER` or
+    /// `SUBSCRIBER_ALIAS`, each to every live endpoint.
+    static func fastDeliveries(
+        _ events: FastEvents, moved: Purchase, previousOwnerID: String, claimant: AppUserID, claimantID: String, known: Customer?,
+        merges: Bool, now: Date
+    ) -> [[SQLValue]] {
+        // The customers as events describe them (IDs and aliases; their sightings are not in any event).
+        let destination = Customer(
+            id: claimantID, appID: moved.appID, originalAppUserID: known?.originalAppUserID ?? claimant.rawValue,
+            aliases: merges ? events.facts.mergedAliases ?? [] : known == nil ? [claimant.rawValue] : events.facts.claimantAliases ?? [],
+            firstSeen: now, lastSeen: now)
+        var queued: [(WebhookEvent, transactionID: String?)] = [
+            (
+                .redemption(
+                    moved, customer: destination, product: events.product, redeemedBy: claimant.rawValue,
+                    association: merges ? .alias : .transfer, eventID: eventID(), at: now), nil
+            )
+        ]
+        if merges {
+            queued.append(
+                (.alias(customer: destination, environment: WebhookEnvironment(isSandbox: moved.isSandbox), eventID: eventID(), at: now), nil))
+        } else {
+            let source = Customer(
+                id: previousOwnerID, appID: moved.appID, originalAppUserID: events.facts.ownerOriginalID,
+                aliases: events.facts.ownerAliases ?? [], firstSeen: now, lastSeen: now)
+            queued.append((.transfer(moved, from: source, to: destination, eventID: eventID(), at: now), moved.storeTransactionID))
+        }
+        return queued.flatMap { event, transactionID in
+            let body = String(decoding: WebhookPayload.body(event), as: UTF8.self)
+            return events.endpointIDs.map { endpointID -> [SQLValue] in
+                [
+                    .text(Identifier.make(prefix: "dlv")), .text(endpointID), .text(moved.appID), .text(event.id), .text(event.type.rawValue),
+                    .text(body), (event.transactionID ?? transactionID).map(SQLValue.text) ?? .null, now.sqlValue, now.sqlValue,
+                ]
+            }
+        }
+    }
+
+    /// A CTE queuing `deliveries` once `moved` holds the purchase; none when there are none.
+    static func deliveriesInsert(_ deliveries: [[SQLValue]], purchaseID: String) -> SQL {
+        guard !deliveries.isEmpty else { return "" }
+        var values = SQL(stringLiteral: "")
+        for (index, row) in deliveries.enumerated() {
+            values.text += index == 0 ? "(" : ", ("
+            for (column, value) in row.enumerated() {
+                values.binds.append(value)
+                values.text += (column == 0 ? "" : ", ") + "$\(values.binds.count)"
+            }
+            values.text += ")"
+        }
+        return """
+            queued AS (
+                INSERT INTO webhook_deliveries (id, endpoint_id, app_id, event_id, event_type, body, transaction_id, created_at,
+                    next_attempt_at)
+                SELECT * FROM (VALUES \(sql: values)) AS v WHERE EXISTS (SELECT 1 FROM moved WHERE id = \(purchaseID))),
+            """
+    }
+}
