@@ -1,15 +1,16 @@
 import Foundation
 import PostgresNIO
 import RedeemCore
+import RedeemWebhooks
 
 /// An in-app offer-code redemption on PostgreSQL in two statements after the rate limit, for the common case: a code
-/// that can be redeemed, a free offer, a claimant eligible for it, a stripe of the quarter's quota with room, and no
-/// webhook endpoint to tell.
+/// that can be redeemed, a free offer, a claimant eligible for it and a stripe of the quarter's quota with room. The
+/// app's webhook event is queued by the same statement.
 ///
 /// Facts in, decision out, as `redeemOfferCode(_:resolution:on:)` does inside its transaction: one read gathers the code,
 /// its offer and product, the claimant with its purchases and their products, and the quota's stripes; Core's
 /// `OfferRules` refuse or plan; one statement of data-modifying CTEs applies the plan (claim, quota, claimant, purchase,
-/// one-per-customer record) and answers with the claimant's rows. It asserts that the claim and the quota count both
+/// one-per-customer record, webhook deliveries) and answers with the claimant's rows. It asserts that the claim and the quota count both
 /// took; otherwise (a code taken or a stripe filled meanwhile, or a claimant or record created meanwhile) nothing of it
 /// stays and the transactional path decides, refusals included.
 extension SQLStore {
@@ -19,7 +20,9 @@ extension SQLStore {
         let purchases: [Purchase]
         let products: [String: Product]
         let alreadyRedeemed: Bool
-        let hasLiveEndpoint: Bool
+        /// The app's live webhook endpoints, ordered by ID; the claimant's aliases as events list them.
+        let endpointIDs: [String]
+        let claimantAliases: [String]
         let quota: Int
         /// Used count per existing stripe of the quarter.
         let stripes: [Int: Int]
@@ -31,7 +34,7 @@ extension SQLStore {
         else { return nil }
         let now = request.now
         guard let facts = try await read({ try await Self.offerFacts(request, on: $0) }),
-            !facts.alreadyRedeemed, !facts.hasLiveEndpoint,
+            !facts.alreadyRedeemed,
             OfferRules.refusal(facts.found, paid: false, at: now) == nil,
             case .success(let plan) = OfferRules.plan(
                 offer: facts.found.offer, product: facts.found.product, purchases: facts.purchases, products: facts.products, at: now,
@@ -47,9 +50,21 @@ extension SQLStore {
             email: request.email)
         grant.offer = PurchaseOffer(facts.found.offer)
         let (purchase, insert) = try Self.purchaseInsert(grant, product: facts.found.product, customerID: claimantID, now: now)
+        var deliveries: [[SQLValue]] = []
+        if !facts.endpointIDs.isEmpty {
+            // The claimant as `eventCustomer` reads it after the transactional path's insert (events use only its IDs).
+            let user = request.claimant.rawValue
+            let owner = Customer(
+                id: claimantID, appID: request.appID, originalAppUserID: facts.claimant?.originalAppUserID ?? user,
+                aliases: facts.claimant == nil ? [user] : facts.claimantAliases, firstSeen: now, lastSeen: now)
+            let event = WebhookEvent.offerRedemption(
+                purchase, customer: owner, product: facts.found.product, kind: plan.kind, codeType: facts.found.codeType,
+                customCode: facts.found.customCode, eventID: Self.eventID(), at: now)
+            deliveries = Self.deliveryRows([(event, nil)], endpointIDs: facts.endpointIDs, now: now)
+        }
         let statement = Self.offerApply(
             request, found: facts.found, claimantID: claimantID, isNew: facts.claimant == nil, insert: insert, purchase: purchase,
-            stripe: stripe, quota: facts.quota)
+            stripe: stripe, quota: facts.quota, deliveries: deliveries, endpoints: facts.endpointIDs)
         let rows: [SQLRow]
         do {
             rows = try await single { try await $0.query(statement) }
@@ -92,6 +107,8 @@ extension SQLStore {
             UNION ALL SELECT 'offer', row_to_json(offer)::text FROM offer
             UNION ALL SELECT 'customer', row_to_json(claimant)::text FROM claimant
             UNION ALL SELECT 'purchase', row_to_json(owned)::text FROM owned
+            UNION ALL SELECT 'aliases', json_agg(app_user_id ORDER BY created_at, app_user_id)::text FROM customer_aliases
+                WHERE customer_id = (SELECT id FROM claimant) HAVING COUNT(*) > 0
             UNION ALL SELECT 'product', row_to_json(x)::text FROM (
                 SELECT p.*, pe.entitlement_id FROM products p
                 LEFT JOIN product_entitlements pe ON pe.app_id = p.app_id AND pe.product_id = p.id
@@ -101,11 +118,19 @@ extension SQLStore {
             UNION ALL SELECT 'facts', json_build_object(
                 'already_redeemed', EXISTS (
                     SELECT 1 FROM offer_redemptions WHERE offer_id = (SELECT id FROM offer) AND customer_id = (SELECT id FROM claimant)),
-                'has_endpoint', EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.app_id = \(appID) AND w.disabled_at IS NULL),
+                'endpoints', \(sql: liveEndpointsSignature(appID: "\(appID)")),
                 'quota', (SELECT offer_code_quota_per_quarter FROM apps WHERE id = \(appID)))::text
             """)
         var parts: [String: [SQLRow]] = [:]
-        for row in rows { parts[try row.string("part"), default: []].append(try SQLRow(json: try row.string("row"))) }
+        var aliases: [String] = []
+        for row in rows {
+            let (part, json) = (try row.string("part"), try row.string("row"))
+            if part == "aliases" {
+                aliases = try JSONDecoder().decode([String].self, from: Data(json.utf8))
+            } else {
+                parts[part, default: []].append(try SQLRow(json: json))
+            }
+        }
         let kind: FoundOfferCode.Kind
         if let hash, let row = parts["one_time"]?.first {
             kind = .oneTime(hash: hash, batch: try OfferCodeBatch(row: row), used: row.optionalInt("redeemed_at") != nil)
@@ -122,7 +147,8 @@ extension SQLStore {
             found: FoundOfferCode(kind: kind, offer: offer, product: product),
             claimant: try parts["customer"]?.first.map { try Customer(row: $0) },
             purchases: try parts["purchase", default: []].map { try Purchase(row: $0) }, products: products,
-            alreadyRedeemed: try facts.bool("already_redeemed"), hasLiveEndpoint: try facts.bool("has_endpoint"),
+            alreadyRedeemed: try facts.bool("already_redeemed"),
+            endpointIDs: facts.optionalString("endpoints")?.split(separator: ",").map(String.init) ?? [], claimantAliases: aliases,
             quota: Int(facts.optionalInt("quota") ?? 0),
             stripes: Dictionary(
                 try parts["stripe", default: []].map { (Int(try $0.int("stripe")), Int(try $0.int("used"))) }, uniquingKeysWith: max))
@@ -144,7 +170,7 @@ extension SQLStore {
     /// with the claimant's rows as `snapshot(appID:rows:)` reads them.
     static func offerApply(
         _ request: OfferCodeRedemptionRequest, found: FoundOfferCode, claimantID: String, isNew: Bool, insert: SQL, purchase: Purchase,
-        stripe: Int, quota: Int
+        stripe: Int, quota: Int, deliveries: [[SQLValue]], endpoints: [String]
     ) -> SQL {
         let (appID, now, user) = (request.appID, request.now, request.claimant.rawValue)
         let touchClaimant: SQL =
@@ -166,10 +192,12 @@ extension SQLStore {
             \(sql: touchClaimant)
             bought AS (\(sql: insert) RETURNING *),
             recorded AS (\(sql: record)),
+            \(sql: deliveriesInsert(deliveries, once: "bought", holds: purchase.id))
             checked AS (
                 SELECT redeem_assert(
-                    (SELECT COUNT(*) FROM claimed) = 1 AND (SELECT COUNT(*) FROM counted) = 1 AND (SELECT COUNT(*) FROM claimant) = 1,
-                    'the code, its quota or the claimant changed') AS ok)
+                    (SELECT COUNT(*) FROM claimed) = 1 AND (SELECT COUNT(*) FROM counted) = 1 AND (SELECT COUNT(*) FROM claimant) = 1
+                        AND COALESCE(\(sql: liveEndpointsSignature(appID: "\(appID)")), '') = \(endpoints.joined(separator: ",")),
+                    'the code, its quota, the claimant or the webhook endpoints changed') AS ok)
             \(sql: oneStatementAnswer(claimantID: claimantID, added: "bought"))
             """
     }

@@ -168,7 +168,7 @@ extension SQLStore {
                 INSERT INTO redemption_attempts (id, app_id, purchase_id, app_user_id, outcome, created_at)
                 SELECT \(Identifier.make(prefix: "att")), \(appID), id, \(claimant.rawValue), \(outcome.label), \(now) FROM moved
                 WHERE id = \(purchase.id)),
-            \(sql: deliveriesInsert(deliveries, purchaseID: purchase.id))
+            \(sql: deliveriesInsert(deliveries, once: "moved", holds: purchase.id))
             checked AS (
                 SELECT redeem_assert(
                     (SELECT COUNT(*) FROM moved WHERE id = \(purchase.id)) = (SELECT COUNT(*) FROM claimed) \(sql: mergeHeld)

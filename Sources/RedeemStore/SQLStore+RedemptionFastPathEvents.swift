@@ -2,10 +2,10 @@ import Foundation
 import RedeemCore
 import RedeemWebhooks
 
-/// The webhook events of a one-statement redemption, for an app with live endpoints: the same `REDEMPTION` and
-/// `TRANSFER` or `SUBSCRIBER_ALIAS` that `emitRedemption` queues on the transactional path, built here from what the
-/// facts read gathered and queued by the applying statement, which also asserts that the app's live endpoints are
-/// still the ones read.
+/// The webhook events of a one-statement redemption, for an app with live endpoints: the same events the
+/// transactional path queues (`emitRedemption`; an offer code's in `SQLStore+OfferRedemptionFastPath`), built here
+/// from what the facts read gathered and queued by the applying statement, which also asserts that the app's live
+/// endpoints are still the ones read.
 extension SQLStore {
     /// What the events describe, read with the facts only when the app has a live endpoint. Alias lists come ordered
     /// as `aliases(customerID:)` orders them (by the database's collation); `mergedAliases` is the claimant's list after
@@ -95,19 +95,24 @@ extension SQLStore {
                 aliases: events.facts.ownerAliases ?? [], firstSeen: now, lastSeen: now)
             queued.append((.transfer(moved, from: source, to: destination, eventID: eventID(), at: now), moved.storeTransactionID))
         }
-        return queued.flatMap { event, transactionID in
+        return deliveryRows(queued, endpointIDs: events.endpointIDs, now: now)
+    }
+
+    /// One delivery row per event and endpoint, as `emit` inserts them, in the columns `deliveriesInsert` names.
+    static func deliveryRows(_ queued: [(WebhookEvent, transactionID: String?)], endpointIDs: [String], now: Date) -> [[SQLValue]] {
+        queued.flatMap { event, transactionID in
             let body = String(decoding: WebhookPayload.body(event), as: UTF8.self)
-            return events.endpointIDs.map { endpointID -> [SQLValue] in
+            return endpointIDs.map { endpointID -> [SQLValue] in
                 [
-                    .text(Identifier.make(prefix: "dlv")), .text(endpointID), .text(moved.appID), .text(event.id), .text(event.type.rawValue),
+                    .text(Identifier.make(prefix: "dlv")), .text(endpointID), .text(event.appID), .text(event.id), .text(event.type.rawValue),
                     .text(body), (event.transactionID ?? transactionID).map(SQLValue.text) ?? .null, now.sqlValue, now.sqlValue,
                 ]
             }
         }
     }
 
-    /// A CTE queuing `deliveries` once `moved` holds the purchase; none when there are none.
-    static func deliveriesInsert(_ deliveries: [[SQLValue]], purchaseID: String) -> SQL {
+    /// A CTE queuing `deliveries` once the CTE named `cte` holds the purchase; none when there are none.
+    static func deliveriesInsert(_ deliveries: [[SQLValue]], once cte: String, holds purchaseID: String) -> SQL {
         guard !deliveries.isEmpty else { return "" }
         var values = SQL(stringLiteral: "")
         for (index, row) in deliveries.enumerated() {
@@ -122,7 +127,7 @@ extension SQLStore {
             queued AS (
                 INSERT INTO webhook_deliveries (id, endpoint_id, app_id, event_id, event_type, body, transaction_id, created_at,
                     next_attempt_at)
-                SELECT * FROM (VALUES \(sql: values)) AS v WHERE EXISTS (SELECT 1 FROM moved WHERE id = \(purchaseID))),
+                SELECT * FROM (VALUES \(sql: values)) AS v WHERE EXISTS (SELECT 1 FROM \(unsafeRaw: cte) WHERE id = \(purchaseID))),
             """
     }
 }

@@ -108,11 +108,6 @@ import Testing
             try await OfferCases.subscribe(store, app.id, "subscriber", start: Self.now)
             #expect(try await store.fastOfferRedemption(Self.request(app.id, codes[0], by: "subscriber")) == nil)
             #expect(try await store.fastOfferRedemption(Self.request(app.id, "NOPE-NOT-A-CODE", by: "x")) == nil)
-            // A live webhook endpoint: its event is built on the transactional path.
-            try await store.createWebhookEndpoint(
-                WebhookEndpoint(id: "whe_1", appID: app.id, url: "https://example.com/h", authorization: nil, signingSecret: "s", createdAt: Self.now)
-            )
-            #expect(try await store.fastOfferRedemption(Self.request(app.id, codes[0], by: "carol")) == nil)
             // None of these used a code or the quota.
             #expect(try await Self.quotaUsed(store, app.id) == 1)
             #expect(OfferCases.failure(try await store.redeemOfferCode(Self.request(app.id, codes[0], by: "carol"))) == nil)
@@ -132,7 +127,7 @@ import Testing
             #expect(facts.stripes.count == OfferQuota.stripes, "the quarter's first redemption laid out every stripe")
             let statement = SQLStore.offerApply(
                 request, found: facts.found, claimantID: "cus_late", isNew: true, insert: insert, purchase: purchase, stripe: 0,
-                quota: facts.quota)
+                quota: facts.quota, deliveries: [], endpoints: [])
             await #expect { try await store.database.read { try await $0.query(statement) } } throws: { SQLStore.lostARace($0) }
             #expect(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("late")) == nil)
             #expect(try await Self.quotaUsed(store, app.id) == 2)
@@ -145,5 +140,53 @@ import Testing
         let row = try SQLRow(json: #"{"id": "p1", "n": 1700000000000, "price": 9.99, "flag": true, "none": null}"#)
         #expect(try row.string("id") == "p1" && row.int("n") == 1_700_000_000_000 && row.bool("flag"))
         #expect(row["price"] == .double(9.99) && row["none"] == .null)
+    }
+
+    /// With live endpoints the statement queues the event the transactional path queues: for a known and a new
+    /// claimant, the same type and body (but for its own IDs) as a twin app gets, to each endpoint.
+    @Test func theWebhookEventIsTheTransactionalPathsEvent() async throws {
+        try await Self.withStore { store in
+            var bodies: [String: [String]] = [:]
+            for (name, fast) in [("Fast", true), ("Twin", false)] {
+                let (app, offer, codes) = try await Self.warmApp(store, name: name)
+                _ = try await store.grant(
+                    PurchaseGrant(appID: app.id, appUserID: Fixture.user("erin"), productID: "coins", purchaseDate: Self.now), idempotency: nil,
+                    now: Self.now)
+                for id in ["whe_a", "whe_b"] {
+                    try await store.createWebhookEndpoint(
+                        WebhookEndpoint(
+                            id: id + app.id, appID: app.id, url: "https://example.com/\(id)", authorization: nil, signingSecret: "s",
+                            createdAt: Self.now))
+                }
+                for (index, user) in ["erin", "newcomer"].enumerated() {
+                    var request = Self.request(app.id, codes[index], by: user)
+                    request.now = Self.now.addingTimeInterval(Double(60 + index))
+                    let redemption =
+                        fast ? try #require(try await store.fastOfferRedemption(request)) : try await store.redeemOfferCodeOnce(request)
+                    let at = request.now
+                    let rows = try await store.database.read {
+                        try await $0.query(
+                            "SELECT event_type, body FROM webhook_deliveries WHERE app_id = \(app.id) AND created_at = \(at) ORDER BY endpoint_id"
+                        )
+                    }
+                    #expect(rows.count == 2, "one event, to each endpoint")
+                    bodies[user + (fast ? "-fast" : "-twin")] = try rows.map { row in
+                        // What differs between the twins: the app, the offer, the purchase and the event IDs.
+                        var body = try row.string("body")
+                        for (value, placeholder) in [
+                            (app.id, "APP"), (offer.id, "OFFER"), (redemption.purchase.id, "PURCHASE"),
+                            (redemption.purchase.storeTransactionID ?? "-", "TXN"),
+                        ] {
+                            body = body.replacingOccurrences(of: value, with: placeholder)
+                        }
+                        return try row.string("event_type") + " "
+                            + body.replacingOccurrences(of: #"evt_[A-Za-z0-9_-]+"#, with: "EVT", options: .regularExpression)
+                    }
+                }
+            }
+            #expect(bodies.count == 4)
+            for user in ["erin", "newcomer"] { #expect(bodies[user + "-fast"] == bodies[user + "-twin"]) }
+            #expect(bodies["erin-fast"]?.first?.hasPrefix("INITIAL_PURCHASE ") == true)
+        }
     }
 }
