@@ -56,6 +56,24 @@ import Testing
         }
     }
 
+    /// Migrating turns JIT off for the database's later sessions (migration 20): a plan estimated above
+    /// `jit_above_cost` would otherwise compile on every execution.
+    @Test func aMigratedDatabaseRunsWithoutJIT() async throws {
+        guard TestDatabases.available.contains(.postgres) else { return }
+        let (url, cleanup) = try await TestDatabases.makeDatabase(.postgres, migrated: false)
+        let jit: @Sendable (SQLStore) async throws -> String? = { store in
+            try await store.database.read { try await $0.query("SELECT current_setting('jit') AS jit") }.first?.optionalString("jit")
+        }
+        let before = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        #expect(try await jit(before) == "on", "PostgreSQL's default")
+        try await before.migrate(logger: TestDatabases.logger)
+        await before.close()
+        let after = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        #expect(try await jit(after) == "off")
+        await after.close()
+        try await cleanup()
+    }
+
     static func check(_ connection: any SQLConnection) async throws {
         let value: Int64 = 41
         #expect(try await connection.query("SELECT \(value) + 1 AS n").first?.int("n") == 42)
