@@ -10,9 +10,10 @@ import RedeemWebhooks
 /// Facts in, decision out, as `redeemOfferCode(_:resolution:on:)` does inside its transaction: one read gathers the code,
 /// its offer and product, the claimant with its purchases and their products, and the quota's stripes; Core's
 /// `OfferRules` refuse or plan; one statement of data-modifying CTEs applies the plan (claim, quota, claimant, purchase,
-/// one-per-customer record, webhook deliveries) and answers with the claimant's rows. It asserts that the claim and the quota count both
-/// took; otherwise (a code taken or a stripe filled meanwhile, or a claimant or record created meanwhile) nothing of it
-/// stays and the transactional path decides, refusals included.
+/// one-per-customer record, webhook deliveries) and answers with the claimant's rows. It asserts that the claim and the
+/// quota count both took and that the app's live endpoints are those read; otherwise (a code taken or a stripe filled
+/// meanwhile, a claimant or record created meanwhile, an endpoint added or disabled) nothing of it stays and the
+/// transactional path decides, refusals included.
 extension SQLStore {
     struct OfferFacts {
         let found: FoundOfferCode
