@@ -208,29 +208,43 @@ extension SQLStore {
     ) async throws {
         guard let product = try await products(appID: purchase.appID, ids: [purchase.productID], on: connection).first else { return }
         let owner = try await eventCustomer(id: purchase.customerID, on: connection)
+        let source = association == .transfer ? try await eventCustomer(id: previousOwner, on: connection) : nil
+        let queued = redemptionEvents(
+            purchase, owner: owner, source: source, product: product, claimant: claimant, association: association, now: now)
+        try await emit(queued, on: connection, now: now)
+    }
+
+    /// What a claimed link tells webhooks, on either path: `REDEMPTION`, then `TRANSFER` (from `source`, the previous
+    /// owner) or `SUBSCRIBER_ALIAS` for what the association did. `owner` is the purchase's customer after it.
+    static func redemptionEvents(
+        _ purchase: Purchase, owner: Customer, source: Customer?, product: Product, claimant: AppUserID, association: Association?,
+        now: Date
+    ) -> [(WebhookEvent, transactionID: String?)] {
         let kind: WebhookRedemption.Association? =
             switch association {
             case .alias: .alias
             case .transfer: .transfer
             case .refuse, nil: nil
             }
-        try await emit(
-            .redemption(
-                purchase, customer: owner, product: product, redeemedBy: claimant.rawValue, association: kind,
-                eventID: eventID(), at: now), on: connection, now: now)
+        var queued: [(WebhookEvent, transactionID: String?)] = [
+            (
+                .redemption(
+                    purchase, customer: owner, product: product, redeemedBy: claimant.rawValue, association: kind, eventID: eventID(),
+                    at: now), nil
+            )
+        ]
         switch association {
         case .transfer:
-            let source = try await eventCustomer(id: previousOwner, on: connection)
-            try await emit(
-                .transfer(purchase, from: source, to: owner, eventID: eventID(), at: now), transactionID: purchase.storeTransactionID,
-                on: connection, now: now)
+            if let source {
+                queued.append((.transfer(purchase, from: source, to: owner, eventID: eventID(), at: now), purchase.storeTransactionID))
+            }
         case .alias:
-            try await emit(
-                .alias(customer: owner, environment: WebhookEnvironment(isSandbox: purchase.isSandbox), eventID: eventID(), at: now),
-                on: connection, now: now)
+            queued.append(
+                (.alias(customer: owner, environment: WebhookEnvironment(isSandbox: purchase.isSandbox), eventID: eventID(), at: now), nil))
         case .refuse, nil:
             break
         }
+        return queued
     }
 
     /// A consumed token redeems again only for whoever consumed it (or a user aliased to them).

@@ -77,13 +77,14 @@ extension SQLStore {
         let rows = try await connection.query(
             """
             SELECT p.*, a.restore_behavior AS app_restore_behavior, ca.app_user_id AS owner_app_user_id,
-                \(sql: eventColumns(appID: appID, claimant: claimant, now: now)),
+                \(sql: eventColumns(claimant: claimant, now: now)),
                 EXISTS (SELECT 1 FROM purchases s WHERE s.customer_id = p.customer_id AND s.expires_date IS NOT NULL
                     AND s.expires_date > \(now) AND s.refunded_at IS NULL) AS owner_has_active_subscription,
                 \(unsafeRaw: claimantColumns)
             FROM redemption_tokens t JOIN purchases p ON p.id = t.purchase_id JOIN apps a ON a.id = p.app_id
             LEFT JOIN customer_aliases ca ON ca.customer_id = p.customer_id
             \(sql: claimantJoin(claimant))
+            \(sql: endpointsJoin(appID: appID))
             WHERE t.token_hash = \(tokenHash) AND t.app_id = \(appID) AND p.app_id = \(appID)
                 AND t.consumed_at IS NULL AND t.expires_at > \(now)
             """)

@@ -33,25 +33,28 @@ extension SQLStore {
         let product: Product
     }
 
-    /// The facts read's columns `live_endpoints`, `event_facts` and `event_product`, beside a purchase `p` and the
-    /// claimant's customer `cc`. The endpoints' subquery depends on no row, so it runs once per statement; a lateral
-    /// join on `p.app_id` instead once led PostgreSQL's generic plan through every purchase of the app (50 redemptions/s).
-    static func eventColumns(appID: String, claimant: AppUserID, now: Date) -> SQL {
-        let endpoints = liveEndpointsSignature(appID: "\(appID)")
-        return """
-            \(sql: endpoints) AS live_endpoints,
-            CASE WHEN \(sql: endpoints) IS NOT NULL THEN json_build_object(
-                'owner_original', (SELECT original_app_user_id FROM customers WHERE id = p.customer_id),
-                'owner_aliases', (SELECT json_agg(app_user_id ORDER BY created_at, app_user_id) FROM customer_aliases WHERE customer_id = p.customer_id),
-                'claimant_aliases', (SELECT json_agg(app_user_id ORDER BY created_at, app_user_id) FROM customer_aliases WHERE customer_id = cc.id),
-                'merged_aliases', (SELECT json_agg(id ORDER BY at, id) FROM (
-                    SELECT app_user_id AS id, created_at AS at FROM customer_aliases WHERE customer_id IN (p.customer_id, cc.id)
-                    UNION ALL SELECT \(claimant.rawValue)::text, \(now)::bigint WHERE cc.id IS NULL) merged),
-                'entitlements', (SELECT json_agg(entitlement_id ORDER BY entitlement_id) FROM product_entitlements pe
-                    WHERE pe.app_id = p.app_id AND pe.product_id = p.product_id))::text END AS event_facts,
-            CASE WHEN \(sql: endpoints) IS NOT NULL THEN (SELECT row_to_json(pr)::text FROM products pr WHERE pr.app_id = p.app_id AND pr.id = p.product_id)
-                END AS event_product
-            """
+    /// The facts read's columns `live_endpoints`, `event_facts` and `event_product`, beside a purchase `p`, the
+    /// claimant's customer `cc` and `e` (`endpointsJoin`); the event columns are computed only when there are endpoints.
+    static func eventColumns(claimant: AppUserID, now: Date) -> SQL {
+        """
+        e.ids AS live_endpoints,
+        CASE WHEN e.ids IS NOT NULL THEN json_build_object(
+            'owner_original', (SELECT original_app_user_id FROM customers WHERE id = p.customer_id),
+            'owner_aliases', (SELECT json_agg(app_user_id ORDER BY created_at, app_user_id) FROM customer_aliases WHERE customer_id = p.customer_id),
+            'claimant_aliases', (SELECT json_agg(app_user_id ORDER BY created_at, app_user_id) FROM customer_aliases WHERE customer_id = cc.id),
+            'merged_aliases', (SELECT json_agg(id ORDER BY at, id) FROM (
+                SELECT app_user_id AS id, created_at AS at FROM customer_aliases WHERE customer_id IN (p.customer_id, cc.id)
+                UNION ALL SELECT \(claimant.rawValue)::text, \(now)::bigint WHERE cc.id IS NULL) merged),
+            'entitlements', (SELECT json_agg(entitlement_id ORDER BY entitlement_id) FROM product_entitlements pe
+                WHERE pe.app_id = p.app_id AND pe.product_id = p.product_id))::text END AS event_facts,
+        CASE WHEN e.ids IS NOT NULL THEN (SELECT row_to_json(pr)::text FROM products pr WHERE pr.app_id = p.app_id AND pr.id = p.product_id)
+            END AS event_product
+        """
+    }
+
+    /// `e.ids`, the app's live endpoints, read once per statement (the subquery depends on no row of the read).
+    static func endpointsJoin(appID: String) -> SQL {
+        "CROSS JOIN (SELECT \(sql: liveEndpointsSignature(appID: "\(appID)")) AS ids) e"
     }
 
     /// The app's live endpoints as the facts read and the applying statement's assertion both see them.
@@ -81,55 +84,22 @@ extension SQLStore {
             id: claimantID, appID: moved.appID, originalAppUserID: known?.originalAppUserID ?? claimant.rawValue,
             aliases: merges ? events.facts.mergedAliases ?? [] : known == nil ? [claimant.rawValue] : events.facts.claimantAliases ?? [],
             firstSeen: now, lastSeen: now)
-        var queued: [(WebhookEvent, transactionID: String?)] = [
-            (
-                .redemption(
-                    moved, customer: destination, product: events.product, redeemedBy: claimant.rawValue,
-                    association: merges ? .alias : .transfer, eventID: eventID(), at: now), nil
-            )
-        ]
-        if merges {
-            queued.append(
-                (.alias(customer: destination, environment: WebhookEnvironment(isSandbox: moved.isSandbox), eventID: eventID(), at: now), nil))
-        } else {
-            let source = Customer(
-                id: previousOwnerID, appID: moved.appID, originalAppUserID: events.facts.ownerOriginalID,
-                aliases: events.facts.ownerAliases ?? [], firstSeen: now, lastSeen: now)
-            queued.append((.transfer(moved, from: source, to: destination, eventID: eventID(), at: now), moved.storeTransactionID))
-        }
+        let source = Customer(
+            id: previousOwnerID, appID: moved.appID, originalAppUserID: events.facts.ownerOriginalID,
+            aliases: events.facts.ownerAliases ?? [], firstSeen: now, lastSeen: now)
+        let queued = redemptionEvents(
+            moved, owner: destination, source: source, product: events.product, claimant: claimant,
+            association: merges ? .alias : .transfer, now: now)
         return deliveryRows(queued, endpointIDs: events.endpointIDs, now: now)
-    }
-
-    /// One delivery row per event and endpoint, as `emit` inserts them, in the columns `deliveriesInsert` names.
-    static func deliveryRows(_ queued: [(WebhookEvent, transactionID: String?)], endpointIDs: [String], now: Date) -> [[SQLValue]] {
-        queued.flatMap { event, transactionID in
-            let body = String(decoding: WebhookPayload.body(event), as: UTF8.self)
-            return endpointIDs.map { endpointID -> [SQLValue] in
-                [
-                    .text(Identifier.make(prefix: "dlv")), .text(endpointID), .text(event.appID), .text(event.id), .text(event.type.rawValue),
-                    .text(body), (event.transactionID ?? transactionID).map(SQLValue.text) ?? .null, now.sqlValue, now.sqlValue,
-                ]
-            }
-        }
     }
 
     /// A CTE queuing `deliveries` once the CTE named `cte` holds the purchase; none when there are none.
     static func deliveriesInsert(_ deliveries: [[SQLValue]], once cte: String, holds purchaseID: String) -> SQL {
         guard !deliveries.isEmpty else { return "" }
-        var values = SQL(stringLiteral: "")
-        for (index, row) in deliveries.enumerated() {
-            values.text += index == 0 ? "(" : ", ("
-            for (column, value) in row.enumerated() {
-                values.binds.append(value)
-                values.text += (column == 0 ? "" : ", ") + "$\(values.binds.count)"
-            }
-            values.text += ")"
-        }
         return """
             queued AS (
-                INSERT INTO webhook_deliveries (id, endpoint_id, app_id, event_id, event_type, body, transaction_id, created_at,
-                    next_attempt_at)
-                SELECT * FROM (VALUES \(sql: values)) AS v WHERE EXISTS (SELECT 1 FROM \(unsafeRaw: cte) WHERE id = \(purchaseID))),
+                INSERT INTO webhook_deliveries \(sql: deliveryColumns)
+                SELECT * FROM (\(sql: deliveryValues(deliveries))) AS v WHERE EXISTS (SELECT 1 FROM \(unsafeRaw: cte) WHERE id = \(purchaseID))),
             """
     }
 }

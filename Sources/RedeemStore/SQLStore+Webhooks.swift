@@ -41,18 +41,47 @@ extension SQLStore {
 
     /// `transactionID` files the deliveries under a purchase when the event itself names none (`TRANSFER`).
     static func emit(_ event: WebhookEvent, transactionID: String? = nil, on connection: any SQLConnection, now: Date) async throws {
-        let endpoints = try await connection.query("SELECT id FROM webhook_endpoints WHERE app_id = \(event.appID) AND disabled_at IS NULL")
-        guard !endpoints.isEmpty else { return }
-        let body = String(decoding: WebhookPayload.body(event), as: UTF8.self)
-        for endpoint in endpoints {
-            try await connection.query(
-                """
-                INSERT INTO webhook_deliveries (id, endpoint_id, app_id, event_id, event_type, body, transaction_id, created_at,
-                    next_attempt_at)
-                VALUES (\(Identifier.make(prefix: "dlv")), \(try endpoint.string("id")), \(event.appID), \(event.id), \(event.type.rawValue),
-                    \(body), \(event.transactionID ?? transactionID), \(now), \(now))
-                """)
+        try await emit([(event, transactionID)], on: connection, now: now)
+    }
+
+    /// Events of one app, in order, to each of its live endpoints: one read of the endpoints, one insert.
+    static func emit(_ queued: [(WebhookEvent, transactionID: String?)], on connection: any SQLConnection, now: Date) async throws {
+        guard let appID = queued.first?.0.appID else { return }
+        let endpoints = try await connection.query("SELECT id FROM webhook_endpoints WHERE app_id = \(appID) AND disabled_at IS NULL")
+        let rows = deliveryRows(queued, endpointIDs: try endpoints.map { try $0.string("id") }, now: now)
+        guard !rows.isEmpty else { return }
+        try await connection.query("INSERT INTO webhook_deliveries \(sql: deliveryColumns) \(sql: deliveryValues(rows))")
+    }
+
+    /// The columns of a queued delivery, in the order `deliveryRows` gives their values.
+    static let deliveryColumns: SQL =
+        "(id, endpoint_id, app_id, event_id, event_type, body, transaction_id, created_at, next_attempt_at)"
+
+    /// One delivery row per event and endpoint, in `deliveryColumns`' order.
+    static func deliveryRows(_ queued: [(WebhookEvent, transactionID: String?)], endpointIDs: [String], now: Date) -> [[SQLValue]] {
+        queued.flatMap { event, transactionID in
+            let body = String(decoding: WebhookPayload.body(event), as: UTF8.self)
+            return endpointIDs.map { endpointID -> [SQLValue] in
+                [
+                    .text(Identifier.make(prefix: "dlv")), .text(endpointID), .text(event.appID), .text(event.id), .text(event.type.rawValue),
+                    .text(body), (event.transactionID ?? transactionID).map(SQLValue.text) ?? .null, now.sqlValue, now.sqlValue,
+                ]
+            }
         }
+    }
+
+    /// `VALUES (…), (…)` binding every row's values.
+    static func deliveryValues(_ rows: [[SQLValue]]) -> SQL {
+        var values = SQL(stringLiteral: "VALUES ")
+        for (index, row) in rows.enumerated() {
+            values.text += index == 0 ? "(" : ", ("
+            for (column, value) in row.enumerated() {
+                values.binds.append(value)
+                values.text += (column == 0 ? "" : ", ") + "$\(values.binds.count)"
+            }
+            values.text += ")"
+        }
+        return values
     }
 
     /// Queues an event outside any other change (e.g. a test event).
