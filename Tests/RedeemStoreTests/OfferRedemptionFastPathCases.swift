@@ -152,6 +152,7 @@ import Testing
                 _ = try await store.grant(
                     PurchaseGrant(appID: app.id, appUserID: Fixture.user("erin"), productID: "coins", purchaseDate: Self.now), idempotency: nil,
                     now: Self.now)
+                try await RedemptionFastPathCases.addAlias(store, app.id, to: "erin", "erin-ipad")
                 for id in ["whe_a", "whe_b"] {
                     try await store.createWebhookEndpoint(
                         WebhookEndpoint(
@@ -187,6 +188,7 @@ import Testing
             #expect(bodies.count == 4)
             for user in ["erin", "newcomer"] { #expect(bodies[user + "-fast"] == bodies[user + "-twin"]) }
             #expect(bodies["erin-fast"]?.first?.hasPrefix("INITIAL_PURCHASE ") == true)
+            #expect(bodies["erin-fast"]?.first?.contains(#""aliases":["erin","erin-ipad"]"#) == true)
         }
     }
 }

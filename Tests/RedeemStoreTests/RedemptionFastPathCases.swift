@@ -234,6 +234,17 @@ import Testing
         }
     }
 
+    /// A second ID for `user`'s customer, seen a second later: events list every alias, in the order they were added.
+    static func addAlias(_ store: SQLStore, _ appID: String, to user: String, _ alias: String) async throws {
+        try await store.database.read {
+            try await $0.query(
+                """
+                INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at)
+                SELECT app_id, \(alias), customer_id, created_at + 1000 FROM customer_aliases WHERE app_id = \(appID) AND app_user_id = \(user)
+                """)
+        }
+    }
+
     /// With live endpoints the statement queues what `emitRedemption` queues on the transactional path: for a transfer to
     /// a new claimant, a transfer to a known one and a merge, the same events with the same bodies (but for their own
     /// IDs) as a twin app gets, one delivery per endpoint.
@@ -243,10 +254,11 @@ import Testing
             try await Fixture.catalog(store, appID: twin.id)
             var bodies: [String: [String]] = [:]
             for (appID, fast) in [(app.id, true), (twin.id, false)] {
-                // dave is known; two bought while identified, one anonymously.
+                // dave is known, under two IDs; two bought while identified, one anonymously.
                 _ = try await store.grant(
                     PurchaseGrant(appID: appID, appUserID: Fixture.user("dave"), productID: "coins", purchaseDate: Fixture.now), idempotency: nil,
                     now: Fixture.now)
+                try await RedemptionFastPathCases.addAlias(store, appID, to: "dave", "dave-ipad")
                 let buyer = AppUserID.anonymous()
                 let bought = [
                     (try await RedemptionCases.purchaseWithToken(store, appID: appID, buyer: Fixture.user("bob"), product: "lifetime"), "carol"),
@@ -299,6 +311,8 @@ import Testing
             }
             let types = bodies.values.flatMap { $0 }.map { String($0.split(separator: " ")[0]) }
             #expect(Set(types) == ["REDEMPTION", "TRANSFER", "SUBSCRIBER_ALIAS"])
+            // The transfer to dave lists both his IDs.
+            #expect(bodies["davemonthlyfast"]?.contains { $0.contains(#""dave","dave-ipad""#) } == true)
         }
     }
 
