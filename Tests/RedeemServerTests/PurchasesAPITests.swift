@@ -96,10 +96,17 @@ import Testing
             }
             let untyped = try await server.send(.post, "/v1/subscribers/redeem_purchase", key: app.publicSandbox, raw: body)
             #expect(untyped.status == 415 && untyped.code == 7415)
-            let json = try await server.send(
-                .post, "/v1/subscribers/redeem_purchase", key: app.publicSandbox, json: body,
-                headers: [.contentType: "application/json; charset=utf-8"])
-            #expect(json.code == 7849)
+            // Any case, spaces or tabs around the type, and parameters after it.
+            for type in ["application/json; charset=utf-8", " Application/JSON\t;charset=utf-8"] {
+                let json = try await server.send(
+                    .post, "/v1/subscribers/redeem_purchase", key: app.publicSandbox, json: body, headers: [.contentType: type])
+                #expect(json.code == 7849, "\(type)")
+            }
+            for type in [";application/json", "application/jsonx", "text/json"] {
+                let other = try await server.send(
+                    .post, "/v1/subscribers/redeem_purchase", key: app.publicSandbox, json: body, headers: [.contentType: type])
+                #expect(other.status == 415, "\(type)")
+            }
         }
     }
 }
