@@ -64,11 +64,11 @@ import Testing
         let jit: @Sendable (SQLStore) async throws -> String? = { store in
             try await store.database.read { try await $0.query("SELECT current_setting('jit') AS jit") }.first?.optionalString("jit")
         }
-        let before = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        let before = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
         #expect(try await jit(before) == "on", "PostgreSQL's default")
         try await before.migrate(logger: TestDatabases.logger)
         await before.close()
-        let after = try await SQLStore.open(url: url, logger: TestDatabases.logger)
+        let after = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
         #expect(try await jit(after) == "off")
         await after.close()
         try await cleanup()
