@@ -133,6 +133,8 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     let customerInfo = CustomerInfoService(
         store: deps.store, cache: CustomerInfoCache(), clock: deps.clock, managementURL: { PortalLinks.home(publicURL: deps.publicURL, appID: $0) })
     CustomerInfoController(service: customerInfo).addRoutes(to: v1)
+    RedeemPurchaseController(deps: deps).addRoutes(to: v1)
+    OfferCodeController(deps: deps).addRoutes(to: v1)
     if deps.benchmarkRoutes { BenchmarkController(store: deps.store, limiter: deps.rateLimiter, clock: deps.clock).addRoutes(to: v1) }
 
     try APIHandlers.register(deps, on: router)

@@ -19,7 +19,9 @@ struct CustomerInfoResponse: ResponseGenerator {
         return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
     }
 
-    static func render(_ subscriber: CustomerInfo.Subscriber) throws -> ByteBuffer {
-        ByteBuffer(bytes: try JSONCoding.encoder.encode(subscriber))
+    static func render(_ subscriber: CustomerInfo.Subscriber) -> ByteBuffer {
+        var writer = JSONWriter()
+        subscriber.writeJSON(to: &writer)
+        return ByteBuffer(bytes: writer.bytes)
     }
 }

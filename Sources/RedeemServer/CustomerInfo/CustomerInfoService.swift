@@ -20,7 +20,7 @@ struct CustomerInfoService: Sendable {
             return CustomerInfoResponse(requestDate: now, subscriber: subscriber)
         }
         let info = try await store.customerInfo(appID: appID, appUserID: appUserID, now: now)
-        let subscriber = try CustomerInfoResponse.render(info.withManagementURL(managementURL(appID)).subscriber)
+        let subscriber = CustomerInfoResponse.render(info.withManagementURL(managementURL(appID)).subscriber)
         if let token { cache.store(key, token: token, info: info, subscriber: subscriber) }
         return CustomerInfoResponse(requestDate: now, subscriber: subscriber)
     }

@@ -21,3 +21,11 @@ struct CustomerInfoWith<Extra: Encodable & Hashable & Sendable>: Encodable, Hash
         try c.encode(extra, forKey: Key(key))
     }
 }
+
+extension CustomerInfoWith: JSONWritable where Extra: JSONWritable {
+    func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        info.writeFields(to: &writer, extra: (key, { extra.writeJSON(to: &$0) }))
+        writer.endObject()
+    }
+}

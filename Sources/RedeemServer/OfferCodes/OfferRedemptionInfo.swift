@@ -31,3 +31,29 @@ struct OfferRedemptionInfo: Encodable, Hashable, Sendable {
         case expiresDate = "expires_date"
     }
 }
+
+extension OfferRedemptionInfo: JSONWritable {
+    /// As the synthesized `Encodable` writes it: keys sorted, no `expires_date` for a one-time product.
+    func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("entitlements")
+        writer.beginArray()
+        for entitlement in entitlements { writer.string(entitlement) }
+        writer.endArray()
+        if let expiresDate {
+            writer.key("expires_date")
+            writer.string(ISODate.format(expiresDate))
+        }
+        writer.key("kind")
+        writer.string(kind.rawValue)
+        writer.key("offer_code_ref_name")
+        writer.string(referenceName)
+        writer.key("offer_id")
+        writer.string(offerID)
+        writer.key("product_identifier")
+        writer.string(productIdentifier)
+        writer.key("purchase_id")
+        writer.string(purchaseID)
+        writer.endObject()
+    }
+}

@@ -30,3 +30,29 @@ struct RedemptionInfo: Encodable, Hashable, Sendable {
         self.entitlements = entitlements
     }
 }
+
+extension RedemptionInfo: JSONWritable {
+    /// As the synthesized `Encodable` writes it: keys sorted, no `purchaser_email` without an address.
+    func writeJSON(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("entitlements")
+        writer.beginArray()
+        for entitlement in entitlements { writer.string(entitlement) }
+        writer.endArray()
+        writer.key("owner_app_user_id")
+        writer.string(ownerAppUserID)
+        writer.key("product_identifier")
+        writer.string(productIdentifier)
+        writer.key("purchase_id")
+        writer.string(purchaseID)
+        if let purchaserEmail {
+            writer.key("purchaser_email")
+            writer.string(purchaserEmail)
+        }
+        writer.key("store")
+        writer.string(store)
+        writer.key("store_identifiers")
+        writer.object(storeIdentifiers) { $0.string($1) }
+        writer.endObject()
+    }
+}

@@ -324,10 +324,6 @@ extension Components {
                 case redemptionToken = "redemption_token"
             }
         }
-        /// - Remark: Generated from `#/components/schemas/RedemptionInfo`.
-        internal typealias RedemptionInfo = RedeemServer.RedemptionInfo
-        /// - Remark: Generated from `#/components/schemas/RedeemSuccess`.
-        internal typealias RedeemSuccess = RedeemServer.RedemptionSuccess
         /// - Remark: Generated from `#/components/schemas/CustomerSearch`.
         internal struct CustomerSearch: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CustomerSearch/CustomersPayload`.
@@ -425,14 +421,6 @@ extension Components {
                 case emailed
             }
         }
-        /// - Remark: Generated from `#/components/schemas/OfferCodeSuccess`.
-        internal typealias OfferCodeSuccess = RedeemServer.OfferCodeSuccess
-        /// What an offer-code redemption granted; RevenueCat's SDKs ignore this key.
-        ///
-        /// - Remark: Generated from `#/components/schemas/OfferCodeRedemptionInfo`.
-        internal typealias OfferCodeRedemptionInfo = RedeemServer.OfferRedemptionInfo
-        /// - Remark: Generated from `#/components/schemas/RedeemFailure`.
-        internal typealias RedeemFailure = RedeemServer.RedemptionReply.Failure
         /// - Remark: Generated from `#/components/schemas/RedemptionAttempt`.
         internal typealias RedemptionAttempt = RedeemStore.RedemptionAttempt
         /// - Remark: Generated from `#/components/schemas/PurchaseDetail`.

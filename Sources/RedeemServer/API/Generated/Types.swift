@@ -188,15 +188,6 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/web_checkouts/{checkout_id}`.
     /// - Remark: Generated from `#/paths//v1/web_checkouts/{checkout_id}/get(getWebCheckout)`.
     func getWebCheckout(_ input: Operations.GetWebCheckout.Input) async throws -> Operations.GetWebCheckout.Output
-    /// Redeem a web purchase's redemption link for the app's current user
-    ///
-    /// RevenueCat-compatible redemption. **Keys:** the app's public SDK keys (or its secret key).
-    ///
-    /// The token is consumed by one conditional update in the same transaction as the association: if either side is anonymous the two customers are merged; between identified users the app's restore behaviour decides (transfer, transfer only without an active subscription, or keep with the original owner, which answers 7852). The user who consumed a token may present it again and gets success; anyone else gets 7852, never 7853.
-    ///
-    /// - Remark: HTTP `POST /v1/subscribers/redeem_purchase`.
-    /// - Remark: Generated from `#/paths//v1/subscribers/redeem_purchase/post(redeemPurchase)`.
-    func redeemPurchase(_ input: Operations.RedeemPurchase.Input) async throws -> Operations.RedeemPurchase.Output
     /// E-mail a new redemption link for each purchase billed to an address
     ///
     /// For another device, or a lost link. **Keys:** the app's public SDK keys. The answer is the same (202) whether or not the address has purchases, so it reveals nothing; at most one new-link e-mail per purchase is queued per quiet period (5 minutes by default). Rate-limited per IP and per address (429 with `Retry-After`).
@@ -432,15 +423,6 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/offer_codes/redemptions`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offer_codes/redemptions/get(offerRedemptionReport)`.
     func offerRedemptionReport(_ input: Operations.OfferRedemptionReport.Input) async throws -> Operations.OfferRedemptionReport.Output
-    /// Redeem an offer code for the app's current user
-    ///
-    /// **Keys:** the app's public SDK keys. The claim (one conditional update), the quarterly quota, the one-per-customer record, the purchase and its webhook event commit in one transaction. Success answers CustomerInfo with the entitlement and its offer period, plus `offer_redemption`. Rate-limited per IP and per app user (429 with `Retry-After`).
-    ///
-    /// Failures (each its own code): 7860 invalid (also for malformed codes: the two are never told apart), 7861 expired, 7862 inactive (offer, batch or code switched off, or the offer has not started), 7863 exhausted (a custom code's cap), 7864 already redeemed (this one-time code, or this customer for this offer), 7865 not eligible, 7866 would downgrade, 7867 quota reached, 7868 payment required (a paid offer; `redeem_url` points to the web page that takes payment, for this `app_user_id`: `/sandbox/redeem` for a sandbox key).
-    ///
-    /// - Remark: HTTP `POST /v1/subscribers/redeem_offer_code`.
-    /// - Remark: Generated from `#/paths//v1/subscribers/redeem_offer_code/post(redeemOfferCode)`.
-    func redeemOfferCode(_ input: Operations.RedeemOfferCode.Input) async throws -> Operations.RedeemOfferCode.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -783,23 +765,6 @@ extension APIProtocol {
         try await getWebCheckout(Operations.GetWebCheckout.Input(
             path: path,
             headers: headers
-        ))
-    }
-    /// Redeem a web purchase's redemption link for the app's current user
-    ///
-    /// RevenueCat-compatible redemption. **Keys:** the app's public SDK keys (or its secret key).
-    ///
-    /// The token is consumed by one conditional update in the same transaction as the association: if either side is anonymous the two customers are merged; between identified users the app's restore behaviour decides (transfer, transfer only without an active subscription, or keep with the original owner, which answers 7852). The user who consumed a token may present it again and gets success; anyone else gets 7852, never 7853.
-    ///
-    /// - Remark: HTTP `POST /v1/subscribers/redeem_purchase`.
-    /// - Remark: Generated from `#/paths//v1/subscribers/redeem_purchase/post(redeemPurchase)`.
-    internal func redeemPurchase(
-        headers: Operations.RedeemPurchase.Input.Headers = .init(),
-        body: Operations.RedeemPurchase.Input.Body
-    ) async throws -> Operations.RedeemPurchase.Output {
-        try await redeemPurchase(Operations.RedeemPurchase.Input(
-            headers: headers,
-            body: body
         ))
     }
     /// E-mail a new redemption link for each purchase billed to an address
@@ -1295,23 +1260,6 @@ extension APIProtocol {
             path: path,
             query: query,
             headers: headers
-        ))
-    }
-    /// Redeem an offer code for the app's current user
-    ///
-    /// **Keys:** the app's public SDK keys. The claim (one conditional update), the quarterly quota, the one-per-customer record, the purchase and its webhook event commit in one transaction. Success answers CustomerInfo with the entitlement and its offer period, plus `offer_redemption`. Rate-limited per IP and per app user (429 with `Retry-After`).
-    ///
-    /// Failures (each its own code): 7860 invalid (also for malformed codes: the two are never told apart), 7861 expired, 7862 inactive (offer, batch or code switched off, or the offer has not started), 7863 exhausted (a custom code's cap), 7864 already redeemed (this one-time code, or this customer for this offer), 7865 not eligible, 7866 would downgrade, 7867 quota reached, 7868 payment required (a paid offer; `redeem_url` points to the web page that takes payment, for this `app_user_id`: `/sandbox/redeem` for a sandbox key).
-    ///
-    /// - Remark: HTTP `POST /v1/subscribers/redeem_offer_code`.
-    /// - Remark: Generated from `#/paths//v1/subscribers/redeem_offer_code/post(redeemOfferCode)`.
-    internal func redeemOfferCode(
-        headers: Operations.RedeemOfferCode.Input.Headers = .init(),
-        body: Operations.RedeemOfferCode.Input.Body
-    ) async throws -> Operations.RedeemOfferCode.Output {
-        try await redeemOfferCode(Operations.RedeemOfferCode.Input(
-            headers: headers,
-            body: body
         ))
     }
 }
