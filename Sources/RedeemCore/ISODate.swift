@@ -7,6 +7,29 @@ public enum ISODate {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (y, m, d) = civil(fromDays: days)
+        if (0...9999).contains(y) {
+            // Twenty bytes in place: the concatenations below cost a CustomerInfo answer (eight dates) about 1% of the
+            // server's CPU per redemption.
+            return String(unsafeUninitializedCapacity: 20) { out in
+                func put(_ value: Int64, _ width: Int, at index: Int) {
+                    var value = value
+                    for i in stride(from: index + width - 1, through: index, by: -1) {
+                        out[i] = UInt8(ascii: "0") + UInt8(value % 10)
+                        value /= 10
+                    }
+                }
+                put(y, 4, at: 0)
+                put(m, 2, at: 5)
+                put(d, 2, at: 8)
+                put(secondOfDay / 3600, 2, at: 11)
+                put(secondOfDay / 60 % 60, 2, at: 14)
+                put(secondOfDay % 60, 2, at: 17)
+                for (i, c) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)] {
+                    out[i] = UInt8(ascii: c)
+                }
+                return 20
+            }
+        }
         return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
             + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "Z"
     }

@@ -36,6 +36,18 @@ import Testing
             let date = Date(timeIntervalSince1970: TimeInterval(Int64.random(in: -2_000_000_000...4_000_000_000, using: &rng)))
             #expect(ISODate.format(date) == formatter.string(from: date))
         }
+        // Years 1583 (Foundation's calendar is Julian before 1582) to 9999, the last second, and a fraction (dropped).
+        for _ in 0..<2000 {
+            let date = Date(timeIntervalSince1970: TimeInterval(Int64.random(in: -12_212_553_600...253_402_300_799, using: &rng)))
+            #expect(ISODate.format(date) == formatter.string(from: date))
+        }
+        for seconds: TimeInterval in [-12_212_553_600, 253_402_300_799, 0, 86_399.999] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(ISODate.format(date) == formatter.string(from: date))
+        }
+        // The proleptic Gregorian calendar all the way down, as before.
+        #expect(ISODate.format(Date(timeIntervalSince1970: -62_135_596_800)) == "0001-01-01T00:00:00Z")
+        #expect(ISODate.format(Date(timeIntervalSince1970: -62_135_596_801)) == "0000-12-31T23:59:59Z")
     }
 
     @Test func parsesFractionalAndOffsetDates() {
