@@ -36,24 +36,18 @@ extension CustomerInfo.Subscriber: JSONWritable {
         writer.beginObject()
         writer.key("entitlements")
         writer.object(entitlements) { $1.writeJSON(to: &$0) }
-        writer.key("first_seen")
-        writer.string(firstSeen)
-        writer.key("last_seen")
-        writer.string(lastSeen)
-        writer.key("management_url")
-        writer.string(managementURL)
+        writer.field("first_seen", firstSeen)
+        writer.field("last_seen", lastSeen)
+        writer.field("management_url", managementURL)
         writer.key("non_subscriptions")
         writer.object(nonSubscriptions) { writer, transactions in
             writer.beginArray()
             for transaction in transactions { transaction.writeJSON(to: &writer) }
             writer.endArray()
         }
-        writer.key("original_app_user_id")
-        writer.string(originalAppUserID)
-        writer.key("original_application_version")
-        writer.string(originalApplicationVersion)
-        writer.key("original_purchase_date")
-        writer.string(originalPurchaseDate)
+        writer.field("original_app_user_id", originalAppUserID)
+        writer.field("original_application_version", originalApplicationVersion)
+        writer.field("original_purchase_date", originalPurchaseDate)
         writer.key("other_purchases")
         writer.object(otherPurchases) { $1.writeJSON(to: &$0) }
         writer.key("subscriber_attributes")
@@ -67,48 +61,28 @@ extension CustomerInfo.Subscriber: JSONWritable {
 extension CustomerInfo.SubscriptionInfo: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("auto_resume_date")
-        writer.string(autoResumeDate)
-        writer.key("billing_issues_detected_at")
-        writer.string(billingIssuesDetectedAt)
-        writer.key("display_name")
-        writer.string(displayName)
-        writer.key("expires_date")
-        writer.string(expiresDate)
-        writer.key("grace_period_expires_date")
-        writer.string(gracePeriodExpiresDate)
-        writer.key("is_sandbox")
-        writer.bool(isSandbox)
-        writer.key("management_url")
-        writer.string(managementURL)
+        writer.field("auto_resume_date", autoResumeDate)
+        writer.field("billing_issues_detected_at", billingIssuesDetectedAt)
+        writer.field("display_name", displayName)
+        writer.field("expires_date", expiresDate)
+        writer.field("grace_period_expires_date", gracePeriodExpiresDate)
+        writer.field("is_sandbox", isSandbox)
+        writer.field("management_url", managementURL)
         if let offer {
-            writer.key("offer_code_ref_name")
-            writer.string(offer.referenceName)
-            writer.key("offer_discount_type")
-            writer.string(offer.discountType.rawValue)
-            writer.key("offer_period")
-            writer.string(offer.period)
-            writer.key("offer_type")
-            writer.string("offer_code")
+            writer.field("offer_code_ref_name", offer.referenceName)
+            writer.field("offer_discount_type", offer.discountType.rawValue)
+            writer.field("offer_period", offer.period)
+            writer.field("offer_type", "offer_code")
         }
-        writer.key("original_purchase_date")
-        writer.string(originalPurchaseDate)
-        writer.key("ownership_type")
-        writer.string(ownershipType)
-        writer.key("period_type")
-        writer.string(periodType)
-        writer.key("price")
-        writePrice(price, to: &writer)
-        writer.key("purchase_date")
-        writer.string(purchaseDate)
-        writer.key("refunded_at")
-        writer.string(refundedAt)
-        writer.key("store")
-        writer.string(store)
-        writer.key("store_transaction_id")
-        writer.string(storeTransactionID)
-        writer.key("unsubscribe_detected_at")
-        writer.string(unsubscribeDetectedAt)
+        writer.field("original_purchase_date", originalPurchaseDate)
+        writer.field("ownership_type", ownershipType)
+        writer.field("period_type", periodType)
+        writer.field("price", price)
+        writer.field("purchase_date", purchaseDate)
+        writer.field("refunded_at", refundedAt)
+        writer.field("store", store)
+        writer.field("store_transaction_id", storeTransactionID)
+        writer.field("unsubscribe_detected_at", unsubscribeDetectedAt)
         writer.endObject()
     }
 }
@@ -116,24 +90,15 @@ extension CustomerInfo.SubscriptionInfo: JSONWritable {
 extension CustomerInfo.Transaction: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("display_name")
-        writer.string(displayName)
-        writer.key("id")
-        writer.string(id)
-        writer.key("is_sandbox")
-        writer.bool(isSandbox)
-        writer.key("original_purchase_date")
-        writer.string(originalPurchaseDate)
-        writer.key("price")
-        writePrice(price, to: &writer)
-        writer.key("purchase_date")
-        writer.string(purchaseDate)
-        writer.key("refunded_at")
-        writer.string(refundedAt)
-        writer.key("store")
-        writer.string(store)
-        writer.key("store_transaction_id")
-        writer.string(storeTransactionID)
+        writer.field("display_name", displayName)
+        writer.field("id", id)
+        writer.field("is_sandbox", isSandbox)
+        writer.field("original_purchase_date", originalPurchaseDate)
+        writer.field("price", price)
+        writer.field("purchase_date", purchaseDate)
+        writer.field("refunded_at", refundedAt)
+        writer.field("store", store)
+        writer.field("store_transaction_id", storeTransactionID)
         writer.endObject()
     }
 }
@@ -141,14 +106,10 @@ extension CustomerInfo.Transaction: JSONWritable {
 extension CustomerInfo.EntitlementInfo: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("expires_date")
-        writer.string(expiresDate)
-        writer.key("grace_period_expires_date")
-        writer.string(gracePeriodExpiresDate)
-        writer.key("product_identifier")
-        writer.string(productIdentifier)
-        writer.key("purchase_date")
-        writer.string(purchaseDate)
+        writer.field("expires_date", expiresDate)
+        writer.field("grace_period_expires_date", gracePeriodExpiresDate)
+        writer.field("product_identifier", productIdentifier)
+        writer.field("purchase_date", purchaseDate)
         writer.endObject()
     }
 }
@@ -156,10 +117,8 @@ extension CustomerInfo.EntitlementInfo: JSONWritable {
 extension CustomerInfo.Attribute: JSONWritable {
     public func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("updated_at_ms")
-        writer.int(updatedAtMs)
-        writer.key("value")
-        writer.string(value)
+        writer.field("updated_at_ms", updatedAtMs)
+        writer.field("value", value)
         writer.endObject()
     }
 }
@@ -169,13 +128,7 @@ extension CustomerInfo.PriceInfo: JSONWritable {
         writer.beginObject()
         writer.key("amount")
         writer.double(amount)
-        writer.key("currency")
-        writer.string(currency)
+        writer.field("currency", currency)
         writer.endObject()
     }
-}
-
-/// A price, or `null`.
-private func writePrice(_ price: CustomerInfo.PriceInfo?, to writer: inout JSONWriter) {
-    if let price { price.writeJSON(to: &writer) } else { writer.null() }
 }

@@ -78,6 +78,35 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
+    /// A key and its value: one line per field in the writers.
+    public mutating func field(_ name: String, _ value: String?) {
+        key(name)
+        string(value)
+    }
+
+    public mutating func field(_ name: String, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
+    public mutating func field(_ name: String, _ value: Int64) {
+        key(name)
+        int(value)
+    }
+
+    public mutating func field(_ name: String, _ values: [String]) {
+        key(name)
+        beginArray()
+        for value in values { string(value) }
+        endArray()
+    }
+
+    /// A value that writes itself, or `null`.
+    public mutating func field(_ name: String, _ value: (some JSONWritable)?) {
+        key(name)
+        if let value { value.writeJSON(to: &self) } else { null() }
+    }
+
     /// A dictionary as an object, its keys sorted as `JSONEncoder`'s `.sortedKeys` sorts them.
     public mutating func object<Value>(_ dictionary: [String: Value], _ write: (inout JSONWriter, Value) -> Void) {
         beginObject()

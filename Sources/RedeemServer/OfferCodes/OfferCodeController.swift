@@ -12,8 +12,7 @@ struct OfferCodeController {
 
     @Sendable func redeem(_ request: Request, context: AppRequestContext) async throws -> Response {
         let appID = try context.sdkAppID()
-        guard JSONBodyMiddleware.hasBody(request) else { throw APIError.badRequest("A JSON body is required.") }
-        let body = try await request.decodeJSON(Components.Schemas.OfferCodeRequest.self, context: context)
+        let body = try await request.decodeRequiredJSON(Components.Schemas.OfferCodeRequest.self, context: context)
         let claimant = try AppUserID.parse(body.appUserId)
         let sandbox = context.key?.kind == .publicSandbox
         switch try await deps.offerCodes.redeemInApp(appID: appID, code: body.code, claimant: claimant, sandbox: sandbox, ip: context.remoteIP) {

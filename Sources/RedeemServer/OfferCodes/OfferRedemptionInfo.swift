@@ -36,24 +36,15 @@ extension OfferRedemptionInfo: JSONWritable {
     /// As the synthesized `Encodable` writes it: keys sorted, no `expires_date` for a one-time product.
     func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("entitlements")
-        writer.beginArray()
-        for entitlement in entitlements { writer.string(entitlement) }
-        writer.endArray()
+        writer.field("entitlements", entitlements)
         if let expiresDate {
-            writer.key("expires_date")
-            writer.string(ISODate.format(expiresDate))
+            writer.field("expires_date", ISODate.format(expiresDate))
         }
-        writer.key("kind")
-        writer.string(kind.rawValue)
-        writer.key("offer_code_ref_name")
-        writer.string(referenceName)
-        writer.key("offer_id")
-        writer.string(offerID)
-        writer.key("product_identifier")
-        writer.string(productIdentifier)
-        writer.key("purchase_id")
-        writer.string(purchaseID)
+        writer.field("kind", kind.rawValue)
+        writer.field("offer_code_ref_name", referenceName)
+        writer.field("offer_id", offerID)
+        writer.field("product_identifier", productIdentifier)
+        writer.field("purchase_id", purchaseID)
         writer.endObject()
     }
 }

@@ -13,8 +13,7 @@ struct RedeemPurchaseController {
 
     @Sendable func redeem(_ request: Request, context: AppRequestContext) async throws -> Response {
         let appID = try context.sdkAppID()
-        guard JSONBodyMiddleware.hasBody(request) else { throw APIError.badRequest("A JSON body is required.") }
-        let body = try await request.decodeJSON(Components.Schemas.RedeemRequest.self, context: context)
+        let body = try await request.decodeRequiredJSON(Components.Schemas.RedeemRequest.self, context: context)
         let claimant = try AppUserID.parse(body.appUserId)
         let reply = try await deps.redemption.redeem(appID: appID, token: body.redemptionToken, claimant: claimant, ip: context.remoteIP)
         switch reply {

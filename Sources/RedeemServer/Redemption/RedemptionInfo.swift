@@ -35,22 +35,14 @@ extension RedemptionInfo: JSONWritable {
     /// As the synthesized `Encodable` writes it: keys sorted, no `purchaser_email` without an address.
     func writeJSON(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.key("entitlements")
-        writer.beginArray()
-        for entitlement in entitlements { writer.string(entitlement) }
-        writer.endArray()
-        writer.key("owner_app_user_id")
-        writer.string(ownerAppUserID)
-        writer.key("product_identifier")
-        writer.string(productIdentifier)
-        writer.key("purchase_id")
-        writer.string(purchaseID)
+        writer.field("entitlements", entitlements)
+        writer.field("owner_app_user_id", ownerAppUserID)
+        writer.field("product_identifier", productIdentifier)
+        writer.field("purchase_id", purchaseID)
         if let purchaserEmail {
-            writer.key("purchaser_email")
-            writer.string(purchaserEmail)
+            writer.field("purchaser_email", purchaserEmail)
         }
-        writer.key("store")
-        writer.string(store)
+        writer.field("store", store)
         writer.key("store_identifiers")
         writer.object(storeIdentifiers) { $0.string($1) }
         writer.endObject()

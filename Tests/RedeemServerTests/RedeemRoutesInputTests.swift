@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+
+/// The two hand-written redeem routes read their bodies as the generated routes did: a missing, malformed or
+/// incomplete body is a 400 (7000) naming what is wrong, never a 5xx; a bad app user ID is 7256.
+@Suite struct RedeemRoutesInputTests {
+    @Test(arguments: [("/v1/subscribers/redeem_purchase", "redemption_token"), ("/v1/subscribers/redeem_offer_code", "code")])
+    func badBodiesAreNamed400s(route: String, tokenField: String) async throws {
+        try await TestServer.with(.sqlite) { server in
+            let app = try await server.createAppWithCatalog()
+            let none = try await server.send(.post, route, key: app.publicSandbox)
+            #expect(none.status == 400 && none.code == 7000, "\(none.body)")
+            let malformed = try await server.send(.post, route, key: app.publicSandbox, json: #"{"app_user_id": "#)
+            #expect(malformed.status == 400 && malformed.code == 7000, "\(malformed.body)")
+            let missing = try await server.send(.post, route, key: app.publicSandbox, json: #"{"app_user_id": "jane"}"#)
+            #expect(missing.status == 400 && missing.code == 7000 && missing.body.contains(tokenField), "\(missing.body)")
+            let wrongType = try await server.send(.post, route, key: app.publicSandbox, json: #"{"app_user_id": 7, "\#(tokenField)": "x"}"#)
+            #expect(wrongType.status == 400 && wrongType.code == 7000 && wrongType.body.contains("app_user_id"), "\(wrongType.body)")
+            let badUser = try await server.send(.post, route, key: app.publicSandbox, json: #"{"app_user_id": "", "\#(tokenField)": "x"}"#)
+            #expect(badUser.status == 400 && badUser.code == 7256, "\(badUser.body)")
+            let noKey = try await server.send(.post, route, key: nil, json: #"{"app_user_id": "jane", "\#(tokenField)": "x"}"#)
+            #expect(noKey.status == 401, "\(noKey.body)")
+        }
+    }
+}
