@@ -180,6 +180,11 @@ def main():
                   "Saved." in page.get_by_role("status").inner_text() and "has no icon" not in page.content()
                   and "no App Store or Play Store link" not in page.content())
             shots(page, "8b-settings")
+            box = page.get_by_label("Accept Stripe promotion codes").bounding_box()
+            words = page.get_by_text("Accept Stripe promotion codes").bounding_box()
+            check("the promotion-codes checkbox is checkbox-sized, on the line of its words",
+                  box["width"] <= 24 and box["height"] <= 24 and words["y"] <= box["y"] + box["height"] / 2 <= words["y"] + words["height"],
+                  f"{box} {words}")
             page.get_by_role("link", name="Products").click()
             check("the products page lists the price in words", "4.99 USD per month" in page.content())
             shots(page, "8c-products")
