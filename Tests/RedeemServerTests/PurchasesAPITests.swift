@@ -102,6 +102,13 @@ import Testing
                     .post, "/v1/subscribers/redeem_purchase", key: app.publicSandbox, json: body, headers: [.contentType: type])
                 #expect(json.code == 7849, "\(type)")
             }
+            // A `+json` type, on a hand-written route and on a generated one.
+            let plusJSON: HTTPFields = [.contentType: "application/vnd.api+json; charset=utf-8"]
+            let redeem = try await server.send(.post, "/v1/subscribers/redeem_purchase", key: app.publicSandbox, json: body, headers: plusJSON)
+            #expect(redeem.code == 7849, "\(redeem.body)")
+            let request = try await server.send(
+                .post, "/v1/redemption_links/request", key: app.publicSandbox, json: #"{"email": "bob@example.com"}"#, headers: plusJSON)
+            #expect(request.status == 202, "\(request.body)")
             for type in [";application/json", "application/jsonx", "text/json"] {
                 let other = try await server.send(
                     .post, "/v1/subscribers/redeem_purchase", key: app.publicSandbox, json: body, headers: [.contentType: type])

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// What the JSON routes ask of a body before a generated handler decodes it: a JSON media type (415 otherwise), at
+/// What the JSON routes ask of a body before a generated handler decodes it: a JSON media type (415 otherwise; a `+json`
+/// type is passed on as `application/json`), at
 /// most the upload limit (413), valid HTTP framing (a malformed chunk is a 400, not a 500 from inside the handler),
 /// and on the admin API no top-level `null`: leaving a field out is how a PATCH keeps it and an empty string clears
 /// it, so `null` would be read two ways.
@@ -18,6 +19,12 @@ struct JSONBodyMiddleware: RouterMiddleware {
             let field = object.first(where: { $0.value is NSNull })?.key
         {
             throw APIError.badRequest("Field '\(field)' must not be null; leave it out to keep its value.", field: field)
+        }
+        // Generated handlers match `application/json` only; a `+json` type accepted above reads the same to them.
+        if request.headers[.contentType]?.lowercased().hasPrefix("application/json") == false {
+            var head = request.head
+            head.headerFields[.contentType] = "application/json"
+            request = Request(head: head, body: request.body)
         }
         var context = context
         context.jsonBody = buffer
