@@ -64,8 +64,10 @@ public struct JSONWriter: Sendable {
         needsComma = true
     }
 
-    /// Swift's shortest round-trip form, as `JSONEncoder` writes it: `9.99`, `9` (not `9.0`), `1e+16`.
+    /// Swift's shortest round-trip form, as `JSONEncoder` writes it: `9.99`, `9` (not `9.0`), `1e+16`. JSON has no
+    /// NaN or infinity (`JSONEncoder` throws on them); they are written as `null` rather than as invalid JSON.
     public mutating func double(_ value: Double) {
+        guard value.isFinite else { return null() }
         separate()
         let text = value.description
         raw(text.hasSuffix(".0") ? String(text.dropLast(2)) : text)

@@ -67,6 +67,9 @@ import Testing
         for value: Int64 in [0, -1, 1_790_000_000_000, .max, .min] {
             #expect(Self.written { $0.int(value) } == (try Self.encoded(value)))
         }
+        for value in [Double.nan, .infinity, -.infinity] {
+            #expect(Self.written { $0.double(value) } == "null")
+        }
         #expect(Self.written { $0.bool(true) } == "true")
         #expect(Self.written { $0.string(nil as String?) } == "null")
     }
