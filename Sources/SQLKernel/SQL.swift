@@ -44,27 +44,42 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation {
         /// text is our own SQL: a `$n` inside one of its string literals would be renumbered too.
         public mutating func appendInterpolation(sql fragment: SQL) {
             let offset = binds.count
-            var characters = fragment.text.makeIterator()
-            var pending = characters.next()
-            while let character = pending {
-                pending = characters.next()
-                guard character == "$", let first = pending, first.isASCII, first.isNumber else {
-                    text.append(character)
+            binds += fragment.binds
+            guard offset > 0 else {
+                text += fragment.text
+                return
+            }
+            // Over UTF-8 bytes, copying the spans between placeholders whole: this runs for every request's statement.
+            let source = fragment.text
+            let bytes = source.utf8
+            var copied = bytes.startIndex
+            var index = bytes.startIndex
+            while index != bytes.endIndex {
+                guard bytes[index] == UInt8(ascii: "$") else {
+                    bytes.formIndex(after: &index)
                     continue
                 }
-                var digits = ""
-                while let digit = pending, digit.isASCII, digit.isNumber {
-                    digits.append(digit)
-                    pending = characters.next()
+                var end = bytes.index(after: index)
+                var number = 0
+                while end != bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) {
+                    number = number * 10 + Int(bytes[end] - UInt8(ascii: "0"))
+                    bytes.formIndex(after: &end)
                 }
-                text += "$\(Int(digits)! + offset)"
+                if end != bytes.index(after: index) {
+                    text += source[copied..<index]
+                    text += "$"
+                    text += String(number + offset)
+                    copied = end
+                }
+                index = end
             }
-            binds += fragment.binds
+            text += source[copied...]
         }
 
         mutating func bind(_ value: SQLValue) {
             binds.append(value)
-            text += "$\(binds.count)"
+            text += "$"
+            text += String(binds.count)
         }
     }
 }

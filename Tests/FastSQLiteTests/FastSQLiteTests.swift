@@ -432,4 +432,16 @@ struct FastSQLiteTests {
         #expect(outer.text == "WITH u AS (UPDATE t SET a = $1 WHERE b = $2 AND c = $3 RETURNING id) SELECT $4, '$1 stays' FROM u WHERE d = $5")
         #expect(outer.binds == [.int(7), .text("x"), .int(12), .int(1), .text("y")])
     }
+
+    @Test func aFragmentAfterOuterValuesIsNumberedAfterThem() {
+        let values = (1...11).map { "v\($0)" }
+        var inner = SQL(stringLiteral: "SELECT 'é$', " + (1...11).map { "$\($0)" }.joined(separator: ", ") + " FROM \"日本\" WHERE x = '$' || $1")
+        inner.binds = values.map { .text($0) }
+        let outer: SQL = "WITH w AS (SELECT \(1), \(2)) \(sql: inner) AND y = \(3)"
+        #expect(
+            outer.text
+                == "WITH w AS (SELECT $1, $2) SELECT 'é$', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 FROM \"日本\" WHERE x = '$' || $3 AND y = $14"
+        )
+        #expect(outer.binds == [.int(1), .int(2)] + values.map { .text($0) } + [.int(3)])
+    }
 }
