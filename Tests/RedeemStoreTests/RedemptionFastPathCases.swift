@@ -42,6 +42,29 @@ import Testing
         }
     }
 
+    /// transfer_if_no_active_subscription: the facts read tells an owner with a live subscription (the fast path
+    /// leaves the refusal to the transactional one) from an owner whose subscription lapsed (it transfers).
+    @Test func theOwnersActiveSubscriptionIsReadForTheRule() async throws {
+        try await Self.withStore { store, created in
+            var app = created
+            app.restoreBehavior = .transferIfNoActiveSubscription
+            try await store.updateApp(app)
+            for (name, subscribed) in [("bob", true), ("ben", false)] {
+                let bought = subscribed ? Fixture.now : Fixture.now.addingTimeInterval(-86_400 * 90)
+                _ = try await store.grant(
+                    PurchaseGrant(appID: app.id, appUserID: Fixture.user(name), productID: "monthly", purchaseDate: bought), idempotency: nil,
+                    now: bought)
+                let (purchase, hash) = try await RedemptionCases.purchaseWithToken(
+                    store, appID: app.id, buyer: Fixture.user(name), product: "lifetime")
+                let claimant = Fixture.user("\(name)-claimant")
+                let fast = try await store.fastRedemption(appID: app.id, tokenHash: hash, claimant: claimant, now: Fixture.now)
+                #expect((fast == nil) == subscribed, "\(name)")
+                let owner = try await store.findCustomer(appID: app.id, appUserID: subscribed ? Fixture.user(name) : claimant)
+                #expect(try await RedemptionCases.owner(store, app.id, purchase) == owner?.id, "\(name)")
+            }
+        }
+    }
+
     @Test func aKnownClaimantKeepsWhatItHadAndGainsThePurchase() async throws {
         try await Self.withStore { store, app in
             _ = try await store.grant(
