@@ -9,24 +9,29 @@ extension SQLStore {
     }
 
     /// Counts one hit in each bucket's fixed window; returns each count so far and when the window ends.
-    /// One multi-row upsert, outside any transaction (one round trip on PostgreSQL), so concurrent hits from any
-    /// instance sharing the database are all counted.
     public func hit(buckets: [String], window: TimeInterval, now: Date) async throws -> (hits: [String: Int], windowEnds: Date) {
+        try await addHits(Dictionary(buckets.map { ($0, 1) }, uniquingKeysWith: { first, _ in first }), window: window, now: now)
+    }
+
+    /// Adds `increments[bucket]` hits to each bucket's fixed window containing `now`; returns each count after it and when
+    /// the window ends. One multi-row upsert, outside any transaction (one round trip on PostgreSQL), so concurrent hits
+    /// from any instance sharing the database are all counted. Its rows are named in order, so two such statements lock
+    /// the rows they share in the same order and never deadlock.
+    public func addHits(_ increments: [String: Int], window: TimeInterval, now: Date) async throws -> (hits: [String: Int], windowEnds: Date) {
         let windowMs = Int64(window * 1000)
         let start = now.millisecondsSince1970 / windowMs * windowMs
-        var seen = Set<String>()
-        let names = buckets.filter { seen.insert($0).inserted }  // an upsert may touch each row once
+        let names = increments.keys.sorted()
         guard !names.isEmpty else { return ([:], Date(milliseconds: start + windowMs)) }
         var text = "INSERT INTO rate_limits (bucket, window_start, hits) VALUES "
-        text += names.indices.map { "($\($0 + 2), $1, 1)" }.joined(separator: ", ")
+        text += names.indices.map { "($\(2 * $0 + 2), $1, $\(2 * $0 + 3))" }.joined(separator: ", ")
         text += """
              ON CONFLICT (bucket) DO UPDATE SET
-                hits = CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.hits + 1 ELSE 1 END,
+                hits = CASE WHEN rate_limits.window_start = excluded.window_start THEN rate_limits.hits + excluded.hits ELSE excluded.hits END,
                 window_start = excluded.window_start
             RETURNING bucket, hits
             """
         var sql = SQL(stringLiteral: text)
-        sql.binds = [.int(start)] + names.map { .text($0) }
+        sql.binds = [.int(start)] + names.flatMap { [.text($0), .int(Int64(increments[$0] ?? 1))] }
         let statement = sql
         let rows = try await single { try await $0.query(statement) }
         var hits: [String: Int] = [:]

@@ -41,6 +41,7 @@ public struct ServerDependencies: Sendable {
         self.stripe = stripe
         self.store = store
         self.clock = clock
+        self.sharedCounters = BatchedCounter(store: store)
         self.keyCache = KeyCache(store: store, ttl: keyTTL)
         self.publicURL = publicURL
         let templates = try await Templates.load()
@@ -57,9 +58,11 @@ public struct ServerDependencies: Sendable {
     var links: RedemptionLinkIssuer { RedemptionLinkIssuer(store: store, publicURL: publicURL) }
     /// Rate-limit counters for a single SQLite server process.
     let counters = MemoryCounters()
+    /// Rate-limit counters in the database, which PostgreSQL instances share.
+    let sharedCounters: BatchedCounter
     /// One SQLite server process counts in memory (no write per request); PostgreSQL instances share the database's counts.
     var rateLimiter: RateLimiter {
-        RateLimiter(counter: store.database.engine == .sqlite ? counters : store, limits: rateLimits, clock: clock)
+        RateLimiter(counter: store.database.engine == .sqlite ? counters : sharedCounters, limits: rateLimits, clock: clock)
     }
     var emailQueue: EmailQueue { EmailQueue(store: store, mail: mail, mailer: mailer, clock: clock) }
     var redemption: RedemptionService { RedemptionService(store: store, emailQueue: emailQueue, limiter: rateLimiter, clock: clock) }

@@ -10,6 +10,7 @@ extension SQLStore: CheckoutStore {}
 extension SQLStore: ConsoleStore {}
 extension SQLStore: CustomerInfoStore {}
 extension SQLStore: EmailStore {}
+extension SQLStore: HitBatchStore {}
 extension SQLStore: PortalStore {}
 extension SQLStore: KeyStore {}
 extension SQLStore: LinkPageStore {}
