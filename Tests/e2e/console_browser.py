@@ -6,10 +6,10 @@ redemption attempt in the timeline, sends a new link (found at a real SMTP serve
 webhooks, offers, a batch of 10,000 codes (downloaded as CSV and redeemed) and custom codes, retries a failed e-mail,
 reads the funnel, and creates an app. Screenshots of every page at desktop and phone width go to
 test-artifacts/console/. Usage: console_browser.py path/to/redeem. Prints 'N passed, M failed'."""
-import json, os, subprocess, sys, tempfile, uuid
+import json, os, subprocess, sys, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import MailServer, check, finish, free_port, http, run_cli, screenshots, wait_healthy  # noqa: E402
+from support import MailServer, check, finish, free_port, http, run_cli, scratch_dir, screenshots, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -29,7 +29,7 @@ def main():
     from playwright.sync_api import sync_playwright
 
     os.makedirs(ARTIFACTS, exist_ok=True)
-    workdir = tempfile.mkdtemp(prefix="redeem-console-")
+    workdir = scratch_dir("redeem-console-")
     env = {**os.environ, "REDEEM_DATABASE_URL": os.path.join(workdir, "redeem.sqlite")}
     cli(["migrate"], env)
     app = json.loads(cli(["apps", "create", "--name", "Console Demo", "--support-email", "help@example.com", "--json"], env))

@@ -2,10 +2,10 @@
 """Prometheus metrics from a real `redeem serve --metrics-port`: the listener is on loopback and separate from the
 public port, and after a purchase, a redemption, a refused redemption and a rate-limited one, the counters the docs
 list have moved. Also the landing page at GET /. Usage: metrics_e2e.py path/to/redeem. Prints 'N passed, M failed'."""
-import json, os, re, subprocess, sys, tempfile, urllib.error, urllib.request, uuid
+import json, os, re, subprocess, sys, urllib.error, urllib.request, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import check, finish, free_port, http, wait_healthy  # noqa: E402
+from support import check, finish, free_port, http, scratch_dir, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 
@@ -48,7 +48,7 @@ def listening_addresses(port):
 
 
 def main():
-    workdir = tempfile.mkdtemp(prefix="redeem-metrics-")
+    workdir = scratch_dir("redeem-metrics-")
     env = {**os.environ, "REDEEM_DATABASE_URL": os.path.join(workdir, "redeem.sqlite")}
     cli(["migrate"], env)
     app = json.loads(cli(["apps", "create", "--name", "Metrics Demo", "--json"], env))

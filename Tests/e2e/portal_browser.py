@@ -5,10 +5,10 @@ server, signs in, gets a new redemption link (redeemed in the app), cancels the 
 with its period, resumes it, and signs out. A sandbox checkout on a phone lands on a success page that can be reopened
 and keeps the HTTPS link; prices and dates follow the browser's language (en-US, de-DE). Screenshots at desktop and phone width go to test-artifacts/portal/.
 Usage: portal_browser.py path/to/redeem. Prints 'N passed, M failed'."""
-import json, os, re, subprocess, sys, tempfile, urllib.request, uuid
+import json, os, re, subprocess, sys, urllib.request, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import MailServer, check, finish, free_port, http, run_cli, screenshots, wait_healthy  # noqa: E402
+from support import MailServer, check, finish, free_port, http, run_cli, scratch_dir, screenshots, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -28,7 +28,7 @@ def main():
     from playwright.sync_api import sync_playwright
 
     os.makedirs(ARTIFACTS, exist_ok=True)
-    workdir = tempfile.mkdtemp(prefix="redeem-portal-")
+    workdir = scratch_dir("redeem-portal-")
     env = {**os.environ, "REDEEM_DATABASE_URL": os.path.join(workdir, "redeem.sqlite")}
     cli(["migrate"], env)
     app = json.loads(cli(["apps", "create", "--name", "Portal Demo", "--support-email", "help@example.com", "--icon-url",

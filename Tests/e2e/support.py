@@ -11,7 +11,23 @@ def check(name, condition, detail=""):
 
 def finish():
     print(f"{results['passed']} passed, {results['failed']} failed")
+    results["finished"] = True
     sys.exit(1 if results["failed"] else 0)
+
+
+def scratch_dir(prefix):
+    """A directory for a run's database, mail and server log: removed when every check passed, kept (and named) when a
+    check failed or the script stopped early, so its server log can be read."""
+    import atexit, shutil, tempfile
+    path = tempfile.mkdtemp(prefix=prefix)
+
+    def clean():
+        if results.get("finished") and not results["failed"]:
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            print(f"kept {path} for its server log", flush=True)
+    atexit.register(clean)
+    return path
 
 
 def free_port():

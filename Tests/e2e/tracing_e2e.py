@@ -2,11 +2,11 @@
 """Tracing from a real `redeem serve --otlp-endpoint`: a collector on loopback (OTLP/HTTP with JSON) receives one server
 span per request, named after the route pattern; a caller's `traceparent` continues its trace; and no token, key or
 e-mail address from a URL or body reaches the exported spans. Usage: tracing_e2e.py path/to/redeem."""
-import base64, json, os, subprocess, sys, tempfile, threading, time, urllib.request, uuid
+import base64, json, os, subprocess, sys, threading, time, urllib.request, uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import check, finish, free_port, http, wait_healthy  # noqa: E402
+from support import check, finish, free_port, http, scratch_dir, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 received = []  # (path, raw body) of each export
@@ -50,7 +50,7 @@ def cli(args, env):
 
 
 def main():
-    workdir = tempfile.mkdtemp(prefix="redeem-tracing-")
+    workdir = scratch_dir("redeem-tracing-")
     env = {**os.environ, "REDEEM_DATABASE_URL": os.path.join(workdir, "redeem.sqlite")}
     cli(["migrate"], env)
     app = json.loads(cli(["apps", "create", "--name", "Tracing Demo", "--json"], env))
