@@ -18,10 +18,9 @@ extension SQLStore {
     /// from any instance sharing the database are all counted. Its rows are named in order, so two such statements lock
     /// the rows they share in the same order and never deadlock.
     public func addHits(_ increments: [String: Int], window: TimeInterval, now: Date) async throws -> (hits: [String: Int], windowEnds: Date) {
-        let windowMs = Int64(window * 1000)
-        let start = now.millisecondsSince1970 / windowMs * windowMs
+        let fixed = FixedWindow(length: window, containing: now)
         let names = increments.keys.sorted()
-        guard !names.isEmpty else { return ([:], Date(milliseconds: start + windowMs)) }
+        guard !names.isEmpty else { return ([:], fixed.ends) }
         var text = "INSERT INTO rate_limits (bucket, window_start, hits) VALUES "
         text += names.indices.map { "($\(2 * $0 + 2), $1, $\(2 * $0 + 3))" }.joined(separator: ", ")
         text += """
@@ -31,12 +30,12 @@ extension SQLStore {
             RETURNING bucket, hits
             """
         var sql = SQL(stringLiteral: text)
-        sql.binds = [.int(start)] + names.flatMap { [.text($0), .int(Int64(increments[$0] ?? 1))] }
+        sql.binds = [.int(fixed.start)] + names.flatMap { [.text($0), .int(Int64(increments[$0] ?? 1))] }
         let statement = sql
         let rows = try await single { try await $0.query(statement) }
         var hits: [String: Int] = [:]
         for row in rows { hits[try row.string("bucket")] = Int(try row.int("hits")) }
-        return (hits, Date(milliseconds: start + windowMs))
+        return (hits, fixed.ends)
     }
 
     /// Drops windows that ended before `date`.

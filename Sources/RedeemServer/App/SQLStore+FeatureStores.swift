@@ -17,7 +17,6 @@ extension SQLStore: LinkPageStore {}
 extension SQLStore: MetricsStore {}
 extension SQLStore: OfferCodeStore {}
 extension SQLStore: PurchaseStore {}
-extension SQLStore: RateLimitCounter {}
 extension SQLStore: RedemptionLinkStore {}
 extension SQLStore: RedemptionStore {}
 extension SQLStore: SandboxRenewalStore {}

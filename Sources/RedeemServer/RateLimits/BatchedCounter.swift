@@ -14,9 +14,9 @@ protocol HitBatchStore: Sendable {
 final class BatchedCounter: RateLimitCounter {
     private struct Hit {
         let buckets: [String]
-        let window: TimeInterval
+        let length: TimeInterval
         let now: Date
-        let windowStart: Int64
+        let window: FixedWindow
     }
 
     private enum Wake {
@@ -40,11 +40,10 @@ final class BatchedCounter: RateLimitCounter {
 
     func hit(buckets: [String], window: TimeInterval, now: Date) async throws -> (hits: [String: Int], windowEnds: Date) {
         var seen = Set<String>()
-        let windowMs = Int64(window * 1000)
         let hit = Hit(
-            buckets: buckets.filter { seen.insert($0).inserted }, window: window, now: now,
-            windowStart: now.millisecondsSince1970 / windowMs * windowMs)
-        let ends = Date(milliseconds: hit.windowStart + windowMs)
+            buckets: buckets.filter { seen.insert($0).inserted }, length: window, now: now,
+            window: FixedWindow(length: window, containing: now))
+        let ends = hit.window.ends
         guard !hit.buckets.isEmpty else { return ([:], ends) }
         let wake = await withCheckedContinuation { (continuation: CheckedContinuation<Wake, Never>) in
             let leads = state.withLockedValue { state in
@@ -86,12 +85,13 @@ final class BatchedCounter: RateLimitCounter {
     /// Each hit's counts, in order: one statement per window (several only when a batch spans a window's end).
     private func count(_ hits: [Hit]) async -> [Result<[String: Int], any Error>] {
         var results = [Result<[String: Int], any Error>](repeating: .success([:]), count: hits.count)
-        let windows = Dictionary(grouping: hits.indices) { WindowKey(window: hits[$0].window, start: hits[$0].windowStart) }
-        for (key, indices) in windows.sorted(by: { $0.key.start < $1.key.start }) {
+        let windows = Dictionary(grouping: hits.indices) { hits[$0].window }
+        for indices in windows.sorted(by: { $0.key.start < $1.key.start }).map(\.value) {
             var increments: [String: Int] = [:]
             for index in indices { for bucket in hits[index].buckets { increments[bucket, default: 0] += 1 } }
             do {
-                let totals = try await store.addHits(increments, window: key.window, now: hits[indices[0]].now).hits
+                let first = hits[indices[0]]
+                let totals = try await store.addHits(increments, window: first.length, now: first.now).hits
                 var before: [String: Int] = [:]  // each bucket's count before the batch, then after each hit
                 for (bucket, added) in increments { before[bucket] = (totals[bucket] ?? added) - added }
                 for index in indices {
@@ -107,10 +107,5 @@ final class BatchedCounter: RateLimitCounter {
             }
         }
         return results
-    }
-
-    private struct WindowKey: Hashable {
-        let window: TimeInterval
-        let start: Int64
     }
 }

@@ -8,8 +8,8 @@ final class MemoryCounters: RateLimitCounter {
 
     /// Counts one hit in each bucket (a repeated name once), as the database does.
     func hit(buckets: [String], window: TimeInterval, now: Date) -> (hits: [String: Int], windowEnds: Date) {
-        let windowMs = Int64(window * 1000)
-        let start = now.millisecondsSince1970 / windowMs * windowMs
+        let fixed = FixedWindow(length: window, containing: now)
+        let start = fixed.start
         let hits = state.withLockedValue { counters -> [String: Int] in
             if counters.count > 100_000 { counters = counters.filter { $0.value.start == start } }
             var hits: [String: Int] = [:]
@@ -21,6 +21,6 @@ final class MemoryCounters: RateLimitCounter {
             }
             return hits
         }
-        return (hits, Date(milliseconds: start + windowMs))
+        return (hits, fixed.ends)
     }
 }
