@@ -118,40 +118,9 @@ public struct OfferEligibility: OptionSet, Hashable, Sendable {
     }
 }
 
-/// The calendar quarter a redemption counts against, e.g. `2026-Q4` (UTC).
+/// The calendar quarter a redemption counts against, e.g. `2026-Q4` (UTC). Its count is a `StripedCount`.
 public enum OfferQuota {
     public static let defaultPerQuarter = 1_000_000
-    /// The quarter's count is kept in this many rows, so concurrent redemptions of one app rarely wait for each other.
-    public static let stripes = 16
-
-    /// How many redemptions stripe `stripe` may count: the quota shared out so the budgets add up to it exactly. A
-    /// redemption is refused only when every stripe is at its budget, so the quota is exact however many redeem at once.
-    public static func budget(quota: Int, stripe: Int) -> Int {
-        guard quota > 0, (0..<stripes).contains(stripe) else { return 0 }
-        return quota / stripes + (stripe < quota % stripes ? 1 : 0)
-    }
-
-    /// `total` redemptions laid out over the stripes for `quota`, each stripe at most at its budget, the overflow (a
-    /// quota lowered below what was used) on stripe 0. After a quota change the stripes are rewritten so, which keeps
-    /// "a stripe with room exists" the same as "fewer than `quota` used".
-    public static func layout(total: Int, quota: Int) -> [Int] {
-        var remaining = max(0, total)
-        var stripesUsed = (0..<stripes).map { stripe in
-            let taken = min(remaining, budget(quota: quota, stripe: stripe))
-            remaining -= taken
-            return taken
-        }
-        stripesUsed[0] += remaining
-        return stripesUsed
-    }
-
-    /// The stripes with a budget, in the order a redemption tries them: a random first, so concurrent ones spread out.
-    public static func tryOrder(quota: Int, first: Int) -> [Int] {
-        let usable = (0..<stripes).filter { budget(quota: quota, stripe: $0) > 0 }
-        guard !usable.isEmpty else { return [] }
-        let start = usable.firstIndex(of: first) ?? 0
-        return Array(usable[start...] + usable[..<start])
-    }
 
     public static func quarter(of date: Date) -> String {
         let components = ISO8601Period.calendar.dateComponents([.year, .month], from: date)

@@ -59,7 +59,7 @@ extension SQLStore {
         }
     }
 
-    /// Rewrites each quarter's quota stripes for `quota` (`OfferQuota.layout`): a lowered quota must not leave room on
+    /// Rewrites each quarter's quota stripes for `quota` (`StripedCount.layout`): a lowered quota must not leave room on
     /// one stripe while another holds more than its new budget. Locks the stripes, so redemptions wait for it.
     static func layOutQuotaStripes(appID: String, quota: Int, on connection: any SQLConnection) async throws {
         let lock = connection.engine == .postgres ? "FOR UPDATE" : ""
@@ -70,7 +70,7 @@ extension SQLStore {
         for (quarter, total) in totals {
             try await connection.query(
                 stripeRows(
-                    appID: appID, quarter: quarter, used: OfferQuota.layout(total: total, quota: quota),
+                    appID: appID, quarter: quarter, used: StripedCount.layout(total: total, limit: quota),
                     onConflict: "DO UPDATE SET used = excluded.used"))
         }
     }

@@ -72,16 +72,27 @@ extension SQLStore {
             do {
                 try await connection.query(
                     """
-                    INSERT INTO offer_custom_codes (id, app_id, offer_id, code, max_redemptions, redemption_count, expires_at, active,
-                        created_at)
-                    VALUES (\(code.id), \(code.appID), \(code.offerID), \(code.code), \(code.maxRedemptions), 0, \(code.expiresAt),
+                    INSERT INTO offer_custom_codes (id, app_id, offer_id, code, max_redemptions, expires_at, active, created_at)
+                    VALUES (\(code.id), \(code.appID), \(code.offerID), \(code.code), \(code.maxRedemptions), \(code.expiresAt),
                         \(code.isActive), \(code.createdAt))
                     """)
             } catch let error as StoreError where error.isConflict {
                 throw StoreError.conflict("the app already has a custom code '\(code.code)'")
             }
+            var stripes: SQL = "INSERT INTO offer_custom_code_stripes (code_id, stripe, used) VALUES "
+            for stripe in 0..<StripedCount.stripes {
+                stripes.binds += [.text(code.id), .int(Int64(stripe))]
+                stripes.text += "\(stripe == 0 ? "" : ", ")($\(stripes.binds.count - 1), $\(stripes.binds.count), 0)"
+            }
+            try await connection.query(stripes)
         }
     }
+
+    /// A custom code's columns as `CustomOfferCode(row:)` reads them, `c` being the code: its uses are the sum of its
+    /// stripes (`StripedCount`).
+    static let customCodeColumns: SQL = """
+        c.*, (SELECT CAST(COALESCE(SUM(s.used), 0) AS BIGINT) FROM offer_custom_code_stripes s WHERE s.code_id = c.id) AS redemption_count
+        """
 
     /// The app's custom codes (or one offer's), oldest first.
     public func customCodes(appID: String, offerID: String? = nil) async throws -> [CustomOfferCode] {
@@ -91,10 +102,12 @@ extension SQLStore {
                 if let offerID {
                     try await connection.query(
                         """
-                        SELECT * FROM offer_custom_codes WHERE app_id = \(appID) AND offer_id = \(offerID) ORDER BY created_at, id
+                        SELECT \(sql: Self.customCodeColumns) FROM offer_custom_codes c
+                        WHERE c.app_id = \(appID) AND c.offer_id = \(offerID) ORDER BY c.created_at, c.id
                         """)
                 } else {
-                    try await connection.query("SELECT * FROM offer_custom_codes WHERE app_id = \(appID) ORDER BY created_at, id")
+                    try await connection.query(
+                        "SELECT \(sql: Self.customCodeColumns) FROM offer_custom_codes c WHERE c.app_id = \(appID) ORDER BY c.created_at, c.id")
                 }
             return try rows.map(CustomOfferCode.init(row:))
         }
@@ -102,11 +115,10 @@ extension SQLStore {
 
     public func setCustomCodeActive(appID: String, id: String, active: Bool) async throws -> CustomOfferCode {
         try await write { connection in
+            try await connection.query("UPDATE offer_custom_codes SET active = \(active) WHERE app_id = \(appID) AND id = \(id)")
             guard
                 let row = try await connection.first(
-                    """
-                    UPDATE offer_custom_codes SET active = \(active) WHERE app_id = \(appID) AND id = \(id) RETURNING *
-                    """)
+                    "SELECT \(sql: Self.customCodeColumns) FROM offer_custom_codes c WHERE c.app_id = \(appID) AND c.id = \(id)")
             else {
                 throw StoreError.notFound("custom code '\(id)'")
             }

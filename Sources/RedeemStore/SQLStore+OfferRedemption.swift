@@ -184,7 +184,8 @@ extension SQLStore {
             }
         }
         if kind == nil, let code = OfferCode.normalizeCustom(typed),
-            let row = try await connection.first("SELECT * FROM offer_custom_codes WHERE app_id = \(appID) AND code = \(code)")
+            let row = try await connection.first(
+                "SELECT \(sql: customCodeColumns) FROM offer_custom_codes c WHERE c.app_id = \(appID) AND c.code = \(code)")
         {
             kind = .custom(try CustomOfferCode(row: row))
         }
@@ -199,18 +200,26 @@ extension SQLStore {
         return FoundOfferCode(kind: kind, offer: offer, product: product)
     }
 
-    /// The claim: one conditional update decides, however many redeem at once.
+    /// The claim: one conditional update decides, however many redeem at once. A custom code's uses are a
+    /// `StripedCount`: stripes are tried in turn (a random one first), each waited for if another transaction holds it,
+    /// so the cap is exact; only when every stripe is at its budget is the code exhausted.
     static func claim(_ found: FoundOfferCode, by claimant: AppUserID, now: Date, on connection: any SQLConnection) async throws {
-        if try await connection.query(claimStatement(found, by: claimant, now: now)).isEmpty {
-            switch found.kind {
-            case .oneTime: throw OfferRefused(failure: .alreadyRedeemed)
-            case .custom: throw OfferRefused(failure: .exhausted)
+        switch found.kind {
+        case .oneTime:
+            if try await connection.query(claimStatement(found, by: claimant, now: now, stripe: 0)).isEmpty {
+                throw OfferRefused(failure: .alreadyRedeemed)
             }
+        case .custom(let code):
+            for stripe in StripedCount.tryOrder(limit: code.maxRedemptions, first: Int.random(in: 0..<StripedCount.stripes)) {
+                if !(try await connection.query(claimStatement(found, by: claimant, now: now, stripe: stripe))).isEmpty { return }
+            }
+            throw OfferRefused(failure: .exhausted)
         }
     }
 
-    /// The claim's conditional update: one row when it took the code (or one of a custom code's uses), none otherwise.
-    static func claimStatement(_ found: FoundOfferCode, by claimant: AppUserID, now: Date) -> SQL {
+    /// The claim's conditional update: one row when it took the code (or one of a custom code's uses, counted on
+    /// `stripe` while the code is active), none otherwise.
+    static func claimStatement(_ found: FoundOfferCode, by claimant: AppUserID, now: Date, stripe: Int) -> SQL {
         switch found.kind {
         case .oneTime(let hash, _, _):
             """
@@ -219,14 +228,16 @@ extension SQLStore {
             """
         case .custom(let code):
             """
-            UPDATE offer_custom_codes SET redemption_count = redemption_count + 1
-            WHERE id = \(code.id) AND active = 1 AND redemption_count < max_redemptions RETURNING redemption_count
+            UPDATE offer_custom_code_stripes SET used = used + 1
+            WHERE code_id = \(code.id) AND stripe = \(stripe) AND used < \(StripedCount.budget(limit: code.maxRedemptions, stripe: stripe))
+                AND EXISTS (SELECT 1 FROM offer_custom_codes WHERE id = \(code.id) AND active = 1)
+            RETURNING used
             """
         }
     }
 
     /// Counts one redemption against the app's quarterly quota: a conditional increment of one of the quarter's
-    /// stripes (a random one first, then the others), each within its budget (`OfferQuota.budget`). A stripe another
+    /// stripes (a random one first, then the others), each within its budget (`StripedCount.budget`). A stripe another
     /// transaction holds is waited for and checked again, so the count is exact; only when every stripe is full is the
     /// redemption refused. Usually one statement, on a row few others touch. The quarter's first redemption lays out
     /// all its stripes, empty (so the one-statement path finds them). Plain `UPDATE`s, never an upsert on a full
@@ -234,14 +245,14 @@ extension SQLStore {
     static func countAgainstQuota(appID: String, now: Date, on connection: any SQLConnection) async throws {
         let quota = Int(try await connection.first("SELECT offer_code_quota_per_quarter AS q FROM apps WHERE id = \(appID)")?.int("q") ?? 0)
         let quarter = OfferQuota.quarter(of: now)
-        let order = OfferQuota.tryOrder(quota: quota, first: Int.random(in: 0..<OfferQuota.stripes))
+        let order = StripedCount.tryOrder(limit: quota, first: Int.random(in: 0..<StripedCount.stripes))
         for pass in 0..<2 {
             for stripe in order {
                 if !(try await connection.query(stripeCount(appID: appID, quarter: quarter, stripe: stripe, quota: quota))).isEmpty { return }
             }
             guard pass == 0, !order.isEmpty else { break }
             // The quarter's stripes may not exist yet; rows another transaction is inserting are waited for.
-            let empty = [Int](repeating: 0, count: OfferQuota.stripes)
+            let empty = [Int](repeating: 0, count: StripedCount.stripes)
             try await connection.query(stripeRows(appID: appID, quarter: quarter, used: empty, onConflict: "DO NOTHING"))
         }
         throw OfferRefused(failure: .quotaReached)
@@ -266,7 +277,7 @@ extension SQLStore {
     static func stripeCount(appID: String, quarter: String, stripe: Int, quota: Int) -> SQL {
         """
         UPDATE offer_quota_stripes SET used = used + 1
-        WHERE app_id = \(appID) AND quarter = \(quarter) AND stripe = \(stripe) AND used < \(OfferQuota.budget(quota: quota, stripe: stripe))
+        WHERE app_id = \(appID) AND quarter = \(quarter) AND stripe = \(stripe) AND used < \(StripedCount.budget(limit: quota, stripe: stripe))
         RETURNING used
         """
     }

@@ -25,8 +25,9 @@ extension SQLStore {
         let endpointIDs: [String]
         let claimantAliases: [String]
         let quota: Int
-        /// Used count per existing stripe of the quarter.
+        /// Used count per existing stripe of the quarter's quota, and of a custom code's uses.
         let stripes: [Int: Int]
+        let codeStripes: [Int: Int]
     }
 
     /// nil: take the transactional path.
@@ -40,9 +41,8 @@ extension SQLStore {
             case .success(let plan) = OfferRules.plan(
                 offer: facts.found.offer, product: facts.found.product, purchases: facts.purchases, products: facts.products, at: now,
                 allowDowngrade: OfferRules.allowsDowngrade(on: request.channel)),
-            let stripe = OfferQuota.tryOrder(quota: facts.quota, first: Int.random(in: 0..<OfferQuota.stripes)).first(where: {
-                (facts.stripes[$0] ?? .max) < OfferQuota.budget(quota: facts.quota, stripe: $0)
-            })
+            let stripe = StripedCount.withRoom(limit: facts.quota, used: facts.stripes, first: Int.random(in: 0..<StripedCount.stripes)),
+            let codeStripe = Self.codeStripe(facts)
         else { return nil }
         let claimantID = facts.claimant?.id ?? Identifier.make(prefix: "cus")
         var grant = PurchaseGrant(
@@ -65,7 +65,7 @@ extension SQLStore {
         }
         let statement = Self.offerApply(
             request, found: facts.found, claimantID: claimantID, isNew: facts.claimant == nil, insert: insert, purchase: purchase,
-            stripe: stripe, quota: facts.quota, deliveries: deliveries, endpoints: facts.endpointIDs)
+            stripe: stripe, codeStripe: codeStripe, quota: facts.quota, deliveries: deliveries, endpoints: facts.endpointIDs)
         let rows: [SQLRow]
         do {
             rows = try await single { try await $0.query(statement) }
@@ -95,7 +95,8 @@ extension SQLStore {
                 SELECT c.redeemed_at, b.* FROM offer_codes c JOIN offer_code_batches b ON b.id = c.batch_id
                 WHERE c.code_hash = \(hash) AND b.app_id = \(appID)),
             custom AS (
-                SELECT * FROM offer_custom_codes WHERE app_id = \(appID) AND code = \(custom) AND NOT EXISTS (SELECT 1 FROM one_time)),
+                SELECT \(sql: customCodeColumns) FROM offer_custom_codes c
+                WHERE c.app_id = \(appID) AND c.code = \(custom) AND NOT EXISTS (SELECT 1 FROM one_time)),
             offer AS (
                 SELECT * FROM offers WHERE app_id = \(appID)
                     AND id = COALESCE((SELECT offer_id FROM one_time), (SELECT offer_id FROM custom))),
@@ -116,6 +117,8 @@ extension SQLStore {
                 WHERE p.app_id = \(appID) AND (p.id IN (SELECT product_id FROM owned) OR p.id = (SELECT product_id FROM offer))) x
             UNION ALL SELECT 'stripe', row_to_json(s)::text FROM (
                 SELECT stripe, used FROM offer_quota_stripes WHERE app_id = \(appID) AND quarter = \(OfferQuota.quarter(of: request.now))) s
+            UNION ALL SELECT 'code_stripe', row_to_json(s)::text FROM (
+                SELECT stripe, used FROM offer_custom_code_stripes WHERE code_id = (SELECT id FROM custom)) s
             UNION ALL SELECT 'facts', json_build_object(
                 'already_redeemed', EXISTS (
                     SELECT 1 FROM offer_redemptions WHERE offer_id = (SELECT id FROM offer) AND customer_id = (SELECT id FROM claimant)),
@@ -151,8 +154,17 @@ extension SQLStore {
             alreadyRedeemed: try facts.bool("already_redeemed"),
             endpointIDs: facts.optionalString("endpoints")?.split(separator: ",").map(String.init) ?? [], claimantAliases: aliases,
             quota: Int(facts.optionalInt("quota") ?? 0),
-            stripes: Dictionary(
-                try parts["stripe", default: []].map { (Int(try $0.int("stripe")), Int(try $0.int("used"))) }, uniquingKeysWith: max))
+            stripes: try Self.stripes(parts["stripe", default: []]), codeStripes: try Self.stripes(parts["code_stripe", default: []]))
+    }
+
+    static func stripes(_ rows: [SQLRow]) throws -> [Int: Int] {
+        Dictionary(try rows.map { (Int(try $0.int("stripe")), Int(try $0.int("used"))) }, uniquingKeysWith: max)
+    }
+
+    /// The stripe a custom code's use is counted on (one with room when read); 0, unused, for a one-time code.
+    static func codeStripe(_ facts: OfferFacts) -> Int? {
+        guard case .custom(let code) = facts.found.kind else { return 0 }
+        return StripedCount.withRoom(limit: code.maxRedemptions, used: facts.codeStripes, first: Int.random(in: 0..<StripedCount.stripes))
     }
 
     /// Products from rows of `p.*` and one `entitlement_id` each, in any order.
@@ -171,7 +183,7 @@ extension SQLStore {
     /// with the claimant's rows as `snapshot(appID:rows:)` reads them.
     static func offerApply(
         _ request: OfferCodeRedemptionRequest, found: FoundOfferCode, claimantID: String, isNew: Bool, insert: SQL, purchase: Purchase,
-        stripe: Int, quota: Int, deliveries: [[SQLValue]], endpoints: [String]
+        stripe: Int, codeStripe: Int, quota: Int, deliveries: [[SQLValue]], endpoints: [String]
     ) -> SQL {
         let (appID, now, user) = (request.appID, request.now, request.claimant.rawValue)
         let touchClaimant: SQL =
@@ -188,7 +200,7 @@ extension SQLStore {
             """
         let record = offerRecord(request, found: found, customerID: claimantID, purchaseID: purchase.id)
         return """
-            WITH claimed AS (\(sql: claimStatement(found, by: request.claimant, now: now))),
+            WITH claimed AS (\(sql: claimStatement(found, by: request.claimant, now: now, stripe: codeStripe))),
             counted AS (\(sql: stripeCount(appID: appID, quarter: OfferQuota.quarter(of: now), stripe: stripe, quota: quota))),
             \(sql: touchClaimant)
             bought AS (\(sql: insert) RETURNING *),

@@ -62,24 +62,37 @@ import Testing
     }
 }
 
-/// The quota's stripes share it out exactly, and a redemption tries every stripe with a budget, once.
-@Suite struct OfferQuotaStripeTests {
+/// A striped count shares its limit out exactly, and an increment tries every stripe with a budget, once.
+@Suite struct StripedCountTests {
     @Test(arguments: [0, 1, 5, 15, 16, 17, 1000, 1_000_000, 1_000_007])
-    func budgetsAddUpToTheQuota(_ quota: Int) {
-        let budgets = (0..<OfferQuota.stripes).map { OfferQuota.budget(quota: quota, stripe: $0) }
-        #expect(budgets.reduce(0, +) == quota)
+    func budgetsAddUpToTheLimit(_ limit: Int) {
+        let budgets = (0..<StripedCount.stripes).map { StripedCount.budget(limit: limit, stripe: $0) }
+        #expect(budgets.reduce(0, +) == limit)
         #expect((budgets.max() ?? 0) - (budgets.min() ?? 0) <= 1)
-        let order = OfferQuota.tryOrder(quota: quota, first: 3)
-        #expect(Set(order) == Set((0..<OfferQuota.stripes).filter { budgets[$0] > 0 }))
+        let order = StripedCount.tryOrder(limit: limit, first: 3)
+        #expect(Set(order) == Set((0..<StripedCount.stripes).filter { budgets[$0] > 0 }))
         #expect(order.count == Set(order).count)
-        if quota >= 4 { #expect(order.first == 3) }
+        if limit >= 4 { #expect(order.first == 3) }
     }
 
-    @Test func aLoweredQuotaLeavesNoRoomOnceUsedUp() {
-        let layout = OfferQuota.layout(total: 7, quota: 5)
+    @Test func aLoweredLimitLeavesNoRoomOnceUsedUp() {
+        let layout = StripedCount.layout(total: 7, limit: 5)
         #expect(layout.reduce(0, +) == 7)
-        #expect((0..<OfferQuota.stripes).allSatisfy { layout[$0] >= OfferQuota.budget(quota: 5, stripe: $0) })
-        let roomy = OfferQuota.layout(total: 3, quota: 40)
+        #expect((0..<StripedCount.stripes).allSatisfy { layout[$0] >= StripedCount.budget(limit: 5, stripe: $0) })
+        let roomy = StripedCount.layout(total: 3, limit: 40)
         #expect(roomy.reduce(0, +) == 3 && roomy[0] == 3)  // stripe 0's budget for 40 is 3
+    }
+
+    @Test func theStripeWithRoomIsTheFirstInTurnThatHasSome() {
+        // A limit of 20: stripes 0–3 may count 2, the rest 1.
+        var used = Dictionary(uniqueKeysWithValues: (0..<StripedCount.stripes).map { ($0, StripedCount.budget(limit: 20, stripe: $0)) })
+        #expect(StripedCount.withRoom(limit: 20, used: used, first: 5) == nil, "every stripe at its budget")
+        used[2] = 1
+        #expect(StripedCount.withRoom(limit: 20, used: used, first: 5) == 2, "wraps around to the one with room")
+        used[6] = 0
+        #expect(StripedCount.withRoom(limit: 20, used: used, first: 5) == 6)
+        used[6] = nil
+        #expect(StripedCount.withRoom(limit: 20, used: used, first: 5) == 2, "a stripe not read has no room")
+        #expect(StripedCount.withRoom(limit: 3, used: [0: 0, 1: 0, 2: 0, 9: 0], first: 9) == 0, "stripe 9 has no budget for 3")
     }
 }

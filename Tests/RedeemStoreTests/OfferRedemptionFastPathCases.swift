@@ -124,10 +124,10 @@ import Testing
             var grant = PurchaseGrant(appID: app.id, appUserID: Fixture.user("late"), productID: "monthly", purchaseDate: Self.now)
             grant.offer = PurchaseOffer(facts.found.offer)
             let (purchase, insert) = try SQLStore.purchaseInsert(grant, product: facts.found.product, customerID: "cus_late", now: Self.now)
-            #expect(facts.stripes.count == OfferQuota.stripes, "the quarter's first redemption laid out every stripe")
+            #expect(facts.stripes.count == StripedCount.stripes, "the quarter's first redemption laid out every stripe")
             let statement = SQLStore.offerApply(
                 request, found: facts.found, claimantID: "cus_late", isNew: true, insert: insert, purchase: purchase, stripe: 0,
-                quota: facts.quota, deliveries: [], endpoints: [])
+                codeStripe: 0, quota: facts.quota, deliveries: [], endpoints: [])
             await #expect { try await store.database.read { try await $0.query(statement) } } throws: { SQLStore.lostARace($0) }
             #expect(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("late")) == nil)
             #expect(try await Self.quotaUsed(store, app.id) == 2)
@@ -136,6 +136,33 @@ import Testing
     }
 
     /// Rows PostgreSQL gives as JSON read back as the engine's own values.
+    /// A custom code's stripe filled after the facts were read (by redemptions elsewhere) leaves nothing of the
+    /// statement; the transactional path then counts the use on a stripe with room.
+    @Test func aCustomCodeStripeFilledMeanwhileUndoesTheWholeStatement() async throws {
+        try await Self.withStore { store in
+            let (app, offer, _) = try await Self.warmApp(store)
+            let code = try await OfferCases.makeCustom(store, offer, code: "CROWD", cap: 32)
+            let request = Self.request(app.id, "crowd", by: "late")
+            let facts = try #require(try await store.database.read { try await SQLStore.offerFacts(request, on: $0) })
+            #expect(facts.codeStripes == Dictionary(uniqueKeysWithValues: (0..<StripedCount.stripes).map { ($0, 0) }))
+            try await store.database.transaction {
+                try await $0.query("UPDATE offer_custom_code_stripes SET used = 2 WHERE code_id = \(code.id) AND stripe = 0")
+            }
+            var grant = PurchaseGrant(appID: app.id, appUserID: Fixture.user("late"), productID: "monthly", purchaseDate: Self.now)
+            grant.offer = PurchaseOffer(facts.found.offer)
+            let (purchase, insert) = try SQLStore.purchaseInsert(grant, product: facts.found.product, customerID: "cus_late", now: Self.now)
+            let statement = SQLStore.offerApply(
+                request, found: facts.found, claimantID: "cus_late", isNew: true, insert: insert, purchase: purchase, stripe: 0,
+                codeStripe: 0, quota: facts.quota, deliveries: [], endpoints: [])
+            await #expect { try await store.database.read { try await $0.query(statement) } } throws: { SQLStore.lostARace($0) }
+            #expect(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("late")) == nil)
+            #expect(try await Self.quotaUsed(store, app.id) == 1)
+            #expect(try await store.customCodes(appID: app.id).map(\.redemptionCount) == [2])
+            #expect(OfferCases.failure(try await store.redeemOfferCode(request)) == nil)
+            #expect(try await store.customCodes(appID: app.id).map(\.redemptionCount) == [3])
+        }
+    }
+
     @Test func aJSONRowReadsLikeARow() throws {
         let row = try SQLRow(json: #"{"id": "p1", "n": 1700000000000, "price": 9.99, "flag": true, "none": null}"#)
         #expect(try row.string("id") == "p1" && row.int("n") == 1_700_000_000_000 && row.bool("flag"))
