@@ -281,6 +281,26 @@ extension SQLStore {
         RETURNING used
         """
     }
+
+    /// One more on a stripe of `table` (its rows where `owner`) that has room and that no other transaction holds,
+    /// trying them in `StripedCount.tryOrder` from `first`, each within its budget: one row when counted, none when every
+    /// stripe with room is full or held. `SKIP LOCKED`, so the one-statement path never queues behind another redemption
+    /// on a stripe; the transactional path, which waits, decides then. PostgreSQL only. `owner` names the table's own
+    /// columns, unqualified.
+    static func unheldStripeIncrement(_ table: String, owner: SQL, limit: Int, first: Int) -> SQL {
+        var budgets: SQL = "VALUES (-1, 0, 0)"  // no stripe, no room: only when the limit leaves none
+        for (rank, stripe) in StripedCount.tryOrder(limit: limit, first: first).enumerated() {
+            let row: SQL = "(\(stripe), \(StripedCount.budget(limit: limit, stripe: stripe)), \(rank))"
+            budgets = rank == 0 ? "VALUES \(sql: row)" : "\(sql: budgets), \(sql: row)"
+        }
+        return """
+            UPDATE \(unsafeRaw: table) SET used = used + 1
+            WHERE \(sql: owner) AND stripe = (
+                SELECT t.stripe FROM \(unsafeRaw: table) t JOIN (\(sql: budgets)) AS b (stripe, budget, rank) ON b.stripe = t.stripe
+                WHERE \(sql: owner) AND t.used < b.budget ORDER BY b.rank LIMIT 1 FOR UPDATE OF t SKIP LOCKED)
+            RETURNING used
+            """
+    }
 }
 
 extension LifecycleTransaction {

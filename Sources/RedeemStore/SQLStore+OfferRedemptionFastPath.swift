@@ -10,10 +10,11 @@ import RedeemWebhooks
 /// Facts in, decision out, as `redeemOfferCode(_:resolution:on:)` does inside its transaction: one read gathers the code,
 /// its offer and product, the claimant with its purchases and their products, and the quota's stripes; Core's
 /// `OfferRules` refuse or plan; one statement of data-modifying CTEs applies the plan (claim, quota, claimant, purchase,
-/// one-per-customer record, webhook deliveries) and answers with the claimant's rows. It asserts that the claim and the
-/// quota count both took and that the app's live endpoints are those read; otherwise (a code taken or a stripe filled
-/// meanwhile, a claimant or record created meanwhile, an endpoint added or disabled) nothing of it stays and the
-/// transactional path decides, refusals included.
+/// one-per-customer record, webhook deliveries) and answers with the claimant's rows. The code's use and the quota's
+/// count go on stripes no other redemption holds (`SKIP LOCKED`), so concurrent redemptions do not queue on a stripe.
+/// It asserts that the claim and the quota count both took and that the app's live endpoints are those read; otherwise
+/// (a code taken meanwhile, every stripe with room full or held, a claimant or record created meanwhile, an endpoint
+/// added or disabled) nothing of it stays and the transactional path decides, refusals included.
 extension SQLStore {
     struct OfferFacts {
         let found: FoundOfferCode
@@ -72,7 +73,7 @@ extension SQLStore {
         } catch let error as StoreError where error.isConflict {
             return nil  // the claimant, or its record of this offer, was created meanwhile
         } catch let error where Self.lostARace(error) {
-            return nil  // the code was taken or the stripe filled meanwhile
+            return nil  // the code was taken, or no stripe with room was free
         }
         guard rows.first?.optionalString("customer_ref") != nil, let snapshot = try Self.snapshot(appID: request.appID, rows: rows)
         else { return nil }
@@ -115,10 +116,10 @@ extension SQLStore {
                 SELECT p.*, pe.entitlement_id FROM products p
                 LEFT JOIN product_entitlements pe ON pe.app_id = p.app_id AND pe.product_id = p.id
                 WHERE p.app_id = \(appID) AND (p.id IN (SELECT product_id FROM owned) OR p.id = (SELECT product_id FROM offer))) x
-            UNION ALL SELECT 'stripe', row_to_json(s)::text FROM (
-                SELECT stripe, used FROM offer_quota_stripes WHERE app_id = \(appID) AND quarter = \(OfferQuota.quarter(of: request.now))) s
-            UNION ALL SELECT 'code_stripe', row_to_json(s)::text FROM (
-                SELECT stripe, used FROM offer_custom_code_stripes WHERE code_id = (SELECT id FROM custom)) s
+            UNION ALL SELECT 'stripes', string_agg(stripe || ':' || used, ',') FROM offer_quota_stripes
+                WHERE app_id = \(appID) AND quarter = \(OfferQuota.quarter(of: request.now)) HAVING COUNT(*) > 0
+            UNION ALL SELECT 'code_stripes', string_agg(stripe || ':' || used, ',') FROM offer_custom_code_stripes
+                WHERE code_id = (SELECT id FROM custom) HAVING COUNT(*) > 0
             UNION ALL SELECT 'facts', json_build_object(
                 'already_redeemed', EXISTS (
                     SELECT 1 FROM offer_redemptions WHERE offer_id = (SELECT id FROM offer) AND customer_id = (SELECT id FROM claimant)),
@@ -127,10 +128,13 @@ extension SQLStore {
             """)
         var parts: [String: [SQLRow]] = [:]
         var aliases: [String] = []
+        var stripes: [String: [Int: Int]] = [:]
         for row in rows {
             let (part, json) = (try row.string("part"), try row.string("row"))
             if part == "aliases" {
                 aliases = try JSONDecoder().decode([String].self, from: Data(json.utf8))
+            } else if part.hasSuffix("stripes") {
+                stripes[part] = try Self.stripes(json)
             } else {
                 parts[part, default: []].append(try SQLRow(json: json))
             }
@@ -154,11 +158,20 @@ extension SQLStore {
             alreadyRedeemed: try facts.bool("already_redeemed"),
             endpointIDs: facts.optionalString("endpoints")?.split(separator: ",").map(String.init) ?? [], claimantAliases: aliases,
             quota: Int(facts.optionalInt("quota") ?? 0),
-            stripes: try Self.stripes(parts["stripe", default: []]), codeStripes: try Self.stripes(parts["code_stripe", default: []]))
+            stripes: stripes["stripes", default: [:]], codeStripes: stripes["code_stripes", default: [:]])
     }
 
-    static func stripes(_ rows: [SQLRow]) throws -> [Int: Int] {
-        Dictionary(try rows.map { (Int(try $0.int("stripe")), Int(try $0.int("used"))) }, uniquingKeysWith: max)
+    /// Stripes read as `stripe:used,…` text: a stripe's two numbers are not worth a JSON row each.
+    static func stripes(_ text: String) throws -> [Int: Int] {
+        var used: [Int: Int] = [:]
+        for pair in text.split(separator: ",") {
+            let numbers = pair.split(separator: ":")
+            guard numbers.count == 2, let stripe = Int(numbers[0]), let count = Int(numbers[1]) else {
+                throw StoreError.conflict("unreadable stripes: \(text)")
+            }
+            used[stripe] = count
+        }
+        return used
     }
 
     /// The stripe a custom code's use is counted on (one with room when read); 0, unused, for a one-time code.
@@ -177,6 +190,13 @@ extension SQLStore {
         }
         for id in products.keys { products[id]?.entitlements.sort() }
         return products
+    }
+
+    /// The claim as `claimStatement` makes it, but a custom code's use counted on a stripe no other redemption holds.
+    static func fastClaim(_ found: FoundOfferCode, by claimant: AppUserID, now: Date, first: Int) -> SQL {
+        guard case .custom(let code) = found.kind else { return claimStatement(found, by: claimant, now: now, stripe: 0) }
+        let owner: SQL = "code_id = \(code.id) AND EXISTS (SELECT 1 FROM offer_custom_codes WHERE id = \(code.id) AND active = 1)"
+        return unheldStripeIncrement("offer_custom_code_stripes", owner: owner, limit: code.maxRedemptions, first: first)
     }
 
     /// Claim, quota, claimant (created, or its `last_seen` moved on), purchase and record, all or nothing, answering
@@ -200,8 +220,9 @@ extension SQLStore {
             """
         let record = offerRecord(request, found: found, customerID: claimantID, purchaseID: purchase.id)
         return """
-            WITH claimed AS (\(sql: claimStatement(found, by: request.claimant, now: now, stripe: codeStripe))),
-            counted AS (\(sql: stripeCount(appID: appID, quarter: OfferQuota.quarter(of: now), stripe: stripe, quota: quota))),
+            WITH claimed AS (\(sql: fastClaim(found, by: request.claimant, now: now, first: codeStripe))),
+            counted AS (\(sql: unheldStripeIncrement(
+                "offer_quota_stripes", owner: "app_id = \(appID) AND quarter = \(OfferQuota.quarter(of: now))", limit: quota, first: stripe))),
             \(sql: touchClaimant)
             bought AS (\(sql: insert) RETURNING *),
             recorded AS (\(sql: record)),
@@ -228,16 +249,17 @@ extension SQLRow {
 
         init(from decoder: any Decoder) throws {
             let cell = try decoder.singleValueContainer()
+            // Text first: most cells are, and each type tried in vain costs a thrown error.
             if cell.decodeNil() {
                 value = .null
+            } else if let text = try? cell.decode(String.self) {
+                value = .text(text)
             } else if let int = try? cell.decode(Int64.self) {
                 value = .int(int)
             } else if let double = try? cell.decode(Double.self) {
                 value = .double(double)
-            } else if let bool = try? cell.decode(Bool.self) {
-                value = .int(bool ? 1 : 0)
             } else {
-                value = .text(try cell.decode(String.self))
+                value = .int(try cell.decode(Bool.self) ? 1 : 0)
             }
         }
     }

@@ -135,34 +135,84 @@ import Testing
         }
     }
 
-    /// Rows PostgreSQL gives as JSON read back as the engine's own values.
-    /// A custom code's stripe filled after the facts were read (by redemptions elsewhere) leaves nothing of the
-    /// statement; the transactional path then counts the use on a stripe with room.
-    @Test func aCustomCodeStripeFilledMeanwhileUndoesTheWholeStatement() async throws {
+    /// A stripe found full or held by another transaction is passed over, never waited for: the custom code's use and
+    /// the quota's count land on the next stripes in order with room.
+    @Test func aFullOrHeldStripeIsPassedOverNotWaitedFor() async throws {
         try await Self.withStore { store in
             let (app, offer, _) = try await Self.warmApp(store)
             let code = try await OfferCases.makeCustom(store, offer, code: "CROWD", cap: 32)
-            let request = Self.request(app.id, "crowd", by: "late")
-            let facts = try #require(try await store.database.read { try await SQLStore.offerFacts(request, on: $0) })
-            #expect(facts.codeStripes == Dictionary(uniqueKeysWithValues: (0..<StripedCount.stripes).map { ($0, 0) }))
+            let (facts, statement) = try await Self.customApply(store, app.id, "crowd", by: "late")
+            let quota = OfferQuota.quarter(of: Self.now)
             try await store.database.transaction {
                 try await $0.query("UPDATE offer_custom_code_stripes SET used = 2 WHERE code_id = \(code.id) AND stripe = 0")
             }
-            var grant = PurchaseGrant(appID: app.id, appUserID: Fixture.user("late"), productID: "monthly", purchaseDate: Self.now)
-            grant.offer = PurchaseOffer(facts.found.offer)
-            let (purchase, insert) = try SQLStore.purchaseInsert(grant, product: facts.found.product, customerID: "cus_late", now: Self.now)
-            let statement = SQLStore.offerApply(
-                request, found: facts.found, claimantID: "cus_late", isNew: true, insert: insert, purchase: purchase, stripe: 0,
-                codeStripe: 0, quota: facts.quota, deliveries: [], endpoints: [])
-            await #expect { try await store.database.read { try await $0.query(statement) } } throws: { SQLStore.lostARace($0) }
-            #expect(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("late")) == nil)
-            #expect(try await Self.quotaUsed(store, app.id) == 1)
-            #expect(try await store.customCodes(appID: app.id).map(\.redemptionCount) == [2])
-            #expect(OfferCases.failure(try await store.redeemOfferCode(request)) == nil)
-            #expect(try await store.customCodes(appID: app.id).map(\.redemptionCount) == [3])
+            let quotaBefore = try await Self.stripesUsed(store, "offer_quota_stripes", "app_id = \(app.id) AND quarter = \(quota)")
+            try await store.database.transaction { holder in
+                try await holder.query("SELECT 1 FROM offer_custom_code_stripes WHERE code_id = \(code.id) AND stripe = 1 FOR UPDATE")
+                try await holder.query("SELECT 1 FROM offer_quota_stripes WHERE app_id = \(app.id) AND quarter = \(quota) AND stripe = 0 FOR UPDATE")
+                try await Self.runWithoutWaiting(store, statement)
+            }
+            #expect(facts.codeStripes[0] == 0, "stripe 0 had room when the facts were read")
+            #expect(try await Self.stripesUsed(store, "offer_custom_code_stripes", "code_id = \(code.id)").prefix(3) == [2, 0, 1])
+            var quotaAfter = quotaBefore
+            quotaAfter[1] += 1
+            #expect(try await Self.stripesUsed(store, "offer_quota_stripes", "app_id = \(app.id) AND quarter = \(quota)") == quotaAfter)
+            #expect(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("late")) != nil)
         }
     }
 
+    /// When every stripe with room is full or held, nothing of the statement stays; the transactional path, which
+    /// waits for a held stripe, then counts the use.
+    @Test func everyStripeWithRoomFullOrHeldUndoesTheWholeStatement() async throws {
+        try await Self.withStore { store in
+            let (app, offer, _) = try await Self.warmApp(store)
+            let code = try await OfferCases.makeCustom(store, offer, code: "PAIR", cap: 2)  // stripes 0 and 1, one use each
+            let (_, statement) = try await Self.customApply(store, app.id, "pair", by: "late")
+            try await store.database.transaction {
+                try await $0.query("UPDATE offer_custom_code_stripes SET used = 1 WHERE code_id = \(code.id) AND stripe = 0")
+            }
+            try await store.database.transaction { holder in
+                try await holder.query("SELECT 1 FROM offer_custom_code_stripes WHERE code_id = \(code.id) AND stripe = 1 FOR UPDATE")
+                await #expect { try await Self.runWithoutWaiting(store, statement) } throws: { SQLStore.lostARace($0) }
+            }
+            #expect(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("late")) == nil)
+            #expect(try await Self.quotaUsed(store, app.id) == 1)
+            #expect(try await store.customCodes(appID: app.id).map(\.redemptionCount) == [1])
+            #expect(OfferCases.failure(try await store.redeemOfferCode(Self.request(app.id, "pair", by: "late"))) == nil)
+            #expect(try await store.customCodes(appID: app.id).map(\.redemptionCount) == [2])
+            #expect(OfferCases.failure(try await store.redeemOfferCode(Self.request(app.id, "pair", by: "third"))) == .exhausted)
+        }
+    }
+
+    /// The facts of a custom code's redemption by a new claimant, and the statement applying it that tries the code's
+    /// and the quota's stripe 0 first.
+    static func customApply(_ store: SQLStore, _ appID: String, _ code: String, by user: String) async throws -> (SQLStore.OfferFacts, SQL) {
+        let request = Self.request(appID, code, by: user)
+        let facts = try #require(try await store.database.read { try await SQLStore.offerFacts(request, on: $0) })
+        var grant = PurchaseGrant(appID: appID, appUserID: Fixture.user(user), productID: "monthly", purchaseDate: Self.now)
+        grant.offer = PurchaseOffer(facts.found.offer)
+        let (purchase, insert) = try SQLStore.purchaseInsert(grant, product: facts.found.product, customerID: "cus_\(user)", now: Self.now)
+        let statement = SQLStore.offerApply(
+            request, found: facts.found, claimantID: "cus_\(user)", isNew: true, insert: insert, purchase: purchase, stripe: 0,
+            codeStripe: 0, quota: facts.quota, deliveries: [], endpoints: [])
+        return (facts, statement)
+    }
+
+    /// Runs `statement` on another connection, failing (SQLSTATE 55P03) rather than waiting long for a lock.
+    static func runWithoutWaiting(_ store: SQLStore, _ statement: SQL) async throws {
+        try await store.database.transaction {
+            try await $0.query("SET LOCAL lock_timeout = '2s'")
+            try await $0.query(statement)
+        }
+    }
+
+    static func stripesUsed(_ store: SQLStore, _ table: String, _ owner: SQL) async throws -> [Int64] {
+        try await store.database.read {
+            try await $0.query("SELECT used FROM \(unsafeRaw: table) WHERE \(sql: owner) ORDER BY stripe").map { try $0.int("used") }
+        }
+    }
+
+    /// Rows PostgreSQL gives as JSON read back as the engine's own values.
     @Test func aJSONRowReadsLikeARow() throws {
         let row = try SQLRow(json: #"{"id": "p1", "n": 1700000000000, "price": 9.99, "flag": true, "none": null}"#)
         #expect(try row.string("id") == "p1" && row.int("n") == 1_700_000_000_000 && row.bool("flag"))

@@ -1,5 +1,5 @@
 extension Migration {
-    /// The quarterly offer-code quota counted in stripes (`OfferQuota.stripes` rows per app and quarter, summed on
+    /// The quarterly offer-code quota counted in stripes (`StripedCount.stripes` rows per app and quarter, summed on
     /// read) instead of one row every redemption of the app updated. What was counted so far moves to stripe 0.
     static let v019QuotaStripes = Migration(
         19, "quota stripes",
