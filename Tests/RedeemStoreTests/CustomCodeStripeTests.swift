@@ -16,12 +16,17 @@ import Testing
         }
     }
 
+    /// An app with an offer and its custom code `text` good for `cap` uses.
+    static func appWithCode(_ store: SQLStore, _ text: String, cap: Int) async throws -> (App, CustomOfferCode) {
+        let app = try await OfferCases.setUp(store)
+        let offer = try await OfferCases.makeOffer(store, appID: app.id)
+        return (app, try await OfferCases.makeCustom(store, offer, code: text, cap: cap))
+    }
+
     @Test(arguments: TestDatabases.available)
     func theCapIsExactWhenFortyRedeemAtOnce(_ backend: TestBackend) async throws {
         try await TestDatabases.withStore(backend) { store in
-            let app = try await OfferCases.setUp(store)
-            let offer = try await OfferCases.makeOffer(store, appID: app.id)
-            let code = try await OfferCases.makeCustom(store, offer, code: "LAUNCH", cap: 25)
+            let (app, code) = try await Self.appWithCode(store, "LAUNCH", cap: 25)
             // Half ask for Customer Info, which on PostgreSQL takes the one-statement path first.
             let results = try await withThrowingTaskGroup(of: Result<OfferCodeRedemption, OfferRedemptionFailure>.self) { group in
                 for n in 0..<40 {
@@ -47,9 +52,7 @@ import Testing
     @Test(arguments: TestDatabases.available)
     func aClaimThatFoundTheCodeActiveCountsNothingOnceItIsOff(_ backend: TestBackend) async throws {
         try await TestDatabases.withStore(backend) { store in
-            let app = try await OfferCases.setUp(store)
-            let offer = try await OfferCases.makeOffer(store, appID: app.id)
-            let code = try await OfferCases.makeCustom(store, offer, code: "SWITCH", cap: 5)
+            let (app, code) = try await Self.appWithCode(store, "SWITCH", cap: 5)
             let found = try #require(try await store.findOfferCode(appID: app.id, code: "switch"))
             _ = try await store.setCustomCodeActive(appID: app.id, id: code.id, active: false)
             await #expect(throws: SQLStore.OfferRefused.self) {
