@@ -12,9 +12,10 @@ public final class PostgresBackend: SQLDatabase {
     private let runner: Task<Void, Never>
     private let logger: Logger
 
-    /// Connections per process unless `--database-pool-size` says otherwise: enough to keep two cores busy while
-    /// requests wait on round trips, few enough that several instances fit PostgreSQL's default 100.
-    public static let defaultPoolSize = 20
+    /// Connections per process unless `--database-pool-size` says otherwise. A request holds one only for its round
+    /// trips, so a few keep an instance busy; more only add backends competing for the database's cores. Measured on 2
+    /// cores shared with PostgreSQL: 8 instead of 20 halved p99 and raised throughput (docs/benchmarks.md).
+    public static let defaultPoolSize = 8
 
     /// `connectionWait` bounds how long a call waits for a connection before it answers unavailable (a 503). The URL's
     /// `prepared_statements=off` sends every statement unnamed, for a pooler that cannot keep prepared statements (a

@@ -12,7 +12,7 @@ struct DatabaseOptions: ParsableArguments {
     )
     var databaseURL: String?
 
-    @Option(help: "PostgreSQL connections this process may open, 1-1000 (env REDEEM_DATABASE_POOL_SIZE; default 20)")
+    @Option(help: "PostgreSQL connections this process may open, 1-1000 (env REDEEM_DATABASE_POOL_SIZE; default \(PostgresBackend.defaultPoolSize))")
     var databasePoolSize: Int?
 
     var resolvedURL: String {
