@@ -79,12 +79,8 @@ extension SQLStore {
             } catch let error as StoreError where error.isConflict {
                 throw StoreError.conflict("the app already has a custom code '\(code.code)'")
             }
-            var stripes: SQL = "INSERT INTO offer_custom_code_stripes (code_id, stripe, used) VALUES "
-            for stripe in 0..<StripedCount.stripes {
-                stripes.binds += [.text(code.id), .int(Int64(stripe))]
-                stripes.text += "\(stripe == 0 ? "" : ", ")($\(stripes.binds.count - 1), $\(stripes.binds.count), 0)"
-            }
-            try await connection.query(stripes)
+            let stripes = (0..<StripedCount.stripes).map { [SQLValue.text(code.id), .int(Int64($0)), .int(0)] }
+            try await connection.query("INSERT INTO offer_custom_code_stripes (code_id, stripe, used) \(sql: .values(stripes))")
         }
     }
 

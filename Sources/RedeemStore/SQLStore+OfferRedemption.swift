@@ -263,14 +263,11 @@ extension SQLStore {
     /// A quarter's stripes in one statement, `used[k]` on stripe k; `onConflict` (trusted text) says what an existing
     /// row gets.
     static func stripeRows(appID: String, quarter: String, used: [Int], onConflict: String) -> SQL {
-        var sql: SQL = "INSERT INTO offer_quota_stripes (app_id, quarter, stripe, used) VALUES "
-        for (stripe, count) in used.enumerated() {
-            let next = sql.binds.count
-            sql.text += "\(stripe == 0 ? "" : ", ")($\(next + 1), $\(next + 2), $\(next + 3), $\(next + 4))"
-            sql.binds += [.text(appID), .text(quarter), .int(Int64(stripe)), .int(Int64(count))]
-        }
-        sql.text += " ON CONFLICT (app_id, quarter, stripe) " + onConflict
-        return sql
+        let rows = used.enumerated().map { [SQLValue.text(appID), .text(quarter), .int(Int64($0)), .int(Int64($1))] }
+        return """
+            INSERT INTO offer_quota_stripes (app_id, quarter, stripe, used) \(sql: .values(rows))
+            ON CONFLICT (app_id, quarter, stripe) \(unsafeRaw: onConflict)
+            """
     }
 
     /// One more redemption on a stripe of the quarter, within its budget: one row when counted, none when it is full.
@@ -288,15 +285,14 @@ extension SQLStore {
     /// on a stripe; the transactional path, which waits, decides then. PostgreSQL only. `owner` names the table's own
     /// columns, unqualified.
     static func unheldStripeIncrement(_ table: String, owner: SQL, limit: Int, first: Int) -> SQL {
-        var budgets: SQL = "VALUES (-1, 0, 0)"  // no stripe, no room: only when the limit leaves none
-        for (rank, stripe) in StripedCount.tryOrder(limit: limit, first: first).enumerated() {
-            let row: SQL = "(\(stripe), \(StripedCount.budget(limit: limit, stripe: stripe)), \(rank))"
-            budgets = rank == 0 ? "VALUES \(sql: row)" : "\(sql: budgets), \(sql: row)"
+        var budgets = StripedCount.tryOrder(limit: limit, first: first).enumerated().map { rank, stripe in
+            [stripe, StripedCount.budget(limit: limit, stripe: stripe), rank].map { SQLValue.int(Int64($0)) }
         }
+        if budgets.isEmpty { budgets = [[.int(-1), .int(0), .int(0)]] }  // no stripe, no room: the limit leaves none
         return """
             UPDATE \(unsafeRaw: table) SET used = used + 1
             WHERE \(sql: owner) AND stripe = (
-                SELECT t.stripe FROM \(unsafeRaw: table) t JOIN (\(sql: budgets)) AS b (stripe, budget, rank) ON b.stripe = t.stripe
+                SELECT t.stripe FROM \(unsafeRaw: table) t JOIN (\(sql: .values(budgets))) AS b (stripe, budget, rank) ON b.stripe = t.stripe
                 WHERE \(sql: owner) AND t.used < b.budget ORDER BY b.rank LIMIT 1 FOR UPDATE OF t SKIP LOCKED)
             RETURNING used
             """

@@ -99,7 +99,7 @@ extension SQLStore {
         return """
             queued AS (
                 INSERT INTO webhook_deliveries \(sql: deliveryColumns)
-                SELECT * FROM (\(sql: deliveryValues(deliveries))) AS v WHERE EXISTS (SELECT 1 FROM \(unsafeRaw: cte) WHERE id = \(purchaseID))),
+                SELECT * FROM (\(sql: .values(deliveries))) AS v WHERE EXISTS (SELECT 1 FROM \(unsafeRaw: cte) WHERE id = \(purchaseID))),
             """
     }
 }

@@ -50,7 +50,7 @@ extension SQLStore {
         let endpoints = try await connection.query("SELECT id FROM webhook_endpoints WHERE app_id = \(appID) AND disabled_at IS NULL")
         let rows = deliveryRows(queued, endpointIDs: try endpoints.map { try $0.string("id") }, now: now)
         guard !rows.isEmpty else { return }
-        try await connection.query("INSERT INTO webhook_deliveries \(sql: deliveryColumns) \(sql: deliveryValues(rows))")
+        try await connection.query("INSERT INTO webhook_deliveries \(sql: deliveryColumns) \(sql: .values(rows))")
     }
 
     /// The columns of a queued delivery, in the order `deliveryRows` gives their values.
@@ -68,20 +68,6 @@ extension SQLStore {
                 ]
             }
         }
-    }
-
-    /// `VALUES (…), (…)` binding every row's values.
-    static func deliveryValues(_ rows: [[SQLValue]]) -> SQL {
-        var values = SQL(stringLiteral: "VALUES ")
-        for (index, row) in rows.enumerated() {
-            values.text += index == 0 ? "(" : ", ("
-            for (column, value) in row.enumerated() {
-                values.binds.append(value)
-                values.text += (column == 0 ? "" : ", ") + "$\(values.binds.count)"
-            }
-            values.text += ")"
-        }
-        return values
     }
 
     /// Queues an event outside any other change (e.g. a test event).

@@ -84,6 +84,22 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation {
     }
 }
 
+extension SQL {
+    /// `VALUES (…), (…)` binding every row's values (a multi-row insert, or a small table to join).
+    public static func values(_ rows: [[SQLValue]]) -> SQL {
+        var values = SQL(stringLiteral: "VALUES ")
+        for (index, row) in rows.enumerated() {
+            values.text += index == 0 ? "(" : ", ("
+            for (column, value) in row.enumerated() {
+                values.binds.append(value)
+                values.text += (column == 0 ? "" : ", ") + "$\(values.binds.count)"
+            }
+            values.text += ")"
+        }
+        return values
+    }
+}
+
 public protocol SQLBindable {
     var sqlValue: SQLValue { get }
 }

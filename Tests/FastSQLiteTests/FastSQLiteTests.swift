@@ -444,4 +444,20 @@ struct FastSQLiteTests {
         )
         #expect(outer.binds == [.int(1), .int(2)] + values.map { .text($0) } + [.int(3)])
     }
+
+    @available(macOS 15.0, iOS 18.0, *)
+    @Test func aValuesListBindsEveryRowInOrder() async throws {
+        let rows: [[SQLValue]] = [[.int(1), .text("a")], [.int(2), .null], [.int(3), .text("c")]]
+        let values = SQL.values(rows)
+        #expect(values.text == "VALUES ($1, $2), ($3, $4), ($5, $6)")
+        #expect(values.binds == rows.flatMap { $0 })
+        let read = try await FastSQLiteTests.withBackend { database in
+            // SQLite names a VALUES list's columns column1, column2, …
+            try await database.read {
+                try await $0.query("SELECT \(10) AS k, column1 AS n, column2 AS s FROM (\(sql: values)) ORDER BY n DESC")
+            }
+        }
+        #expect(try read.map { try $0.int("n") } == [3, 2, 1])
+        #expect(read.map { $0.optionalString("s") } == ["c", nil, "a"] && read.allSatisfy { $0["k"] == .int(10) })
+    }
 }
