@@ -227,13 +227,18 @@ extension SQLStore {
             WHERE code_hash = \(hash) AND redeemed_at IS NULL RETURNING code_hash
             """
         case .custom(let code):
-            """
-            UPDATE offer_custom_code_stripes SET used = used + 1
-            WHERE code_id = \(code.id) AND stripe = \(stripe) AND used < \(StripedCount.budget(limit: code.maxRedemptions, stripe: stripe))
-                AND EXISTS (SELECT 1 FROM offer_custom_codes WHERE id = \(code.id) AND active = 1)
-            RETURNING used
-            """
+            stripeIncrement("offer_custom_code_stripes", owner: usesOf(code), limit: code.maxRedemptions, stripe: stripe)
         }
+    }
+
+    /// A custom code's stripes, counted on only while the code is active.
+    static func usesOf(_ code: CustomOfferCode) -> SQL {
+        "code_id = \(code.id) AND EXISTS (SELECT 1 FROM offer_custom_codes WHERE id = \(code.id) AND active = 1)"
+    }
+
+    /// The stripes of an app's quota for a quarter.
+    static func quotaOf(appID: String, quarter: String) -> SQL {
+        "app_id = \(appID) AND quarter = \(quarter)"
     }
 
     /// Counts one redemption against the app's quarterly quota: a conditional increment of one of the quarter's
@@ -248,7 +253,8 @@ extension SQLStore {
         let order = StripedCount.tryOrder(limit: quota, first: Int.random(in: 0..<StripedCount.stripes))
         for pass in 0..<2 {
             for stripe in order {
-                if !(try await connection.query(stripeCount(appID: appID, quarter: quarter, stripe: stripe, quota: quota))).isEmpty { return }
+                let count = stripeIncrement("offer_quota_stripes", owner: quotaOf(appID: appID, quarter: quarter), limit: quota, stripe: stripe)
+                if !(try await connection.query(count)).isEmpty { return }
             }
             guard pass == 0, !order.isEmpty else { break }
             // The quarter's stripes may not exist yet; rows another transaction is inserting are waited for.
@@ -270,11 +276,12 @@ extension SQLStore {
             """
     }
 
-    /// One more redemption on a stripe of the quarter, within its budget: one row when counted, none when it is full.
-    static func stripeCount(appID: String, quarter: String, stripe: Int, quota: Int) -> SQL {
+    /// One more on stripe `stripe` of `table` (its rows where `owner`), within its budget: one row when counted, none
+    /// when it is full. A stripe another transaction holds is waited for and checked again.
+    static func stripeIncrement(_ table: String, owner: SQL, limit: Int, stripe: Int) -> SQL {
         """
-        UPDATE offer_quota_stripes SET used = used + 1
-        WHERE app_id = \(appID) AND quarter = \(quarter) AND stripe = \(stripe) AND used < \(StripedCount.budget(limit: quota, stripe: stripe))
+        UPDATE \(unsafeRaw: table) SET used = used + 1
+        WHERE \(sql: owner) AND stripe = \(stripe) AND used < \(StripedCount.budget(limit: limit, stripe: stripe))
         RETURNING used
         """
     }

@@ -42,8 +42,8 @@ extension SQLStore {
             case .success(let plan) = OfferRules.plan(
                 offer: facts.found.offer, product: facts.found.product, purchases: facts.purchases, products: facts.products, at: now,
                 allowDowngrade: OfferRules.allowsDowngrade(on: request.channel)),
-            let stripe = StripedCount.withRoom(limit: facts.quota, used: facts.stripes, first: Int.random(in: 0..<StripedCount.stripes)),
-            let codeStripe = Self.codeStripe(facts)
+            let quotaFirst = StripedCount.withRoom(limit: facts.quota, used: facts.stripes, first: Int.random(in: 0..<StripedCount.stripes)),
+            let codeFirst = Self.codeFirst(facts)
         else { return nil }
         let claimantID = facts.claimant?.id ?? Identifier.make(prefix: "cus")
         var grant = PurchaseGrant(
@@ -66,7 +66,7 @@ extension SQLStore {
         }
         let statement = Self.offerApply(
             request, found: facts.found, claimantID: claimantID, isNew: facts.claimant == nil, insert: insert, purchase: purchase,
-            stripe: stripe, codeStripe: codeStripe, quota: facts.quota, deliveries: deliveries, endpoints: facts.endpointIDs)
+            quotaFirst: quotaFirst, codeFirst: codeFirst, quota: facts.quota, deliveries: deliveries, endpoints: facts.endpointIDs)
         let rows: [SQLRow]
         do {
             rows = try await single { try await $0.query(statement) }
@@ -117,7 +117,7 @@ extension SQLStore {
                 LEFT JOIN product_entitlements pe ON pe.app_id = p.app_id AND pe.product_id = p.id
                 WHERE p.app_id = \(appID) AND (p.id IN (SELECT product_id FROM owned) OR p.id = (SELECT product_id FROM offer))) x
             UNION ALL SELECT 'stripes', string_agg(stripe || ':' || used, ',') FROM offer_quota_stripes
-                WHERE app_id = \(appID) AND quarter = \(OfferQuota.quarter(of: request.now)) HAVING COUNT(*) > 0
+                WHERE \(sql: quotaOf(appID: appID, quarter: OfferQuota.quarter(of: request.now))) HAVING COUNT(*) > 0
             UNION ALL SELECT 'code_stripes', string_agg(stripe || ':' || used, ',') FROM offer_custom_code_stripes
                 WHERE code_id = (SELECT id FROM custom) HAVING COUNT(*) > 0
             UNION ALL SELECT 'facts', json_build_object(
@@ -174,8 +174,8 @@ extension SQLStore {
         return used
     }
 
-    /// The stripe a custom code's use is counted on (one with room when read); 0, unused, for a one-time code.
-    static func codeStripe(_ facts: OfferFacts) -> Int? {
+    /// The stripe a custom code's use is tried on first (one with room when read); 0, unused, for a one-time code.
+    static func codeFirst(_ facts: OfferFacts) -> Int? {
         guard case .custom(let code) = facts.found.kind else { return 0 }
         return StripedCount.withRoom(limit: code.maxRedemptions, used: facts.codeStripes, first: Int.random(in: 0..<StripedCount.stripes))
     }
@@ -195,15 +195,14 @@ extension SQLStore {
     /// The claim as `claimStatement` makes it, but a custom code's use counted on a stripe no other redemption holds.
     static func fastClaim(_ found: FoundOfferCode, by claimant: AppUserID, now: Date, first: Int) -> SQL {
         guard case .custom(let code) = found.kind else { return claimStatement(found, by: claimant, now: now, stripe: 0) }
-        let owner: SQL = "code_id = \(code.id) AND EXISTS (SELECT 1 FROM offer_custom_codes WHERE id = \(code.id) AND active = 1)"
-        return unheldStripeIncrement("offer_custom_code_stripes", owner: owner, limit: code.maxRedemptions, first: first)
+        return unheldStripeIncrement("offer_custom_code_stripes", owner: usesOf(code), limit: code.maxRedemptions, first: first)
     }
 
     /// Claim, quota, claimant (created, or its `last_seen` moved on), purchase and record, all or nothing, answering
     /// with the claimant's rows as `snapshot(appID:rows:)` reads them.
     static func offerApply(
         _ request: OfferCodeRedemptionRequest, found: FoundOfferCode, claimantID: String, isNew: Bool, insert: SQL, purchase: Purchase,
-        stripe: Int, codeStripe: Int, quota: Int, deliveries: [[SQLValue]], endpoints: [String]
+        quotaFirst: Int, codeFirst: Int, quota: Int, deliveries: [[SQLValue]], endpoints: [String]
     ) -> SQL {
         let (appID, now, user) = (request.appID, request.now, request.claimant.rawValue)
         let touchClaimant: SQL =
@@ -220,9 +219,9 @@ extension SQLStore {
             """
         let record = offerRecord(request, found: found, customerID: claimantID, purchaseID: purchase.id)
         return """
-            WITH claimed AS (\(sql: fastClaim(found, by: request.claimant, now: now, first: codeStripe))),
+            WITH claimed AS (\(sql: fastClaim(found, by: request.claimant, now: now, first: codeFirst))),
             counted AS (\(sql: unheldStripeIncrement(
-                "offer_quota_stripes", owner: "app_id = \(appID) AND quarter = \(OfferQuota.quarter(of: now))", limit: quota, first: stripe))),
+                "offer_quota_stripes", owner: quotaOf(appID: appID, quarter: OfferQuota.quarter(of: now)), limit: quota, first: quotaFirst))),
             \(sql: touchClaimant)
             bought AS (\(sql: insert) RETURNING *),
             recorded AS (\(sql: record)),

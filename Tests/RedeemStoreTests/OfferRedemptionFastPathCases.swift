@@ -126,8 +126,8 @@ import Testing
             let (purchase, insert) = try SQLStore.purchaseInsert(grant, product: facts.found.product, customerID: "cus_late", now: Self.now)
             #expect(facts.stripes.count == StripedCount.stripes, "the quarter's first redemption laid out every stripe")
             let statement = SQLStore.offerApply(
-                request, found: facts.found, claimantID: "cus_late", isNew: true, insert: insert, purchase: purchase, stripe: 0,
-                codeStripe: 0, quota: facts.quota, deliveries: [], endpoints: [])
+                request, found: facts.found, claimantID: "cus_late", isNew: true, insert: insert, purchase: purchase, quotaFirst: 0,
+                codeFirst: 0, quota: facts.quota, deliveries: [], endpoints: [])
             await #expect { try await store.database.read { try await $0.query(statement) } } throws: { SQLStore.lostARace($0) }
             #expect(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("late")) == nil)
             #expect(try await Self.quotaUsed(store, app.id) == 2)
@@ -193,8 +193,8 @@ import Testing
         grant.offer = PurchaseOffer(facts.found.offer)
         let (purchase, insert) = try SQLStore.purchaseInsert(grant, product: facts.found.product, customerID: "cus_\(user)", now: Self.now)
         let statement = SQLStore.offerApply(
-            request, found: facts.found, claimantID: "cus_\(user)", isNew: true, insert: insert, purchase: purchase, stripe: 0,
-            codeStripe: 0, quota: facts.quota, deliveries: [], endpoints: [])
+            request, found: facts.found, claimantID: "cus_\(user)", isNew: true, insert: insert, purchase: purchase, quotaFirst: 0,
+            codeFirst: 0, quota: facts.quota, deliveries: [], endpoints: [])
         return (facts, statement)
     }
 
