@@ -13,21 +13,57 @@ def cli(args, env):
     return subprocess.run([BIN, *args], capture_output=True, text=True, env={**os.environ, **env}, check=True).stdout
 
 
+# The `redeem serve` processes running now, whose CPU time `wrk` counts.
+SERVERS = []
+
+
+def _cpu_processes():
+    """The running servers and every PostgreSQL process on this machine."""
+    pids = list(SERVERS)
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and open(f"/proc/{entry}/comm").read().strip() == "postgres":
+                pids.append(int(entry))
+        except OSError:
+            pass
+    return pids
+
+
+def _cpu_ticks(pids):
+    """User and system CPU time of each process (clock ticks), for those still running."""
+    ticks = {}
+    for pid in pids:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            ticks[pid] = int(fields[11]) + int(fields[12])
+        except (OSError, IndexError):
+            pass
+    return ticks
+
+
 def wrk(url, script=None, env=None, headers=()):
-    """Runs wrk (with a Lua script from this folder, if given); returns (req/s, p50 ms, p99 ms, non-2xx responses)."""
+    """Runs wrk (with a Lua script from this folder, if given); returns (req/s, p50 ms, p99 ms, non-2xx responses,
+    CPU ms per request). The CPU is the servers' and PostgreSQL's, from /proc: what a request costs, which throughput
+    hides when a route leaves a core idle."""
+    pids = _cpu_processes()
+    before = _cpu_ticks(pids)
     args = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--latency"]
     for header in headers:
         args += ["-H", header]
     if script:
         args += ["-s", os.path.join(HERE, script)]
     out = subprocess.run([*args, url], capture_output=True, text=True, check=True, env={**os.environ, **(env or {})}).stdout
+    after = _cpu_ticks(pids)
+    ticks = sum(after[pid] - before[pid] for pid in after if pid in before)
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    cpu = ticks / os.sysconf("SC_CLK_TCK") * 1000 / max(requests, 1)
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
 
     def percentile(p):
         value, unit = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)", out).groups()
         return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-    return rps, percentile(50), percentile(99), int(bad.group(1)) if bad else 0
+    return rps, percentile(50), percentile(99), int(bad.group(1)) if bad else 0, cpu
 
 
 @contextlib.contextmanager
@@ -39,6 +75,7 @@ def serve(env, extra=()):
     server = subprocess.Popen([BIN, "serve", "--port", str(port), "--log-level", "error", "--benchmark-routes", *extra],
                               env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
+    SERVERS.append(server.pid)
     try:
         for _ in range(100):
             try:
@@ -48,6 +85,7 @@ def serve(env, extra=()):
                 time.sleep(0.1)
         yield base
     finally:
+        SERVERS.remove(server.pid)
         server.terminate()
         server.wait()
 

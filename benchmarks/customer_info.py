@@ -17,7 +17,7 @@ def post(url, key, body, idempotency):
 
 
 def measure(url, key=None):
-    rps, p50, p99, bad = wrk(url, headers=[f"Authorization: Bearer {key}"] if key else [])
+    rps, p50, p99, bad, _ = wrk(url, headers=[f"Authorization: Bearer {key}"] if key else [])
     if bad:
         raise SystemExit(f"{url}: {bad} non-2xx responses")
     return rps, p50, p99

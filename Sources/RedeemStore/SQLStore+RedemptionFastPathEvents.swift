@@ -53,8 +53,10 @@ extension SQLStore {
     }
 
     /// `e.ids`, the app's live endpoints, read once per statement (the subquery depends on no row of the read).
+    /// `OFFSET 0` keeps it so: without it PostgreSQL pulled the subquery up and copied it into each of the three places
+    /// that read `e.ids`, three scans where one does.
     static func endpointsJoin(appID: String) -> SQL {
-        "CROSS JOIN (SELECT \(sql: liveEndpointsSignature(appID: "\(appID)")) AS ids) e"
+        "CROSS JOIN (SELECT \(sql: liveEndpointsSignature(appID: "\(appID)")) AS ids OFFSET 0) e"
     }
 
     /// The app's live endpoints as the facts read and the applying statement's assertion both see them.
