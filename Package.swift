@@ -145,7 +145,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "RedeemStoreTests", dependencies: ["RedeemBenchSupport", "RedeemStore", "RedeemTestSupport"], swiftSettings: strict
+            name: "RedeemStoreTests",
+            dependencies: ["RedeemBenchSupport", "RedeemStore", "RedeemTestSupport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
         ),
         .testTarget(name: "FastSQLiteTests", dependencies: ["FastSQLite", "SQLKernel"], swiftSettings: strict),
         .testTarget(

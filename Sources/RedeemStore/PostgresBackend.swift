@@ -10,6 +10,7 @@ public final class PostgresBackend: SQLDatabase {
     private let statements: PostgresStatements
     private let watch: PostgresCallWatch
     private let runner: Task<Void, Never>
+    private let started = PostgresRunGate()
     private let logger: Logger
 
     /// Connections per process unless `--database-pool-size` says otherwise. A request holds one only for its round
@@ -41,9 +42,13 @@ public final class PostgresBackend: SQLDatabase {
         self.logger = logger
         let watch = PostgresCallWatch(stall: connectionWait / 2, leaseWait: connectionWait, logger: logger)
         self.watch = watch
+        let started = self.started
         self.runner = Task {
             await withDiscardingTaskGroup { group in
-                group.addTask { await client.run() }
+                group.addTask {
+                    started.open()
+                    await client.run()
+                }
                 group.addTask { await watch.runSweeps() }
             }
         }
@@ -51,6 +56,7 @@ public final class PostgresBackend: SQLDatabase {
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let (logger, client, statements) = (self.logger, self.client, self.statements)
+        await started.wait()
         do {
             return try await watch.run { leased in
                 try await client.withConnection { connection in
@@ -104,6 +110,7 @@ public final class PostgresBackend: SQLDatabase {
 
     private func transactionOnce<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let (logger, client, statements) = (self.logger, self.client, self.statements)
+        await started.wait()
         do {
             return try await watch.run { leased in
                 try await client.withTransaction(logger: logger) { connection in
