@@ -14,7 +14,8 @@ struct PostgresRunGateTests {
         let base = try #require(TestDatabases.postgresURL)
         let logs = RecordedLogs()
         for _ in 0..<20 {
-            let backend = try PostgresBackend(url: URL(string: base)!, logger: Logger(label: "test") { _ in logs })
+            let backend = try PostgresBackend(
+                url: URL(string: base)!, connectionWait: TestDatabases.connectionWait, logger: Logger(label: "test") { _ in logs })
             _ = try await backend.read { try await $0.query("SELECT 1 AS one") }
             try await withThrowingTaskGroup { group in
                 for _ in 0..<4 {
