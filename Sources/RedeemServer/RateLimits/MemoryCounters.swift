@@ -3,24 +3,41 @@ import NIOConcurrencyHelpers
 import RedeemCore
 
 /// Fixed-window hit counters in memory, with the same windows as the database's.
+///
+/// Only the current window's counts are kept, per window length: the first hit of a later window drops the earlier
+/// window's counts whole. Pruning then costs nothing per hit, however many buckets a window holds. (Filtering every
+/// bucket on each hit once there were many, as this did, cost milliseconds per request under the lock after 100,000
+/// distinct users in a minute.)
 final class MemoryCounters: RateLimitCounter {
-    private let state = NIOLockedValueBox([String: (start: Int64, hits: Int)]())
+    private struct Window {
+        let start: Int64
+        var counts: [String: Int] = [:]
+    }
 
-    /// Counts one hit in each bucket (a repeated name once), as the database does.
+    /// Keyed by the window's length in milliseconds.
+    private let state = NIOLockedValueBox([Int64: Window]())
+
+    /// Counts one hit in each bucket (a repeated name once), as the database does. A hit stamped in a window that has
+    /// already ended (its `now` was read just before another hit's) counts in the current one: never fewer hits.
     func hit(buckets: [String], window: TimeInterval, now: Date) -> (hits: [String: Int], windowEnds: Date) {
-        let fixed = FixedWindow(length: window, containing: now)
-        let start = fixed.start
-        let hits = state.withLockedValue { counters -> [String: Int] in
-            if counters.count > 100_000 { counters = counters.filter { $0.value.start == start } }
+        let stamped = FixedWindow(length: window, containing: now)
+        let length = stamped.milliseconds
+        // The ended window comes out of the lock with the counts, so its buckets are freed outside it.
+        let (hits, start, _) = state.withLockedValue { windows -> ([String: Int], Int64, Window?) in
+            var ended: Window?
+            if windows[length].map({ $0.start < stamped.start }) ?? true {
+                ended = windows.updateValue(Window(start: stamped.start), forKey: length)
+            }
             var hits: [String: Int] = [:]
             for bucket in buckets where hits[bucket] == nil {
-                let current = counters[bucket]
-                let count = current?.start == start ? current!.hits + 1 : 1
-                counters[bucket] = (start, count)
-                hits[bucket] = count
+                windows[length]!.counts[bucket, default: 0] += 1
+                hits[bucket] = windows[length]!.counts[bucket]
             }
-            return hits
+            return (hits, windows[length]!.start, ended)
         }
-        return (hits, fixed.ends)
+        return (hits, Date(milliseconds: start + length))
     }
+
+    /// Buckets held, in every window length (for tests).
+    var bucketCount: Int { state.withLockedValue { $0.values.reduce(0) { $0 + $1.counts.count } } }
 }
