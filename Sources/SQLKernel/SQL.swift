@@ -85,7 +85,8 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation {
 }
 
 extension SQL {
-    /// `VALUES (…), (…)` binding every row's values (a multi-row insert, or a small table to join).
+    /// `VALUES (…), (…)` binding every row's values (a multi-row insert, or a small table to join). `rows` must not be
+    /// empty: SQL has no empty `VALUES`, so callers with nothing to write skip the statement.
     public static func values(_ rows: [[SQLValue]]) -> SQL {
         var values = SQL(stringLiteral: "VALUES ")
         for (index, row) in rows.enumerated() {

@@ -96,26 +96,21 @@ import Testing
     /// Two instances, each batching its own hits, on one database: every hit is counted once, from either.
     @Test(arguments: TestDatabases.available)
     func batchesFromTwoInstancesCountEveryHitOnce(_ backend: TestBackend) async throws {
-        let (url, cleanup) = try await TestDatabases.makeDatabase(backend)
-        defer { Task { try? await cleanup() } }
-        let one = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
-        try await one.migrate(logger: TestDatabases.logger)
-        let two = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
-        let counters = [BatchedCounter(store: one), BatchedCounter(store: two)]
-        let results = try await withThrowingTaskGroup(of: [String: Int].self) { group in
-            for n in 0..<100 {
-                group.addTask { try await counters[n % 2].hit(buckets: ["ip", "user:\(n % 3)"], window: 60, now: TestServer.start).hits }
+        try await TestDatabases.withTwoStores(backend) { one, two in
+            let counters = [BatchedCounter(store: one), BatchedCounter(store: two)]
+            let results = try await withThrowingTaskGroup(of: [String: Int].self) { group in
+                for n in 0..<100 {
+                    group.addTask { try await counters[n % 2].hit(buckets: ["ip", "user:\(n % 3)"], window: 60, now: TestServer.start).hits }
+                }
+                return try await group.reduce(into: [[String: Int]]()) { $0.append($1) }
             }
-            return try await group.reduce(into: [[String: Int]]()) { $0.append($1) }
+            #expect(results.compactMap { $0["ip"] }.sorted() == Array(1...100))
+            for user in 0..<3 {
+                let counts = results.compactMap { $0["user:\(user)"] }.sorted()
+                #expect(counts == Array(1...counts.count))
+            }
+            // A new window starts over.
+            #expect(try await counters[0].hit(buckets: ["ip"], window: 60, now: TestServer.start.addingTimeInterval(60)).hits == ["ip": 1])
         }
-        #expect(results.compactMap { $0["ip"] }.sorted() == Array(1...100))
-        for user in 0..<3 {
-            let counts = results.compactMap { $0["user:\(user)"] }.sorted()
-            #expect(counts == Array(1...counts.count))
-        }
-        // A new window starts over.
-        #expect(try await counters[0].hit(buckets: ["ip"], window: 60, now: TestServer.start.addingTimeInterval(60)).hits == ["ip": 1])
-        await one.close()
-        await two.close()
     }
 }

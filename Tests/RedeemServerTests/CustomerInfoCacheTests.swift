@@ -29,52 +29,47 @@ import Testing
     /// instance (PostgreSQL): its commits show in the server's next answer, cached or not.
     @Test(arguments: TestDatabases.available)
     func writesFromAnotherProcessShowAtOnce(_ backend: TestBackend) async throws {
-        let (url, cleanup) = try await TestDatabases.makeDatabase(backend)
-        defer { Task { try? await cleanup() } }
-        let serverStore = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
-        try await serverStore.migrate(logger: TestDatabases.logger)
-        let otherStore = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
-        let clock = ManualClock(TestServer.start)
-        let deps = try await ServerDependencies(store: serverStore, clock: clock)
-        let other = AdminService(store: otherStore, clock: clock)
-        let created = try await other.createApp(
-            {
-                var c = AppChanges()
-                c.name = "A"
-                return c
-            }())
-        let appID = created.app.id
-        _ = try await other.createProduct(appID: appID, ProductInput(id: "life", type: "non_consumable", entitlements: ["pro"]))
-        let key = try #require(created.plaintext(.publicSandbox))
-        let app = Application(router: try buildRouter(deps))
-        try await app.test(.router) { client in
-            func entitlements() async throws -> [String: Any] {
-                try await client.execute(uri: "/v1/subscribers/bob", method: .get, headers: [.authorization: "Bearer \(key)"]) { response in
-                    let json = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any]
-                    return (json?["subscriber"] as? [String: Any])?["entitlements"] as? [String: Any] ?? ["missing": true]
+        try await TestDatabases.withTwoStores(backend) { serverStore, otherStore in
+            let clock = ManualClock(TestServer.start)
+            let deps = try await ServerDependencies(store: serverStore, clock: clock)
+            let other = AdminService(store: otherStore, clock: clock)
+            let created = try await other.createApp(
+                {
+                    var c = AppChanges()
+                    c.name = "A"
+                    return c
+                }())
+            let appID = created.app.id
+            _ = try await other.createProduct(appID: appID, ProductInput(id: "life", type: "non_consumable", entitlements: ["pro"]))
+            let key = try #require(created.plaintext(.publicSandbox))
+            let app = Application(router: try buildRouter(deps))
+            try await app.test(.router) { client in
+                func entitlements() async throws -> [String: Any] {
+                    try await client.execute(uri: "/v1/subscribers/bob", method: .get, headers: [.authorization: "Bearer \(key)"]) { response in
+                        let json = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any]
+                        return (json?["subscriber"] as? [String: Any])?["entitlements"] as? [String: Any] ?? ["missing": true]
+                    }
                 }
+                #expect(try await entitlements().isEmpty)
+                #expect(try await entitlements().isEmpty)  // now served from the cache
+                let grant = PurchaseGrant(appID: appID, appUserID: try AppUserID(validating: "bob"), productID: "life", purchaseDate: clock.now())
+                _ = try await otherStore.grant(grant, idempotency: nil, now: clock.now())
+                #expect(try await entitlements().keys.sorted() == ["pro"])
+                #expect(try await entitlements().keys.sorted() == ["pro"])  // cached again
+                // A catalog change elsewhere (the product now also unlocks "extra") shows too.
+                _ = try await other.createEntitlement(appID: appID, EntitlementInput(id: "extra"))
+                _ = try await other.updateProduct(appID: appID, id: "life", ProductUpdate(entitlements: ["pro", "extra"]))
+                #expect(try await entitlements().keys.sorted() == ["extra", "pro"])
+                // So does a purchase moving to another customer (a redemption on another instance moves it this way).
+                let bob = try await otherStore.customer(appID: appID, appUserID: try AppUserID(validating: "bob"), now: clock.now())
+                let purchaseID = try #require(try await otherStore.purchases(customerID: bob.id).first?.id)
+                let carol = try await otherStore.customer(appID: appID, appUserID: try AppUserID(validating: "carol"), now: clock.now())
+                try await otherStore.database.transaction { connection in
+                    try await connection.query("UPDATE purchases SET customer_id = \(carol.id) WHERE id = \(purchaseID)")
+                }
+                #expect(try await entitlements().isEmpty)
             }
-            #expect(try await entitlements().isEmpty)
-            #expect(try await entitlements().isEmpty)  // now served from the cache
-            let grant = PurchaseGrant(appID: appID, appUserID: try AppUserID(validating: "bob"), productID: "life", purchaseDate: clock.now())
-            _ = try await otherStore.grant(grant, idempotency: nil, now: clock.now())
-            #expect(try await entitlements().keys.sorted() == ["pro"])
-            #expect(try await entitlements().keys.sorted() == ["pro"])  // cached again
-            // A catalog change elsewhere (the product now also unlocks "extra") shows too.
-            _ = try await other.createEntitlement(appID: appID, EntitlementInput(id: "extra"))
-            _ = try await other.updateProduct(appID: appID, id: "life", ProductUpdate(entitlements: ["pro", "extra"]))
-            #expect(try await entitlements().keys.sorted() == ["extra", "pro"])
-            // So does a purchase moving to another customer (a redemption on another instance moves it this way).
-            let bob = try await otherStore.customer(appID: appID, appUserID: try AppUserID(validating: "bob"), now: clock.now())
-            let purchaseID = try #require(try await otherStore.purchases(customerID: bob.id).first?.id)
-            let carol = try await otherStore.customer(appID: appID, appUserID: try AppUserID(validating: "carol"), now: clock.now())
-            try await otherStore.database.transaction { connection in
-                try await connection.query("UPDATE purchases SET customer_id = \(carol.id) WHERE id = \(purchaseID)")
-            }
-            #expect(try await entitlements().isEmpty)
         }
-        await otherStore.close()
-        await serverStore.close()
     }
 
     /// On PostgreSQL the tag the cache is checked against stays the same until a write to the customer, and is nil for

@@ -50,47 +50,37 @@ import Testing
     }
 
     @Test func limitsAreSharedThroughTheDatabase() async throws {
-        let (url, cleanup) = try await TestDatabases.makeDatabase(TestDatabases.postgresConfigured ? .postgres : .sqlite)
-        defer { Task { try? await cleanup() } }
-        let one = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
-        try await one.migrate(logger: TestDatabases.logger)
-        let two = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
-        let now = TestServer.start
-        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
-            for i in 0..<40 {
-                group.addTask { try await (i % 2 == 0 ? one : two).hit(bucket: "b", window: 60, now: now).hits }
+        try await TestDatabases.withTwoStores(TestDatabases.postgresConfigured ? .postgres : .sqlite) { one, two in
+            let now = TestServer.start
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for i in 0..<40 {
+                    group.addTask { try await (i % 2 == 0 ? one : two).hit(bucket: "b", window: 60, now: now).hits }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
+            #expect(counts.sorted() == Array(1...40))
         }
-        #expect(counts.sorted() == Array(1...40))
-        await one.close()
-        await two.close()
     }
 
     /// A request's buckets are counted by one statement: each bucket sees every hit once, from any instance.
     @Test(arguments: TestDatabases.available)
     func severalBucketsInOneStatement(_ backend: TestBackend) async throws {
-        let (url, cleanup) = try await TestDatabases.makeDatabase(backend)
-        defer { Task { try? await cleanup() } }
-        let one = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
-        try await one.migrate(logger: TestDatabases.logger)
-        let two = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
-        let now = TestServer.start
-        let results = try await withThrowingTaskGroup(of: [String: Int].self) { group in
-            for i in 0..<40 {
-                let buckets = i % 4 == 0 ? ["ip", "user", "ip"] : ["ip", "user"]  // a repeated name counts once
-                group.addTask { try await (i % 2 == 0 ? one : two).hit(buckets: buckets, window: 60, now: now).hits }
+        try await TestDatabases.withTwoStores(backend) { one, two in
+            let now = TestServer.start
+            let results = try await withThrowingTaskGroup(of: [String: Int].self) { group in
+                for i in 0..<40 {
+                    let buckets = i % 4 == 0 ? ["ip", "user", "ip"] : ["ip", "user"]  // a repeated name counts once
+                    group.addTask { try await (i % 2 == 0 ? one : two).hit(buckets: buckets, window: 60, now: now).hits }
+                }
+                return try await group.reduce(into: [[String: Int]]()) { $0.append($1) }
             }
-            return try await group.reduce(into: [[String: Int]]()) { $0.append($1) }
+            let ipCounts = results.compactMap { $0["ip"] }.sorted()
+            let userCounts = results.compactMap { $0["user"] }.sorted()
+            #expect(ipCounts == Array(1...40))
+            #expect(userCounts == Array(1...40))
+            // A new window starts over.
+            let later = try await one.hit(buckets: ["ip"], window: 60, now: now.addingTimeInterval(60))
+            #expect(later.hits == ["ip": 1])
         }
-        let ipCounts = results.compactMap { $0["ip"] }.sorted()
-        let userCounts = results.compactMap { $0["user"] }.sorted()
-        #expect(ipCounts == Array(1...40))
-        #expect(userCounts == Array(1...40))
-        // A new window starts over.
-        let later = try await one.hit(buckets: ["ip"], window: 60, now: now.addingTimeInterval(60))
-        #expect(later.hits == ["ip": 1])
-        await one.close()
-        await two.close()
     }
 }

@@ -35,24 +35,19 @@ enum MigrationCases {
 
 @Suite struct SQLiteChangeTokenTests {
     @Test func tokenMovesExactlyWhenAnyConnectionCommits() async throws {
-        let (url, cleanup) = try await TestDatabases.makeDatabase(.sqlite)
-        defer { Task { try? await cleanup() } }
-        let a = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
-        try await a.migrate(logger: TestDatabases.logger)
-        let b = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
-        // Every reader has reported once, so the token is settled.
-        var token = try #require(try await a.changeToken())
-        for _ in 0..<8 { token = try #require(try await a.changeToken()) }
-        for _ in 0..<8 { #expect(try await a.changeToken() == token) }
-        // A commit by another process (here: another store on the same file) moves it on every reader.
-        try await b.database.transaction { try await $0.query("INSERT INTO idempotency_keys VALUES ('a', 'k', 'h', 'r', 1)") }
-        for _ in 0..<8 { #expect(try await a.changeToken() != token) }
-        // So does a commit by this store's own writer.
-        token = try #require(try await a.changeToken())
-        try await a.database.transaction { try await $0.query("INSERT INTO idempotency_keys VALUES ('a', 'k2', 'h', 'r', 1)") }
-        for _ in 0..<8 { #expect(try await a.changeToken() != token) }
-        await a.close()
-        await b.close()
+        try await TestDatabases.withTwoStores(.sqlite) { a, b in
+            // Every reader has reported once, so the token is settled.
+            var token = try #require(try await a.changeToken())
+            for _ in 0..<8 { token = try #require(try await a.changeToken()) }
+            for _ in 0..<8 { #expect(try await a.changeToken() == token) }
+            // A commit by another process (here: another store on the same file) moves it on every reader.
+            try await b.database.transaction { try await $0.query("INSERT INTO idempotency_keys VALUES ('a', 'k', 'h', 'r', 1)") }
+            for _ in 0..<8 { #expect(try await a.changeToken() != token) }
+            // So does a commit by this store's own writer.
+            token = try #require(try await a.changeToken())
+            try await a.database.transaction { try await $0.query("INSERT INTO idempotency_keys VALUES ('a', 'k2', 'h', 'r', 1)") }
+            for _ in 0..<8 { #expect(try await a.changeToken() != token) }
+        }
     }
 
     @Test(.enabled(if: TestDatabases.postgresConfigured, "needs REDEEM_TEST_POSTGRES_URL"))

@@ -44,6 +44,25 @@ public enum TestDatabases {
         }
     }
 
+    /// Runs `body` with two stores opened on one fresh, migrated database, as two server instances would be.
+    public static func withTwoStores<T: Sendable>(_ backend: TestBackend, _ body: (SQLStore, SQLStore) async throws -> T) async throws -> T {
+        let (url, cleanup) = try await makeDatabase(backend)
+        var opened: [SQLStore] = []
+        do {
+            opened.append(try await SQLStore.open(url: url, connectionWait: connectionWait, logger: logger))
+            if backend == .sqlite { try await opened[0].migrate(logger: logger) }
+            opened.append(try await SQLStore.open(url: url, connectionWait: connectionWait, logger: logger))
+            let result = try await body(opened[0], opened[1])
+            for store in opened { await store.close() }
+            try await cleanup()
+            return result
+        } catch {
+            for store in opened { await store.close() }
+            try? await cleanup()
+            throw error
+        }
+    }
+
     /// A new empty (SQLite) or template-migrated (PostgreSQL) database URL and its cleanup.
     public static func makeDatabase(_ backend: TestBackend, migrated: Bool = true) async throws -> (String, @Sendable () async throws -> Void) {
         switch backend {
