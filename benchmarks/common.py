@@ -41,13 +41,13 @@ def _cpu_ticks(pids):
     return ticks
 
 
-def wrk(url, script=None, env=None, headers=()):
-    """Runs wrk (with a Lua script from this folder, if given); returns (req/s, p50 ms, p99 ms, non-2xx responses,
-    CPU ms per request). The CPU is the servers' and PostgreSQL's, from /proc: what a request costs, which throughput
-    hides when a route leaves a core idle."""
+def wrk(url, script=None, env=None, headers=(), seconds=None):
+    """Runs wrk (with a Lua script from this folder, if given) for `seconds` (default REDEEM_BENCH_SECONDS); returns
+    (req/s, p50 ms, p99 ms, non-2xx responses, CPU ms per request). The CPU is the servers' and PostgreSQL's, from
+    /proc: what a request costs, which throughput hides when a route leaves a core idle."""
     pids = _cpu_processes()
     before = _cpu_ticks(pids)
-    args = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--latency"]
+    args = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds or DURATION}s", "--latency"]
     for header in headers:
         args += ["-H", header]
     if script:
