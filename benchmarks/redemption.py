@@ -40,17 +40,17 @@ def run(label, database_url, size):
         seeded = time.time() - started
         with open(tokens) as f:
             lines = f.read().split()
-        # The first `purchases` tokens name each purchase once (they go round robin), for the warm-up; the next as many
-        # prime each route; the rest are split between the routes and their rounds, so that every request has a token
-        # no other request used.
+        # The first `purchases` tokens name each purchase once (they go round robin), for the warm-up; as many again
+        # prime each route; the rest are split between the routes and their rounds. So every request that consumes a
+        # token has one no other request used.
         def write(name, chosen):
             path = os.path.join(tmp, f"{name}.txt")
             with open(path, "w") as f:
                 f.write("\n".join(chosen) + "\n")
             return path
         warm = write("warm", lines[:purchases])
-        primer = write("primer", lines[purchases:2 * purchases])
-        rest = lines[2 * purchases:]
+        primers = {route: write(f"primer-{route}", lines[(n + 1) * purchases:(n + 2) * purchases]) for n, route in enumerate(ROUTES)}
+        rest = lines[4 * purchases:]
         share = len(rest) // (3 * ROUNDS)
         files = {(route, r): write(f"{route}{r}", rest[(3 * r + n) * share:(3 * r + n + 1) * share])
                  for r in range(ROUNDS) for n, route in enumerate(ROUTES)}
@@ -70,7 +70,8 @@ def run(label, database_url, size):
             # Then a second of each route, unmeasured, so that the first round does not pay for each pool connection's
             # first executions of its statements (on PostgreSQL, prepared and planned at first).
             for route in ROUTES:
-                wrk(base, "redeem_tokens.lua", {"TOKENS": primer, "KEY": key, "ROUTE": ROUTES[route], "USERS": f"primer-{route}-"}, seconds=1)
+                wrk(base, "redeem_tokens.lua", {"TOKENS": primers[route], "KEY": key, "ROUTE": ROUTES[route], "USERS": f"primer-{route}-"},
+                    seconds=1)
             # Rounds of the three routes in turn: a machine that speeds up or slows down during the run weighs on all
             # three alike, not on whichever route ran then.
             for r in range(ROUNDS):
