@@ -29,30 +29,24 @@ public enum TestDatabases {
 
     /// Runs `body` with a fresh, migrated store, and removes the database afterwards.
     public static func withStore<T: Sendable>(_ backend: TestBackend, _ body: (SQLStore) async throws -> T) async throws -> T {
-        let (url, cleanup) = try await makeDatabase(backend)
-        let store = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: logger)
-        do {
-            if backend == .sqlite { try await store.migrate(logger: logger) }
-            let result = try await body(store)
-            await store.close()
-            try await cleanup()
-            return result
-        } catch {
-            await store.close()
-            try? await cleanup()
-            throw error
-        }
+        try await withStores(backend, count: 1) { try await body($0[0]) }
     }
 
     /// Runs `body` with two stores opened on one fresh, migrated database, as two server instances would be.
     public static func withTwoStores<T: Sendable>(_ backend: TestBackend, _ body: (SQLStore, SQLStore) async throws -> T) async throws -> T {
+        try await withStores(backend, count: 2) { try await body($0[0], $0[1]) }
+    }
+
+    /// `count` stores on one fresh database, migrated through the first; all closed and the database removed afterwards.
+    private static func withStores<T: Sendable>(_ backend: TestBackend, count: Int, _ body: ([SQLStore]) async throws -> T) async throws -> T {
         let (url, cleanup) = try await makeDatabase(backend)
         var opened: [SQLStore] = []
         do {
-            opened.append(try await SQLStore.open(url: url, connectionWait: connectionWait, logger: logger))
-            if backend == .sqlite { try await opened[0].migrate(logger: logger) }
-            opened.append(try await SQLStore.open(url: url, connectionWait: connectionWait, logger: logger))
-            let result = try await body(opened[0], opened[1])
+            while opened.count < count {
+                opened.append(try await SQLStore.open(url: url, connectionWait: connectionWait, logger: logger))
+                if opened.count == 1, backend == .sqlite { try await opened[0].migrate(logger: logger) }
+            }
+            let result = try await body(opened)
             for store in opened { await store.close() }
             try await cleanup()
             return result
