@@ -24,16 +24,18 @@ final class MemoryCounters: RateLimitCounter {
         let length = stamped.milliseconds
         // The ended window comes out of the lock with the counts, so its buckets are freed outside it.
         let (hits, start, _) = state.withLockedValue { windows -> ([String: Int], Int64, Window?) in
+            // Taken out while counted, so its dictionary stays uniquely held and is changed in place.
+            var current = windows.removeValue(forKey: length) ?? Window(start: stamped.start)
             var ended: Window?
-            if windows[length].map({ $0.start < stamped.start }) ?? true {
-                ended = windows.updateValue(Window(start: stamped.start), forKey: length)
-            }
+            if current.start < stamped.start { (ended, current) = (current, Window(start: stamped.start)) }
             var hits: [String: Int] = [:]
             for bucket in buckets where hits[bucket] == nil {
-                windows[length]!.counts[bucket, default: 0] += 1
-                hits[bucket] = windows[length]!.counts[bucket]
+                let count = (current.counts[bucket] ?? 0) + 1
+                current.counts[bucket] = count
+                hits[bucket] = count
             }
-            return (hits, windows[length]!.start, ended)
+            windows[length] = current
+            return (hits, current.start, ended)
         }
         return (hits, Date(milliseconds: start + length))
     }
