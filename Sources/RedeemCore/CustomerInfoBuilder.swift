@@ -49,7 +49,7 @@ extension CustomerInfo {
                     ))
             }
             guard purchase.refundedAt == nil, let product else { continue }
-            let rank = purchase.expiresDate.map { max($0, purchase.gracePeriodExpiresDate ?? $0) } ?? lifetime
+            let rank = purchase.access.accessEnds ?? lifetime
             for entitlement in product.entitlements where rank >= (entitlements[entitlement]?.rank ?? .distantPast) {
                 entitlements[entitlement] = (
                     EntitlementInfo(

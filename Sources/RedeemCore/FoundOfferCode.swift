@@ -54,4 +54,15 @@ extension OfferRules {
     /// Like the App Store: the in-app route refuses a downgrade; a redemption on the web schedules it after the
     /// current period.
     public static func allowsDowngrade(on channel: OfferRedemptionChannel) -> Bool { channel == .web }
+
+    /// A claim of `code` by someone whose history the store read: a second claim of the offer (by the same customer or,
+    /// on the web, the same address) is refused, then `plan` decides eligibility and what is granted. Both the
+    /// transactional and the one-statement paths, and the web page's check before payment, decide here.
+    public static func decide(
+        offer: Offer, product: Product, claimedBefore: Bool, purchases: [Purchase], products: [String: Product], at now: Date,
+        channel: OfferRedemptionChannel
+    ) -> Result<OfferPlan, OfferRedemptionFailure> {
+        if claimedBefore { return .failure(.alreadyRedeemed) }
+        return plan(offer: offer, product: product, purchases: purchases, products: products, at: now, allowDowngrade: allowsDowngrade(on: channel))
+    }
 }

@@ -38,6 +38,8 @@ public struct Offer: Codable, Hashable, Sendable {
     public var periods: Int
     /// Nil for free offers; per period for pay-as-you-go, in total for pay-up-front.
     public var price: Price?
+    /// What claiming the offer on the web charges at once: the price, times its periods for pay as you go.
+    public var charge: Price? { price?.times(paymentMode == .payAsYouGo ? periods : 1) }
     public var eligibility: OfferEligibility
     public var startsAt: Date?
     public var endsAt: Date?
@@ -108,6 +110,8 @@ public struct Offer: Codable, Hashable, Sendable {
             guard let price, price.amountMicros > 0 else {
                 throw ValidationError(field: "price", reason: "a \(paymentMode.rawValue) offer needs a price above zero")
             }
+            try price.validateChargeable(field: "price")
+            try charge?.validateChargeable(field: "price")
         }
         if product.type == .subscription {
             guard duration != nil else { throw ValidationError(field: "duration", reason: "a subscription offer needs a duration such as P1M") }

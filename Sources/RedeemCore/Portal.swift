@@ -35,15 +35,16 @@ public enum PortalRules {
 
     public static func actions(_ purchase: Purchase, linksAllowed: Bool, now: Date) -> Actions {
         Actions(
-            newLink: linksAllowed && purchase.refundedAt == nil && (purchase.expiresDate.map { $0 > now } ?? true),
+            newLink: linksAllowed && purchase.isActive(at: now),
             cancel: (try? SupportRules.cancelAtPeriodEnd(purchase, now: now).get()) != nil,
             resume: (try? SupportRules.resume(purchase, now: now).get()) != nil,
             billing: purchase.store == .stripe && purchase.storeTransactionID.hasPrefix("sub_")
         )
     }
 
-    /// Purchases a buyer manages here: those bought on the web (not grants, not purchases recorded from elsewhere).
+    /// Purchases a buyer manages here: those bought on the web and offer codes claimed there (not an operator's grants,
+    /// not purchases recorded from elsewhere), refunded ones included, with what can still be done with them.
     public static func isManaged(_ purchase: Purchase) -> Bool {
-        purchase.store == .rcBilling || purchase.store == .stripe
+        purchase.store == .rcBilling || purchase.store == .stripe || purchase.offer != nil
     }
 }

@@ -71,6 +71,8 @@ public struct Product: Codable, Hashable, Sendable {
             throw ValidationError(field: "display_name", reason: "must be at most 200 characters")
         }
         for entitlement in entitlements { try Identifier.validate(entitlement, field: "entitlements") }
+        // What checkout charges must be chargeable: refused here, not when a buyer opens the link.
+        try price?.validateChargeable(field: "price")
         if subscriptionGroup != nil || groupLevel != nil {
             guard type == .subscription else {
                 throw ValidationError(field: "subscription_group", reason: "only subscriptions belong to a subscription group")

@@ -17,24 +17,6 @@ public enum PeriodType: String, Codable, CaseIterable, Sendable {
     case normal, intro, trial, prepaid
 }
 
-/// A price in minor-unit-free micros, e.g. 4.99 USD is 4_990_000.
-public struct Price: Codable, Hashable, Sendable {
-    public var amountMicros: Int64
-    public var currency: String
-
-    public init(amountMicros: Int64, currency: String) {
-        self.amountMicros = amountMicros
-        self.currency = currency
-    }
-
-    public var amount: Double { Double(amountMicros) / 1_000_000 }
-
-    enum CodingKeys: String, CodingKey {
-        case currency
-        case amountMicros = "amount_micros"
-    }
-}
-
 /// One purchase: a subscription (renewals extend `expiresDate`) or a one-time product.
 public struct Purchase: Codable, Hashable, Sendable {
     public var id: String
@@ -107,12 +89,8 @@ public struct Purchase: Codable, Hashable, Sendable {
         case createdAt = "created_at"
     }
 
-    /// Grants access at `date`: not refunded, and unexpired (counting the grace period).
-    public func isActive(at date: Date) -> Bool {
-        guard refundedAt == nil else { return false }
-        guard let expiresDate else { return true }
-        return max(expiresDate, gracePeriodExpiresDate ?? expiresDate) > date
-    }
+    /// Grants access at `date` (`AccessFacts.isActive`, the one definition).
+    public func isActive(at date: Date) -> Bool { access.isActive(at: date) }
 }
 
 /// A buyer or app user. Every alias, the original ID included, resolves to one customer.

@@ -37,19 +37,22 @@ public struct RedemptionFacts: Equatable, Sendable {
     /// Every app user ID of the claimant's customer (at least the claimant's own).
     public var claimantIDs: [String]
     public var behavior: RestoreBehavior
-    /// Read only when `RedemptionRules.needsOwnerSubscriptionState` says so; nil otherwise.
-    public var ownerHasActiveSubscription: Bool?
+    /// The owner's purchases as access facts, read only when `RedemptionRules.needsOwnerSubscriptionState` says so;
+    /// nil otherwise. Whether one is an active subscription is `AccessFacts`' to say, at `now`.
+    public var ownerPurchases: [AccessFacts]?
+    public var now: Date
 
     public init(
         ownerCustomerID: String, ownerIDs: [String], claimantCustomerID: String, claimantIDs: [String], behavior: RestoreBehavior,
-        ownerHasActiveSubscription: Bool? = nil
+        ownerPurchases: [AccessFacts]? = nil, now: Date
     ) {
         self.ownerCustomerID = ownerCustomerID
         self.ownerIDs = ownerIDs
         self.claimantCustomerID = claimantCustomerID
         self.claimantIDs = claimantIDs
         self.behavior = behavior
-        self.ownerHasActiveSubscription = ownerHasActiveSubscription
+        self.ownerPurchases = ownerPurchases
+        self.now = now
     }
 }
 
@@ -74,7 +77,7 @@ public enum RedemptionRules {
         let ownerIsAnonymous = isAnonymous(ids: facts.ownerIDs)
         switch Association.decide(
             claimantIsAnonymous: claimantIsAnonymous, ownerIsAnonymous: ownerIsAnonymous, behavior: facts.behavior,
-            ownerHasActiveSubscription: facts.ownerHasActiveSubscription ?? false
+            ownerHasActiveSubscription: facts.ownerPurchases?.contains { $0.isActiveSubscription(at: facts.now) } ?? false
         ) {
         case .alias: return .alias(survivor: claimantIsAnonymous ? .owner : .claimant)
         case .transfer: return .transfer

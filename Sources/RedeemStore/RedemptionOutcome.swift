@@ -14,6 +14,9 @@ public enum RedemptionOutcome: Sendable, Equatable {
     case belongsToOtherUser
     /// Unused but past its lifetime.
     case expired(Purchase)
+    /// The purchase came from an offer code claimed on the web that the claimant cannot have (claimed it before, or
+    /// not eligible): it stays where it is and the link stays unused.
+    case offerRefused(OfferRedemptionFailure)
 
     /// The label stored with each attempt.
     public var label: String {
@@ -24,6 +27,7 @@ public enum RedemptionOutcome: Sendable, Equatable {
         case .otherApp: "other_app"
         case .belongsToOtherUser: "belongs_to_other_user"
         case .expired: "expired"
+        case .offerRefused: "offer_refused"
         }
     }
 }

@@ -104,3 +104,20 @@ extension SQLRow {
         return value
     }
 }
+
+extension AccessFacts {
+    init(row: SQLRow) {
+        self.init(
+            expiresDate: row.optionalDate("expires_date"), gracePeriodExpiresDate: row.optionalDate("grace_period_expires_date"),
+            refundedAt: row.optionalDate("refunded_at"))
+    }
+
+    /// `[expires, grace, refunded]` triples in milliseconds, as PostgreSQL's `json_agg` gives them.
+    static func list(json: String?) throws -> [AccessFacts] {
+        guard let json else { return [] }
+        let date = { (ms: Int64?) in ms.map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) } }
+        return try JSONDecoder().decode([[Int64?]].self, from: Data(json.utf8)).map {
+            AccessFacts(expiresDate: date($0[0]), gracePeriodExpiresDate: date($0[1]), refundedAt: date($0[2]))
+        }
+    }
+}

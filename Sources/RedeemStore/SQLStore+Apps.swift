@@ -2,8 +2,8 @@ import Foundation
 import RedeemCore
 
 extension SQLStore {
-    public func createApp(_ app: App, keys: [GeneratedAPIKey]) async throws {
-        try await write { connection in
+    public func createApp(_ app: App, keys: [GeneratedAPIKey], audit: AuditEntry? = nil) async throws {
+        try await write(audit: audit) { connection in
             try await connection.query(
                 """
                 INSERT INTO apps (id, name, icon_url, app_store_url, play_store_url, scheme, ios_team_id, ios_bundle_id,
@@ -34,8 +34,8 @@ extension SQLStore {
         try await read { try await $0.query("SELECT * FROM apps ORDER BY created_at, id").map(App.init(row:)) }
     }
 
-    public func updateApp(_ app: App) async throws {
-        try await write { connection in
+    public func updateApp(_ app: App, audit: AuditEntry? = nil) async throws {
+        try await write(audit: audit) { connection in
             let previousQuota = try await connection.first("SELECT offer_code_quota_per_quarter AS q FROM apps WHERE id = \(app.id)")?.int("q")
             let rows = try await connection.query(
                 """
@@ -75,8 +75,8 @@ extension SQLStore {
         }
     }
 
-    public func createKey(_ key: GeneratedAPIKey) async throws {
-        try await write { connection in
+    public func createKey(_ key: GeneratedAPIKey, audit: AuditEntry? = nil) async throws {
+        try await write(audit: audit) { connection in
             if let appID = key.record.appID {
                 guard try await connection.first("SELECT id FROM apps WHERE id = \(appID)") != nil else {
                     throw StoreError.notFound("app '\(appID)'")
@@ -109,8 +109,8 @@ extension SQLStore {
         }
     }
 
-    public func revokeKey(id: String, appID: String?, at date: Date) async throws {
-        try await write { connection in
+    public func revokeKey(id: String, appID: String?, at date: Date, audit: AuditEntry? = nil) async throws {
+        try await write(audit: audit) { connection in
             let rows =
                 if let appID {
                     try await connection.query(

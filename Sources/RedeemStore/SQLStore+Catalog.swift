@@ -2,8 +2,8 @@ import Foundation
 import RedeemCore
 
 extension SQLStore {
-    public func createEntitlement(_ entitlement: Entitlement) async throws {
-        try await write { connection in
+    public func createEntitlement(_ entitlement: Entitlement, audit: AuditEntry? = nil) async throws {
+        try await write(audit: audit) { connection in
             try await Self.requireApp(entitlement.appID, on: connection)
             try await connection.query(
                 """
@@ -13,8 +13,8 @@ extension SQLStore {
         }
     }
 
-    public func updateEntitlement(_ entitlement: Entitlement) async throws {
-        try await write { connection in
+    public func updateEntitlement(_ entitlement: Entitlement, audit: AuditEntry? = nil) async throws {
+        try await write(audit: audit) { connection in
             let rows = try await connection.query(
                 """
                 UPDATE entitlements SET display_name = \(entitlement.displayName)
@@ -41,8 +41,8 @@ extension SQLStore {
         }
     }
 
-    public func createProduct(_ product: Product) async throws {
-        try await write { connection in
+    public func createProduct(_ product: Product, audit: AuditEntry? = nil) async throws {
+        try await write(audit: audit) { connection in
             try await Self.requireApp(product.appID, on: connection)
             try await connection.query(
                 """
@@ -56,8 +56,8 @@ extension SQLStore {
         }
     }
 
-    public func updateProduct(_ product: Product) async throws {
-        try await write { connection in
+    public func updateProduct(_ product: Product, audit: AuditEntry? = nil) async throws {
+        try await write(audit: audit) { connection in
             let rows = try await connection.query(
                 """
                 UPDATE products SET display_name = \(product.displayName), period = \(product.period),

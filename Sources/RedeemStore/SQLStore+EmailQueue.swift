@@ -5,24 +5,26 @@ extension SQLStore {
     /// Queues `email` unless one of its kind was queued for the same purchase within `quietPeriod`;
     /// decided by one conditional upsert, so concurrent callers queue at most one. Returns whether it was queued.
     public func enqueueEmail(_ email: QueuedEmail, quietPeriod: TimeInterval) async throws -> Bool {
-        try await write { connection in
-            let cutoff = email.createdAt.addingTimeInterval(-quietPeriod)
-            let won = try await connection.query(
-                """
-                INSERT INTO email_throttle (purchase_id, kind, last_queued_at) VALUES (\(email.purchaseID), \(email.kind.rawValue), \(email.createdAt))
-                ON CONFLICT (purchase_id, kind) DO UPDATE SET last_queued_at = excluded.last_queued_at
-                WHERE email_throttle.last_queued_at <= \(cutoff)
-                RETURNING purchase_id
-                """)
-            guard !won.isEmpty else { return false }
-            try await connection.query(
-                """
-                INSERT INTO email_outbox (id, app_id, purchase_id, kind, recipient, created_at, next_attempt_at)
-                VALUES (\(email.id), \(email.appID), \(email.purchaseID), \(email.kind.rawValue), \(email.recipient),
-                    \(email.createdAt), \(email.createdAt))
-                """)
-            return true
-        }
+        try await write { try await Self.enqueue(email, quietPeriod: quietPeriod, on: $0) }
+    }
+
+    static func enqueue(_ email: QueuedEmail, quietPeriod: TimeInterval, on connection: any SQLConnection) async throws -> Bool {
+        let cutoff = email.createdAt.addingTimeInterval(-quietPeriod)
+        let won = try await connection.query(
+            """
+            INSERT INTO email_throttle (purchase_id, kind, last_queued_at) VALUES (\(email.purchaseID), \(email.kind.rawValue), \(email.createdAt))
+            ON CONFLICT (purchase_id, kind) DO UPDATE SET last_queued_at = excluded.last_queued_at
+            WHERE email_throttle.last_queued_at <= \(cutoff)
+            RETURNING purchase_id
+            """)
+        guard !won.isEmpty else { return false }
+        try await connection.query(
+            """
+            INSERT INTO email_outbox (id, app_id, purchase_id, kind, recipient, created_at, next_attempt_at)
+            VALUES (\(email.id), \(email.appID), \(email.purchaseID), \(email.kind.rawValue), \(email.recipient),
+                \(email.createdAt), \(email.createdAt))
+            """)
+        return true
     }
 
     /// Leases up to `limit` due e-mails for `lease` seconds; another worker (or instance) skips leased rows, and on

@@ -71,9 +71,12 @@ public struct LifecycleTransaction: Sendable {
     }
 
     /// Refunded: the entitlement is revoked.
-    public func refund(_ purchase: Purchase) async throws {
+    /// The refunded amount (all of the price unless the store says how much) goes out negative, as RevenueCat's
+    /// `CANCELLATION` for a refund carries it.
+    public func refund(_ purchase: Purchase, amount: Price? = nil) async throws {
         guard purchase.refundedAt == nil else { return }
-        try await emit(.cancellation, try await update(purchase.id, "refunded_at = \(now)"), reason: .customerSupport)
+        let refunded = try await update(purchase.id, "refunded_at = \(now)")
+        try await emit(.cancellation, refunded, reason: .customerSupport, refund: amount ?? purchase.price)
     }
 
     /// A grant revoked: it ends now (`CANCELLATION`, by customer support).
@@ -90,11 +93,12 @@ public struct LifecycleTransaction: Sendable {
         return try Purchase(row: row)
     }
 
-    private func emit(_ type: WebhookEventType, _ purchase: Purchase, reason: WebhookReason? = nil) async throws {
+    private func emit(_ type: WebhookEventType, _ purchase: Purchase, reason: WebhookReason? = nil, refund: Price? = nil) async throws {
         guard let product = try await SQLStore.products(appID: purchase.appID, ids: [purchase.productID], on: connection).first else { return }
         let customer = try await SQLStore.eventCustomer(id: purchase.customerID, on: connection)
         var event = WebhookEvent.lifecycle(type, purchase: purchase, customer: customer, product: product, eventID: SQLStore.eventID(), at: now)
         if type == .cancellation { event.cancelReason = reason }
+        if let refund { event.setPrice(refund, refunded: true) }
         if type == .expiration { event.expirationReason = reason }
         if type == .billingIssue { event.gracePeriodExpirationAtMs = purchase.gracePeriodExpiresDate.map(WebhookEvent.milliseconds) }
         try await SQLStore.emit(event, on: connection, now: now)
@@ -123,11 +127,10 @@ extension SQLStore {
     /// An operator's refund: the purchase refunded (its entitlement revoked), its CANCELLATION event queued, and the
     /// audit record, in one transaction. Refunding twice changes nothing more.
     public func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> Purchase {
-        try await write { connection in
+        try await write(audit: audit) { connection in
             let purchase = try await Self.purchase(appID: appID, id: id, on: connection)
             try Self.requireHere(SupportRules.refund(purchase), elsewhere: "Refund this purchase in Stripe.")
             try await LifecycleTransaction(connection: connection, now: now).refund(purchase)
-            try await Self.insertAudit(audit, on: connection)
             return try await Self.purchase(appID: appID, id: id, on: connection)
         }
     }

@@ -5,9 +5,9 @@ extension SQLStore {
     /// Stores a batch and its codes' hashes in one transaction: all of them or none.
     /// Hashes in ascending order insert fastest (appends to the key's B-tree). `progress` gets the number stored so far.
     public func createCodeBatch(
-        _ batch: OfferCodeBatch, codeHashes: [String], progress: @escaping @Sendable (Int) -> Void = { _ in }
+        _ batch: OfferCodeBatch, codeHashes: [String], audit: AuditEntry? = nil, progress: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
-        try await write { connection in
+        try await write(audit: audit) { connection in
             _ = try await Self.offer(appID: batch.appID, id: batch.offerID, on: connection)
             try await connection.query(
                 """
@@ -52,8 +52,8 @@ extension SQLStore {
     }
 
     /// Switches a batch on or off; its codes follow.
-    public func setCodeBatchActive(appID: String, id: String, active: Bool) async throws -> OfferCodeBatch {
-        try await write { connection in
+    public func setCodeBatchActive(appID: String, id: String, active: Bool, audit: AuditEntry? = nil) async throws -> OfferCodeBatch {
+        try await write(audit: audit) { connection in
             guard
                 let row = try await connection.first(
                     """
@@ -66,8 +66,8 @@ extension SQLStore {
         }
     }
 
-    public func createCustomCode(_ code: CustomOfferCode) async throws {
-        try await write { connection in
+    public func createCustomCode(_ code: CustomOfferCode, audit: AuditEntry? = nil) async throws {
+        try await write(audit: audit) { connection in
             _ = try await Self.offer(appID: code.appID, id: code.offerID, on: connection)
             do {
                 try await connection.query(
@@ -109,8 +109,8 @@ extension SQLStore {
         }
     }
 
-    public func setCustomCodeActive(appID: String, id: String, active: Bool) async throws -> CustomOfferCode {
-        try await write { connection in
+    public func setCustomCodeActive(appID: String, id: String, active: Bool, audit: AuditEntry? = nil) async throws -> CustomOfferCode {
+        try await write(audit: audit) { connection in
             try await connection.query("UPDATE offer_custom_codes SET active = \(active) WHERE app_id = \(appID) AND id = \(id)")
             guard
                 let row = try await connection.first(

@@ -33,6 +33,10 @@ public struct OfferCodeRedemptionRequest: Sendable {
     public var includeCustomerInfo = false
     public var now: Date
 
+    /// Who a web claim is for besides the claimant: the buyer's address, normalized. Offer rules hold against every
+    /// purchase and claim of it in the app, since each web claim starts a new anonymous customer.
+    public var claimingAddress: String? { channel == .web ? email.flatMap(PortalRules.normalizedEmail) : nil }
+
     public init(
         appID: String, code: String, claimant: AppUserID, channel: Channel, isSandbox: Bool, store: Store = .promotional,
         email: String? = nil, payment: Payment? = nil, checkoutReference: String? = nil, now: Date
@@ -104,22 +108,8 @@ extension SQLStore {
         if let failure = OfferRules.refusal(found, paid: request.payment != nil, at: now) { throw OfferRefused(failure: failure) }
         let offer = found.offer
         let customer = try await Self.resolveOrCreate(appID: request.appID, appUserID: request.claimant, now: now, on: connection)
-        if try await connection.first(
-            """
-            SELECT id FROM offer_redemptions WHERE offer_id = \(offer.id) AND customer_id = \(customer.id)
-            """) != nil
-        {
-            throw OfferRefused(failure: .alreadyRedeemed)
-        }
-        let purchases = try await connection.query("SELECT * FROM purchases WHERE customer_id = \(customer.id)").map(Purchase.init(row:))
-        var products = [found.product.id: found.product]
-        let others = Array(Set(purchases.map(\.productID)).subtracting([found.product.id]))
-        for product in try await Self.products(appID: request.appID, ids: others, on: connection) { products[product.id] = product }
         let plan: OfferPlan
-        switch OfferRules.plan(
-            offer: offer, product: found.product, purchases: purchases, products: products, at: now,
-            allowDowngrade: OfferRules.allowsDowngrade(on: request.channel))
-        {
+        switch try await decideClaim(request, found: found, customerID: customer.id, on: connection) {
         case .success(let value): plan = value
         case .failure(let failure): throw OfferRefused(failure: failure)
         }
@@ -157,15 +147,60 @@ extension SQLStore {
         return redemption
     }
 
+    /// Facts in, decision out: the claimant's history (its customer's purchases and claims of the offer, and on the web
+    /// those of the buyer's address), judged by `OfferRules.decide`.
+    static func decideClaim(
+        _ request: OfferCodeRedemptionRequest, found: FoundOfferCode, customerID: String?, on connection: any SQLConnection
+    ) async throws -> Result<OfferPlan, OfferRedemptionFailure> {
+        let address = request.claimingAddress
+        let claimedBefore =
+            try await connection.first(
+                """
+                SELECT id FROM offer_redemptions WHERE offer_id = \(found.offer.id)
+                    AND (customer_id = \(customerID) OR (email IS NOT NULL AND email = \(address)))
+                """) != nil
+        var purchases: [Purchase] = []
+        if let customerID {
+            purchases = try await connection.query("SELECT * FROM purchases WHERE customer_id = \(customerID)").map(Purchase.init(row:))
+        }
+        if let address {
+            let known = Set(purchases.map(\.id))
+            purchases += try await connection.query(
+                "SELECT * FROM purchases WHERE app_id = \(request.appID) AND LOWER(email) = \(address)"
+            ).map(Purchase.init(row:)).filter { !known.contains($0.id) }
+        }
+        var products = [found.product.id: found.product]
+        let others = Array(Set(purchases.map(\.productID)).subtracting([found.product.id]))
+        for product in try await Self.products(appID: request.appID, ids: others, on: connection) { products[product.id] = product }
+        return OfferRules.decide(
+            offer: found.offer, product: found.product, claimedBefore: claimedBefore, purchases: purchases, products: products, at: request.now,
+            channel: request.channel)
+    }
+
+    /// Why a web claim would be refused, decided as the redemption would decide it, without writing: checked before a
+    /// paid offer's checkout, so nobody pays for what they cannot have. Nil when it would be granted (or is not known).
+    public func offerClaimRefusal(_ request: OfferCodeRedemptionRequest) async throws -> OfferRedemptionFailure? {
+        try await read { connection in
+            guard let found = try await Self.findOfferCode(appID: request.appID, typed: request.code, on: connection) else { return .invalid }
+            if let failure = found.unavailability(at: request.now) { return failure }
+            let customer = try await Self.resolve(appID: request.appID, appUserID: request.claimant, on: connection)
+            if case .failure(let failure) = try await Self.decideClaim(request, found: found, customerID: customer?.id, on: connection) {
+                return failure
+            }
+            return nil
+        }
+    }
+
     /// The one-per-customer record of a redemption.
     static func offerRecord(_ request: OfferCodeRedemptionRequest, found: FoundOfferCode, customerID: String, purchaseID: String) -> SQL {
         let batchID: String? = if case .oneTime(_, let batch, _) = found.kind { batch.id } else { nil }
         let customCodeID: String? = if case .custom(let code) = found.kind { code.id } else { nil }
         return """
             INSERT INTO offer_redemptions (id, app_id, offer_id, customer_id, app_user_id, code_type, batch_id, custom_code_id,
-                purchase_id, channel, created_at)
+                purchase_id, channel, created_at, email)
             VALUES (\(Identifier.make(prefix: "ored")), \(request.appID), \(found.offer.id), \(customerID), \(request.claimant.rawValue),
-                \(found.codeType), \(batchID), \(customCodeID), \(purchaseID), \(request.channel.rawValue), \(request.now))
+                \(found.codeType), \(batchID), \(customCodeID), \(purchaseID), \(request.channel.rawValue), \(request.now),
+                \(request.claimingAddress))
             """
     }
 

@@ -33,15 +33,17 @@ extension SQLStore {
 
     /// nil: take the transactional path.
     func fastOfferRedemption(_ request: OfferCodeRedemptionRequest) async throws -> OfferCodeRedemption? {
-        guard database.engine == .postgres, request.includeCustomerInfo, request.payment == nil, request.checkoutReference == nil
+        // A web claim's history includes its address's, which only the transactional path reads.
+        guard database.engine == .postgres, request.includeCustomerInfo, request.payment == nil, request.checkoutReference == nil,
+            request.claimingAddress == nil
         else { return nil }
         let now = request.now
         guard let facts = try await read({ try await Self.offerFacts(request, on: $0) }),
-            !facts.alreadyRedeemed,
             OfferRules.refusal(facts.found, paid: false, at: now) == nil,
-            case .success(let plan) = OfferRules.plan(
-                offer: facts.found.offer, product: facts.found.product, purchases: facts.purchases, products: facts.products, at: now,
-                allowDowngrade: OfferRules.allowsDowngrade(on: request.channel)),
+            case .success(let plan) = OfferRules.decide(
+                offer: facts.found.offer, product: facts.found.product, claimedBefore: facts.alreadyRedeemed, purchases: facts.purchases,
+                products: facts.products, at: now,
+                channel: request.channel),
             let quotaFirst = StripedCount.withRoom(limit: facts.quota, used: facts.stripes, first: Int.random(in: 0..<StripedCount.stripes)),
             let codeFirst = Self.codeFirst(facts)
         else { return nil }

@@ -3,8 +3,8 @@ import RedeemCore
 
 extension SQLStore {
     /// Creates an offer; a subscription product takes at most `Offer.maxActivePerSubscription` active offers.
-    public func createOffer(_ offer: Offer) async throws {
-        try await write { connection in
+    public func createOffer(_ offer: Offer, audit: AuditEntry? = nil) async throws {
+        try await write(audit: audit) { connection in
             guard let product = try await Self.products(appID: offer.appID, ids: [offer.productID], on: connection).first else {
                 throw StoreError.notFound("product '\(offer.productID)'")
             }
@@ -50,8 +50,8 @@ extension SQLStore {
     }
 
     /// Switches an offer on or off; switching on counts against the product's active-offer limit.
-    public func setOfferActive(appID: String, id: String, active: Bool) async throws -> Offer {
-        try await write { connection in
+    public func setOfferActive(appID: String, id: String, active: Bool, audit: AuditEntry? = nil) async throws -> Offer {
+        try await write(audit: audit) { connection in
             var offer = try await Self.offer(appID: appID, id: id, on: connection)
             guard offer.isActive != active else { return offer }
             if active, let product = try await Self.products(appID: appID, ids: [offer.productID], on: connection).first {

@@ -53,7 +53,7 @@ public struct AuditEntry: Codable, Hashable, Sendable {
 
 extension SQLStore {
     public func createOperator(_ op: Operator, passwordHash: String, audit: AuditEntry) async throws {
-        try await write { connection in
+        try await write(audit: audit) { connection in
             if try await connection.first("SELECT id FROM operators WHERE email = \(op.email)") != nil {
                 throw StoreError.conflict("an operator with e-mail '\(op.email)' exists")
             }
@@ -62,7 +62,6 @@ extension SQLStore {
                 INSERT INTO operators (id, email, role, password_hash, created_at)
                 VALUES (\(op.id), \(op.email), \(op.role.rawValue), \(passwordHash), \(op.createdAt))
                 """)
-            try await Self.insertAudit(audit, on: connection)
         }
     }
 
@@ -81,7 +80,7 @@ extension SQLStore {
 
     /// Disables an operator and ends their sessions, or enables them again.
     public func setOperatorDisabled(email: String, _ disabled: Bool, now: Date, audit: AuditEntry) async throws -> Operator {
-        try await write { connection in
+        try await write(audit: audit) { connection in
             guard
                 let row = try await connection.first(
                     "UPDATE operators SET disabled_at = \(disabled ? now : nil) WHERE email = \(email) RETURNING *")
@@ -90,21 +89,19 @@ extension SQLStore {
             if disabled {
                 try await connection.query("UPDATE operator_sessions SET ended_at = \(now) WHERE operator_id = \(op.id) AND ended_at IS NULL")
             }
-            try await Self.insertAudit(audit, on: connection)
             return op
         }
     }
 
     /// A new password ends every session of the operator.
     public func setOperatorPassword(email: String, passwordHash: String, now: Date, audit: AuditEntry) async throws {
-        try await write { connection in
+        try await write(audit: audit) { connection in
             guard
                 let row = try await connection.first(
                     "UPDATE operators SET password_hash = \(passwordHash) WHERE email = \(email) RETURNING id")
             else { throw StoreError.notFound("operator '\(email)'") }
             try await connection.query(
                 "UPDATE operator_sessions SET ended_at = \(now) WHERE operator_id = \(try row.string("id")) AND ended_at IS NULL")
-            try await Self.insertAudit(audit, on: connection)
         }
     }
 
@@ -145,24 +142,22 @@ extension SQLStore {
 
     /// Turns two-factor sign-in on, with the time step of the code that confirmed the secret.
     public func enableTwoFactor(operatorID: String, step: Int64, now: Date, audit: AuditEntry) async throws {
-        try await write { connection in
+        try await write(audit: audit) { connection in
             let enabled = try await connection.query(
                 """
                 UPDATE operators SET totp_enabled_at = \(now), totp_last_step = \(step)
                 WHERE id = \(operatorID) AND totp_enabled_at IS NULL AND totp_secret IS NOT NULL RETURNING id
                 """)
             if enabled.isEmpty { throw StoreError.conflict("Two-factor sign-in is already on.") }
-            try await Self.insertAudit(audit, on: connection)
         }
     }
 
     /// Turns two-factor sign-in off (the operator, or `redeem operators reset-two-factor` for a lost phone).
     public func disableTwoFactor(email: String, audit: AuditEntry) async throws {
-        try await write { connection in
+        try await write(audit: audit) { connection in
             let cleared = try await connection.query(
                 "UPDATE operators SET totp_secret = NULL, totp_enabled_at = NULL, totp_last_step = NULL WHERE email = \(email) RETURNING id")
             if cleared.isEmpty { throw StoreError.notFound("operator '\(email)'") }
-            try await Self.insertAudit(audit, on: connection)
         }
     }
 
@@ -209,8 +204,10 @@ extension SQLStore {
         }
     }
 
-    public func recordAudit(_ entry: AuditEntry) async throws {
-        try await single { try await Self.insertAudit(entry, on: $0) }
+    /// Records an action whose one effect is elsewhere (asking Stripe to refund or cancel), before it is made: so no
+    /// request reaches Stripe unrecorded. Its outcome arrives as Stripe's webhook, applied and recorded there.
+    public func recordRequest(_ entry: AuditEntry) async throws {
+        try await write(audit: entry) { _ in }
     }
 
     /// Inside a write's own transaction, so the record and the write commit together.

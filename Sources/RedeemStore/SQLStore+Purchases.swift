@@ -4,15 +4,20 @@ import RedeemWebhooks
 
 extension SQLStore {
     public func grant(_ grant: PurchaseGrant, idempotency: Idempotency?, now: Date) async throws -> GrantResult {
+        try await self.grant(grant, idempotency: idempotency, now: now, audit: nil)
+    }
+
+    /// Records a purchase once per idempotency key; `audit`, when given, is recorded with it, naming the new purchase.
+    public func grant(_ grant: PurchaseGrant, idempotency: Idempotency?, now: Date, audit: AuditEntry?) async throws -> GrantResult {
         do {
-            return try await grantOnce(grant, idempotency: idempotency, now: now)
+            return try await grantOnce(grant, idempotency: idempotency, now: now, audit: audit)
         } catch let error as StoreError where error.isConflict && idempotency != nil {
             // A concurrent request with the same key committed first; this attempt now finds its result.
-            return try await grantOnce(grant, idempotency: idempotency, now: now)
+            return try await grantOnce(grant, idempotency: idempotency, now: now, audit: audit)
         }
     }
 
-    func grantOnce(_ grant: PurchaseGrant, idempotency: Idempotency?, now: Date) async throws -> GrantResult {
+    func grantOnce(_ grant: PurchaseGrant, idempotency: Idempotency?, now: Date, audit: AuditEntry?) async throws -> GrantResult {
         try await write { connection in
             if let idempotency,
                 let row = try await connection.first(
@@ -29,6 +34,10 @@ extension SQLStore {
             }
             let purchase = try await Self.insertPurchase(grant, now: now, on: connection)
             try await Self.emitPurchase(purchase, now: now, on: connection)
+            if var audit {
+                audit.objectID = purchase.id
+                try await Self.insertAudit(audit, on: connection)
+            }
             if let idempotency {
                 try await connection.query(
                     """
@@ -190,12 +199,12 @@ extension SQLStore {
 }
 
 extension SQLStore {
-    /// The app's unrefunded purchases billed to `email` (compared case-insensitively), newest first.
+    /// The app's purchases billed to `email` (compared case-insensitively), refunded ones included, newest first.
     public func purchases(appID: String, email: String) async throws -> [Purchase] {
         try await read { connection in
             try await connection.query(
                 """
-                SELECT * FROM purchases WHERE app_id = \(appID) AND LOWER(email) = \(email.lowercased()) AND refunded_at IS NULL
+                SELECT * FROM purchases WHERE app_id = \(appID) AND LOWER(email) = \(email.lowercased())
                 ORDER BY purchase_date DESC, id LIMIT 20
                 """
             ).map(Purchase.init(row:))

@@ -9,6 +9,23 @@ extension SQLStore {
         }
     }
 
+    /// An operator's new link: the token, its e-mail (unless one went out within `quietPeriod`) and the audit entry,
+    /// committed together. Returns whether the e-mail was queued.
+    public func issueLink(
+        appID: String, purchaseID: String, tokenHash: String, now: Date, expiresAt: Date, email: QueuedEmail?, quietPeriod: TimeInterval,
+        audit: AuditEntry
+    ) async throws -> Bool {
+        try await write { connection in
+            try await Self.insertToken(appID: appID, purchaseID: purchaseID, tokenHash: tokenHash, now: now, expiresAt: expiresAt, on: connection)
+            var emailed = false
+            if let email { emailed = try await Self.enqueue(email, quietPeriod: quietPeriod, on: connection) }
+            var entry = audit
+            entry.detail = emailed ? "shown and e-mailed" : "shown"
+            try await Self.insertAudit(entry, on: connection)
+            return emailed
+        }
+    }
+
     public func redeem(appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior, now: Date) async throws -> RedemptionOutcome
     {
         try await redeem(appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, describe: false).outcome
@@ -55,13 +72,13 @@ extension SQLStore {
                 customerInfo: CustomerInfo(customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now),
                 product: snapshot.products[purchase.productID]
             )
-        } catch is Refused {
+        } catch let refused as Refused {
             // The claim was rolled back with everything else in its transaction; only the attempt is recorded.
             try await write { connection in
                 try await Self.recordAttempt(
-                    appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: .belongsToOtherUser, now: now, on: connection)
+                    appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: refused.outcome, now: now, on: connection)
             }
-            return DescribedRedemption(outcome: .belongsToOtherUser)
+            return DescribedRedemption(outcome: refused.outcome)
         }
     }
 
@@ -83,7 +100,10 @@ extension SQLStore {
     }
 
     /// Thrown inside the transaction so that a refused association also undoes the claim.
-    struct Refused: Error {}
+    /// Thrown inside the redemption's transaction to roll the claim back; `outcome` is what the attempt records.
+    struct Refused: Error {
+        let outcome: RedemptionOutcome
+    }
 
     static func insertToken(
         appID: String, purchaseID: String, tokenHash: String, now: Date, expiresAt: Date, on connection: any SQLConnection
@@ -276,12 +296,17 @@ extension SQLStore {
             ? try await aliases(customerID: claimantCustomer.id, on: connection) : [claimant.rawValue]
         var facts = RedemptionFacts(
             ownerCustomerID: purchase.customerID, ownerIDs: claimed.ownerIDs, claimantCustomerID: claimantCustomer.id,
-            claimantIDs: claimantIDs, behavior: behavior ?? claimed.restoreBehavior
+            claimantIDs: claimantIDs, behavior: behavior ?? claimed.restoreBehavior, now: now
         )
         if RedemptionRules.needsOwnerSubscriptionState(facts) {
-            facts.ownerHasActiveSubscription = try await hasActiveSubscription(customerID: purchase.customerID, now: now, on: connection)
+            facts.ownerPurchases = try await accessFacts(customerID: purchase.customerID, on: connection)
         }
         let decision = RedemptionRules.decide(facts)
+        if let offer = purchase.offer, decision != .alreadyYours, decision != .refuse,
+            let failure = try await offerRefusal(offer, of: purchase, claimantID: claimantCustomer.id, on: connection)
+        {
+            throw Refused(outcome: .offerRefused(failure))
+        }
         switch decision {
         case .alreadyYours:
             break
@@ -301,17 +326,44 @@ extension SQLStore {
             try await connection.query("UPDATE purchases SET customer_id = \(claimantCustomer.id) WHERE id = \(purchase.id)")
             purchase.customerID = claimantCustomer.id
         case .refuse:
-            throw Refused()
+            throw Refused(outcome: .belongsToOtherUser)
         }
         return decision.association
     }
 
-    static func hasActiveSubscription(customerID: String, now: Date, on connection: any SQLConnection) async throws -> Bool {
-        try await connection.first(
-            """
-            SELECT COUNT(*) AS n FROM purchases
-            WHERE customer_id = \(customerID) AND expires_date IS NOT NULL AND expires_date > \(now) AND refunded_at IS NULL
-            """)?.int("n") ?? 0 > 0
+    /// An offer claimed on the web is checked again against the customer it is redeemed to: whether they had claimed the
+    /// offer already, and whether they were eligible when it was claimed (their purchases up to then), as
+    /// `OfferRules.decide` judges. Nil when they may have it.
+    static func offerRefusal(
+        _ claimed: PurchaseOffer, of purchase: Purchase, claimantID: String, on connection: any SQLConnection
+    ) async throws -> OfferRedemptionFailure? {
+        let offer = try await Self.offer(appID: purchase.appID, id: claimed.offerID, on: connection)
+        guard let product = try await products(appID: purchase.appID, ids: [purchase.productID], on: connection).first else { return nil }
+        let claimedBefore =
+            try await connection.first(
+                """
+                SELECT id FROM offer_redemptions WHERE offer_id = \(offer.id) AND customer_id = \(claimantID)
+                    AND (purchase_id IS NULL OR purchase_id <> \(purchase.id))
+                """) != nil
+        let history = try await connection.query(
+            "SELECT * FROM purchases WHERE customer_id = \(claimantID) AND id <> \(purchase.id) AND created_at <= \(purchase.createdAt)"
+        ).map(Purchase.init(row:))
+        var products = [product.id: product]
+        for other in try await Self.products(appID: purchase.appID, ids: Array(Set(history.map(\.productID))), on: connection) {
+            products[other.id] = other
+        }
+        let decision = OfferRules.decide(
+            offer: offer, product: product, claimedBefore: claimedBefore, purchases: history, products: products, at: purchase.purchaseDate,
+            channel: .web)
+        if case .failure(let failure) = decision { return failure }
+        return nil
+    }
+
+    /// Every purchase of the customer as the facts `AccessFacts` judges; whether any is active is Core's to say.
+    static func accessFacts(customerID: String, on connection: any SQLConnection) async throws -> [AccessFacts] {
+        try await connection.query(
+            "SELECT expires_date, grace_period_expires_date, refunded_at FROM purchases WHERE customer_id = \(customerID)"
+        ).map(AccessFacts.init(row:))
     }
 
     static func attemptInsert(appID: String, purchaseID: String?, claimant: AppUserID, outcome: RedemptionOutcome, now: Date) -> SQL {
@@ -327,7 +379,7 @@ extension SQLStore {
         let purchaseID: String? =
             switch outcome {
             case .redeemed(let purchase, _), .subscriptionExpired(let purchase), .expired(let purchase): purchase.id
-            case .belongsToOtherUser:
+            case .belongsToOtherUser, .offerRefused:
                 try await connection.first("SELECT purchase_id FROM redemption_tokens WHERE token_hash = \(tokenHash) AND app_id = \(appID)")?
                     .optionalString("purchase_id")
             case .invalid, .otherApp: nil
@@ -350,7 +402,7 @@ extension RedemptionOutcome {
     var redeemedPurchase: Purchase? {
         switch self {
         case .redeemed(let purchase, _), .subscriptionExpired(let purchase): purchase
-        case .invalid, .otherApp, .belongsToOtherUser, .expired: nil
+        case .invalid, .otherApp, .belongsToOtherUser, .expired, .offerRefused: nil
         }
     }
 }

@@ -20,7 +20,8 @@ extension SQLStore {
         let ownerIDs: [String]
         let restoreBehavior: RestoreBehavior
         let claimant: Customer?
-        let ownerHasActiveSubscription: Bool
+        /// The owner's purchases, for Core to judge whether one is an active subscription.
+        let ownerPurchases: [AccessFacts]
         /// What the webhook events need; nil when the app has no live endpoint.
         let events: FastEvents?
     }
@@ -28,13 +29,15 @@ extension SQLStore {
     /// nil: take the transactional path.
     func fastRedemption(appID: String, tokenHash: String, claimant: AppUserID, now: Date) async throws -> DescribedRedemption? {
         guard database.engine == .postgres, !claimant.isAnonymous else { return nil }
-        guard let facts = try await read({ try await Self.fastFacts(appID: appID, tokenHash: tokenHash, claimant: claimant, now: now, on: $0) })
+        // A purchase an offer code made is checked again against the claimant, which only the transactional path does.
+        guard let facts = try await read({ try await Self.fastFacts(appID: appID, tokenHash: tokenHash, claimant: claimant, now: now, on: $0) }),
+            facts.purchase.offer == nil
         else { return nil }
         let claimantID = facts.claimant?.id ?? Identifier.make(prefix: "cus")
         var ruleFacts = RedemptionFacts(
             ownerCustomerID: facts.purchase.customerID, ownerIDs: facts.ownerIDs, claimantCustomerID: claimantID,
-            claimantIDs: [claimant.rawValue], behavior: facts.restoreBehavior)
-        if RedemptionRules.needsOwnerSubscriptionState(ruleFacts) { ruleFacts.ownerHasActiveSubscription = facts.ownerHasActiveSubscription }
+            claimantIDs: [claimant.rawValue], behavior: facts.restoreBehavior, now: now)
+        if RedemptionRules.needsOwnerSubscriptionState(ruleFacts) { ruleFacts.ownerPurchases = facts.ownerPurchases }
         let decision = RedemptionRules.decide(ruleFacts)
         guard let association = decision.association, decision == .transfer || decision == .alias(survivor: .claimant) else { return nil }
         var moved = facts.purchase
@@ -49,7 +52,7 @@ extension SQLStore {
             } ?? []
         let statement = Self.fastApply(
             appID: appID, tokenHash: tokenHash, claimant: claimant, claimantID: claimantID, isNew: facts.claimant == nil,
-            merges: association == .alias, purchase: facts.purchase, outcome: outcome, deliveries: deliveries,
+            merges: association == .alias, ownerIDs: facts.ownerIDs, purchase: facts.purchase, outcome: outcome, deliveries: deliveries,
             endpoints: facts.events?.endpointIDs ?? [], now: now)
         let rows: [SQLRow]
         do {
@@ -69,8 +72,8 @@ extension SQLStore {
 
     /// The token with its purchase, what deciding needs and, when the app has a live webhook endpoint, what its events
     /// need; nil when the token is not fresh.
-    /// The owner's active subscription is a scalar subquery, not `EXISTS`: PostgreSQL may turn an `EXISTS` into a hashed
-    /// scan of every purchase with a future expiry, which it did here after a bad estimate, and each read then took 50 ms.
+    /// The owner's purchases come as a scalar subquery of their access facts (Core judges them), not as a predicate:
+    /// PostgreSQL once turned an `EXISTS` on future expiries into a hashed scan of every such purchase (50 ms a read).
     static func fastFacts(
         appID: String, tokenHash: String, claimant: AppUserID, now: Date, on connection: any SQLConnection
     ) async throws
@@ -80,8 +83,8 @@ extension SQLStore {
             """
             SELECT p.*, a.restore_behavior AS app_restore_behavior, ca.app_user_id AS owner_app_user_id,
                 \(sql: eventColumns(claimant: claimant, now: now)),
-                COALESCE((SELECT TRUE FROM purchases s WHERE s.customer_id = p.customer_id AND s.expires_date IS NOT NULL
-                    AND s.expires_date > \(now) AND s.refunded_at IS NULL LIMIT 1), FALSE) AS owner_has_active_subscription,
+                (SELECT json_agg(json_build_array(s.expires_date, s.grace_period_expires_date, s.refunded_at))::text
+                    FROM purchases s WHERE s.customer_id = p.customer_id) AS owner_purchases,
                 \(unsafeRaw: claimantColumns)
             FROM redemption_tokens t JOIN purchases p ON p.id = t.purchase_id JOIN apps a ON a.id = p.app_id
             LEFT JOIN customer_aliases ca ON ca.customer_id = p.customer_id
@@ -94,7 +97,7 @@ extension SQLStore {
         return FastFacts(
             purchase: try Purchase(row: row), ownerIDs: rows.compactMap { $0.optionalString("owner_app_user_id") },
             restoreBehavior: try row.enumeration("app_restore_behavior"), claimant: try claimantCustomer(row, appID: appID),
-            ownerHasActiveSubscription: try row.bool("owner_has_active_subscription"), events: try fastEvents(row))
+            ownerPurchases: try AccessFacts.list(json: row.optionalString("owner_purchases")), events: try fastEvents(row))
     }
 
     /// Claim, claimant (created, or its `last_seen` moved on), move or merge, attempt, all or nothing, answering with the
@@ -103,7 +106,8 @@ extension SQLStore {
     /// one statement what `merge(_:into:)` does: the owner's aliases, purchases and offer redemptions go to the
     /// claimant, which keeps the earlier first and later last sighting, and the owner's customer is deleted.
     static func fastApply(
-        appID: String, tokenHash: String, claimant: AppUserID, claimantID: String, isNew: Bool, merges: Bool, purchase: Purchase,
+        appID: String, tokenHash: String, claimant: AppUserID, claimantID: String, isNew: Bool, merges: Bool, ownerIDs: [String],
+        purchase: Purchase,
         outcome: RedemptionOutcome, deliveries: [[SQLValue]], endpoints: [String], now: Date
     ) -> SQL {
         let ownerID = purchase.customerID
@@ -149,13 +153,15 @@ extension SQLStore {
                 UPDATE purchases SET customer_id = \(claimantID)
                 WHERE id = \(purchase.id) AND customer_id = \(ownerID) AND EXISTS (SELECT 1 FROM claimed) RETURNING *),
             """
-        // The merge was decided for an anonymous owner that still exists: an identified alias moved, or no owner
-        // deleted, means the facts changed.
+        // The merge was decided (in Core, anonymity included) on the owner's IDs as read: an owner deleted meanwhile, or
+        // any alias it gained, means the facts changed. IDs hold no control characters, so a newline separates them.
+        let readIDs = ownerIDs.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.joined(separator: "\n")
         let mergeHeld: SQL =
             merges
             ? """
             AND (SELECT COUNT(*) FROM dropped) = (SELECT COUNT(*) FROM claimed)
-                AND NOT EXISTS (SELECT 1 FROM owner_aliases WHERE NOT starts_with(app_user_id, \(AppUserID.anonymousPrefix)))
+                AND (NOT EXISTS (SELECT 1 FROM claimed)
+                    OR COALESCE((SELECT string_agg(app_user_id, E'\\n' ORDER BY app_user_id COLLATE "C") FROM owner_aliases), '') = \(readIDs))
             """
             : ""
         return """

@@ -39,11 +39,10 @@ extension SQLStore {
 
     /// Ends a live grant now and queues its `CANCELLATION`; refuses anything else (see `PromotionalGrant.revokeRefusal`).
     public func revokeGrant(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase {
-        try await write { connection in
+        try await write(audit: audit) { connection in
             let purchase = try await Self.purchase(appID: appID, id: purchaseID, on: connection)
             if let refusal = PromotionalGrant.revokeRefusal(purchase, now: now) { throw StoreError.conflict(refusal) }
             try await LifecycleTransaction(connection: connection, now: now).revoke(purchase)
-            try await Self.insertAudit(audit, on: connection)
             return try await Self.purchase(appID: appID, id: purchaseID, on: connection)
         }
     }
@@ -54,7 +53,7 @@ extension SQLStore {
     ) async throws
         -> Purchase
     {
-        try await write { connection in
+        try await write(audit: audit) { connection in
             var purchase = try await Self.purchase(appID: appID, id: purchaseID, on: connection)
             let destination = try await Self.resolveOrCreate(appID: appID, appUserID: appUserID, now: now, on: connection)
             guard destination.id != purchase.customerID else {
@@ -67,7 +66,6 @@ extension SQLStore {
             try await Self.emit(
                 .transfer(purchase, from: source, to: owner, eventID: Self.eventID(), at: now), transactionID: purchase.storeTransactionID,
                 on: connection, now: now)
-            try await Self.insertAudit(audit, on: connection)
             return purchase
         }
     }
@@ -75,19 +73,18 @@ extension SQLStore {
     /// A sandbox subscription stops renewing at the end of its period (`CANCELLATION`, unsubscribe detected), or
     /// renews again (`UNCANCELLATION`); `SupportRules.cancelAtPeriodEnd` or `.resume` decides in the transaction.
     public func setRenewal(appID: String, purchaseID: String, renews: Bool, now: Date, audit: AuditEntry) async throws -> Purchase {
-        try await write { connection in
+        try await write(audit: audit) { connection in
             let purchase = try await Self.purchase(appID: appID, id: purchaseID, on: connection)
             let rule = renews ? SupportRules.resume(purchase, now: now) : SupportRules.cancelAtPeriodEnd(purchase, now: now)
             try Self.requireHere(rule, elsewhere: renews ? "Resume this subscription in Stripe." : "Cancel this subscription in Stripe.")
             try await LifecycleTransaction(connection: connection, now: now).setWillRenew(purchase, willRenew: renews, periodEnd: nil)
-            try await Self.insertAudit(audit, on: connection)
             return try await Self.purchase(appID: appID, id: purchaseID, on: connection)
         }
     }
 
     /// Sends a failed (or still retrying) e-mail again now. Sent e-mails are not re-sent: a new link is the way.
     public func retryEmail(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> QueuedEmail {
-        try await write { connection in
+        try await write(audit: audit) { connection in
             guard let row = try await connection.first("SELECT * FROM email_outbox WHERE app_id = \(appID) AND id = \(id)") else {
                 throw StoreError.notFound("e-mail '\(id)'")
             }
@@ -96,7 +93,6 @@ extension SQLStore {
                 """
                 UPDATE email_outbox SET failed_at = NULL, next_attempt_at = \(now), locked_until = NULL WHERE id = \(id)
                 """)
-            try await Self.insertAudit(audit, on: connection)
             return try QueuedEmail(row: row)
         }
     }

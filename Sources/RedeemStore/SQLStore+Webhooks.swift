@@ -3,8 +3,8 @@ import RedeemCore
 import RedeemWebhooks
 
 extension SQLStore {
-    public func createWebhookEndpoint(_ endpoint: WebhookEndpoint) async throws {
-        try await write { connection in
+    public func createWebhookEndpoint(_ endpoint: WebhookEndpoint, audit: AuditEntry? = nil) async throws {
+        try await write(audit: audit) { connection in
             try await Self.requireApp(endpoint.appID, on: connection)
             try await connection.query(
                 """
@@ -21,8 +21,8 @@ extension SQLStore {
         }
     }
 
-    public func disableWebhookEndpoint(id: String, appID: String, at date: Date) async throws {
-        try await write { connection in
+    public func disableWebhookEndpoint(id: String, appID: String, at date: Date, audit: AuditEntry? = nil) async throws {
+        try await write(audit: audit) { connection in
             let rows = try await connection.query(
                 """
                 UPDATE webhook_endpoints SET disabled_at = COALESCE(disabled_at, \(date)) WHERE id = \(id) AND app_id = \(appID) RETURNING id
@@ -71,8 +71,8 @@ extension SQLStore {
     }
 
     /// Queues an event outside any other change (e.g. a test event).
-    public func emit(_ event: WebhookEvent, now: Date) async throws {
-        try await write { try await Self.emit(event, on: $0, now: now) }
+    public func emit(_ event: WebhookEvent, now: Date, audit: AuditEntry? = nil) async throws {
+        try await write(audit: audit) { try await Self.emit(event, on: $0, now: now) }
     }
 
     /// A customer with all its IDs, as events describe it.
@@ -186,8 +186,8 @@ extension SQLStore {
     }
 
     /// Sends a delivery again now, whatever its state (the same event ID and body).
-    public func replayDelivery(id: String, appID: String, now: Date) async throws {
-        try await write { connection in
+    public func replayDelivery(id: String, appID: String, now: Date, audit: AuditEntry? = nil) async throws {
+        try await write(audit: audit) { connection in
             let rows = try await connection.query(
                 """
                 UPDATE webhook_deliveries SET next_attempt_at = \(now), failed_at = NULL, delivered_at = NULL, locked_until = NULL

@@ -37,34 +37,24 @@ public final class SQLStore: Sendable {
 
     public func changeToken() async throws -> UInt64? { try await database.changeToken() }
 
-    /// A write transaction. When the task has an audit entry waiting (`AuditScope.recording`), it is inserted in this
-    /// transaction, once.
+    /// A write transaction; with `audit`, the entry naming who made the change is inserted in the same transaction, so
+    /// the change and its record commit together or not at all.
     @discardableResult
-    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+    func write<T: Sendable>(audit: AuditEntry? = nil, _ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let start = ContinuousClock.now
         defer { StoreMetrics.write.finished(since: start) }
-        guard let pending = AuditScope.pending, let entry = pending.entry else {
-            return try await database.transaction { connection in
-                StoreMetrics.write.started(since: start)
-                return try await body(connection)
-            }
-        }
-        let result = try await database.transaction { connection in
+        return try await database.transaction { connection in
             StoreMetrics.write.started(since: start)
             let result = try await body(connection)
-            try await Self.insertAudit(entry, on: connection)
+            if let audit { try await Self.insertAudit(audit, on: connection) }
             return result
         }
-        pending.committed()
-        return result
     }
 
     /// One statement that writes, as its own transaction: outside any transaction on PostgreSQL (no BEGIN and COMMIT
-    /// round trips), on the writer on SQLite. With an audit entry waiting it is a full transaction, to carry it. Timed
-    /// as a write.
+    /// round trips), on the writer on SQLite. Timed as a write.
     @discardableResult
     func single<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        if AuditScope.pending?.entry != nil { return try await write(body) }
         let start = ContinuousClock.now
         defer { StoreMetrics.write.finished(since: start) }
         let timed: @Sendable (any SQLConnection) async throws -> T = { connection in

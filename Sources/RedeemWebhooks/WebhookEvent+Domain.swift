@@ -115,17 +115,22 @@ extension WebhookEvent {
         event.expirationAtMs = purchase.expiresDate.map(milliseconds)
         event.transactionID = purchase.storeTransactionID
         event.originalTransactionID = purchase.storeTransactionID
-        if let price = purchase.price {
-            event.currency = price.currency
-            event.priceInPurchasedCurrency = price.amount
-            event.price = price.currency.uppercased() == "USD" ? price.amount : nil
-        }
+        if let price = purchase.price { event.setPrice(price) }
         // Attribution and custom metadata the purchase link or checkout carried (`utm_source`, `campaign`, …), as
         // RevenueCat carries a customer's attributes, stamped with the purchase's time.
         for (name, value) in purchase.customParams {
             event.subscriberAttributes[name] = WebhookSubscriberAttribute(value: value, updatedAtMs: milliseconds(purchase.purchaseDate))
         }
         return event
+    }
+
+    /// `currency`, `price_in_purchased_currency` and `price` (USD only: Redeem converts no currency); a refund's
+    /// amount is negative, as RevenueCat sends it.
+    public mutating func setPrice(_ price: Price, refunded: Bool = false) {
+        let amount = refunded ? -price.amount : price.amount
+        currency = price.currency
+        priceInPurchasedCurrency = amount
+        self.price = price.currency == "USD" ? amount : nil
     }
 
     /// Unix milliseconds, rounded to the nearest.

@@ -27,7 +27,9 @@ struct AdminTarget: ParsableArguments {
 
     func runWebhooks<T>(local: (WebhookEndpointService) async throws -> T, remote: (RemoteAdmin) async throws -> T) async throws -> T {
         if let admin = try self.remote { return try await remote(admin) }
-        return try await database.withStore { try await local(WebhookEndpointService(store: $0, clock: SystemClock(), worker: nil)) }
+        return try await database.withStore {
+            try await local(WebhookEndpointService(store: $0, clock: SystemClock(), worker: nil, actor: CLI.actor))
+        }
     }
 
     /// Support operations: locally with links against `publicURL` (the CLI queues no e-mail), or through the admin API.

@@ -63,10 +63,11 @@ struct DatabaseOptions: ParsableArguments {
         }
     }
 
-    func withAdmin<T>(creating: Bool = false, _ body: (AdminService) async throws -> T) async throws -> T {
+    /// The admin service on the local database, its writes audited as `actor` (the CLI's, unless `redeem demo`).
+    func withAdmin<T>(creating: Bool = false, actor: String = CLI.actor, _ body: (AdminService) async throws -> T) async throws -> T {
         let store = try await openStore(logger: Logger.cli, creating: creating)
         do {
-            let result = try await body(AdminService(store: store))
+            let result = try await body(AdminService(store: store, actor: actor))
             await store.close()
             return result
         } catch {
@@ -74,6 +75,11 @@ struct DatabaseOptions: ParsableArguments {
             throw error
         }
     }
+}
+
+enum CLI {
+    /// What the audit log records as the actor of a change made from a terminal.
+    static let actor = "cli"
 }
 
 enum Environment {

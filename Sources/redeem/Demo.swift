@@ -124,10 +124,11 @@ struct Demo: AsyncParsableCommand {
                     id: "coins_100", type: "consumable", displayName: "100 Coins", price: PriceInput(amount: "0.99", currency: "USD")))
             let grant = PurchaseGrant(
                 appID: app.id, appUserID: try AppUserID(validating: customer), productID: "pro_monthly", store: .rcBilling,
-                isSandbox: true, purchaseDate: admin.clock.now(), price: Price(amountMicros: 4_990_000, currency: "USD"),
+                isSandbox: true, purchaseDate: admin.clock.now(), price: try Price(text: "4.99", currency: "USD"),
                 email: "buyer@example.com"
             )
-            _ = try await admin.store.grant(grant, idempotency: nil, now: admin.clock.now())
+            let audit = try admin.audit("purchase.create", "purchase", "", appID: app.id, detail: "pro_monthly for the demo customer")
+            _ = try await admin.store.grant(grant, idempotency: nil, now: admin.clock.now(), audit: audit)
         }
         let previous = try await admin.store.keys(appID: nil).filter { $0.label == keyLabel && $0.revokedAt == nil }
         for key in previous { try await admin.revokeKey(id: key.id, appID: nil) }

@@ -12,8 +12,7 @@ struct Operators: AsyncParsableCommand {
         subcommands: [Create.self, List.self, Disable.self, Enable.self, ResetPassword.self, ResetTwoFactor.self]
     )
 
-    /// What the audit log records as the actor of a CLI change.
-    static let actor = "cli"
+    static let actor = CLI.actor
 
     /// The password from standard input (one line; the newline dropped), so it never shows in `ps` or shell history.
     static func readPassword() throws -> String {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RedeemCore
+import RedeemServer
 import RedeemStore
 
 /// `redeem overview`: the console's funnel, for a terminal.
@@ -35,7 +36,7 @@ struct Overview: AsyncParsableCommand {
         let minutes = { (seconds: TimeInterval?) in seconds.map { String(format: "%.1f min", $0 / 60) } ?? "–" }
         print("  purchase to redemption: median \(minutes(funnel.medianToRedeem)), 90th percentile \(minutes(funnel.p90ToRedeem))")
         for (currency, micros) in funnel.revenue.sorted(by: { $0.key < $1.key }) {
-            print("  revenue \(String(format: "%.2f", Double(micros) / 1_000_000)) \(currency)")
+            print("  revenue \(PriceFormat.string(Price(amountMicros: micros, currency: currency)))")
         }
     }
 }

@@ -25,12 +25,8 @@ struct Redeem: AsyncParsableCommand {
         }
         do {
             var command = try parseAsRoot()
-            // Admin writes from a terminal are audited as `cli`; the server's own writes name their key or operator.
-            let actor = command is Serve ? nil : "cli"
-            if let parsed = command as? any AsyncParsableCommand {
-                // The command runs once, inside the scope; nothing else touches it.
-                nonisolated(unsafe) var command = parsed
-                try await AuditScope.$actor.withValue(actor) { try await command.run() }
+            if var parsed = command as? any AsyncParsableCommand {
+                try await parsed.run()
             } else {
                 try command.run()
             }

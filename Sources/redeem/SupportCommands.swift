@@ -95,7 +95,7 @@ extension Purchases {
             let sent = try await target.runSupport(
                 publicURL: try PublicURL.resolve(publicURL),
                 local: { support in
-                    let sent = try await support.sendNewLink(appID: appID, purchaseID: purchase, actor: "cli")
+                    let sent = try await support.sendNewLink(appID: appID, purchaseID: purchase, actor: CLI.actor)
                     return SentLink(
                         redemptionURL: sent.link.customSchemeURL, redemptionHTTPSURL: sent.link.httpsURL, expiresAt: sent.link.expiresAt,
                         emailed: sent.emailed)
@@ -127,7 +127,7 @@ extension Purchases {
             let appID = try options.app.id
             let refunded = try await options.target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
-                local: { try await $0.refund(appID: appID, purchaseID: options.purchase, actor: "cli").purchase },
+                local: { try await $0.refund(appID: appID, purchaseID: options.purchase, actor: CLI.actor).purchase },
                 remote: { try await $0.send(.POST, try options.path("refund"), as: Purchase.self) })
             if options.json { return try Output.json(refunded) }
             if refunded.refundedAt != nil {
@@ -147,7 +147,7 @@ extension Purchases {
             let appID = try options.app.id
             let cancelled = try await options.target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
-                local: { try await $0.cancelAtPeriodEnd(appID: appID, purchaseID: options.purchase, actor: "cli").purchase },
+                local: { try await $0.cancelAtPeriodEnd(appID: appID, purchaseID: options.purchase, actor: CLI.actor).purchase },
                 remote: { try await $0.send(.POST, try options.path("cancel"), as: Purchase.self) })
             if options.json { return try Output.json(cancelled) }
             let end = cancelled.expiresDate.map(ISODate.format) ?? "its period end"
@@ -169,7 +169,7 @@ extension Purchases {
             let appID = try options.app.id
             let moved = try await options.target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
-                local: { try await $0.transfer(appID: appID, purchaseID: options.purchase, to: appUserID, actor: "cli") },
+                local: { try await $0.transfer(appID: appID, purchaseID: options.purchase, to: appUserID, actor: CLI.actor) },
                 remote: { try await $0.send(.POST, try options.path("transfer"), body: ["app_user_id": appUserID], as: Purchase.self) })
             if options.json { return try Output.json(moved) }
             print("Moved \(moved.id) to \(appUserID).")
@@ -346,7 +346,7 @@ struct Grants: AsyncParsableCommand {
             let granted = try await target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
                 local: {
-                    try await $0.grant(appID: appID, appUserID: appUserID, entitlementID: entitlement, duration: preset, until: end, actor: "cli")
+                    try await $0.grant(appID: appID, appUserID: appUserID, entitlementID: entitlement, duration: preset, until: end, actor: CLI.actor)
                 },
                 remote: {
                     try await $0.send(
@@ -370,7 +370,7 @@ struct Grants: AsyncParsableCommand {
             let appID = try app.id
             let revoked = try await target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
-                local: { try await $0.revokeGrant(appID: appID, purchaseID: purchase, actor: "cli") },
+                local: { try await $0.revokeGrant(appID: appID, purchaseID: purchase, actor: CLI.actor) },
                 remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/grants/\(segment(purchase))/revoke", as: Purchase.self) })
             if json { return try Output.json(revoked) }
             print("Revoked \(revoked.id) (\(revoked.productID)).")
@@ -396,7 +396,7 @@ struct Emails: AsyncParsableCommand {
             let retried = try await target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
                 local: { email in
-                    let queued = try await email.retryEmail(appID: appID, emailID: self.email, actor: "cli")
+                    let queued = try await email.retryEmail(appID: appID, emailID: self.email, actor: CLI.actor)
                     return PurchaseShown.Email(
                         id: queued.id, purchaseID: queued.purchaseID, kind: queued.kind.rawValue, recipient: queued.recipient,
                         state: queued.attempts > 0 ? "retrying" : "queued", attempts: queued.attempts, queuedAt: queued.createdAt, lastError: nil)

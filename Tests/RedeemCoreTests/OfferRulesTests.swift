@@ -71,10 +71,10 @@ import Testing
 
     @Test func validationNamesTheField() {
         #expect(throws: ValidationError(field: "price", reason: "a free_trial offer has no price")) {
-            try Self.offer(price: Price(amountMicros: 1, currency: "USD")).validate(for: Self.monthly)
+            try Self.offer(price: Price(amountMicros: 990_000, currency: "USD")).validate(for: Self.monthly)
         }
         #expect(throws: ValidationError(field: "periods", reason: "a pay_up_front offer has one period")) {
-            try Self.offer(mode: .payUpFront, periods: 2, price: Price(amountMicros: 1, currency: "USD")).validate(for: Self.monthly)
+            try Self.offer(mode: .payUpFront, periods: 2, price: Price(amountMicros: 990_000, currency: "USD")).validate(for: Self.monthly)
         }
         #expect(throws: ValidationError(field: "duration", reason: "a subscription offer needs a duration such as P1M")) {
             try Self.offer(duration: nil).validate(for: Self.monthly)
@@ -82,7 +82,8 @@ import Testing
         #expect(throws: ValidationError.self) { try Self.offer(Self.lifetime, duration: nil, eligibility: [.existing]).validate(for: Self.lifetime) }
         #expect(throws: ValidationError.self) { try Self.offer(eligibility: []).validate(for: Self.monthly) }
         #expect(throws: ValidationError.self) { try Self.offer(periods: 13).validate(for: Self.monthly) }
-        try? Self.offer(Self.lifetime, mode: .payUpFront, duration: nil, price: Price(amountMicros: 1, currency: "USD")).validate(for: Self.lifetime)
+        try? Self.offer(Self.lifetime, mode: .payUpFront, duration: nil, price: Price(amountMicros: 990_000, currency: "USD")).validate(
+            for: Self.lifetime)
     }
 
     @Test func availabilityChecksTheWindowAndTheSwitch() {

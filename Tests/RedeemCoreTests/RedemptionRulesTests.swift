@@ -6,10 +6,31 @@ import Testing
     let anon = AppUserID.anonymous().rawValue
     let anon2 = AppUserID.anonymous().rawValue
 
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// `subscribed`: the owner holds a subscription running a day past now, or one that ended a day ago.
     func facts(owner: [String], claimant: [String], _ behavior: RestoreBehavior, subscribed: Bool? = nil) -> RedemptionFacts {
         RedemptionFacts(
             ownerCustomerID: "cus_owner", ownerIDs: owner, claimantCustomerID: "cus_claimant", claimantIDs: claimant,
-            behavior: behavior, ownerHasActiveSubscription: subscribed)
+            behavior: behavior,
+            ownerPurchases: subscribed.map { [AccessFacts(expiresDate: Self.now.addingTimeInterval($0 ? 86_400 : -86_400))] }, now: Self.now)
+    }
+
+    /// The owner's subscription state is judged by `AccessFacts`: a grace period counts, a refund or a lifetime purchase
+    /// does not make a subscription active.
+    @Test func theOwnersSubscriptionIsJudgedFromItsFacts() {
+        let day: TimeInterval = 86_400
+        func decide(_ purchases: [AccessFacts]) -> RedemptionDecision {
+            var facts = facts(owner: ["bob"], claimant: ["alice"], .transferIfNoActiveSubscription)
+            facts.ownerPurchases = purchases
+            return RedemptionRules.decide(facts)
+        }
+        let lapsed = Self.now.addingTimeInterval(-day)
+        #expect(decide([AccessFacts(expiresDate: lapsed, gracePeriodExpiresDate: Self.now.addingTimeInterval(day))]) == .refuse)
+        #expect(decide([AccessFacts(expiresDate: lapsed, gracePeriodExpiresDate: Self.now)]) == .transfer, "grace ends now: over")
+        #expect(decide([AccessFacts(expiresDate: Self.now.addingTimeInterval(day), refundedAt: lapsed)]) == .transfer)
+        #expect(decide([AccessFacts(expiresDate: nil)]) == .transfer, "a lifetime purchase is not a subscription")
+        #expect(decide([]) == .transfer)
     }
 
     @Test func aCustomerIsAnonymousOnlyWhileEveryIDIs() {

@@ -31,7 +31,7 @@ struct TestShop: Sendable {
             )
             var changes = AppChanges()
             changes.name = "Integration App"
-            let created = try await deps.admin.createApp(changes)
+            let created = try await deps.admin.acting(as: "test").createApp(changes)
             for product in [
                 ProductInput(
                     id: "monthly", type: "subscription", period: "P1M", displayName: "Pro Monthly", entitlements: ["pro"],
@@ -40,7 +40,7 @@ struct TestShop: Sendable {
                     id: "lifetime", type: "non_consumable", displayName: "Pro Lifetime", entitlements: ["pro"],
                     price: try PriceInput(amount: "19.99", currency: "USD")),
             ] {
-                _ = try await deps.admin.createProduct(appID: created.app.id, product)
+                _ = try await deps.admin.acting(as: "test").createProduct(appID: created.app.id, product)
             }
             let shop = TestShop(
                 deps: deps, appID: created.app.id, scheme: created.app.scheme,

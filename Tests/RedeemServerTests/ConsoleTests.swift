@@ -306,7 +306,7 @@ import Testing
             let audit = try await server.deps.store.auditLog(appID: app.id, limit: 50).filter(\.isSupportAction)
             #expect(audit.map(\.action) == ["purchase.refund"])
             #expect(audit.first?.actor == "operator:owner@example.com")
-            try await server.deps.store.recordAudit(
+            try await server.deps.store.recordRequest(
                 AuditEntry(at: TestServer.start, actor: "test", action: "elsewhere.change", objectType: "app", objectID: "x", appID: "app_other"))
             let page = try await server.send(.get, "/console/apps/\(app.id)/audit", key: nil, headers: [.cookie: "redeem_console=\(owner)"])
             #expect(!page.body.contains("elsewhere.change"), "another app's entries stay off this app's page")

@@ -32,7 +32,7 @@ import Testing
         try await TestDatabases.withTwoStores(backend) { serverStore, otherStore in
             let clock = ManualClock(TestServer.start)
             let deps = try await ServerDependencies(store: serverStore, clock: clock)
-            let other = AdminService(store: otherStore, clock: clock)
+            let other = AdminService(store: otherStore, clock: clock, actor: "test")
             let created = try await other.createApp(
                 {
                     var c = AppChanges()

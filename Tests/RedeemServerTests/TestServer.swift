@@ -139,7 +139,7 @@ extension TestServer {
             configured.ownersNeedTwoFactor = ownersNeedTwoFactor
             configured.benchmarkRoutes = benchmarkRoutes
             let deps = configured
-            let adminKey = try await deps.admin.createKey(appID: nil, kind: "admin").plaintext
+            let adminKey = try await deps.admin.acting(as: "test").createKey(appID: nil, kind: "admin").plaintext
             let app = Application(router: try buildRouter(deps), configuration: .init(address: .hostname("127.0.0.1", port: 0)))
             try await app.test(setup) { client in
                 try await body(TestServer(client: client, deps: deps, adminKey: adminKey))

@@ -107,7 +107,8 @@ import Testing
             var (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"))
             purchase.customerID = "cus_someone_else"  // what a decision read before a concurrent transfer would hold
             let statement = SQLStore.fastApply(
-                appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: false, purchase: purchase,
+                appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: false,
+                ownerIDs: ["bob"], purchase: purchase,
                 outcome: .redeemed(purchase, association: .transfer), deliveries: [], endpoints: [], now: Fixture.now)
             await #expect { try await store.database.read { try await $0.query(statement) } } throws: { SQLStore.lostARace($0) }
             #expect(try await store.redemptionTokenState(tokenHash: hash)?.consumedAt == nil)
@@ -188,10 +189,12 @@ import Testing
     /// A merge decided for an anonymous owner that has since signed in (an identified alias) is undone whole.
     @Test func aMergeDecidedForAnOwnerThatSignedInMeanwhileIsUndone() async throws {
         try await Self.withStore { store, app in
-            let (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: .anonymous())
+            let buyer = AppUserID.anonymous()
+            let (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: buyer)
             let statement = SQLStore.fastApply(
                 appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: true,
-                purchase: purchase, outcome: .redeemed(purchase, association: .alias), deliveries: [], endpoints: [], now: Fixture.now)
+                ownerIDs: [buyer.rawValue], purchase: purchase, outcome: .redeemed(purchase, association: .alias), deliveries: [], endpoints: [],
+                now: Fixture.now)
             try await store.database.read {
                 try await $0.query(
                     """
@@ -216,7 +219,8 @@ import Testing
                 let (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: buyer)
                 let statement = SQLStore.fastApply(
                     appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: merges,
-                    purchase: purchase, outcome: .redeemed(purchase, association: merges ? .alias : .transfer), deliveries: [], endpoints: [],
+                    ownerIDs: [buyer.rawValue], purchase: purchase, outcome: .redeemed(purchase, association: merges ? .alias : .transfer),
+                    deliveries: [], endpoints: [],
                     now: Fixture.now)
                 _ = try await store.redeemDescribed(appID: app.id, tokenHash: hash, claimant: Fixture.user("yan"), now: Fixture.now)
                 let owner = try await RedemptionCases.owner(store, app.id, purchase)
@@ -348,7 +352,8 @@ import Testing
                 WebhookEndpoint(
                     id: "whe_new", appID: app.id, url: "https://example.com/h", authorization: nil, signingSecret: "s", createdAt: Fixture.now))
             let statement = SQLStore.fastApply(
-                appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: false, purchase: purchase,
+                appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: false,
+                ownerIDs: ["bob"], purchase: purchase,
                 outcome: .redeemed(purchase, association: .transfer), deliveries: [], endpoints: [], now: Fixture.now)
             await #expect { try await store.database.read { try await $0.query(statement) } } throws: { SQLStore.lostARace($0) }
             #expect(try await store.redemptionTokenState(tokenHash: hash)?.consumedAt == nil)

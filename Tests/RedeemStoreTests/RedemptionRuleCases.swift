@@ -4,8 +4,34 @@ import RedeemStore
 import Testing
 
 /// The store redeems as `RedemptionRules.decide` says, for every kind of owner and claimant, restore behaviour and
-/// owner subscription state: a rule changed in one place and not the other fails here.
+/// owner subscription standing (real purchases: active, in its grace period, lapsed, refunded): a rule changed in one
+/// place and not the other fails here.
 enum RedemptionRuleCases {
+    /// What the owner holds besides the purchase being redeemed.
+    enum Standing: CaseIterable { case nothing, active, inGrace, lapsed, refunded }
+
+    /// Records a monthly subscription for `owner` in `standing`.
+    static func subscribe(_ store: SQLStore, appID: String, _ owner: AppUserID, _ standing: Standing) async throws {
+        let day: TimeInterval = 86_400
+        let ends: Date
+        switch standing {
+        case .nothing: return
+        case .active, .refunded: ends = Fixture.now.addingTimeInterval(day)
+        case .inGrace, .lapsed: ends = Fixture.now.addingTimeInterval(-day)
+        }
+        let grant = PurchaseGrant(
+            appID: appID, appUserID: owner, productID: "monthly", purchaseDate: Fixture.now.addingTimeInterval(-30 * day), expiresDate: ends)
+        let purchase = try await store.grant(grant, idempotency: nil, now: Fixture.now).purchase
+        let change: SQL? =
+            switch standing {
+            case .inGrace:
+                "UPDATE purchases SET grace_period_expires_date = \(Fixture.now.addingTimeInterval(day)), billing_issues_detected_at = \(ends) WHERE id = \(purchase.id)"
+            case .refunded: "UPDATE purchases SET refunded_at = \(Fixture.now.addingTimeInterval(-day)) WHERE id = \(purchase.id)"
+            default: nil
+            }
+        if let change { try await store.database.transaction { try await $0.query(change) } }
+    }
+
     /// Who holds an ID: an anonymous one, an identified one, or an anonymous one since aliased to an identified one.
     enum Kind: CaseIterable { case anonymous, identified, identifiedSince }
 
@@ -36,26 +62,28 @@ enum RedemptionRuleCases {
             for ownerKind in Kind.allCases {
                 for claimantKind in Kind.allCases {
                     for behavior in RestoreBehavior.allCases {
-                        for ownerSubscribed in [false, true] {
+                        for standing in Standing.allCases {
                             n += 1
                             let (owner, ownerIDs) = try await person(store, appID: app.id, kind: ownerKind, name: "owner\(n)")
                             let (claimant, claimantIDs) = try await person(store, appID: app.id, kind: claimantKind, name: "claimant\(n)")
-                            if ownerSubscribed {
-                                _ = try await store.grant(
-                                    PurchaseGrant(appID: app.id, appUserID: owner, productID: "monthly", purchaseDate: Fixture.now),
-                                    idempotency: nil, now: Fixture.now)
-                            }
+                            try await subscribe(store, appID: app.id, owner, standing)
                             let (purchase, hash) = try await RedemptionCases.purchaseWithToken(
                                 store, appID: app.id, buyer: owner, product: "lifetime")
                             let claimantCustomer = try #require(try await store.findCustomer(appID: app.id, appUserID: claimant))
                             var facts = RedemptionFacts(
                                 ownerCustomerID: purchase.customerID, ownerIDs: ownerIDs, claimantCustomerID: claimantCustomer.id,
-                                claimantIDs: claimantIDs, behavior: behavior)
-                            if RedemptionRules.needsOwnerSubscriptionState(facts) { facts.ownerHasActiveSubscription = ownerSubscribed }
+                                claimantIDs: claimantIDs, behavior: behavior, now: Fixture.now)
+                            if RedemptionRules.needsOwnerSubscriptionState(facts) {
+                                facts.ownerPurchases = try await store.purchases(customerID: purchase.customerID).map(\.access)
+                            }
                             let decision = RedemptionRules.decide(facts)
+                            if ownerKind != .anonymous, claimantKind != .anonymous, behavior == .transferIfNoActiveSubscription {
+                                // Stated outright too: a subscription in its grace period is active.
+                                #expect((decision == .refuse) == [.active, .inGrace].contains(standing), "\(standing)")
+                            }
                             let outcome = try await store.redeem(
                                 appID: app.id, tokenHash: hash, claimant: claimant, behavior: behavior, now: Fixture.now)
-                            let label = "owner \(ownerKind), claimant \(claimantKind), \(behavior), subscribed \(ownerSubscribed)"
+                            let label = "owner \(ownerKind), claimant \(claimantKind), \(behavior), owner holds \(standing)"
                             let holder = try await RedemptionCases.owner(store, app.id, purchase)
                             switch decision {
                             case .refuse:

@@ -9,7 +9,15 @@ import OpenAPIRuntime
 struct APIHandlers: APIProtocol {
     let deps: ServerDependencies
 
-    var admin: AdminService { deps.admin }
+    /// The admin service, its writes audited under the request's key.
+    var admin: AdminService { get throws { deps.admin.acting(as: try keyActor()) } }
+    var webhookEndpoints: WebhookEndpointService { get throws { deps.webhookEndpoints.acting(as: try keyActor()) } }
+
+    /// The audit log's name for the request's key (`key:<id>`); the admin routes all have one.
+    func keyActor() throws -> String {
+        guard let key = try context.key else { throw APIError.unauthenticated }
+        return "key:\(key.id)"
+    }
 
     /// The request's Hummingbird context: its key and client address (`RequestScope`).
     var context: AppRequestContext {

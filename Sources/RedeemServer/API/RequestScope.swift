@@ -7,13 +7,13 @@ enum RequestScope {
     @TaskLocal static var context: AppRequestContext?
 }
 
-/// Sets `RequestScope.context` for the rest of the request, and the audit log's actor: the key that authorized it.
+/// Sets `RequestScope.context` for the rest of the request.
 struct RequestScopeMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         try await RequestScope.$context.withValue(context) {
-            try await AuditScope.$actor.withValue(context.key.map { "key:\($0.id)" }) { try await next(request, context) }
+            try await next(request, context)
         }
     }
 }

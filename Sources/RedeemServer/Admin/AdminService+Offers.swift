@@ -92,7 +92,7 @@ extension AdminService {
         )
         try offer.validate(for: product)
         do {
-            try await audited("offer.create", "offer", offer.id, appID: appID, detail: offer.referenceName) { try await store.createOffer(offer) }
+            try await store.createOffer(offer, audit: try audit("offer.create", "offer", offer.id, appID: appID, detail: offer.referenceName))
         } catch let error as StoreError where error.isConflict && error.description.hasPrefix("already exists") {
             throw StoreError.conflict("the app already has an offer named '\(offer.referenceName)'")
         }
@@ -100,9 +100,8 @@ extension AdminService {
     }
 
     public func setOfferActive(appID: String, id: String, active: Bool) async throws -> Offer {
-        try await audited(active ? "offer.activate" : "offer.deactivate", "offer", id, appID: appID) {
-            try await store.setOfferActive(appID: appID, id: id, active: active)
-        }
+        try await store.setOfferActive(
+            appID: appID, id: id, active: active, audit: try audit(active ? "offer.activate" : "offer.deactivate", "offer", id, appID: appID))
     }
 
     /// Generates `count` one-time codes for an offer and stores their hashes. `progress` hears the phase and a count.
@@ -126,9 +125,8 @@ extension AdminService {
             let generated = GeneratedCodeBatch(batch: batch, codes: codes)
             try beforeStoring(generated)
             do {
-                try await audited("code_batch.create", "code_batch", batch.id, appID: appID, detail: "\(count) codes for \(offerID)") {
-                    try await store.createCodeBatch(batch, codeHashes: hashes) { progress("stored", $0) }
-                }
+                let audit = try audit("code_batch.create", "code_batch", batch.id, appID: appID, detail: "\(count) codes for \(offerID)")
+                try await store.createCodeBatch(batch, codeHashes: hashes, audit: audit) { progress("stored", $0) }
                 return generated
             } catch let error as StoreError where error.isConflict && attempt == 1 {
                 continue  // A code collided (about 1 in 10^12 per million): draw the whole batch again.
@@ -145,9 +143,9 @@ extension AdminService {
     }
 
     public func setCodeBatchActive(appID: String, id: String, active: Bool) async throws -> OfferCodeBatch {
-        try await audited(active ? "code_batch.activate" : "code_batch.deactivate", "code_batch", id, appID: appID) {
-            try await store.setCodeBatchActive(appID: appID, id: id, active: active)
-        }
+        try await store.setCodeBatchActive(
+            appID: appID, id: id, active: active,
+            audit: try audit(active ? "code_batch.activate" : "code_batch.deactivate", "code_batch", id, appID: appID))
     }
 
     public func createCustomCode(appID: String, _ input: CustomCodeInput) async throws -> CustomOfferCode {
@@ -165,14 +163,14 @@ extension AdminService {
             id: Identifier.make(prefix: "cc"), appID: appID, offerID: input.offerID, code: code, maxRedemptions: input.maxRedemptions,
             expiresAt: input.expiresAt, isActive: input.active ?? true, createdAt: now
         )
-        try await audited("custom_code.create", "custom_code", custom.id, appID: appID) { try await store.createCustomCode(custom) }
+        try await store.createCustomCode(custom, audit: try audit("custom_code.create", "custom_code", custom.id, appID: appID))
         return custom
     }
 
     public func setCustomCodeActive(appID: String, id: String, active: Bool) async throws -> CustomOfferCode {
-        try await audited(active ? "custom_code.activate" : "custom_code.deactivate", "custom_code", id, appID: appID) {
-            try await store.setCustomCodeActive(appID: appID, id: id, active: active)
-        }
+        try await store.setCustomCodeActive(
+            appID: appID, id: id, active: active,
+            audit: try audit(active ? "custom_code.activate" : "custom_code.deactivate", "custom_code", id, appID: appID))
     }
 
     /// The redemption report as CSV: a header line, then one line per redemption.

@@ -7,12 +7,18 @@ public struct AdminService: Sendable {
     public let store: any AdminStore
     public let clock: any RedeemClock
     let keyCache: KeyCache?
+    /// Who the writes are recorded under: `key:<id>`, `operator:<e-mail>` or `cli`; reads need none.
+    public let actor: String?
 
-    public init(store: any AdminStore, clock: any RedeemClock = SystemClock(), keyCache: KeyCache? = nil) {
+    public init(store: any AdminStore, clock: any RedeemClock = SystemClock(), keyCache: KeyCache? = nil, actor: String? = nil) {
         self.store = store
         self.clock = clock
         self.keyCache = keyCache
+        self.actor = actor
     }
+
+    /// The same service, its writes recorded under `actor`.
+    public func acting(as actor: String) -> AdminService { AdminService(store: store, clock: clock, keyCache: keyCache, actor: actor) }
 
     /// Creates an app with its three keys (public sandbox, public production, secret), shown once.
     /// `id` is for callers that need a stable one (the demo); apps otherwise get a generated ID.
@@ -20,7 +26,7 @@ public struct AdminService: Sendable {
         let now = clock.now()
         let app = try changes.makeApp(id: id, now: now)
         let keys = [APIKeyKind.publicSandbox, .publicProduction, .secret].map { GeneratedAPIKey(appID: app.id, kind: $0, now: now) }
-        try await audited("app.create", "app", app.id, appID: app.id, detail: app.name) { try await store.createApp(app, keys: keys) }
+        try await store.createApp(app, keys: keys, audit: try audit("app.create", "app", app.id, appID: app.id, detail: app.name))
         return CreatedApp(app: app, keys: keys)
     }
 
@@ -28,7 +34,7 @@ public struct AdminService: Sendable {
         var app = try await store.app(id: id)
         try changes.apply(to: &app, now: clock.now())
         let updated = app
-        try await audited("app.update", "app", id, appID: id) { try await store.updateApp(updated) }
+        try await store.updateApp(updated, audit: try audit("app.update", "app", id, appID: id))
         return app
     }
 
@@ -43,7 +49,7 @@ public struct AdminService: Sendable {
         )
         try product.validate()
         do {
-            try await audited("product.create", "product", product.id, appID: appID) { try await store.createProduct(product) }
+            try await store.createProduct(product, audit: try audit("product.create", "product", product.id, appID: appID))
         } catch let error as StoreError where error.isConflict {
             throw StoreError.conflict("product '\(product.id)' already exists")
         }
@@ -59,7 +65,7 @@ public struct AdminService: Sendable {
         if let level = update.groupLevel { product.groupLevel = level }
         try product.validate()
         let updated = product
-        try await audited("product.update", "product", id, appID: appID) { try await store.updateProduct(updated) }
+        try await store.updateProduct(updated, audit: try audit("product.update", "product", id, appID: appID))
         return product
     }
 
@@ -70,9 +76,7 @@ public struct AdminService: Sendable {
             appID: appID, id: input.id, displayName: input.displayName.flatMap { $0.isEmpty ? nil : $0 }, createdAt: clock.now()
         )
         do {
-            try await audited("entitlement.create", "entitlement", entitlement.id, appID: appID) {
-                try await store.createEntitlement(entitlement)
-            }
+            try await store.createEntitlement(entitlement, audit: try audit("entitlement.create", "entitlement", entitlement.id, appID: appID))
         } catch let error as StoreError where error.isConflict {
             throw StoreError.conflict("entitlement '\(input.id)' already exists")
         }
@@ -85,7 +89,7 @@ public struct AdminService: Sendable {
         try Self.validateDisplayName(displayName)
         if let displayName { entitlement.displayName = displayName.isEmpty ? nil : displayName }
         let updated = entitlement
-        try await audited("entitlement.update", "entitlement", id, appID: appID) { try await store.updateEntitlement(updated) }
+        try await store.updateEntitlement(updated, audit: try audit("entitlement.update", "entitlement", id, appID: appID))
         return entitlement
     }
 
@@ -101,21 +105,20 @@ public struct AdminService: Sendable {
             )
         }
         let key = GeneratedAPIKey(appID: appID, kind: kind, label: try APIKey.validLabel(label), now: clock.now())
-        try await audited("key.create", "key", key.record.id, appID: appID, detail: kind.rawValue) { try await store.createKey(key) }
+        try await store.createKey(key, audit: try audit("key.create", "key", key.record.id, appID: appID, detail: kind.rawValue))
         return CreatedKey(key: key.record, plaintext: key.plaintext)
     }
 
     public func revokeKey(id: String, appID: String?) async throws {
-        try await audited("key.revoke", "key", id, appID: appID) { try await store.revokeKey(id: id, appID: appID, at: clock.now()) }
+        try await store.revokeKey(id: id, appID: appID, at: clock.now(), audit: try audit("key.revoke", "key", id, appID: appID))
         keyCache?.invalidateAll()
     }
 
-    /// Runs a write whose transaction also records who did `action` to which object (see `AuditScope`).
-    func audited<T: Sendable>(
-        _ action: String, _ objectType: String, _ objectID: String, appID: String?, detail: String? = nil, _ write: () async throws -> T
-    ) async throws -> T {
-        try await AuditScope.recording(
-            action: action, objectType: objectType, objectID: objectID, appID: appID, detail: detail, now: clock.now(), write)
+    /// The audit entry a write commits with: who (`actor`) did `action` to which object. A write with no actor is
+    /// refused, never recorded as nobody's.
+    public func audit(_ action: String, _ objectType: String, _ objectID: String, appID: String?, detail: String? = nil) throws -> AuditEntry {
+        guard let actor else { throw APIError(.internalError, "A write with no actor to record it under.") }
+        return AuditEntry(at: clock.now(), actor: actor, action: action, objectType: objectType, objectID: objectID, appID: appID, detail: detail)
     }
 }
 
@@ -231,9 +234,8 @@ extension AdminService {
         let grant = PurchaseGrant(
             appID: appID, appUserID: buyer, productID: productID, store: .external, isSandbox: sandbox,
             purchaseDate: now, email: email)
-        let purchase = try await audited("purchase.create", "product", productID, appID: appID, detail: "for \(email)") {
-            try await store.grant(grant, idempotency: nil, now: now).purchase
-        }
+        let audit = try audit("purchase.create", "purchase", "", appID: appID, detail: "\(productID) for \(email)")
+        let purchase = try await store.grant(grant, idempotency: nil, now: now, audit: audit).purchase
         let link = try await RedemptionLinkIssuer(store: store, publicURL: publicURL).issue(for: purchase, now: now)
         return RecordedPurchase(purchase: purchase, link: link)
     }

@@ -40,8 +40,7 @@ struct StripeSessions: Sendable {
     func createOfferSession(
         app: App, product: Product, offer: Offer, code: String, claimant: AppUserID, email: String, successURL: String, cancelURL: String
     ) async throws -> String {
-        guard let price = offer.price else { throw APIError.conflict("The offer has no price.") }
-        let total = Price(amountMicros: price.amountMicros * Int64(offer.paymentMode == .payAsYouGo ? offer.periods : 1), currency: price.currency)
+        guard let total = offer.charge else { throw APIError.conflict("The offer has no price.") }
         return try await create(
             app: app, product: product, productName: "\(product.displayName ?? product.id) · \(offer.referenceName)", price: total,
             mode: .payment, buyer: claimant, email: email, metadata: ["redeem_offer_code": code], successURL: successURL, cancelURL: cancelURL
@@ -53,12 +52,18 @@ struct StripeSessions: Sendable {
         metadata extra: [String: String], successURL: String, cancelURL: String
     ) async throws -> String {
         var metadata = extra
+        let unitAmount: Int
+        do {
+            unitAmount = try price.stripeAmount()
+        } catch {
+            throw APIError.conflict("This price cannot be charged through Stripe: \(error.reason).")
+        }
         metadata["app_id"] = app.id
         metadata["product_id"] = product.id
         if let buyer { metadata["app_user_id"] = buyer.rawValue }
         var checkout = StripeCheckoutRequest(
             secretKey: settings.secretKey, idempotencyKey: SecretToken.generate(byteCount: 16), mode: mode,
-            productName: productName, unitAmount: Int(price.amountMicros / 10_000), currency: price.currency.lowercased(),
+            productName: productName, unitAmount: unitAmount, currency: price.currency.lowercased(),
             successURL: successURL, cancelURL: cancelURL, customerEmail: email, clientReferenceID: buyer?.rawValue, metadata: metadata
         )
         checkout.automaticTax = app.checkoutTax == .stripeTax

@@ -25,7 +25,7 @@ struct ConsoleCatalogController {
     }
 
     @Sendable func createProduct(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await write(request, context) { form, appID in
+        try await write(request, context) { form, appID, admin in
             let type = form["type"] ?? ""
             _ = try await admin.createProduct(
                 appID: appID,
@@ -37,7 +37,7 @@ struct ConsoleCatalogController {
     }
 
     @Sendable func updateProduct(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await write(request, context) { form, appID in
+        try await write(request, context) { form, appID, admin in
             _ = try await admin.updateProduct(
                 appID: appID, id: try context.parameters.decoded("product_id"),
                 ProductUpdate(displayName: form["display_name"], entitlements: Self.list(form["entitlements"]), price: try Self.price(form)))
@@ -46,21 +46,22 @@ struct ConsoleCatalogController {
     }
 
     @Sendable func createEntitlement(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await write(request, context) { form, appID in
+        try await write(request, context) { form, appID, admin in
             _ = try await admin.createEntitlement(
                 appID: appID, EntitlementInput(id: (form["id"] ?? "").trimmingCharacters(in: .whitespaces), displayName: form["display_name"]))
             return .entitlementSaved
         }
     }
 
-    /// An owner's catalog write: refused values and duplicates come back on the page, naming what is wrong.
+    /// An owner's catalog write, through the admin service acting as the operator: refused values and duplicates come
+    /// back on the page, naming what is wrong.
     func write(
-        _ request: Request, _ context: AppRequestContext, _ body: ([String: String], String) async throws -> ConsoleNotice
+        _ request: Request, _ context: AppRequestContext, _ body: ([String: String], String, AdminService) async throws -> ConsoleNotice
     ) async throws -> Response {
         try await console.ownerWrite(request, context, "change products", page: "products") { appID, error, status, session in
             try await page(appID: appID, error: error, status: status, request: request, session: session)
-        } body: { form, appID, _ in
-            try await body(form, appID)
+        } body: { form, appID, session in
+            try await body(form, appID, admin.acting(as: session.actor))
         }
     }
 
@@ -90,7 +91,7 @@ struct ConsoleCatalogController {
             // Absent rather than empty: the template shows a name only when there is one.
             if let name = product.displayName { values["displayName"] = name }
             if let price = product.price {
-                values["amount"] = String(format: "%.2f", price.amount)
+                values["amount"] = price.plainAmount
                 values["currency"] = price.currency
             }
             return values

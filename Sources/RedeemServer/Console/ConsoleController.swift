@@ -303,8 +303,7 @@ struct ConsoleController {
         try service.require(action, session, what)
         if let confirm, form["confirm"] != "yes" { throw APIError.badRequest("Tick the box to confirm the \(confirm).", field: "confirm") }
         let appID = try context.parameters.decoded("app_id")
-        // Writes through shared services are audited under the operator (`AuditScope`).
-        let location = try await AuditScope.$actor.withValue(session.actor) { try await body(form, appID, session) }
+        let location = try await body(form, appID, session)
         return Self.redirect(location)
     }
 
@@ -321,7 +320,7 @@ struct ConsoleController {
         try service.require(.changeSettings, session, what)
         let appID = try context.parameters.decoded("app_id")
         do {
-            let notice = try await AuditScope.$actor.withValue(session.actor) { try await body(form, appID, session) }
+            let notice = try await body(form, appID, session)
             return Self.redirect(Self.noticeURL("/console/apps/\(appID)/\(page)", notice))
         } catch let error as ValidationError {
             let message = "\(error.field.replacingOccurrences(of: "_", with: " ")) \(error.reason)."

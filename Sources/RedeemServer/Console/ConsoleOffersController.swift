@@ -35,7 +35,8 @@ struct ConsoleOffersController {
     // MARK: Offers
 
     @Sendable func createOffer(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await write(request, context, "create offers") { form, appID, _ in
+        try await write(request, context, "create offers") { form, appID, session in
+            let admin = admin.acting(as: session.actor)
             let mode = form["payment_mode"] ?? ""
             let isFree = mode == OfferPaymentMode.freeTrial.rawValue
             _ = try await admin.createOffer(
@@ -52,7 +53,7 @@ struct ConsoleOffersController {
     }
 
     @Sendable func switchOffer(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await switchActive(request, context, "switch offers") { appID, active in
+        try await switchActive(request, context, "switch offers") { appID, active, admin in
             _ = try await admin.setOfferActive(appID: appID, id: try context.parameters.decoded("offer_id"), active: active)
         }
     }
@@ -79,14 +80,12 @@ struct ConsoleOffersController {
             let now = console.service.clock.now()
             try OfferCodeBatch.validate(count: count, expiresAt: expiresAt, now: now)
             _ = try await admin.store.offer(appID: appID, id: offerID)
-            let actor = session.actor
-            let admin = admin
+            // Generated in the background, and recorded under the operator who started it.
+            let admin = admin.acting(as: session.actor)
             let jobID: String
             do {
                 jobID = try jobs.start(appID: appID, operatorID: session.operator.id, offerID: offerID, count: count) { progress in
-                    try await AuditScope.$actor.withValue(actor) {
-                        try await admin.generateCodes(appID: appID, offerID: offerID, count: count, expiresAt: expiresAt, progress: progress)
-                    }
+                    try await admin.generateCodes(appID: appID, offerID: offerID, count: count, expiresAt: expiresAt, progress: progress)
                 }
             } catch {
                 throw StoreError.conflict("another batch is being generated on this server; wait for it to finish")
@@ -159,7 +158,7 @@ struct ConsoleOffersController {
     }
 
     @Sendable func switchBatch(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await switchActive(request, context, "switch code batches") { appID, active in
+        try await switchActive(request, context, "switch code batches") { appID, active, admin in
             _ = try await admin.setCodeBatchActive(appID: appID, id: try context.parameters.decoded("batch_id"), active: active)
         }
     }
@@ -167,8 +166,8 @@ struct ConsoleOffersController {
     // MARK: Custom codes
 
     @Sendable func createCustomCode(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await write(request, context, "create codes") { form, appID, _ in
-            _ = try await admin.createCustomCode(
+        try await write(request, context, "create codes") { form, appID, session in
+            _ = try await admin.acting(as: session.actor).createCustomCode(
                 appID: appID,
                 CustomCodeInput(
                     offerID: form["offer_id"] ?? "", code: form["code"] ?? "",
@@ -179,18 +178,18 @@ struct ConsoleOffersController {
     }
 
     @Sendable func switchCustomCode(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await switchActive(request, context, "switch codes") { appID, active in
+        try await switchActive(request, context, "switch codes") { appID, active, admin in
             _ = try await admin.setCustomCodeActive(appID: appID, id: try context.parameters.decoded("code_id"), active: active)
         }
     }
 
     /// An owner's on/off switch: the form's `active=yes` turns it on, its absence off.
     func switchActive(
-        _ request: Request, _ context: AppRequestContext, _ what: String, _ body: (String, Bool) async throws -> Void
+        _ request: Request, _ context: AppRequestContext, _ what: String, _ body: (String, Bool, AdminService) async throws -> Void
     ) async throws -> Response {
-        try await write(request, context, what) { form, appID, _ in
+        try await write(request, context, what) { form, appID, session in
             let active = form["active"] == "yes"
-            try await body(appID, active)
+            try await body(appID, active, admin.acting(as: session.actor))
             return active ? .switchedOn : .switchedOff
         }
     }

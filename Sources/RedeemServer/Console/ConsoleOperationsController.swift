@@ -79,9 +79,10 @@ struct ConsoleOperationsController {
 
     /// A new endpoint; its signing secret is shown on this answer only.
     @Sendable func createEndpoint(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await showOnce(request, context, .changeSettings, "change webhooks") { form, appID in
+        try await showOnce(request, context, .changeSettings, "change webhooks") { form, appID, session in
             let authorization = form["authorization"].flatMap { $0.isEmpty ? nil : $0 }
-            let endpoint = try await webhooks.createEndpoint(appID: appID, url: form["url"] ?? "", authorization: authorization)
+            let endpoint = try await webhooks.acting(as: session.actor).createEndpoint(
+                appID: appID, url: form["url"] ?? "", authorization: authorization)
             return ConsoleSecret(
                 title: "Webhook endpoint added", what: "Signing secret for \(endpoint.url)", values: [("Signing secret", endpoint.signingSecret)],
                 hint: "Check each delivery's Redeem-Signature header with it. It is shown only now.", back: "/console/apps/\(appID)/webhooks")
@@ -89,22 +90,22 @@ struct ConsoleOperationsController {
     }
 
     @Sendable func disableEndpoint(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await console.act(request, context, .changeSettings, "change webhooks", confirm: "change") { _, appID, _ in
-            try await webhooks.disableEndpoint(appID: appID, id: try context.parameters.decoded("endpoint_id"))
+        try await console.act(request, context, .changeSettings, "change webhooks", confirm: "change") { _, appID, session in
+            try await webhooks.acting(as: session.actor).disableEndpoint(appID: appID, id: try context.parameters.decoded("endpoint_id"))
             return ConsoleController.noticeURL("/console/apps/\(appID)/webhooks", .endpointDisabled)
         }
     }
 
     @Sendable func sendTest(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await console.act(request, context, .changeSettings, "send test events", confirm: nil) { _, appID, _ in
-            try await webhooks.sendTestEvent(appID: appID)
+        try await console.act(request, context, .changeSettings, "send test events", confirm: nil) { _, appID, session in
+            try await webhooks.acting(as: session.actor).sendTestEvent(appID: appID)
             return ConsoleController.noticeURL("/console/apps/\(appID)/webhooks", .testSent)
         }
     }
 
     @Sendable func replay(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await console.act(request, context, .changeSettings, "replay deliveries", confirm: nil) { _, appID, _ in
-            try await webhooks.replay(appID: appID, deliveryID: try context.parameters.decoded("delivery_id"))
+        try await console.act(request, context, .changeSettings, "replay deliveries", confirm: nil) { _, appID, session in
+            try await webhooks.acting(as: session.actor).replay(appID: appID, deliveryID: try context.parameters.decoded("delivery_id"))
             return ConsoleController.noticeURL("/console/apps/\(appID)/webhooks", .replayed)
         }
     }
@@ -139,8 +140,8 @@ struct ConsoleOperationsController {
 
     /// A new key, shown on this answer only.
     @Sendable func createKey(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await showOnce(request, context, .manageKeys, "manage keys") { form, appID in
-            let created = try await admin.createKey(appID: appID, kind: form["kind"] ?? "", label: form["label"])
+        try await showOnce(request, context, .manageKeys, "manage keys") { form, appID, session in
+            let created = try await admin.acting(as: session.actor).createKey(appID: appID, kind: form["kind"] ?? "", label: form["label"])
             let kind = created.key.kind.rawValue.replacingOccurrences(of: "_", with: " ")
             return ConsoleSecret(
                 title: "Key created", what: "\(kind) key" + (created.key.label.map { " “\($0)”" } ?? ""), values: [("Key", created.plaintext)],
@@ -152,7 +153,7 @@ struct ConsoleOperationsController {
     /// operator, and the secret on this answer only (`no-store`).
     func showOnce(
         _ request: Request, _ context: AppRequestContext, _ action: OperatorAction, _ what: String,
-        _ write: ([String: String], String) async throws -> ConsoleSecret
+        _ write: ([String: String], String, ConsoleSession) async throws -> ConsoleSecret
     ) async throws -> Response {
         guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
         let form = try await FormBody.parse(request, limit: 8 * 1024)
@@ -160,13 +161,13 @@ struct ConsoleOperationsController {
         try console.service.require(action, session, what)
         let appID = try context.parameters.decoded("app_id")
         let app = try await console.service.store.app(id: appID)
-        let secret = try await AuditScope.$actor.withValue(session.actor) { try await write(form, appID) }
+        let secret = try await write(form, appID, session)
         return try await console.secretPage(secret, request: request, session: session, app: app)
     }
 
     @Sendable func revokeKey(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await console.act(request, context, .manageKeys, "manage keys", confirm: "revocation") { _, appID, _ in
-            try await admin.revokeKey(id: try context.parameters.decoded("key_id"), appID: appID)
+        try await console.act(request, context, .manageKeys, "manage keys", confirm: "revocation") { _, appID, session in
+            try await admin.acting(as: session.actor).revokeKey(id: try context.parameters.decoded("key_id"), appID: appID)
             return ConsoleController.noticeURL("/console/apps/\(appID)/keys", .keyRevoked)
         }
     }

@@ -23,7 +23,8 @@ enum ConsolePresenter {
     static func customer(_ view: ConsoleService.CustomerView, now: Date) -> [String: Any] {
         let entitlements = view.info.subscriber.entitlements.sorted { $0.key < $1.key }.map { id, entitlement -> [String: Any] in
             let expires = entitlement.expiresDate.flatMap(ISODate.parse)
-            let active = expires.map { $0 > now } ?? true
+            let grace = entitlement.gracePeriodExpiresDate.flatMap(ISODate.parse)
+            let active = AccessFacts(expiresDate: expires, gracePeriodExpiresDate: grace).isActive(at: now)
             return [
                 "id": id, "product": entitlement.productIdentifier, "active": active,
                 "expires": expires.map(date) ?? "never (lifetime)",
@@ -104,11 +105,10 @@ enum ConsolePresenter {
 
     /// active, in grace, expired or refunded.
     static func state(of purchase: Purchase, now: Date) -> String {
-        if purchase.refundedAt != nil { return "refunded" }
-        guard let expires = purchase.expiresDate else { return "active" }
-        if expires > now { return "active" }
-        if let grace = purchase.gracePeriodExpiresDate, grace > now { return "in grace" }
-        return "expired"
+        let access = purchase.access
+        if access.refundedAt != nil { return "refunded" }
+        if access.isInGracePeriod(at: now) { return "in grace" }
+        return access.isActive(at: now) ? "active" : "expired"
     }
 
     static func outcome(_ raw: String) -> String { raw.replacingOccurrences(of: "_", with: " ") }

@@ -31,7 +31,7 @@ struct ConsoleSettingsController {
         try console.service.require(.changeSettings, session, "change settings")
         let appID = try context.parameters.decoded("app_id")
         do {
-            _ = try await AuditScope.$actor.withValue(session.actor) { try await admin.updateApp(id: appID, Self.changes(from: form)) }
+            _ = try await admin.acting(as: session.actor).updateApp(id: appID, Self.changes(from: form))
             return ConsoleController.redirect(ConsoleController.noticeURL("/console/apps/\(appID)/settings", .settingsSaved))
         } catch let error as ValidationError {
             let app = try await console.service.store.app(id: appID)
@@ -56,7 +56,7 @@ struct ConsoleSettingsController {
         try console.requireForm(form, session)
         try console.service.require(.changeSettings, session, "create apps")
         do {
-            let created = try await AuditScope.$actor.withValue(session.actor) { try await admin.createApp(try Self.changes(from: form)) }
+            let created = try await admin.acting(as: session.actor).createApp(try Self.changes(from: form))
             let keys = created.keys.map { key in (key.record.kind.rawValue.replacingOccurrences(of: "_", with: " ") + " key", key.plaintext) }
             let secret = ConsoleSecret(
                 title: "\(created.app.name) created", what: "Its keys, stored hashed and shown only now.", values: keys,

@@ -27,7 +27,13 @@ public protocol ConsoleStore: Sendable {
     func customer(appID: String, id: String) async throws -> Customer
     func purchases(customerID: String) async throws -> [Purchase]
     func purchase(appID: String, id: String) async throws -> Purchase
-    func recordAudit(_ entry: AuditEntry) async throws
+    /// Records a request made of Stripe, before it is made (its only local row).
+    func recordRequest(_ entry: AuditEntry) async throws
+    /// A new link's token, its e-mail and the audit entry, in one transaction; whether the e-mail was queued.
+    func issueLink(
+        appID: String, purchaseID: String, tokenHash: String, now: Date, expiresAt: Date, email: QueuedEmail?, quietPeriod: TimeInterval,
+        audit: AuditEntry
+    ) async throws -> Bool
     func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> Purchase
     func redemptionAttempts(appID: String, purchaseID: String) async throws -> [RedemptionAttempt]
     func customerInfo(appID: String, appUserID: AppUserID, now: Date) async throws -> CustomerInfo

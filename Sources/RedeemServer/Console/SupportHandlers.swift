@@ -90,7 +90,6 @@ extension APIHandlers {
     }
 
     /// Who the audit log names for a write made with an API key.
-    func keyActor() throws -> String { "key:\(try context.key?.id ?? "unknown")" }
 }
 
 extension Components.Schemas.SupportEmail {

@@ -41,15 +41,16 @@ public struct SupportService: Sendable {
 
     public func sendNewLink(appID: String, purchaseID: String, actor: String) async throws -> NewLink {
         let purchase = try await store.purchase(appID: appID, id: purchaseID)
+        let app = try await store.app(id: appID)
         let now = clock.now()
-        guard let link = try await links.issue(for: purchase, now: now) else {
+        guard let link = links.make(for: purchase, app: app, now: now) else {
             throw APIError.conflict("This app's redemption-link policy gives no links for this purchase.")
         }
-        let emailed = try await emailQueue.queueNewLink(for: purchase)
-        try await store.recordAudit(
-            AuditEntry(
-                at: now, actor: actor, action: "purchase.link", objectType: "purchase", objectID: purchase.id, appID: appID,
-                detail: emailed ? "shown and e-mailed" : "shown"))
+        let emailed = try await store.issueLink(
+            appID: appID, purchaseID: purchase.id, tokenHash: SecretToken.hash(link.token), now: now, expiresAt: link.expiresAt,
+            email: emailQueue.email(.newLink, for: purchase, app: app), quietPeriod: emailQueue.newLinkQuietPeriod,
+            audit: AuditEntry(at: now, actor: actor, action: "purchase.link", objectType: "purchase", objectID: purchase.id, appID: appID))
+        if emailed { emailQueue.wake() }
         return NewLink(purchase: purchase, link: link, emailed: emailed)
     }
 
@@ -74,8 +75,9 @@ public struct SupportService: Sendable {
             guard let paymentIntent = try await store.paymentReference(appID: appID, purchaseID: purchase.id) else {
                 throw APIError.conflict("Stripe has not reported a payment for this purchase yet; refund it in Stripe's dashboard.")
             }
-            try await requireStripe().support(.refund(paymentIntentID: paymentIntent), idempotencyKey: "redeem-refund-\(purchase.id)")
-            try await store.recordAudit(audit.with(detail: "asked Stripe to refund \(paymentIntent)"))
+            let stripe = try requireStripe()
+            try await store.recordRequest(audit.with(detail: "asked Stripe to refund \(paymentIntent)"))
+            try await stripe.support(.refund(paymentIntentID: paymentIntent), idempotencyKey: "redeem-refund-\(purchase.id)")
             return Outcome(purchase: purchase, pending: true)
         }
     }
@@ -104,11 +106,12 @@ public struct SupportService: Sendable {
             return Outcome(purchase: updated, pending: false)
         case .success(.stripe):
             let subscription = purchase.storeTransactionID
-            try await requireStripe().support(
+            let stripe = try requireStripe()
+            try await store.recordRequest(audit.with(detail: renews ? "asked Stripe to renew at period end" : "asked Stripe to cancel at period end"))
+            try await stripe.support(
                 renews ? .resume(subscriptionID: subscription) : .cancelAtPeriodEnd(subscriptionID: subscription),
                 // Per second, not per purchase: a cancel after a resume must reach Stripe, not replay the first answer.
                 idempotencyKey: "redeem-\(renews ? "resume" : "cancel")-\(purchase.id)-\(Int(now.timeIntervalSince1970))")
-            try await store.recordAudit(audit.with(detail: renews ? "asked Stripe to renew at period end" : "asked Stripe to cancel at period end"))
             return Outcome(purchase: purchase, pending: true)
         }
     }

@@ -12,7 +12,7 @@ struct EmailQueue: Sendable {
     /// Queues a new-link e-mail to the purchase's billing address, at most once per quiet period.
     /// Returns whether one was queued now.
     func queueNewLink(for purchase: Purchase) async throws -> Bool {
-        try await queue(.newLink, for: purchase, quietPeriod: mail?.resendQuietPeriod ?? 0)
+        try await queue(.newLink, for: purchase, quietPeriod: newLinkQuietPeriod)
     }
 
     func queueReceipt(for purchase: Purchase) async throws -> Bool {
@@ -38,15 +38,24 @@ struct EmailQueue: Sendable {
     }
 
     private func queue(_ kind: QueuedEmail.Kind, for purchase: Purchase, quietPeriod: TimeInterval) async throws -> Bool {
-        guard mail != nil, let recipient = purchase.email else { return false }
-        let app = try await store.app(id: purchase.appID)
-        guard Self.mails(purchase, app: app) else { return false }
-        let email = QueuedEmail(
-            id: Identifier.make(prefix: "eml"), appID: purchase.appID, purchaseID: purchase.id, kind: kind,
-            recipient: recipient, createdAt: clock.now()
-        )
+        guard mail != nil, purchase.email != nil else { return false }
+        guard let email = email(kind, for: purchase, app: try await store.app(id: purchase.appID)) else { return false }
         let queued = try await store.enqueueEmail(email, quietPeriod: quietPeriod)
         if queued { mailer?.wake() }
         return queued
     }
+
+    /// The e-mail of `kind` about `purchase`, for a caller that stores it in its own transaction (then `wake()`s the
+    /// worker); nil when e-mail is off or the purchase's e-mails do not go out.
+    func email(_ kind: QueuedEmail.Kind, for purchase: Purchase, app: App) -> QueuedEmail? {
+        guard mail != nil, let recipient = purchase.email, Self.mails(purchase, app: app) else { return nil }
+        return QueuedEmail(
+            id: Identifier.make(prefix: "eml"), appID: purchase.appID, purchaseID: purchase.id, kind: kind, recipient: recipient,
+            createdAt: clock.now())
+    }
+
+    /// How long after a new-link e-mail another is held back.
+    var newLinkQuietPeriod: TimeInterval { mail?.resendQuietPeriod ?? 0 }
+
+    func wake() { mailer?.wake() }
 }

@@ -78,6 +78,8 @@ extension APIError {
             case .notYetKnown:
                 return APIError(.unavailable, "The subscription is not known yet; deliver this event again later.")
             case .noRedeemMetadata: return .badRequest("The Checkout Session has no Redeem metadata (app_id, product_id).")
+            case .unreadableAmount(let reason):
+                return APIError(.invalidField, "The Checkout Session's amount cannot be read (\(reason)); nothing was recorded.")
             }
         case let error as RateLimited:
             var limited = APIError(.tooManyRequests, "Too many attempts; try again later.")

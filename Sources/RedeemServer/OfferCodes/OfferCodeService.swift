@@ -22,9 +22,10 @@ struct OfferCodeService: Sendable {
     }
     func countPayment(ip: String?) async throws { try await limiter.offerPayment(ip: ip) }
 
-    /// A paid offer's code and price, for the sandbox payment; nil when the code is unknown or its offer is free.
+    /// A paid offer's code and what claiming it charges, for the sandbox payment; nil when the code is unknown or its
+    /// offer is free.
     func paidOffer(appID: String, code: String) async throws -> (FoundOfferCode, Price)? {
-        guard let found = try await store.findOfferCode(appID: appID, code: code), let price = found.offer.price else { return nil }
+        guard let found = try await store.findOfferCode(appID: appID, code: code), let price = found.offer.charge else { return nil }
         return (found, price)
     }
 
@@ -69,6 +70,14 @@ struct OfferCodeService: Sendable {
         guard let found = try await store.findOfferCode(appID: appID, code: code) else { return .failure(.invalid) }
         if let failure = found.unavailability(at: clock.now()) { return .failure(failure) }
         return .success(found)
+    }
+
+    /// Why this web claim would be refused (as the redemption will decide it, against the claimant and the address),
+    /// before a paid offer's checkout; nil when it would be granted.
+    func claimRefusal(appID: String, code: String, claimant: AppUserID, email: String, sandbox: Bool) async throws -> OfferRedemptionFailure? {
+        try await store.offerClaimRefusal(
+            OfferCodeRedemptionRequest(
+                appID: appID, code: code, claimant: claimant, channel: .web, isSandbox: sandbox, email: email, now: clock.now()))
     }
 
     /// The purchase an earlier submit of this web claim made, if any: a repeated submit shows it again.

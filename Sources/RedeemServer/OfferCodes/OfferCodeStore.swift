@@ -10,5 +10,7 @@ protocol OfferCodeStore: Sendable {
     func findOfferCode(appID: String, code: String) async throws -> FoundOfferCode?
     /// Redeems a code exactly once: claim, quota, one-per-customer record, purchase and event in one transaction.
     func redeemOfferCode(_ request: OfferCodeRedemptionRequest) async throws -> Result<OfferCodeRedemption, OfferRedemptionFailure>
+    /// Why a claim would be refused, decided as `redeemOfferCode` decides, without writing.
+    func offerClaimRefusal(_ request: OfferCodeRedemptionRequest) async throws -> OfferRedemptionFailure?
     func purchase(appID: String, checkoutReference: String) async throws -> Purchase?
 }

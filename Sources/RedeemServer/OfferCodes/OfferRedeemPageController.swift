@@ -43,9 +43,21 @@ struct OfferRedeemPageController {
         ]
         return page(
             app: app, sandbox: sandbox, status: .ok,
-            extra: describe(found, code: code, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage])).merging(["hidden": hidden]) {
-                $1
-            })
+            extra: describe(found, code: code, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage])).merging([
+                "hidden": hidden, "showForm": true,
+            ]) { $1 })
+    }
+
+    /// The claim's page again, the offer described and the form kept with what was typed, saying why it was refused.
+    func refused(
+        _ claim: Claim, found: FoundOfferCode, request: Request, sandbox: Bool, status: HTTPResponse.Status, error: String
+    ) -> Response {
+        let format = BuyerFormat(acceptLanguage: request.headers[.acceptLanguage])
+        return page(
+            app: claim.app, sandbox: sandbox, status: status,
+            extra: describe(found, code: claim.code, format: format).merging([
+                "hidden": claim.hiddenFields, "showForm": true, "email": claim.email, "error": error,
+            ]) { $1 })
     }
 
     /// The form's POST: free offers are granted here; paid ones continue to checkout.
@@ -59,7 +71,18 @@ struct OfferRedeemPageController {
             return page(app: claim.app, sandbox: sandbox, status: failure.pageStatus, extra: ["error": failure.message])
         case .success(let value): found = value
         }
-        guard found.offer.isPaid else { return try await grant(claim, found: found, sandbox: sandbox, payment: nil) }
+        guard claim.emailIsValid else {
+            return refused(
+                claim, found: found, request: request, sandbox: sandbox, status: .unprocessableContent,
+                error: "Enter the e-mail address for your receipt and your link, such as name@example.com.")
+        }
+        guard found.offer.isPaid else { return try await grant(claim, found: found, request: request, sandbox: sandbox, payment: nil) }
+        // Decided as the redemption will decide it, before anyone pays for what they cannot have.
+        if let failure = try await service.claimRefusal(
+            appID: claim.app.id, code: claim.code, claimant: claim.claimant, email: claim.email, sandbox: sandbox)
+        {
+            return refused(claim, found: found, request: request, sandbox: sandbox, status: failure.pageStatus, error: failure.webMessage)
+        }
         guard sandbox else { return try await stripeCheckout(claim, found: found) }
         var hidden = claim.hiddenFields
         hidden.append(["name": "email", "value": claim.email])
@@ -90,12 +113,14 @@ struct OfferRedeemPageController {
     /// The sandbox checkout of a paid offer: no money moves; the purchase carries the offer's price.
     @Sendable func pay(_ request: Request, context: AppRequestContext) async throws -> Response {
         let claim = try await Claim.parse(request, service: service)
+        // The address was checked on the page before; a form without a valid one was not made by it.
+        guard claim.emailIsValid else { throw ValidationError(field: "email", reason: "must be an e-mail address") }
         try await service.countPayment(ip: context.remoteIP)
         if let done = try await alreadyClaimed(claim, sandbox: true) { return done }
         guard let (found, price) = try await service.paidOffer(appID: claim.app.id, code: claim.code) else {
             return page(app: claim.app, sandbox: true, status: .notFound, extra: ["error": OfferRedemptionFailure.invalid.message])
         }
-        return try await grant(claim, found: found, sandbox: true, payment: .init(price: price))
+        return try await grant(claim, found: found, request: request, sandbox: true, payment: .init(price: price))
     }
 
     /// A repeated submit of a claim that already succeeded: its success step again.
@@ -114,14 +139,17 @@ struct OfferRedeemPageController {
     }
 
     /// Redeems for the claim's buyer and shows the success step; a repeated submit shows the first result.
-    func grant(_ claim: Claim, found: FoundOfferCode, sandbox: Bool, payment: OfferCodeRedemptionRequest.Payment?) async throws -> Response {
+    func grant(
+        _ claim: Claim, found: FoundOfferCode, request: Request, sandbox: Bool, payment: OfferCodeRedemptionRequest.Payment?
+    ) async throws -> Response {
         let result = try await service.claimOnWeb(
             appID: claim.app.id, code: claim.code, claimID: claim.claimID, claimant: claim.claimant, email: claim.email, sandbox: sandbox,
             payment: payment
         )
         switch result {
         case .success(let purchase): return try await success(claim, purchase: purchase, product: found.product, sandbox: sandbox)
-        case .failure(let failure): return page(app: claim.app, sandbox: sandbox, status: failure.pageStatus, extra: ["error": failure.message])
+        case .failure(let failure):
+            return refused(claim, found: found, request: request, sandbox: sandbox, status: failure.pageStatus, error: failure.webMessage)
         }
     }
 
@@ -151,7 +179,9 @@ extension OfferRedeemPageController {
         let app: App
         let code: String
         let claimID: String
+        /// As typed; `emailIsValid` says whether it can be used.
         let email: String
+        let emailIsValid: Bool
         /// The app user ID the link named, if any.
         let buyer: AppUserID?
         /// Who redeems: the named user, or an anonymous ID fixed by the claim, so a repeated submit is the same customer.
@@ -168,8 +198,7 @@ extension OfferRedeemPageController {
             else {
                 throw APIError.badRequest("Missing or malformed claim_id; reload the page.", field: "claim_id")
             }
-            let email = (fields["email"] ?? "").trimmingCharacters(in: .whitespaces)
-            guard Formats.isEmail(email) else { throw ValidationError(field: "email", reason: "must be an e-mail address") }
+            let email = String((fields["email"] ?? "").trimmingCharacters(in: .whitespaces).prefix(254))
             let buyer = try fields["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse($0) }
             let claimant = try buyer ?? AppUserID(validating: AppUserID.anonymousPrefix + SecretToken.hash("offer-claim:" + claimID).prefix(32))
             var hidden = [
@@ -177,12 +206,24 @@ extension OfferRedeemPageController {
                 ["name": "claim_id", "value": claimID],
             ]
             if let buyer { hidden.append(["name": "app_user_id", "value": buyer.rawValue]) }
-            return Claim(app: app, code: code, claimID: claimID, email: email, buyer: buyer, claimant: claimant, hiddenFields: hidden)
+            return Claim(
+                app: app, code: code, claimID: claimID, email: email, emailIsValid: Formats.isEmail(email), buyer: buyer, claimant: claimant,
+                hiddenFields: hidden)
         }
+
     }
 }
 
 extension OfferRedemptionFailure {
+    /// What the web page says: the app's words, for someone known by their address.
+    var webMessage: String {
+        switch self {
+        case .alreadyRedeemed: "This offer has already been claimed with this e-mail address or account; it can be claimed once."
+        case .notEligible: "This e-mail address or account does not qualify for this offer (who it is for is said above)."
+        default: message
+        }
+    }
+
     /// A page's status: 404 for an unknown code, 410 for an expired one, else as the API answers.
     var pageStatus: HTTPResponse.Status {
         switch self {

@@ -15,9 +15,7 @@ enum OfferSummary {
             case .freeTrial: "\(words(total)) free. Nothing is charged, and it does not renew."
             case .payAsYouGo:
                 offer.price.map { price in
-                    let sum = Price(amountMicros: price.amountMicros * Int64(offer.periods), currency: price.currency)
-                    return
-                        "\(format.price(price)) a \(words(duration.period, unitOnly: true)) for \(words(total)): \(format.price(sum)), paid now. It does not renew."
+                    "\(format.price(price)) a \(words(duration.period, unitOnly: true)) for \(words(total)): \(format.price(offer.charge ?? price)), paid now. It does not renew."
                 } ?? ""
             case .payUpFront: "\(offer.price.map(format.price) ?? "") for \(words(total)), paid now. It does not renew."
             }

@@ -9,6 +9,8 @@ public struct WebhookEndpointService: Sendable {
     let clock: any RedeemClock
     /// Woken after a write that queues a delivery, so it goes out now rather than on the next pass.
     let worker: WebhookDeliveryWorker?
+    /// Who the writes are recorded under; reads need none.
+    public let actor: String?
 
     public struct Delivery: Sendable {
         public let delivery: WebhookDelivery
@@ -16,10 +18,16 @@ public struct WebhookEndpointService: Sendable {
     }
 
     /// `worker` nil (the CLI): a queued delivery goes out on the server's next pass.
-    public init(store: any WebhookAdminStore, clock: any RedeemClock, worker: WebhookDeliveryWorker?) {
+    public init(store: any WebhookAdminStore, clock: any RedeemClock, worker: WebhookDeliveryWorker?, actor: String? = nil) {
         self.store = store
         self.clock = clock
         self.worker = worker
+        self.actor = actor
+    }
+
+    /// The same service, its writes recorded under `actor`.
+    public func acting(as actor: String) -> WebhookEndpointService {
+        WebhookEndpointService(store: store, clock: clock, worker: worker, actor: actor)
     }
 
     /// A new endpoint with a fresh signing secret (returned once, to be shown once).
@@ -34,22 +42,21 @@ public struct WebhookEndpointService: Sendable {
             id: Identifier.make(prefix: "whk"), appID: appID, url: url, authorization: authorization,
             signingSecret: WebhookSecret.generate(), createdAt: clock.now()
         )
-        try await audited("webhook.create", "webhook", endpoint.id, appID: appID, detail: url) { try await store.createWebhookEndpoint(endpoint) }
+        try await store.createWebhookEndpoint(endpoint, audit: try audit("webhook.create", "webhook", endpoint.id, appID: appID, detail: url))
         return endpoint
     }
 
     public func endpoints(appID: String) async throws -> [WebhookEndpoint] { try await store.webhookEndpoints(appID: appID) }
 
     public func disableEndpoint(appID: String, id: String) async throws {
-        try await audited("webhook.disable", "webhook", id, appID: appID) {
-            try await store.disableWebhookEndpoint(id: id, appID: appID, at: clock.now())
-        }
+        try await store.disableWebhookEndpoint(
+            id: id, appID: appID, at: clock.now(), audit: try audit("webhook.disable", "webhook", id, appID: appID))
     }
 
     public func sendTestEvent(appID: String) async throws {
         let now = clock.now()
         let event = WebhookEvent.test(appID: appID, eventID: "evt_" + SecretToken.generate(byteCount: 12), at: now)
-        try await audited("webhook.test", "webhook_event", event.id, appID: appID) { try await store.emit(event, now: now) }
+        try await store.emit(event, now: now, audit: try audit("webhook.test", "webhook_event", event.id, appID: appID))
         worker?.wake()
     }
 
@@ -63,17 +70,14 @@ public struct WebhookEndpointService: Sendable {
     }
 
     public func replay(appID: String, deliveryID: String) async throws {
-        try await audited("webhook.replay", "webhook_delivery", deliveryID, appID: appID) {
-            try await store.replayDelivery(id: deliveryID, appID: appID, now: clock.now())
-        }
+        try await store.replayDelivery(
+            id: deliveryID, appID: appID, now: clock.now(), audit: try audit("webhook.replay", "webhook_delivery", deliveryID, appID: appID))
         worker?.wake()
     }
 
-    /// Runs a write whose transaction also records who did `action` (see `AuditScope`).
-    func audited(
-        _ action: String, _ objectType: String, _ objectID: String, appID: String, detail: String? = nil, _ write: () async throws -> Void
-    ) async throws {
-        try await AuditScope.recording(
-            action: action, objectType: objectType, objectID: objectID, appID: appID, detail: detail, now: clock.now(), write)
+    /// The audit entry a write commits with; a write with no actor is refused, never recorded as nobody's.
+    func audit(_ action: String, _ objectType: String, _ objectID: String, appID: String, detail: String? = nil) throws -> AuditEntry {
+        guard let actor else { throw APIError(.internalError, "A write with no actor to record it under.") }
+        return AuditEntry(at: clock.now(), actor: actor, action: action, objectType: objectType, objectID: objectID, appID: appID, detail: detail)
     }
 }

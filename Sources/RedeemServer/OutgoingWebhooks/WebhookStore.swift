@@ -11,12 +11,12 @@ public protocol WebhookQueueStore: Sendable {
 
 /// What the admin API's webhook routes (and the CLI) need.
 public protocol WebhookAdminStore: Sendable {
-    func createWebhookEndpoint(_ endpoint: WebhookEndpoint) async throws
-    func disableWebhookEndpoint(id: String, appID: String, at date: Date) async throws
+    func createWebhookEndpoint(_ endpoint: WebhookEndpoint, audit: AuditEntry?) async throws
+    func disableWebhookEndpoint(id: String, appID: String, at date: Date, audit: AuditEntry?) async throws
     func webhookEndpoints(appID: String) async throws -> [WebhookEndpoint]
     func webhookDeliveries(appID: String, limit: Int) async throws -> [WebhookDelivery]
     func webhookAttempts(deliveryID: String) async throws -> [WebhookAttempt]
     func webhookDeliveryLog(appID: String, limit: Int) async throws -> [DeliveryLogEntry]
-    func replayDelivery(id: String, appID: String, now: Date) async throws
-    func emit(_ event: WebhookEvent, now: Date) async throws
+    func replayDelivery(id: String, appID: String, now: Date, audit: AuditEntry?) async throws
+    func emit(_ event: WebhookEvent, now: Date, audit: AuditEntry?) async throws
 }

@@ -34,10 +34,10 @@ struct BuyerFormat: Sendable {
 
     init(locale: Locale) { self.locale = locale }
 
-    /// `$4.99`, `4,99 $` (de-DE), `¥500`: exact from micros, with the currency's own decimals.
+    /// `$4.99`, `4,99 $` (de-DE), `¥500`, `KWD 1.250`: exact, with the currency's own decimals (ISO 4217's, which
+    /// the `Price` knows, not the formatter's guess).
     func price(_ price: Price) -> String {
-        let amount = Decimal(price.amountMicros) / Decimal(1_000_000)
-        return amount.formatted(.currency(code: price.currency).locale(locale))
+        price.decimalAmount.formatted(.currency(code: price.currency).locale(locale).precision(.fractionLength(price.decimals)))
     }
 
     /// What a product costs: `$4.99 / month`, `$9.99 every 3 months`, `$49.99`, or `Free`.

@@ -2,12 +2,8 @@ import RedeemCore
 
 /// Prices as buyers and operators read them, exact from micros and without locale surprises.
 public enum PriceFormat {
-    /// `4.99 USD`.
-    public static func string(_ price: Price) -> String {
-        let cents = (price.amountMicros + 5_000) / 10_000
-        let fraction = cents % 100
-        return "\(cents / 100).\(fraction < 10 ? "0" : "")\(fraction) \(price.currency)"
-    }
+    /// `4.99 USD`, `500 JPY`, `1.250 KWD`: the currency's own decimals.
+    public static func string(_ price: Price) -> String { price.plainAmount + " " + price.currency }
 
     /// What a product costs: `4.99 USD per month`, `9.99 USD every 3 months`, `49.99 USD`, or `no price`.
     public static func product(_ product: Product) -> String {

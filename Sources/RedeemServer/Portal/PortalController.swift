@@ -227,10 +227,15 @@ enum PortalPresenter {
     static func purchase(_ purchase: Purchase, product: Product?, actions: PortalRules.Actions, now: Date, format: BuyerFormat) -> [String: Any] {
         let day = format.day
         let price = product.map(format.product) ?? purchase.price.map(format.price) ?? ""
+        let access = purchase.access
         let (state, stateClass): (String, String) =
-            if let expires = purchase.expiresDate {
-                if expires <= now {
+            if let refunded = purchase.refundedAt {
+                ("Refunded \(day(refunded))", "ended")
+            } else if let expires = purchase.expiresDate {
+                if !access.isActive(at: now) {
                     ("Ended \(day(expires))", "ended")
+                } else if access.isInGracePeriod(at: now), let grace = purchase.gracePeriodExpiresDate {
+                    ("Payment failed; yours until \(day(grace)) while it is retried", "ending")
                 } else if purchase.unsubscribeDetectedAt != nil {
                     ("Ends \(day(expires)); won’t renew", "ending")
                 } else {

@@ -74,7 +74,7 @@ extension PurchaseGrant {
             appID: appID, appUserID: appUserID, productID: input.productID, store: store, isSandbox: input.isSandbox ?? false,
             purchaseDate: purchaseDate, expiresDate: input.expiresDate, periodType: periodType,
             storeTransactionID: input.storeTransactionID,
-            price: input.price.map { Price(amountMicros: $0.amountMicros, currency: $0.currency) }, email: input.email
+            price: input.price?.price, email: input.email
         )
     }
 }

@@ -23,7 +23,7 @@ struct RedeemPurchaseController {
             let failure = try RedemptionReply.subscriptionExpired(deps.managed(info, appID: appID)).failure
             return try JSONResponse(failure, status: .forbidden).response(from: request, context: context)
         case .expired: return try JSONResponse(try reply.failure, status: .forbidden).response(from: request, context: context)
-        case .invalid, .otherApp, .belongsToOtherUser: throw reply.error
+        case .invalid, .otherApp, .belongsToOtherUser, .offerRefused: throw reply.error
         }
     }
 }

@@ -8,6 +8,8 @@ enum RedemptionReply {
     case invalid
     case otherApp
     case belongsToOtherUser
+    /// An offer code's purchase the claimant cannot have (7864 claimed before, 7865 not eligible).
+    case offerRefused(OfferRedemptionFailure)
     case expired(obfuscatedEmail: String?, resent: Bool)
 
     /// The 403 body of an expired link or a lapsed subscription.
@@ -34,6 +36,8 @@ enum RedemptionReply {
         case .invalid: APIError(.invalidRedemptionToken, "Invalid redemption token.")
         case .otherApp: APIError.forbidden("This redemption token belongs to another app.")
         case .belongsToOtherUser: APIError(.purchaseBelongsToOtherUser, "The purchase belongs to another user.")
+        case .offerRefused(let failure):
+            APIError(failure.errorCode, "This purchase came from an offer code this user cannot have: \(failure.message)")
         case .success, .subscriptionExpired, .expired: APIError(.internalError, "Not a refusal.")
         }
     }

@@ -33,6 +33,7 @@ struct RedemptionService: Sendable {
         case .invalid: return .invalid
         case .otherApp: return .otherApp
         case .belongsToOtherUser: return .belongsToOtherUser
+        case .offerRefused(let failure): return .offerRefused(failure)
         case .expired(let purchase):
             let resent = try await emailQueue.queueNewLink(for: purchase)
             return .expired(obfuscatedEmail: purchase.email.map(EmailMasking.mask), resent: resent)
@@ -44,7 +45,7 @@ struct RedemptionService: Sendable {
         let email = typed.trimmingCharacters(in: .whitespaces).lowercased()
         guard Formats.isEmail(email) else { throw ValidationError(field: "email", reason: "must be an e-mail address") }
         try await limiter.newLink(ip: ip, appID: appID, email: email)
-        for purchase in try await store.purchases(appID: appID, email: email) {
+        for purchase in try await store.purchases(appID: appID, email: email) where purchase.refundedAt == nil {
             _ = try await emailQueue.queueNewLink(for: purchase)
         }
     }

@@ -9,4 +9,7 @@ enum StripeEventError: Error, Equatable {
     case notYetKnown
     /// A Checkout Session without Redeem's `app_id` and `product_id` metadata.
     case noRedeemMetadata
+    /// A paid session whose amount or currency cannot be read: never recorded as some other amount. Nothing is applied,
+    /// and Stripe delivers the event again.
+    case unreadableAmount(String)
 }

@@ -65,7 +65,11 @@ struct StripeEventService: Sendable {
             try await tx.expire(purchase, at: subscription.endedAt ?? event.created)
         case .chargeRefunded(let charge):
             if let reference = charge.paymentIntentID, let purchase = try await tx.purchase(paymentReference: reference) {
-                try await tx.refund(purchase)
+                let refunded: Price
+                do { refunded = try Price(stripeAmount: charge.amountRefunded, currency: charge.currency) } catch {
+                    throw StripeEventError.unreadableAmount(error.reason)
+                }
+                try await tx.refund(purchase, amount: refunded)
             }
         }
         return nil
@@ -78,7 +82,7 @@ struct StripeEventService: Sendable {
         if let existing = try await tx.purchase(store: .stripe, transactionID: session.id) { return existing }
         let request = OfferCodeRedemptionRequest(
             appID: grant.appID, code: code, claimant: grant.appUserID, channel: .web, isSandbox: grant.isSandbox, store: .stripe,
-            email: grant.email, payment: .init(price: grant.price ?? Price(amountMicros: 0, currency: "USD"), storeTransactionID: session.id),
+            email: grant.email, payment: .init(price: try amount(of: session), storeTransactionID: session.id),
             checkoutReference: grant.checkoutReference, now: grant.purchaseDate
         )
         switch try await tx.redeemOfferCode(request) {
@@ -96,6 +100,18 @@ struct StripeEventService: Sendable {
         return purchase
     }
 
+    /// What the session charged, in its currency: Stripe's integer amount read through `Price`, never guessed.
+    static func amount(of session: StripeCheckoutSession) throws -> Price {
+        guard let total = session.amountTotal, let currency = session.currency else {
+            throw StripeEventError.unreadableAmount("no amount_total and currency")
+        }
+        do {
+            return try Price(stripeAmount: total, currency: currency)
+        } catch {
+            throw StripeEventError.unreadableAmount(error.reason)
+        }
+    }
+
     /// Checkout Sessions carry Redeem's `app_id`, `product_id` and (optionally) `app_user_id` in their metadata.
     static func grant(for session: StripeCheckoutSession, livemode: Bool) throws -> PurchaseGrant {
         guard let appID = session.metadata["app_id"], let productID = session.metadata["product_id"] else {
@@ -106,9 +122,7 @@ struct StripeEventService: Sendable {
         var grant = PurchaseGrant(
             appID: appID, appUserID: buyer, productID: productID, store: .stripe, isSandbox: !livemode, purchaseDate: session.created,
             storeTransactionID: session.subscriptionID ?? session.id,
-            price: session.amountTotal.flatMap { amount in
-                session.currency.map { Price(amountMicros: Int64(amount) * 10_000, currency: $0.uppercased()) }
-            },
+            price: try amount(of: session),
             email: session.email, customParams: session.metadata.filter { !reserved.contains($0.key) }
         )
         grant.checkoutReference = session.metadata["redeem_checkout_id"] ?? session.id

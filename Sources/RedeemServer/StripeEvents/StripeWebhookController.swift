@@ -18,7 +18,13 @@ struct StripeWebhookController {
 
     @Sendable func receive(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Received> {
         let body = try await request.body.collect(upTo: 1024 * 1024)
-        let applied = try await service.receive(payload: Array(body.readableBytesView), signature: request.headers[.init("Stripe-Signature")!])
-        return JSONResponse(Received(duplicate: !applied))
+        do {
+            let applied = try await service.receive(payload: Array(body.readableBytesView), signature: request.headers[.init("Stripe-Signature")!])
+            return JSONResponse(Received(duplicate: !applied))
+        } catch StripeEventError.unreadableAmount(let reason) {
+            // Nothing was recorded; Stripe delivers the event again, and an operator must see why it was refused.
+            context.logger.error("Stripe event refused: its amount cannot be read", metadata: ["reason": "\(reason)"])
+            throw StripeEventError.unreadableAmount(reason)
+        }
     }
 }
