@@ -226,7 +226,13 @@ enum PortalNotice: String {
 enum PortalPresenter {
     static func purchase(_ purchase: Purchase, product: Product?, actions: PortalRules.Actions, now: Date, format: BuyerFormat) -> [String: Any] {
         let day = format.day
-        let price = product.map(format.product) ?? purchase.price.map(format.price) ?? ""
+        // What this purchase cost (an offer's claim is free or its own price), in the product's words when it is that.
+        let price =
+            if let paid = purchase.price {
+                paid == product?.price ? product.map(format.product) ?? format.price(paid) : format.price(paid)
+            } else {
+                purchase.offer != nil ? "Free" : product.map(format.product) ?? ""
+            }
         let access = purchase.access
         let (state, stateClass): (String, String) =
             if let refunded = purchase.refundedAt {
@@ -236,7 +242,7 @@ enum PortalPresenter {
                     ("Ended \(day(expires))", "ended")
                 } else if access.isInGracePeriod(at: now), let grace = purchase.gracePeriodExpiresDate {
                     ("Payment failed; yours until \(day(grace)) while it is retried", "ending")
-                } else if purchase.unsubscribeDetectedAt != nil {
+                } else if purchase.unsubscribeDetectedAt != nil || !PortalRules.renews(purchase) {
                     ("Ends \(day(expires)); won’t renew", "ending")
                 } else {
                     ("Renews \(day(expires))", "active")
