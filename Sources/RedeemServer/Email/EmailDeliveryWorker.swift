@@ -86,6 +86,11 @@ public final class EmailDeliveryWorker: Service, Sendable {
             logger.info("e-mail sent", metadata: ["email_id": "\(email.id)", "kind": "\(email.kind.rawValue)"])
             return true
         } catch {
+            // Shutdown interrupted it: no attempt is spent; the lease keeps the e-mail, sent again once it runs out.
+            if Task.isCancelled {
+                logger.info("e-mail interrupted by shutdown", metadata: ["email_id": "\(email.id)"])
+                return false
+            }
             let transient = (error as? MailError)?.isTransient ?? !(error is StoreError)
             let attempts = email.attempts + 1
             let retryAt = transient && attempts < maxAttempts ? now.addingTimeInterval(Self.backoff(attempts: attempts)) : nil

@@ -91,6 +91,11 @@ public final class WebhookDeliveryWorker: Service, Sendable {
         } catch {
             failure = "\(error)"
         }
+        // Shutdown interrupted it: no attempt is spent; the lease keeps the delivery, sent again once it runs out.
+        if Task.isCancelled {
+            logger.info("webhook attempt interrupted by shutdown", metadata: ["delivery_id": "\(delivery.id)"])
+            return false
+        }
         let elapsed = ContinuousClock.now - started
         let ok = WebhookRetryPolicy.isSuccess(statusCode: status)
         let attempt = WebhookAttempt(
