@@ -72,12 +72,22 @@ struct OfferCodeService: Sendable {
         return .success(found)
     }
 
+    /// `lookUp` for a claim on the web page: a code refused before the redemption is counted as a web redemption's
+    /// refusal, as one refused by the redemption is.
+    func lookUpClaim(appID: String, code: String) async throws -> Result<FoundOfferCode, OfferRedemptionFailure> {
+        let result = try await lookUp(appID: appID, code: code)
+        if case .failure(let failure) = result { RedeemMetrics.offerCodeRedemption(failure.rawValue, channel: "web") }
+        return result
+    }
+
     /// Why this web claim would be refused (as the redemption will decide it, against the claimant and the address),
     /// before a paid offer's checkout; nil when it would be granted.
     func claimRefusal(appID: String, code: String, claimant: AppUserID, email: String, sandbox: Bool) async throws -> OfferRedemptionFailure? {
-        try await store.offerClaimRefusal(
+        let refusal = try await store.offerClaimRefusal(
             OfferCodeRedemptionRequest(
                 appID: appID, code: code, claimant: claimant, channel: .web, isSandbox: sandbox, email: email, now: clock.now()))
+        if let refusal { RedeemMetrics.offerCodeRedemption(refusal.rawValue, channel: "web") }
+        return refusal
     }
 
     /// The purchase an earlier submit of this web claim made, if any: a repeated submit shows it again.

@@ -66,7 +66,7 @@ struct OfferRedeemPageController {
         try await service.countClaim(ip: context.remoteIP, appID: claim.app.id, claimant: claim.claimant)
         if let done = try await alreadyClaimed(claim, sandbox: sandbox) { return done }
         let found: FoundOfferCode
-        switch try await service.lookUp(appID: claim.app.id, code: claim.code) {
+        switch try await service.lookUpClaim(appID: claim.app.id, code: claim.code) {
         case .failure(let failure):
             return page(app: claim.app, sandbox: sandbox, status: failure.pageStatus, extra: ["error": failure.message])
         case .success(let value): found = value
