@@ -16,8 +16,13 @@ python3 -c "import schemathesis" 2>/dev/null || python3 -m pip install -q schema
 # Playwright drives Debian's Chromium for the console's browser test (its own browser download is not used).
 python3 -c "import playwright" 2>/dev/null || python3 -m pip install -q playwright 2>/dev/null \
   || python3 -m pip install -q --break-system-packages playwright
+# pip can succeed for another interpreter than python3: stop here, not in the middle of the tests.
+python3 -c "import aiosmtpd, schemathesis, playwright"
 
-export REDEEM_TEST_POSTGRES_URL="${REDEEM_TEST_POSTGRES_URL:-$(bash scripts/postgres-up.sh)}"
+# Assigned on its own line, then exported: `export VAR=$(cmd)` returns export's status and hides a failing cmd.
+REDEEM_TEST_POSTGRES_URL="${REDEEM_TEST_POSTGRES_URL:-$(bash scripts/postgres-up.sh)}"
+[ -n "$REDEEM_TEST_POSTGRES_URL" ] || { echo "scripts/postgres-up.sh printed no URL" >&2; exit 1; }
+export REDEEM_TEST_POSTGRES_URL
 # Drop databases that earlier, interrupted runs left behind.
 psql "$REDEEM_TEST_POSTGRES_URL" -Atqc "SELECT datname FROM pg_database WHERE datname LIKE 'redeem\_t\_%' OR datname LIKE 'redeem\_template\_%' OR datname LIKE 'redeem\_e2e\_%'" \
   | while read -r db; do psql "$REDEEM_TEST_POSTGRES_URL" -qc "DROP DATABASE IF EXISTS \"$db\" WITH (FORCE)" >/dev/null; done
@@ -30,13 +35,25 @@ swift test --package-path Kit          # RedeemKit, the client SDK, on its own
 bash scripts/check-sdk-install.sh      # an app that adds this repository builds RedeemKit and nothing of the server
 swift build --build-tests
 python3 Tests/e2e/cli_e2e.py .build/debug/redeem
-python3 Tests/e2e/operations_e2e.py .build/debug/redeem   # busy port, 2 s shutdown, backup under load and restore
+python3 Tests/e2e/operations_e2e.py .build/debug/redeem   # busy port, SIGTERM mid-request, backup under load, --no-migrate, pool size, --host
 python3 Tests/e2e/nginx_front.py .build/debug/redeem       # deploy/: nginx with TLS in front, the systemd unit verified
 python3 Tests/e2e/contract_check.py .build/debug/redeem    # schemathesis, every operation, with each kind of key
 python3 Tests/e2e/console_browser.py .build/debug/redeem  # the console in Chromium; screenshots in test-artifacts/console
 python3 Tests/e2e/portal_browser.py .build/debug/redeem   # the customer portal in Chromium; screenshots in test-artifacts/portal
-python3 Tests/e2e/metrics_e2e.py .build/debug/redeem     # GET /metrics on its own loopback listener; GET /
+python3 Tests/e2e/offer_claims_browser.py .build/debug/redeem  # web offer claims by e-mail in Chromium, SQLite then PostgreSQL; screenshots in test-artifacts/offer-claims
+python3 Tests/e2e/metrics_e2e.py .build/debug/redeem     # GET /metrics on its own loopback listener, each documented metric; GET /
 python3 Tests/e2e/tracing_e2e.py .build/debug/redeem     # spans per request to an OTLP/HTTP collector, no tokens in them
+python3 Tests/e2e/log_secrets.py .build/debug/redeem     # a whole flow at trace and debug level: no key, token, link or session in the log
 python3 Tests/e2e/postgres_outage.py .build/debug/redeem  # PostgreSQL restarts under load: 503s, never 500s or hangs; recovers
 python3 Tests/e2e/multi_instance.py .build/debug/redeem   # two serve processes on one PostgreSQL: storm, cache, limits, webhooks, e-mail once
-swift test --skip-build
+# Every Swift test, on SQLite and PostgreSQL. Each PostgreSQL case writes its name to a ledger; with PostgreSQL
+# configured, a PostgreSQL test reported as skipped fails the run, and the count of cases that ran is printed.
+ledger="$(mktemp)"; output="$(mktemp)"
+trap 'rm -f "$ledger" "$output"' EXIT
+REDEEM_TEST_POSTGRES_LEDGER="$ledger" swift test --skip-build 2>&1 | tee "$output"
+if grep -E "skipped.*REDEEM_TEST_POSTGRES_URL" "$output"; then
+  echo "PostgreSQL is configured, yet the PostgreSQL tests above were skipped" >&2; exit 1
+fi
+ran=$(wc -l < "$ledger")
+echo "PostgreSQL: $ran PostgreSQL databases made for the test cases that ran on it"
+[ "$ran" -gt 0 ] || { echo "no test ran on PostgreSQL" >&2; exit 1; }

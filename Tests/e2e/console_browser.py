@@ -9,7 +9,8 @@ test-artifacts/console/. Usage: console_browser.py path/to/redeem. Prints 'N pas
 import json, os, subprocess, sys, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import MailServer, check, finish, free_port, http, run_cli, scratch_dir, screenshots, wait_healthy  # noqa: E402
+from support import (HANG_GUARD, MailServer, check, finish, free_port, http, run_cli, scratch_dir, screenshots, secrets_in,  # noqa: E402
+                     wait_healthy)
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -52,8 +53,9 @@ def main():
     def mails_to(address, count):
         """The messages the SMTP server received for `address`, once there are `count` of them."""
         return smtp.messages(lambda message: address in message["rcpt_tos"], count)
+    token, session, made_key, shown = "", {}, "", ""  # what the log must not hold, once issued
     try:
-        check("serve starts", wait_healthy(base))
+        check("serve starts", wait_healthy(base, server))
         status, granted = http("POST", base + "/v1/purchases", key=app["keys"]["secret"],
                                body={"app_user_id": "web-" + uuid.uuid4().hex[:8], "product_id": "pro_monthly", "email": "Buyer@Example.com",
                                      "is_sandbox": True},
@@ -72,6 +74,7 @@ def main():
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
             page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(HANG_GUARD * 1000)  # waits for elements end when they appear; this only guards a hang
             page.goto(base + "/console")
             check("without a session the console sends you to sign in", page.url.endswith("/console/sign-in"), page.url)
             shots(page, "1-sign-in")
@@ -233,7 +236,7 @@ def main():
             page.get_by_role("button", name="Generate").click()
             shots(page, "14-batch-progress")
             download_button = page.get_by_role("button", name="Download the CSV")
-            download_button.wait_for(timeout=60_000)
+            download_button.wait_for(timeout=HANG_GUARD * 1000)
             with page.expect_download() as info:
                 download_button.click()
             with open(info.value.path()) as f:
@@ -264,8 +267,9 @@ def main():
             page.wait_for_load_state()
             status, refused = http("POST", base + "/v1/subscribers/redeem_offer_code", key=app["keys"]["public_production"],
                                    body={"app_user_id": "code-user-3", "code": "SPRING26"})
-            check("a custom code switched off in the console is refused", status != 200 and "Switched off" in page.get_by_role("status").first.inner_text(),
-                  (status, refused))
+            check("a custom code switched off in the console is refused as inactive (403, 7862)",
+                  status == 403 and isinstance(refused, dict) and refused.get("code") == 7862
+                  and "Switched off" in page.get_by_role("status").first.inner_text(), (status, refused))
             with page.expect_download() as info:
                 page.get_by_role("link", name="Download every redemption (CSV)").click()
             with open(info.value.path()) as f:
@@ -313,22 +317,25 @@ def main():
             check("the new app's settings keep its icon and store link", page.get_by_label("App Store link").input_value() == "https://apps.apple.com/app/id42")
             preview = page.frame_locator("#preview")
             page.get_by_label("Name", exact=True).fill("Second App Renamed")
-            preview.get_by_text("Second App Renamed").first.wait_for(timeout=10_000)
+            preview.get_by_text("Second App Renamed").first.wait_for(timeout=HANG_GUARD * 1000)
             check("the preview shows the typed name before it is saved, with the App Store badge",
                   preview.locator('a[href="https://apps.apple.com/app/id42"]').count() >= 1)
             page.get_by_role("link", name="Link page").click()
-            preview.get_by_text("Second App Renamed").first.wait_for(timeout=10_000)
+            preview.get_by_text("Second App Renamed").first.wait_for(timeout=HANG_GUARD * 1000)
             check("the link page previews too", "/r/preview" in preview.locator("body").inner_html())
             shots(page, "18-settings-preview")
             browser.close()
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        server.wait(timeout=HANG_GUARD)
         log.close()
         smtp.stop()
     with open(os.path.join(workdir, "server.log")) as f:
         text = f.read()
-    check("no password or session token reaches the log", PASSWORD not in text and "redeem_console=" not in text)
+    leaked = secrets_in(text, {"password": PASSWORD, "session": session.get("value"), "app secret key": app["keys"]["secret"],
+                               "key made in the console": made_key, "link support was shown": shown,
+                               "its token": shown.rsplit("/", 1)[-1] if shown else "", "the purchase's token": token})
+    check("no password, session, key or redemption link reaches the log", not leaked and "redeem_console=" not in text, leaked)
     finish()
 
 

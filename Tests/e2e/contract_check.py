@@ -8,7 +8,7 @@ import json, os, subprocess, sys, tempfile, threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import check, finish, free_port, wait_healthy  # noqa: E402
+from support import HANG_GUARD, check, finish, free_port, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 EXAMPLES = sys.argv[2] if len(sys.argv) > 2 else "10"
@@ -61,7 +61,7 @@ def main():
         log_file = open(f"{tmp}/server.log", "w+")
         server = subprocess.Popen([BIN, "serve", "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=log_file, text=True)
         try:
-            check("serve starts with Stripe configured", wait_healthy(base))
+            check("serve starts with Stripe configured", wait_healthy(base, server))
             for kind, key in [("admin", admin), ("secret", app["keys"]["secret"]), ("public", app["keys"]["public_sandbox"])]:
                 run = subprocess.run(
                     [sys.executable, "-m", "schemathesis.cli", "run", f"{base}/openapi.json", "-H", f"Authorization: Bearer {key}", "--checks", "all",
@@ -77,7 +77,7 @@ def main():
                     print(f"     full report: /tmp/contract-{kind}.txt")
         finally:
             server.terminate()
-            server.wait(timeout=30)
+            server.wait(timeout=HANG_GUARD)
             stripe.shutdown()
             log_file.seek(0)
             log = log_file.read()

@@ -4,17 +4,17 @@ deploy/nginx/redeem.conf, in front of `redeem serve` configured as deploy/redeem
 HTTPS: the universal-link files byte for byte, a purchase's link page and its redemption.
 Also checks deploy/redeem.service with systemd-analyze when it is installed.
 Usage: nginx_front.py path/to/redeem (nginx and openssl installed). Prints 'N passed, M failed'."""
-import http.client as httpclient, json, os, re, shutil, ssl, subprocess, sys, tempfile, time, uuid
+import http.client as httpclient, json, os, re, shutil, ssl, subprocess, sys, tempfile, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import check, finish, free_port  # noqa: E402
+from support import HANG_GUARD, check, finish, free_port, wait_for  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def cli(args, db):
-    result = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=120, env={**os.environ, "REDEEM_DATABASE_URL": db})
+    result = subprocess.run([BIN, *args], capture_output=True, text=True, timeout=HANG_GUARD, env={**os.environ, "REDEEM_DATABASE_URL": db})
     if result.returncode != 0:
         raise RuntimeError(f"redeem {' '.join(args)}: {result.stderr}")
     return result.stdout
@@ -51,7 +51,7 @@ http {{
 def fetch(port, method, path, key=None, body=None, headers=None):
     """One HTTPS request to nginx, trusting only the test's certificate; returns (status, headers, body bytes)."""
     context = ssl.create_default_context(cafile=fetch.cafile)
-    connection = httpclient.HTTPSConnection("localhost", port, context=context, timeout=10)
+    connection = httpclient.HTTPSConnection("localhost", port, context=context, timeout=HANG_GUARD)
     sent = dict(headers or {})
     if key:
         sent["Authorization"] = f"Bearer {key}"
@@ -97,16 +97,13 @@ def main():
         nginx = subprocess.Popen(["nginx", "-p", tmp, "-c", f"{tmp}/nginx.conf"], stdout=subprocess.DEVNULL,
                                  stderr=open(f"{tmp}/nginx.stderr", "w"))
         try:
-            # nginx answers 502 until Redeem listens: wait (up to 20 s) for Redeem's own 200, unless either process died.
-            for _ in range(400):
-                if nginx.poll() is not None or server.poll() is not None:
-                    break
+            # nginx answers 502 until Redeem listens: wait for Redeem's own 200, unless either process died.
+            def up():
                 try:
-                    if fetch(https_port, "GET", "/health")[0] == 200:
-                        break
+                    return fetch(https_port, "GET", "/health")[0] == 200
                 except (OSError, httpclient.HTTPException):
-                    pass
-                time.sleep(0.05)
+                    return False
+            wait_for(lambda: nginx.poll() is not None or server.poll() is not None or up())
             if nginx.poll() is not None or server.poll() is not None:
                 log = "".join(open(f"{tmp}/{name}").read() for name in ["nginx.stderr", "error.log"] if os.path.exists(f"{tmp}/{name}"))
                 raise RuntimeError(f"nginx exited with {nginx.poll()}, redeem serve with {server.poll()}; nginx said:\n{log}")
@@ -144,18 +141,15 @@ def main():
             redeemed = json.loads(body)
             check("the link redeems through nginx", status == 200 and "pro" in redeemed["subscriber"]["entitlements"], redeemed)
 
-            # nginx writes a request's log line after sending the answer: give it a moment.
-            for _ in range(40):
-                access = open(f"{tmp}/access.log").read()
-                if "/v1/subscribers/redeem_purchase" in access:
-                    break
-                time.sleep(0.05)
+            # nginx writes a request's log line after sending the answer: wait for the line.
+            wait_for(lambda: "/v1/subscribers/redeem_purchase" in open(f"{tmp}/access.log").read())
+            access = open(f"{tmp}/access.log").read()
             check("nginx logged the requests it proxied", f"/r/{token}" in access and "/v1/subscribers/redeem_purchase" in access)
         finally:
             nginx.terminate()
             server.terminate()
-            nginx.wait(timeout=10)
-            server.wait(timeout=10)
+            nginx.wait(timeout=HANG_GUARD)
+            server.wait(timeout=HANG_GUARD)
     finish()
 
 

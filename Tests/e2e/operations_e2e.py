@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
-"""End-to-end checks of running Redeem in production: a busy port fails before the database is touched, SIGTERM stops
-the server within 2 s (an in-flight request answered, a webhook delivery to a hung endpoint abandoned), and
-`redeem backup` copies a live database under redemption load that `redeem restore` brings back row for row.
+"""End-to-end checks of running Redeem in production: a busy port fails before the database is touched; SIGTERM stops
+the server promptly by mechanism (the listener closes, idle connections are closed, the request in flight is answered,
+a webhook delivery to a hung endpoint is abandoned for a later retry, and the process exits 0); `redeem backup` copies
+a live database under redemption load that `redeem restore` brings back row for row; and the settings --no-migrate,
+--database-pool-size and --host do what the README says.
 Usage: operations_e2e.py path/to/redeem. Prints 'N passed, M failed'."""
-import json, os, signal, socket, subprocess, sys, tempfile, threading, time, uuid
+import json, os, signal, socket, sqlite3, subprocess, sys, tempfile, threading, time, uuid
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import check, finish, free_port, http, wait_healthy  # noqa: E402
+from support import HANG_GUARD, check, finish, free_port, http, wait_for, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 
 
-def run(args, db):
-    return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=120, env={**os.environ, "REDEEM_DATABASE_URL": db})
+def run(args, db, extra_env=None):
+    return subprocess.run([BIN, *args], capture_output=True, text=True, timeout=HANG_GUARD,
+                          env={**os.environ, "REDEEM_DATABASE_URL": db, **(extra_env or {})})
 
 
 def set_up(db):
@@ -30,11 +34,33 @@ def serve(db, port):
     log = tempfile.TemporaryFile(mode="w+")
     server = subprocess.Popen([BIN, "serve", "--port", str(port), "--rate-limit-per-ip", "100000", "--rate-limit-per-user", "1000"],
                               env={**os.environ, "REDEEM_DATABASE_URL": db}, stdout=subprocess.DEVNULL, stderr=log, text=True)
-    if wait_healthy(f"http://127.0.0.1:{port}"):
+    if wait_healthy(f"http://127.0.0.1:{port}", server):
         return server
     server.kill()
     log.seek(0)
     raise RuntimeError("server did not start: " + log.read())
+
+
+def start(args, db, host="127.0.0.1", extra_env=None):
+    """Starts `redeem serve` with `args`: (the process, serving) once it answers /health on `host`, or (the finished
+    process, its standard error) once it has exited."""
+    port = free_port()
+    log = tempfile.TemporaryFile(mode="w+")
+    server = subprocess.Popen([BIN, "serve", "--port", str(port), *args], env={**os.environ, "REDEEM_DATABASE_URL": db, **(extra_env or {})},
+                              stdout=subprocess.DEVNULL, stderr=log, text=True)
+    if wait_healthy(f"http://{host}:{port}", server):
+        server.port = port
+        return server, True
+    if server.poll() is None:
+        server.kill()
+    server.wait()
+    log.seek(0)
+    return server, log.read()
+
+
+def stop_server(server):
+    server.terminate()
+    server.wait(timeout=HANG_GUARD)
 
 
 def busy_port(tmp):
@@ -43,21 +69,19 @@ def busy_port(tmp):
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        started = time.monotonic()
         result = run(["serve", "--port", str(port)], f"sqlite://{db_path}")
-    check("a busy port fails at once, naming the setting and the address",
-          result.returncode != 0 and "--port" in result.stderr and f"127.0.0.1:{port} is already in use" in result.stderr
-          and time.monotonic() - started < 10, result.stderr)
+    check("a busy port fails, naming the setting and the address",
+          result.returncode != 0 and "--port" in result.stderr and f"127.0.0.1:{port} is already in use" in result.stderr, result.stderr)
     check("a busy port fails before the database is created or migrated", not os.path.exists(db_path))
 
 
 def hung_endpoint():
-    """A webhook receiver that accepts, reads the request and never answers; `seen` is set once a delivery arrives."""
+    """A webhook receiver that accepts, reads the request and never answers. `seen` is set once a delivery arrives;
+    `closed` once the server has closed that connection (the receiver read its end)."""
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen()
-    seen = threading.Event()
-    held = []
+    seen, closed = threading.Event(), threading.Event()
 
     def accept():
         while True:
@@ -65,52 +89,111 @@ def hung_endpoint():
                 connection, _ = listener.accept()
             except OSError:
                 return
-            held.append(connection)
-            connection.recv(65536)
-            seen.set()
+            try:
+                connection.settimeout(HANG_GUARD)
+                while connection.recv(65536):
+                    seen.set()
+                closed.set()
+            except OSError:
+                pass
 
     threading.Thread(target=accept, daemon=True).start()
-    return listener, seen
+    return listener, seen, closed
+
+
+def tcp_queues(local_port, remote_port):
+    """(send queue, receive queue) in bytes of the socket from `local_port` to `remote_port` on 127.0.0.1, from
+    /proc/net/tcp; None when there is none."""
+    with open("/proc/net/tcp") as f:
+        for line in f.readlines()[1:]:
+            fields = line.split()
+            if int(fields[1].split(":")[1], 16) == local_port and int(fields[2].split(":")[1], 16) == remote_port:
+                tx, rx = fields[4].split(":")
+                return int(tx, 16), int(rx, 16)
+    return None
+
+
+def read_response(connection):
+    """One HTTP response from a raw socket, head and Content-Length body; what came before the server closed the
+    connection, if it did first."""
+    connection.settimeout(HANG_GUARD)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = connection.recv(4096)
+        if not chunk:
+            return data
+        data += chunk
+    head, body = data.split(b"\r\n\r\n", 1)
+    length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length:")), 0)
+    while len(body) < length:
+        chunk = connection.recv(4096)
+        if not chunk:
+            break
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
+def refuses_connections(port):
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
+        return False
+    except ConnectionRefusedError:
+        return True
 
 
 def shutdown(tmp):
-    db = f"sqlite://{tmp}/shutdown.sqlite"
+    """SIGTERM while a request is in flight, a keep-alive connection idle and a webhook delivery hung. "Stops in under
+    2 s" (README) is checked by what makes it quick, not by a stopwatch: the listener closes, the idle connection is
+    closed rather than waited on, the hung delivery is abandoned (kept for a retry) rather than waited out, and the
+    request in flight is answered."""
+    db_path = f"{tmp}/shutdown.sqlite"
+    db = f"sqlite://{db_path}"
     app, admin = set_up(db)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    listener, seen = hung_endpoint()
+    listener, seen, hook_closed = hung_endpoint()
     server = serve(db, port)
     try:
         hook = f"http://127.0.0.1:{listener.getsockname()[1]}/hook"
         status, _ = http("POST", f"{base}/admin/v1/apps/{app['id']}/webhooks", key=admin, body={"url": hook})
         http("POST", f"{base}/admin/v1/apps/{app['id']}/webhooks/test", key=admin)
-        check("a test event reaches the hung endpoint", status == 201 and seen.wait(10))
-        # A request in flight: headers and half the body sent before SIGTERM, the rest after.
+        check("a test event reaches the hung endpoint", status == 201 and seen.wait(HANG_GUARD))
+        # Two keep-alive connections, each past one answered request, so the server holds both: one stays idle, the
+        # other sends the head and half the body of a purchase before SIGTERM and the rest after.
+        idle, client = (socket.create_connection(("127.0.0.1", port)) for _ in range(2))
+        for connection in (idle, client):
+            connection.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            read_response(connection)
         body = json.dumps({"app_user_id": "in-flight", "product_id": "pro"}).encode()
-        client = socket.create_connection(("127.0.0.1", port))
         client.sendall((f"POST /v1/purchases HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {app['keys']['secret']}\r\n"
                         f"Idempotency-Key: {uuid.uuid4()}\r\nContent-Type: application/json\r\n"
                         f"Content-Length: {len(body)}\r\n\r\n").encode() + body[:10])
-        time.sleep(0.2)
+        # SIGTERM only once the server has read what was sent (nothing left in either queue), so the request is in flight.
+        mine = client.getsockname()[1]
+        read = wait_for(lambda: tcp_queues(mine, port) == (0, 0) and tcp_queues(port, mine) == (0, 0))
         started = time.monotonic()
         server.send_signal(signal.SIGTERM)
-        time.sleep(0.2)
+        closed = wait_for(lambda: refuses_connections(port))
+        check("after SIGTERM, with a request still in flight, the server stops accepting connections",
+              read and closed and server.poll() is None, (read, closed, server.poll()))
+        idle.settimeout(HANG_GUARD)
+        check("an idle keep-alive connection is closed by the server, not left waiting", idle.recv(4096) == b"")
         client.sendall(body[10:])
-        client.settimeout(5)
-        answer = b""
-        try:
-            while b"\r\n\r\n" not in answer:
-                chunk = client.recv(4096)
-                if not chunk:
-                    break
-                answer += chunk
-        except OSError:
-            pass
-        server.wait(timeout=30)
-        elapsed = time.monotonic() - started
+        answer = read_response(client)
         check("the request in flight at SIGTERM is answered", answer.startswith(b"HTTP/1.1 201"), answer[:200])
-        check(f"SIGTERM stops the server in under 2 s with a delivery hung ({elapsed:.2f} s)", elapsed < 2.0, elapsed)
+        server.wait(timeout=HANG_GUARD)
+        elapsed = time.monotonic() - started
         check("the server exits 0 on SIGTERM", server.returncode == 0, server.returncode)
+        with sqlite3.connect(db_path) as database:
+            rows = database.execute("SELECT d.attempts, d.delivered_at, d.failed_at, d.locked_until, "
+                                    "(SELECT COUNT(*) FROM webhook_attempts a WHERE a.delivery_id = d.id) "
+                                    "FROM webhook_deliveries d WHERE d.event_type = 'TEST'").fetchall()
+        # The attempt's own timeout is 60 s: a connection closed at shutdown shows the server did not wait for it. An
+        # interrupted attempt is not one of the delivery's six: it keeps its lease and goes out again once that ends.
+        check("the delivery to the hung endpoint is abandoned at shutdown, not waited out: its connection is closed, no "
+              "attempt is spent, and its lease keeps it for a later send", hook_closed.wait(HANG_GUARD)
+              and len(rows) == 1 and rows[0][:3] == (0, None, None) and rows[0][3] is not None and rows[0][4] == 0, rows)
+        print(f"     (SIGTERM to exit: {elapsed:.2f} s)")
     finally:
         if server.poll() is None:
             server.kill()
@@ -144,18 +227,18 @@ def backup_under_load(tmp):
     try:
         for thread in threads:
             thread.start()
-        time.sleep(1.5)
+        wait_for(lambda: len(done) >= 20 or errors)  # the load is running
         before = len(done)
         backed = run(["backup", "--to", f"{tmp}/copy.sqlite", "--json"], db)
         at_backup = len(done)
-        time.sleep(1.0)
+        wait_for(lambda: len(done) >= at_backup + 20 or errors)  # and goes on after the backup
     finally:
         stop.set()
         for thread in threads:
             thread.join()
-        server.terminate()
-        server.wait(timeout=30)
-    check("redemptions ran before and after the backup", 0 < at_backup < len(done) and not errors, (at_backup, len(done), errors[:3]))
+        stop_server(server)
+    check("redemptions ran before and after the backup", 20 <= before and at_backup + 20 <= len(done) and not errors,
+          (before, at_backup, len(done), errors[:3]))
     summary = json.loads(backed.stdout) if backed.returncode == 0 else {}
     rows = summary.get("rows", {})
     check("backup under load writes a checked copy with its row counts",
@@ -185,10 +268,82 @@ def backup_under_load(tmp):
         status, info = http("GET", f"http://127.0.0.1:{port}/v1/subscribers/buyer-0-1", key=app["keys"]["public_production"])
         check("the restored database serves the redeemed purchase", status == 200 and "pro" in info["subscriber"]["entitlements"], info)
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        stop_server(server)
     postgres = run(["backup", "--to", f"{tmp}/pg.dump"], "postgres://nobody@127.0.0.1:1/none")
     check("backup of PostgreSQL points to pg_dump", postgres.returncode != 0 and "pg_dump" in postgres.stderr, postgres.stderr)
+
+
+def settings(tmp):
+    """--no-migrate, --database-pool-size and --host, as the README's configuration table describes them."""
+    empty = f"{tmp}/empty.sqlite"
+    sqlite3.connect(empty).close()  # a database with no migrations applied: every one is pending
+    sqlite3.connect(f"{tmp}/probe.sqlite").close()
+    pending = [line.split()[1] for line in run(["migrate", "--dry-run"], f"sqlite://{tmp}/probe.sqlite").stdout.splitlines()
+               if line.startswith("pending: ")]
+    server, refused = start(["--no-migrate"], f"sqlite://{empty}")
+    with sqlite3.connect(empty) as database:
+        tables = sorted(r[0] for r in database.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+        applied = database.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0] if "schema_migrations" in tables else 0
+    check("--no-migrate refuses to start while migrations are pending, naming them, and applies none",
+          refused is not True and server.returncode != 0 and f"pending migrations [{', '.join(pending)}]" in refused
+          and "--no-migrate" in refused and pending and applied == 0 and set(tables) <= {"schema_migrations"}, (refused, pending, tables))
+
+    for size in ("0", "1001"):
+        for how, args, env in (("--database-pool-size", ["--database-pool-size", size], None),
+                               ("REDEEM_DATABASE_POOL_SIZE", [], {"REDEEM_DATABASE_POOL_SIZE": size})):
+            server, refused = start(args, f"sqlite://{empty}", extra_env=env)
+            check(f"{how} {size} is refused, naming the setting and its bounds", refused is not True and server.returncode != 0
+                  and f"--database-pool-size / REDEEM_DATABASE_POOL_SIZE {size} is not between 1 and 1000" in refused, refused)
+
+    # A migrated database, so --no-migrate has nothing to refuse; the smallest pool; a loopback address other than the default.
+    db = f"sqlite://{tmp}/settings.sqlite"
+    app, _ = set_up(db)
+    server, serving = start(["--no-migrate", "--database-pool-size", "1", "--host", "127.0.0.2"], db, host="127.0.0.2")
+    try:
+        check("--no-migrate starts when no migration is pending; --database-pool-size 1 is accepted", serving is True, serving)
+        if serving is True:
+            status, granted = http("POST", f"http://127.0.0.2:{server.port}/v1/purchases", key=app["keys"]["secret"],
+                                   body={"app_user_id": "host-user", "product_id": "pro"}, headers={"Idempotency-Key": str(uuid.uuid4())})
+            check("--host 127.0.0.2 serves on that address, whose links it names by default",
+                  status == 201 and granted["redemption_https_url"].startswith(f"http://127.0.0.2:{server.port}/r/"), granted)
+            check("--host 127.0.0.2 does not listen on 127.0.0.1", refuses_connections(server.port))
+    finally:
+        if serving is True:
+            stop_server(server)
+
+    postgres = os.environ.get("REDEEM_TEST_POSTGRES_URL")
+    if postgres:
+        pool_on_postgres(postgres, tmp)
+    else:
+        print("skip --database-pool-size on PostgreSQL: REDEEM_TEST_POSTGRES_URL is not set")
+
+
+def pool_on_postgres(postgres, tmp):
+    """--database-pool-size 1 on PostgreSQL: under 16 concurrent requests the server opens exactly one connection."""
+    name = "redeem_e2e_" + uuid.uuid4().hex[:12]
+    subprocess.run(["psql", postgres, "-qc", f"CREATE DATABASE {name}"], check=True)
+    db = postgres.rsplit("/", 1)[0] + "/" + name
+    try:
+        app, _ = set_up(db)
+        server, serving = start(["--database-pool-size", "1"], db)
+        check("--database-pool-size 1 starts on PostgreSQL", serving is True, serving)
+        if serving is not True:
+            return
+        try:
+            def buy(n):
+                return http("POST", f"http://127.0.0.1:{server.port}/v1/purchases", key=app["keys"]["secret"],
+                            body={"app_user_id": f"pool-{n}", "product_id": "pro"}, headers={"Idempotency-Key": str(uuid.uuid4())})[0]
+            with ThreadPoolExecutor(16) as pool:
+                statuses = list(pool.map(buy, range(64)))
+            # The pool keeps what it opened: with the default of 8 this load leaves 8 connections.
+            connections = subprocess.run(["psql", postgres, "-Atc", f"SELECT COUNT(*) FROM pg_stat_activity WHERE datname = '{name}'"],
+                                         capture_output=True, text=True, check=True).stdout.strip()
+            check("--database-pool-size 1: 64 purchases, 16 at a time, all succeed over one PostgreSQL connection",
+                  statuses == [201] * 64 and connections == "1", (sorted(set(statuses)), connections))
+        finally:
+            stop_server(server)
+    finally:
+        subprocess.run(["psql", postgres, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], capture_output=True)
 
 
 def main():
@@ -196,6 +351,7 @@ def main():
         busy_port(tmp)
         shutdown(tmp)
         backup_under_load(tmp)
+        settings(tmp)
     finish()
 
 

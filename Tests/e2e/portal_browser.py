@@ -5,10 +5,11 @@ server, signs in, gets a new redemption link (redeemed in the app), cancels the 
 with its period, resumes it, and signs out. A sandbox checkout on a phone lands on a success page that can be reopened
 and keeps the HTTPS link; prices and dates follow the browser's language (en-US, de-DE). Screenshots at desktop and phone width go to test-artifacts/portal/.
 Usage: portal_browser.py path/to/redeem. Prints 'N passed, M failed'."""
-import json, os, re, subprocess, sys, urllib.request, uuid
+import json, os, re, subprocess, sys, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import MailServer, check, finish, free_port, http, run_cli, scratch_dir, screenshots, wait_healthy  # noqa: E402
+from support import (HANG_GUARD, MailServer, check, fetch, finish, free_port, http, run_cli, scratch_dir, screenshots, secrets_in,  # noqa: E402
+                     wait_healthy)
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -48,8 +49,9 @@ def main():
     def text(message):
         return next((p["text"] for p in message["parts"] if p["content_type"] == "text/plain"), "")
 
+    link, https_link, cookie = "", "", {}  # what the log must not hold, once issued
     try:
-        check("serve starts", wait_healthy(base))
+        check("serve starts", wait_healthy(base, server))
         status, bought = http("POST", base + "/v1/purchases", key=app["keys"]["secret"],
                               body={"app_user_id": "web-" + uuid.uuid4().hex[:8], "product_id": "pro_monthly", "email": BUYER,
                                     "is_sandbox": True, "store": "rc_billing", "send_receipt_email": True},
@@ -64,6 +66,7 @@ def main():
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
             page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(HANG_GUARD * 1000)  # waits for elements end when they appear; this only guards a hang
             page.goto(portal)
             shots(page, "1-sign-in")
             page.get_by_label("E-mail address used at checkout").fill("Portal.Buyer@Example.com")
@@ -78,15 +81,17 @@ def main():
             link = re.search(r"http://127\.0\.0\.1:\d+/account/[^\s]+/sign-in/[A-Za-z0-9_-]{43}", text(sign_in[0])).group(0) if sign_in else ""
             check("only the buyer's address got a sign-in link, by real SMTP", len(sign_in) == 1 and sign_in[0]["rcpt_tos"] == [BUYER] and link,
                   [m["rcpt_tos"] for m in sign_in])
-            # A mail scanner opening the link must not use it up.
-            for _ in range(2):
-                with urllib.request.urlopen(link, timeout=10) as opened:
-                    check("opening the sign-in link uses nothing", opened.status == 200)
+            # A mail scanner opening the link must not use it up: two plain GETs first, then the browser signs in with it.
+            scanned = [fetch(link) for _ in range(2)]
+            check("opening the sign-in link answers a page with a Sign in button, not a session",
+                  all(status == 200 and 'type="submit">Sign in</button>' in body and "redeem_portal=" not in str(headers)
+                      for status, headers, body in scanned), [status for status, _, _ in scanned])
             page.goto(link)
             shots(page, "3-confirm")
             page.get_by_role("button", name="Sign in").click()
-            check("signed in, the buyer sees their purchase", page.url == portal and "Pro monthly" in page.content()
-                  and "$4.99" in page.content() or "4.99" in page.content(), page.url)
+            content = page.content()
+            check("signed in after the scanner's visits (they used nothing), the buyer sees their purchase",
+                  page.url == portal and "Pro monthly" in content and "$4.99" in content, (page.url, re.findall(r"[^>]{0,20}4\.99", content)))
             cookie = next(c for c in page.context.cookies() if c["name"] == "redeem_portal")
             check("the portal cookie is HttpOnly and SameSite=Strict", cookie["httpOnly"] and cookie["sameSite"] == "Strict", cookie)
             shots(page, "4-purchases")
@@ -123,6 +128,7 @@ def main():
             # A phone without the app: the checkout lands on a page that can be reopened and keeps the HTTPS link.
             phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US", user_agent=(
                 "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1"))
+            phone.set_default_timeout(HANG_GUARD * 1000)
             mobile = phone.new_page()
             mobile.goto(f"{base}/sandbox/p/{app['id']}/pro_monthly")
             check("the checkout shows the price with its symbol and period in words", "$4.99 / month" in mobile.content())
@@ -139,6 +145,7 @@ def main():
             shots(mobile, "8-success-phone")
             phone.close()
             german = browser.new_context(locale="de-DE")
+            german.set_default_timeout(HANG_GUARD * 1000)
             page_de = german.new_page()
             page_de.goto(done_url)
             body = page_de.locator("body").inner_text()
@@ -149,12 +156,15 @@ def main():
             browser.close()
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        server.wait(timeout=HANG_GUARD)
         log.close()
         smtp.stop()
     with open(os.path.join(workdir, "server.log")) as f:
         logged = f.read()
-    check("no sign-in token or session reaches the log", "/sign-in/" not in logged and "redeem_portal=" not in logged)
+    leaked = secrets_in(logged, {"sign-in link": link, "sign-in token": link.rsplit("/", 1)[-1], "session": cookie.get("value"),
+                                 "new link": https_link, "new link's token": https_link.rsplit("/", 1)[-1]})
+    check("no sign-in link, session or redemption link reaches the log",
+          not leaked and "/sign-in/" not in logged and "redeem_portal=" not in logged, leaked)
     finish()
 
 

@@ -36,15 +36,30 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_healthy(base, tries=200):
-    """Waits until `base/health` answers 200; False if it never does."""
-    for _ in range(tries):
+# How long a wait on an event may take before the script gives up: a guard against a hang, never a requirement. Each
+# wait ends as soon as its event happens; only a run that would otherwise hang ever takes this long.
+HANG_GUARD = 120
+
+
+def wait_for(condition, timeout=HANG_GUARD, interval=0.05):
+    """Polls `condition()` until it returns something true, and returns that; after `timeout` seconds (a hang guard),
+    returns the last, false value."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value or time.monotonic() >= deadline:
+            return value
+        time.sleep(interval)
+
+
+def wait_healthy(base, process=None, timeout=HANG_GUARD):
+    """Waits until `base/health` answers 200; False if it never does, or as soon as `process` (the server) has exited."""
+    def healthy():
         try:
-            if http("GET", base + "/health")[0] == 200:
-                return True
+            return http("GET", base + "/health")[0] == 200
         except OSError:
-            time.sleep(0.05)
-    return False
+            return False
+    return bool(wait_for(lambda: healthy() or (process is not None and process.poll() is not None), timeout)) and healthy()
 
 
 def call(method, url, key=None, body=None, headers=None, timeout=60):
@@ -72,10 +87,28 @@ def call(method, url, key=None, body=None, headers=None, timeout=60):
 
 def http(method, url, key=None, body=None, headers=None):
     """Returns (status, decoded JSON body); error statuses are answers, not exceptions; no answer raises OSError."""
-    status, answer, _ = call(method, url, key, body, headers, timeout=10)
+    status, answer, _ = call(method, url, key, body, headers)
     if status == 0:
         raise OSError(answer)
     return status, answer
+
+
+def fetch(url, headers=None, timeout=60):
+    """GET `url` as a browser would: (status, headers, body text), error statuses included (urlopen raises on them, so
+    a status read after urlopen can only be 2xx or 3xx)."""
+    request = urllib.request.Request(url, headers=headers or {})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status, response.headers, response.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read().decode("utf-8", "replace")
+
+
+def secrets_in(text, secrets):
+    """The labels of the `secrets` (label -> value) found in `text`, a server log. JSON log lines may write "/" as
+    "\\/", so a link URL is looked for in the text with that undone as well."""
+    unescaped = text.replace("\\/", "/")
+    return sorted(label for label, value in secrets.items() if value and (value in text or value in unescaped))
 
 
 class MailServer:
@@ -93,25 +126,50 @@ class MailServer:
         self.port = int(self.process.stdout.readline().split()[1])
         self.url = f"smtp://127.0.0.1:{self.port}?security=none"
 
-    def messages(self, matching, count, tries=100):
-        """The received messages for which `matching(message)` holds, once there are `count` of them (or the last try's)."""
+    def messages(self, matching, count, timeout=HANG_GUARD):
+        """The received messages for which `matching(message)` holds, as soon as there are `count` of them (or those
+        there are when the hang guard runs out); `timeout=0` looks once."""
         import glob, os
-        found = []
-        for _ in range(tries):
-            found = []
-            for name in sorted(glob.glob(os.path.join(self.directory, "message-*.json"))):
+
+        def found():
+            matched = []
+            for name in sorted(glob.glob(os.path.join(self.directory, "message-*.json")),
+                               key=lambda n: int(n.rsplit("-", 1)[1].split(".")[0])):
                 with open(name) as f:
                     message = json.load(f)
                 if matching(message):
-                    found.append(message)
-            if len(found) >= count:
-                return found
-            time.sleep(0.1)
-        return found
+                    matched.append(message)
+            return matched
+        wait_for(lambda: len(found()) >= count, timeout, interval=0.1)
+        return found()
 
     def stop(self):
         self.process.stdin.close()
-        self.process.wait(timeout=10)
+        self.process.wait(timeout=HANG_GUARD)
+
+
+class WebhookReceiver:
+    """A webhook endpoint on loopback (Tests/RedeemTestSupport/webhook_receiver.py) writing each request it gets to
+    `directory`, and answering 500 to the first `fail_first` of them, 200 after."""
+
+    def __init__(self, directory, fail_first=0):
+        import os, subprocess
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        os.makedirs(directory, exist_ok=True)
+        self.directory = directory
+        self.process = subprocess.Popen(
+            [sys.executable, os.path.join(root, "Tests", "RedeemTestSupport", "webhook_receiver.py"), "--dir", directory,
+             "--fail-first", str(fail_first)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.url = f"http://127.0.0.1:{int(self.process.stdout.readline().split()[1])}/hook"
+
+    def requests(self):
+        """How many requests it has got so far."""
+        import os
+        return len([name for name in os.listdir(self.directory) if name.endswith(".json")])
+
+    def stop(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=HANG_GUARD)
 
 
 def run_cli(binary, args, env, stdin=None):

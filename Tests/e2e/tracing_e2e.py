@@ -2,11 +2,11 @@
 """Tracing from a real `redeem serve --otlp-endpoint`: a collector on loopback (OTLP/HTTP with JSON) receives one server
 span per request, named after the route pattern; a caller's `traceparent` continues its trace; and no token, key or
 e-mail address from a URL or body reaches the exported spans. Usage: tracing_e2e.py path/to/redeem."""
-import base64, json, os, subprocess, sys, threading, time, urllib.request, uuid
+import base64, json, os, subprocess, sys, threading, uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import check, finish, free_port, http, scratch_dir, wait_healthy  # noqa: E402
+from support import HANG_GUARD, check, fetch, finish, free_port, http, scratch_dir, wait_for, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 received = []  # (path, raw body) of each export
@@ -62,30 +62,27 @@ def main():
     # JSON on the wire so this script can read it; export every 200 ms instead of every 5 s.
     serve_env = {**env, "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL": "http/json", "OTEL_BSP_SCHEDULE_DELAY": "200"}
     bad = subprocess.run([BIN, "serve", "--port", str(port), "--otlp-endpoint", "collector:4318"], env=serve_env,
-                         capture_output=True, text=True, timeout=30)
+                         capture_output=True, text=True, timeout=HANG_GUARD)
     check("a malformed OTLP endpoint stops start-up with a clear error", bad.returncode != 0 and "--otlp-endpoint" in bad.stderr,
           bad.stderr[-300:])
     log = open(os.path.join(workdir, "server.log"), "w")
     server = subprocess.Popen([BIN, "serve", "--port", str(port), "--otlp-endpoint", f"http://127.0.0.1:{collector.server_port}"],
                               env=serve_env, stdout=subprocess.DEVNULL, stderr=log)
     try:
-        check("serve starts with tracing on", wait_healthy(base))
+        check("serve starts with tracing on", wait_healthy(base, server))
         status, granted = http("POST", base + "/v1/purchases", key=app["keys"]["secret"],
                                body={"app_user_id": "tracer", "product_id": "pro", "email": "traced.buyer@example.com", "is_sandbox": True},
                                headers={"Idempotency-Key": uuid.uuid4().hex})
         token = granted["redemption_https_url"].rsplit("/", 1)[-1]
-        with urllib.request.urlopen(base + f"/r/{token}", timeout=10) as page:
-            check("the link page opens", page.status == 200, page.status)
+        status, headers, page = fetch(base + f"/r/{token}")
+        check("the link page opens as HTML", status == 200 and headers.get("Content-Type", "").startswith("text/html"), status)
         trace_id = uuid.uuid4().hex
         parent = {"traceparent": f"00-{trace_id}-{uuid.uuid4().hex[:16]}-01"}
         status, _ = http("POST", base + "/v1/subscribers/redeem_purchase", key=app["keys"]["public_production"],
                          body={"app_user_id": "phone", "redemption_token": token}, headers=parent)
         check("the redemption succeeds", status == 200, status)
         wanted = {"POST /v1/purchases", "GET /r/{token}", "POST /v1/subscribers/redeem_purchase"}
-        for _ in range(100):
-            if wanted <= {s["name"] for s in spans()}:
-                break
-            time.sleep(0.1)
+        wait_for(lambda: wanted <= {s["name"] for s in spans()})  # exported every 200 ms
         names = {s["name"] for s in spans()}
         check("each request is a server span named after its route pattern", wanted <= names, sorted(names))
         check("spans are sent to the collector's /v1/traces as OTLP JSON",
@@ -101,7 +98,7 @@ def main():
               [s[:8] for s in secrets if s in exported])
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        server.wait(timeout=HANG_GUARD)
         log.close()
         collector.shutdown()
     finish()
