@@ -69,7 +69,7 @@ import Testing
         #expect((try? Self.plan(Self.offer(), purchases: [active], products: [yearly, Self.monthly]).get())?.kind == .initialBuy)
     }
 
-    @Test func validationNamesTheField() {
+    @Test func validationNamesTheField() throws {
         #expect(throws: ValidationError(field: "price", reason: "a free_trial offer has no price")) {
             try Self.offer(price: Price(amountMicros: 990_000, currency: "USD")).validate(for: Self.monthly)
         }
@@ -82,7 +82,8 @@ import Testing
         #expect(throws: ValidationError.self) { try Self.offer(Self.lifetime, duration: nil, eligibility: [.existing]).validate(for: Self.lifetime) }
         #expect(throws: ValidationError.self) { try Self.offer(eligibility: []).validate(for: Self.monthly) }
         #expect(throws: ValidationError.self) { try Self.offer(periods: 13).validate(for: Self.monthly) }
-        try? Self.offer(Self.lifetime, mode: .payUpFront, duration: nil, price: Price(amountMicros: 990_000, currency: "USD")).validate(
+        // A paid offer on a one-time product has no duration, and is valid.
+        try Self.offer(Self.lifetime, mode: .payUpFront, duration: nil, price: Price(amountMicros: 990_000, currency: "USD")).validate(
             for: Self.lifetime)
     }
 

@@ -10,11 +10,11 @@ import class RedeemCore.ManualClock
 // A hang guard, not a speed check: alone these take seconds, in the full suite on two cores over a minute.
 @Suite(.timeLimit(.minutes(3)))
 struct ExpiredLinkTests {
-    @Test func anExpiredLinkIsResentAndTheNewLinkRedeems() async throws {
+    @Test(arguments: TestDatabases.available) func anExpiredLinkIsResentAndTheNewLinkRedeems(_ backend: TestBackend) async throws {
         let clock = ManualClock(Date())
         try await SMTPTestServer.with { smtp in
             let mail = try MailSettings(smtpURL: "smtp://127.0.0.1:\(smtp.port)?security=none", from: "receipts@redeem.test")
-            try await TestShop.with(clock: clock, mail: mail) { shop in
+            try await TestShop.with(backend, clock: clock, mail: mail) { shop in
                 try await shop.serveLive { baseURL in
                     let old = try await SandboxBuyer(baseURL: baseURL, appID: shop.appID)
                         .buy("lifetime", email: "john@example.com", scheme: shop.scheme)

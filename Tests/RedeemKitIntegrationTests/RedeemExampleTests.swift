@@ -1,12 +1,13 @@
 import Foundation
+import RedeemTestSupport
 import Testing
 
 /// The `redeem-example` command-line app, run as a subprocess against the in-process server.
 // A hang guard, not a speed check: alone these take seconds, in the full suite on two cores over a minute.
 @Suite(.timeLimit(.minutes(3)))
 struct RedeemExampleTests {
-    @Test func redeemsALinkAndExplainsRefusals() async throws {
-        try await TestShop.with { shop in
+    @Test(arguments: TestDatabases.available) func redeemsALinkAndExplainsRefusals(_ backend: TestBackend) async throws {
+        try await TestShop.with(backend) { shop in
             try await shop.serveLive { baseURL in
                 let link = try await SandboxBuyer(baseURL: baseURL, appID: shop.appID)
                     .buy("monthly", email: "cli@example.com", scheme: shop.scheme)

@@ -1,5 +1,6 @@
 import Foundation
 import RedeemKit
+import RedeemTestSupport
 import Testing
 
 /// RedeemKit against the real server: a sandbox purchase made through the checkout form,
@@ -7,8 +8,8 @@ import Testing
 // A hang guard, not a speed check: alone these take seconds, in the full suite on two cores over a minute.
 @Suite(.timeLimit(.minutes(3)))
 struct SandboxRedemptionTests {
-    @Test func aSandboxPurchaseRedeemsAndUnlocksTheEntitlement() async throws {
-        try await TestShop.with { shop in
+    @Test(arguments: TestDatabases.available) func aSandboxPurchaseRedeemsAndUnlocksTheEntitlement(_ backend: TestBackend) async throws {
+        try await TestShop.with(backend) { shop in
             try await shop.serveLive { baseURL in
                 let link = try await SandboxBuyer(baseURL: baseURL, appID: shop.appID)
                     .buy("monthly", email: "buyer@example.com", scheme: shop.scheme)
@@ -38,8 +39,8 @@ struct SandboxRedemptionTests {
         }
     }
 
-    @Test func theSameLinkAsAnotherUserBelongsToTheFirst() async throws {
-        try await TestShop.with { shop in
+    @Test(arguments: TestDatabases.available) func theSameLinkAsAnotherUserBelongsToTheFirst(_ backend: TestBackend) async throws {
+        try await TestShop.with(backend) { shop in
             try await shop.serveLive { baseURL in
                 let link = try await SandboxBuyer(baseURL: baseURL, appID: shop.appID)
                     .buy("lifetime", email: "buyer@example.com", scheme: shop.scheme)
@@ -54,8 +55,8 @@ struct SandboxRedemptionTests {
         }
     }
 
-    @Test func aTokenTheServerNeverIssuedIsInvalid() async throws {
-        try await TestShop.with { shop in
+    @Test(arguments: TestDatabases.available) func aTokenTheServerNeverIssuedIsInvalid(_ backend: TestBackend) async throws {
+        try await TestShop.with(backend) { shop in
             try await shop.serveLive { baseURL in
                 let token = (UUID().uuidString + UUID().uuidString).replacingOccurrences(of: "-", with: "").lowercased()
                 let link = try #require(URL(string: "\(shop.scheme)://redeem_web_purchase?redemption_token=\(token)"))

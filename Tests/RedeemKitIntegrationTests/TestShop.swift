@@ -20,11 +20,11 @@ struct TestShop: Sendable {
     let publicKey: String
 
     static func with<T: Sendable>(
-        clock: any RedeemCore.RedeemClock = RedeemCore.SystemClock(),
+        _ backend: TestBackend, clock: any RedeemCore.RedeemClock = RedeemCore.SystemClock(),
         mail: MailSettings? = nil,
         _ body: (TestShop) async throws -> T
     ) async throws -> T {
-        try await TestDatabases.withStore(.sqlite) { store in
+        try await TestDatabases.withStore(backend) { store in
             let deps = try await ServerDependencies(
                 store: store, clock: clock, publicURL: URL(string: "https://\(publicHost)")!, mail: mail,
                 rateLimits: .generous, logger: TestDatabases.logger

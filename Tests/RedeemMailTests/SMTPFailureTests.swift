@@ -18,27 +18,27 @@ import Testing
     @Test func silentServerTimesOutTransiently() async throws {
         let silent = try LoopbackSocket(listening: true)
         defer { silent.close() }
-        let started = ContinuousClock.now
         let error = await #expect(throws: MailError.self) {
             try await Fixtures.client(port: silent.port, timeout: .milliseconds(700)).send(Fixtures.message())
         }
+        // A timeout, not a hang: the suite's time limit is the hang guard.
         #expect(error?.isTransient == true)
         #expect(error.map { "\($0)".contains("timed out") } == true)
-        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test func cancellingTheTaskAbortsTheTransfer() async throws {
         let silent = try LoopbackSocket(listening: true)
         defer { silent.close() }
-        let client = Fixtures.client(port: silent.port, timeout: .seconds(60))
-        let started = ContinuousClock.now
+        let client = Fixtures.client(port: silent.port, timeout: .seconds(600))
         let task = Task { try await client.send(Fixtures.message()) }
-        try await Task.sleep(for: .milliseconds(300))
+        // Cancelled once the transfer is under way (connected, waiting for a greeting that never comes). Without the
+        // cancellation it would wait 600 s and fail as a timeout, which the suite's time limit also catches.
+        let connection = await silent.acceptedConnection()
+        defer { if connection >= 0 { close(connection) } }
         task.cancel()
         let error = await #expect(throws: MailError.self) { try await task.value }
         #expect(error?.isCancelled == true)
         #expect(error?.isTransient == true)
-        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test func permanentRecipientRejectionIsNotTransient() async throws {

@@ -109,8 +109,8 @@ import Testing
         }
     }
 
-    @Test func frameworkErrorsUseTheSameBody() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func frameworkErrorsUseTheSameBody(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let unknown = try await server.send(.get, "/no/such/route", key: nil)
             #expect(unknown.status == 404)
             #expect(unknown.code == 7004)

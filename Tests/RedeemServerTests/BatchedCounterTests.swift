@@ -8,7 +8,8 @@ import Testing
 
 /// Rate-limit hits on PostgreSQL go to the database one batch at a time, and each hit still gets the count it would have
 /// got alone.
-@Suite struct BatchedCounterTests {
+// The time limit is the hang guard for the waits on a queued hit.
+@Suite(.timeLimit(.minutes(2))) struct BatchedCounterTests {
     /// A database stand-in whose first statement waits until the test lets it go, so the hits behind it pile up.
     final class GatedStore: HitBatchStore {
         let statements = NIOLockedValueBox<[[String: Int]]>([])

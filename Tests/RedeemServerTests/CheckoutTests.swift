@@ -71,8 +71,8 @@ import Testing
     }
 
     /// Numbers, currencies and dates follow the browser's language (the words stay English).
-    @Test func pricesAndDatesFollowTheBrowsersLanguage() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func pricesAndDatesFollowTheBrowsersLanguage(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let app = try await Self.shop(server)
             for (language, price, date) in [
                 ("en-US,en;q=0.9", "$4.99 / month", "June 1, 2026"), ("de-DE,de;q=0.9,en;q=0.5", "4,99\u{00A0}$ / month", "1. Juni 2026"),
@@ -91,8 +91,8 @@ import Testing
         }
     }
 
-    @Test func identifiedBuyersCannotBuyWhatTheyHave() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func identifiedBuyersCannotBuyWhatTheyHave(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let app = try await Self.shop(server)
             for expected in [303, 409] {
                 let page = try await server.send(.get, "/sandbox/p/\(app.id)/lifetime/alice", key: nil)
@@ -106,8 +106,8 @@ import Testing
         }
     }
 
-    @Test func linksFollowThePolicyAndTheEnvironment() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func linksFollowThePolicyAndTheEnvironment(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let app = try await Self.shop(server, settings: #", "redemption_link_policy": "disabled""#)
             #expect(try await server.send(.get, "/sandbox/p/\(app.id)/monthly", key: nil).status == 403)
             #expect(try await server.send(.get, "/sandbox/p/\(app.id)/monthly?app_user_id=bob", key: nil).status == 200)
@@ -116,8 +116,8 @@ import Testing
         }
     }
 
-    @Test func redirectsCarryEncodedValues() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func redirectsCarryEncodedValues(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let rc = try await Self.shop(
                 server, settings: #", "after_purchase": "redirect", "after_purchase_url": "https://shop.example.com/done?from=web""#)
             let page = try await server.send(.get, "/sandbox/p/\(rc.id)/monthly", key: nil)
@@ -147,8 +147,8 @@ import Testing
         }
     }
 
-    @Test func redirectTargetsMustBeHTTPS() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func redirectTargetsMustBeHTTPS(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let bad = try await server.send(
                 .post, "/admin/v1/apps", key: server.adminKey,
                 json: #"{"name": "X", "after_purchase": "redirect", "after_purchase_url": "http://evil.example.com"}"#)
@@ -161,8 +161,8 @@ import Testing
 }
 
 @Suite struct CheckoutOverrideTests {
-    @Test func aLinkCanOverrideTheAfterPurchaseStep() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func aLinkCanOverrideTheAfterPurchaseStep(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let app = try await CheckoutTests.shop(server)
             let query = "after_purchase=redirect&after_purchase_url=https%3A%2F%2Fcampaign.example.com%2Fdone"
             let page = try await server.send(.get, "/sandbox/p/\(app.id)/monthly?\(query)", key: nil)

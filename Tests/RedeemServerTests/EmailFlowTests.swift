@@ -83,9 +83,9 @@ import Testing
     }
 
     /// Each app's e-mails come from the app by name (encoded when it is not ASCII) and answer to its support address.
-    @Test func mailsComeFromTheAppAndAnswerToItsSupport() async throws {
+    @Test(arguments: TestDatabases.available) func mailsComeFromTheAppAndAnswerToItsSupport(_ backend: TestBackend) async throws {
         try await SMTPTestServer.with { smtp in
-            try await TestServer.with(.sqlite, mail: try Self.settings(port: smtp.port)) { server in
+            try await TestServer.with(backend, mail: try Self.settings(port: smtp.port)) { server in
                 let app = try await server.createApp(#"{"name": "Café Lumen, Inc.", "support_email": "help@lumen.example"}"#)
                 _ = try await server.send(
                     .post, "/admin/v1/apps/\(app.id)/products", key: app.secret, json: #"{"id": "lifetime", "type": "non_consumable"}"#)
@@ -103,9 +103,9 @@ import Testing
 
     /// The success page says the link was e-mailed only when a receipt was queued: not when the app's policy gives this
     /// purchase no links (then no receipt goes out).
-    @Test func theSuccessPageSaysEmailedOnlyWhenItWas() async throws {
+    @Test(arguments: TestDatabases.available) func theSuccessPageSaysEmailedOnlyWhenItWas(_ backend: TestBackend) async throws {
         try await SMTPTestServer.with { smtp in
-            try await TestServer.with(.sqlite, mail: try Self.settings(port: smtp.port)) { server in
+            try await TestServer.with(backend, mail: try Self.settings(port: smtp.port)) { server in
                 let app = try await CheckoutTests.shop(server)
                 for (buyer, policy, emailed) in [("alice", "enabled", true), ("bob", "disabled", false)] {
                     let patched = try await server.send(
@@ -123,9 +123,9 @@ import Testing
         }
     }
 
-    @Test func newLinkRequestsRevealNothingAndSendOnlyToBuyers() async throws {
+    @Test(arguments: TestDatabases.available) func newLinkRequestsRevealNothingAndSendOnlyToBuyers(_ backend: TestBackend) async throws {
         try await SMTPTestServer.with { smtp in
-            try await TestServer.with(.sqlite, mail: try Self.settings(port: smtp.port)) { server in
+            try await TestServer.with(backend, mail: try Self.settings(port: smtp.port)) { server in
                 let app = try await server.createAppWithCatalog()
                 _ = try await server.grant(app, #"{"app_user_id": "bob", "product_id": "lifetime", "email": "bob@example.com"}"#)
                 let known = try await server.send(
@@ -143,10 +143,10 @@ import Testing
         }
     }
 
-    @Test func anSMTPOutageLosesNothing() async throws {
+    @Test(arguments: TestDatabases.available) func anSMTPOutageLosesNothing(_ backend: TestBackend) async throws {
         let clock = ManualClock(TestServer.start)
         let port = try SMTPTestServer.freePort()
-        try await TestServer.with(.sqlite, clock: clock, mail: try Self.settings(port: port)) { server in
+        try await TestServer.with(backend, clock: clock, mail: try Self.settings(port: port)) { server in
             let app = try await server.createAppWithCatalog()
             let granted = try await server.grant(
                 app, #"{"app_user_id": "bob", "product_id": "lifetime", "email": "bob@example.com", "send_receipt_email": true}"#)

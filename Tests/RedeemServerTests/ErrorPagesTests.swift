@@ -4,8 +4,8 @@ import Testing
 
 /// A buyer who opens a broken purchase link gets a page, not a JSON body; the API keeps its JSON errors.
 @Suite struct ErrorPagesTests {
-    @Test func buyerPagesAnswerErrorsAsPages() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func buyerPagesAnswerErrorsAsPages(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()
             for path in ["/p/app_nope/monthly", "/sandbox/p/\(app.id)/no_such_product", "/redeem?ctx=offercodes&id=app_nope&code=X"] {
                 let page = try await server.send(.get, path, key: nil)

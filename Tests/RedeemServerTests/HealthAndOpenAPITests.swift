@@ -16,8 +16,8 @@ import Testing
         }
     }
 
-    @Test func documentDescribesExactlyTheRegisteredRoutes() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func documentDescribesExactlyTheRegisteredRoutes(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let reply = try await server.send(.get, "/openapi.json", key: nil)
             #expect(reply.status == 200)
             #expect(reply.headers[.contentType] == "application/json")

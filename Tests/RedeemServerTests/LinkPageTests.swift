@@ -39,9 +39,9 @@ import Testing
 
     /// The page says how long the link has left when it is opened, not how long links last; and without e-mail it
     /// offers the support address instead of a form that cannot send anything.
-    @Test func timeLeftAndNoResendWithoutEmail() async throws {
+    @Test(arguments: TestDatabases.available) func timeLeftAndNoResendWithoutEmail(_ backend: TestBackend) async throws {
         let clock = ManualClock(TestServer.start)
-        try await TestServer.with(.sqlite, clock: clock) { server in
+        try await TestServer.with(backend, clock: clock) { server in
             let app = try await server.createApp(#"{"name": "Lumen", "support_email": "help@lumen.example"}"#)
             _ = try await server.send(
                 .post, "/admin/v1/apps/\(app.id)/products", key: app.secret, json: #"{"id": "lifetime", "type": "non_consumable"}"#)
@@ -72,9 +72,9 @@ import Testing
         }
     }
 
-    @Test func expiredAndInvalidStates() async throws {
+    @Test(arguments: TestDatabases.available) func expiredAndInvalidStates(_ backend: TestBackend) async throws {
         let clock = ManualClock(TestServer.start)
-        try await TestServer.with(.sqlite, clock: clock) { server in
+        try await TestServer.with(backend, clock: clock) { server in
             let app = try await server.createAppWithCatalog()
             let token = try RedemptionAPITests.token(from: try await server.grant(app, #"{"app_user_id": "bob", "product_id": "lifetime"}"#))
             clock.advance(by: 3600)
@@ -89,10 +89,10 @@ import Testing
         }
     }
 
-    @Test func resendFormAnswersAlikeAndSendsOnlyToTheBuyer() async throws {
+    @Test(arguments: TestDatabases.available) func resendFormAnswersAlikeAndSendsOnlyToTheBuyer(_ backend: TestBackend) async throws {
         let clock = ManualClock(TestServer.start)
         try await SMTPTestServer.with { smtp in
-            try await TestServer.with(.sqlite, clock: clock, mail: try EmailFlowTests.settings(port: smtp.port)) { server in
+            try await TestServer.with(backend, clock: clock, mail: try EmailFlowTests.settings(port: smtp.port)) { server in
                 let app = try await server.createAppWithCatalog()
                 let token = try RedemptionAPITests.token(
                     from: try await server.grant(app, #"{"app_user_id": "bob", "product_id": "lifetime", "email": "bob@example.com"}"#))

@@ -115,8 +115,8 @@ import Testing
 
     /// Prices Stripe cannot charge are refused where they are set, naming the field; so are finer amounts than the
     /// currency has.
-    @Test func unchargeablePricesAreRefusedWhenSet() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func unchargeablePricesAreRefusedWhenSet(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let app = try await server.createApp()
             for (price, field, reason) in [
                 (#"{"amount": "1.255", "currency": "KWD"}"#, "price.amount", "Stripe charges KWD in steps of 0.010 KWD"),

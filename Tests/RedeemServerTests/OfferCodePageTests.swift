@@ -177,10 +177,11 @@ extension OfferCodePageTests {
             """
     }
 
-    @Test func aPaidOfferInProductionIsPaidWithStripeAndRedeemedByTheWebhook() async throws {
+    @Test(arguments: TestDatabases.available) func aPaidOfferInProductionIsPaidWithStripeAndRedeemedByTheWebhook(_ backend: TestBackend) async throws
+    {
         try await StripeCheckoutTests.withFakeStripe { base, recorded in
             let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
-            try await TestServer.with(.sqlite, stripeWebhookSecret: StripeWebhookTests.secret, stripe: stripe) { server in
+            try await TestServer.with(backend, stripeWebhookSecret: StripeWebhookTests.secret, stripe: stripe) { server in
                 let app = try await CheckoutTests.shop(server)
                 let offer = try await OfferCodeAPITests.offer(
                     server, app,
@@ -221,8 +222,8 @@ extension OfferCodePageTests {
 
     /// Pay as you go is charged for all its periods at once (Stripe takes one payment) and nothing renews: the page
     /// says exactly that.
-    @Test func payAsYouGoSaysWhatIsChargedNow() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func payAsYouGoSaysWhatIsChargedNow(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let app = try await CheckoutTests.shop(server)
             let offer = try await OfferCodeAPITests.offer(
                 server, app,
@@ -239,8 +240,8 @@ extension OfferCodePageTests {
 
     /// An offer code typed on the checkout page (or put on a purchase link as `?code=`) leads to the code's offer page,
     /// which shows what the code gives and its price before any payment.
-    @Test func aCodeTypedAtCheckoutShowsItsOfferAndPriceFirst() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func aCodeTypedAtCheckoutShowsItsOfferAndPriceFirst(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let app = try await CheckoutTests.shop(server)
             let offer = try await OfferCodeAPITests.offer(
                 server, app,

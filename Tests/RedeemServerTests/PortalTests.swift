@@ -120,8 +120,8 @@ import Testing
         }
     }
 
-    @Test func withoutEmailThePortalSaysSoAndUnknownAppsAnswerHTML() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func withoutEmailThePortalSaysSoAndUnknownAppsAnswerHTML(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()
             let page = try await server.send(.get, "/account/\(app.id)", key: nil)
             #expect(page.body.contains("can’t send e-mail") && !page.body.contains("Send me a sign-in link"))

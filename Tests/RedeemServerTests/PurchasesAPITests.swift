@@ -85,8 +85,8 @@ import Testing
 
 @Suite struct JSONContentTypeTests {
     /// JSON routes read JSON only: a body sent as text/plain, a form, or with no type at all is a 415.
-    @Test func jsonRoutesRefuseOtherContentTypes() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func jsonRoutesRefuseOtherContentTypes(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()
             let body = #"{"app_user_id": "jane", "redemption_token": "abc"}"#
             for type in ["text/plain", "application/x-www-form-urlencoded"] {

@@ -29,11 +29,11 @@ import Testing
 
     /// Behind a trusted proxy each client has its own per-IP bucket, named by the last `X-Forwarded-For` address; from
     /// any other peer the header is ignored, so a client cannot pick its bucket.
-    @Test(arguments: [true, false])
-    func perIPLimitsSeeTheClientBehindATrustedProxy(_ trusted: Bool) async throws {
+    @Test(arguments: TestDatabases.available, [true, false])
+    func perIPLimitsSeeTheClientBehindATrustedProxy(_ backend: TestBackend, _ trusted: Bool) async throws {
         var limits = RateLimits.unlimited
         limits.redeemPerIP = 3
-        try await TestServer.with(.sqlite, setup: .live, rateLimits: limits, trustedProxies: trusted ? ["127.0.0.1"] : []) { server in
+        try await TestServer.with(backend, setup: .live, rateLimits: limits, trustedProxies: trusted ? ["127.0.0.1"] : []) { server in
             let app = try await server.createAppWithCatalog()
             func redeem(from forwardedFor: String, user: String) async throws -> Int {
                 try await server.send(
@@ -49,8 +49,9 @@ import Testing
         }
     }
 
-    @Test func limitsAreSharedThroughTheDatabase() async throws {
-        try await TestDatabases.withTwoStores(TestDatabases.postgresConfigured ? .postgres : .sqlite) { one, two in
+    @Test(arguments: TestDatabases.available)
+    func limitsAreSharedThroughTheDatabase(_ backend: TestBackend) async throws {
+        try await TestDatabases.withTwoStores(backend) { one, two in
             let now = TestServer.start
             let counts = try await withThrowingTaskGroup(of: Int.self) { group in
                 for i in 0..<40 {

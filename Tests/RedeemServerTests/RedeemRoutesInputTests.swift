@@ -1,12 +1,15 @@
 import Foundation
+import RedeemTestSupport
 import Testing
 
 /// The two hand-written redeem routes read their bodies as the generated routes did: a missing, malformed or
 /// incomplete body is a 400 (7000) naming what is wrong, never a 5xx; a bad app user ID is 7256.
 @Suite struct RedeemRoutesInputTests {
-    @Test(arguments: [("/v1/subscribers/redeem_purchase", "redemption_token"), ("/v1/subscribers/redeem_offer_code", "code")])
-    func badBodiesAreNamed400s(route: String, tokenField: String) async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(
+        arguments: TestDatabases.available, [("/v1/subscribers/redeem_purchase", "redemption_token"), ("/v1/subscribers/redeem_offer_code", "code")])
+    func badBodiesAreNamed400s(_ backend: TestBackend, _ route: (path: String, tokenField: String)) async throws {
+        let (route, tokenField) = route
+        try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()
             let none = try await server.send(.post, route, key: app.publicSandbox)
             #expect(none.status == 400 && none.code == 7000, "\(none.body)")

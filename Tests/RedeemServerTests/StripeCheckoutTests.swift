@@ -36,10 +36,10 @@ import Testing
         }
     }
 
-    @Test func productionLinksGoToStripeAndComeBackToTheRedemptionStep() async throws {
+    @Test(arguments: TestDatabases.available) func productionLinksGoToStripeAndComeBackToTheRedemptionStep(_ backend: TestBackend) async throws {
         try await Self.withFakeStripe { base, recorded in
             let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
-            try await TestServer.with(.sqlite, stripeWebhookSecret: StripeWebhookTests.secret, stripe: stripe) { server in
+            try await TestServer.with(backend, stripeWebhookSecret: StripeWebhookTests.secret, stripe: stripe) { server in
                 let app = try await CheckoutTests.shop(server)
                 let reply = try await server.send(.get, "/p/\(app.id)/monthly?email=buyer%40example.com&campaign=spring", key: nil)
                 #expect(reply.status == 303)
@@ -76,10 +76,10 @@ import Testing
 
     /// Stripe Tax and Stripe promotion codes, per app (and promotion codes per link), as Stripe documents the
     /// Checkout Session parameters: `automatic_tax[enabled]`, `billing_address_collection`, `allow_promotion_codes`.
-    @Test func taxAndPromotionCodesReachStripeCheckout() async throws {
+    @Test(arguments: TestDatabases.available) func taxAndPromotionCodesReachStripeCheckout(_ backend: TestBackend) async throws {
         try await Self.withFakeStripe { base, recorded in
             let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
-            try await TestServer.with(.sqlite, stripe: stripe) { server in
+            try await TestServer.with(backend, stripe: stripe) { server in
                 let app = try await CheckoutTests.shop(server, settings: #", "checkout_tax": "stripe_tax""#)
                 _ = try await server.send(.get, "/p/\(app.id)/lifetime?allow_promotion_codes=true", key: nil)
                 let taxed = try #require(recorded.withLockedValue { $0.last })
@@ -98,8 +98,8 @@ import Testing
         }
     }
 
-    @Test func withoutAKeyProductionLinksSaySo() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func withoutAKeyProductionLinksSaySo(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let app = try await CheckoutTests.shop(server)
             #expect(try await server.send(.get, "/p/\(app.id)/monthly", key: nil).status == 503)
         }
@@ -107,10 +107,10 @@ import Testing
 }
 
 @Suite struct PaidCheckoutRefusalTests {
-    @Test func aBuyerWhoOwnsTheProductIsNotSentToStripe() async throws {
+    @Test(arguments: TestDatabases.available) func aBuyerWhoOwnsTheProductIsNotSentToStripe(_ backend: TestBackend) async throws {
         try await StripeCheckoutTests.withFakeStripe { base, recorded in
             let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
-            try await TestServer.with(.sqlite, stripe: stripe) { server in
+            try await TestServer.with(backend, stripe: stripe) { server in
                 let app = try await CheckoutTests.shop(server)
                 _ = try await server.grant(app, #"{"app_user_id": "owner", "product_id": "lifetime"}"#)
                 #expect(try await server.send(.get, "/p/\(app.id)/lifetime/owner", key: nil).status == 409)

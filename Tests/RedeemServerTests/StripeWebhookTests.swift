@@ -64,8 +64,8 @@ import Testing
         try await server.deps.store.purchases(appID: app.id, email: "payer@example.com").first { $0.storeTransactionID == transaction }
     }
 
-    @Test func signaturesAreCheckedBeforeAnythingElse() async throws {
-        try await TestServer.with(.sqlite, stripeWebhookSecret: Self.secret) { server in
+    @Test(arguments: TestDatabases.available) func signaturesAreCheckedBeforeAnythingElse(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend, stripeWebhookSecret: Self.secret) { server in
             let app = try await server.createAppWithCatalog()
             let body = Self.session("a", app: app.id, product: "monthly", mode: "subscription", subscription: "sub_a", paymentIntent: nil)
             let now = server.deps.clock.now()
@@ -134,8 +134,8 @@ import Testing
         }
     }
 
-    @Test func oneTimePurchasesAndRefunds() async throws {
-        try await TestServer.with(.sqlite, stripeWebhookSecret: Self.secret) { server in
+    @Test(arguments: TestDatabases.available) func oneTimePurchasesAndRefunds(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend, stripeWebhookSecret: Self.secret) { server in
             let app = try await server.createAppWithCatalog()
             let pending = Self.session(
                 "async", app: app.id, product: "lifetime", mode: "payment", subscription: nil, paymentIntent: "pi_1",

@@ -158,7 +158,7 @@ import Testing
 
     /// Stripe purchases are refunded and cancelled through Stripe's API (a fake on loopback); the change lands when
     /// Stripe's webhook arrives.
-    @Test func stripePurchasesAreRefundedAndCancelledThroughStripe() async throws {
+    @Test(arguments: TestDatabases.available) func stripePurchasesAreRefundedAndCancelledThroughStripe(_ backend: TestBackend) async throws {
         let recorded = NIOLockedValueBox<[(path: String, form: String, key: String?)]>([])
         let router = Router()
         for path in ["/v1/refunds", "/v1/subscriptions/{id}"] {
@@ -172,7 +172,7 @@ import Testing
         let fake = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await fake.test(.live) { client in
             let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: URL(string: "http://127.0.0.1:\(try #require(client.port))")!)
-            try await TestServer.with(.sqlite, stripeWebhookSecret: StripeWebhookTests.secret, stripe: stripe) { server in
+            try await TestServer.with(backend, stripeWebhookSecret: StripeWebhookTests.secret, stripe: stripe) { server in
                 let app = try await server.createAppWithCatalog()
                 let paid = StripeWebhookTests.session(
                     "one", app: app.id, product: "lifetime", mode: "payment", subscription: nil, paymentIntent: "pi_one")

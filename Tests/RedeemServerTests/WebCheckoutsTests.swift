@@ -42,8 +42,8 @@ import Testing
         }
     }
 
-    @Test func productionCheckoutsNeedStripeAndReportFailures() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func productionCheckoutsNeedStripeAndReportFailures(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let app = try await CheckoutTests.shop(server)
             let refused = try await server.send(.post, "/v1/web_checkouts", key: app.publicProduction, json: #"{"product_id": "monthly"}"#)
             #expect(refused.status == 503)
@@ -51,7 +51,7 @@ import Testing
         }
         try await StripeCheckoutTests.withFakeStripe { base, recorded in
             let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
-            try await TestServer.with(.sqlite, stripeWebhookSecret: StripeWebhookTests.secret, stripe: stripe) { server in
+            try await TestServer.with(backend, stripeWebhookSecret: StripeWebhookTests.secret, stripe: stripe) { server in
                 let app = try await CheckoutTests.shop(server)
                 let started = try await server.send(
                     .post, "/v1/web_checkouts", key: app.publicProduction, json: #"{"product_id": "lifetime", "app_user_id": "erin"}"#)

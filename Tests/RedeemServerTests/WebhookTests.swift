@@ -52,10 +52,10 @@ import Testing
         }
     }
 
-    @Test func failuresAreRetriedWithTheSameEventAndSurviveARestart() async throws {
+    @Test(arguments: TestDatabases.available) func failuresAreRetriedWithTheSameEventAndSurviveARestart(_ backend: TestBackend) async throws {
         let clock = ManualClock(TestServer.start)
         try await WebhookReceiver.with(failFirst: 1) { receiver in
-            try await TestServer.with(.sqlite, clock: clock) { server in
+            try await TestServer.with(backend, clock: clock) { server in
                 let app = try await server.createAppWithCatalog()
                 _ = try await Self.register(server, app, receiver)
                 _ = try await server.grant(app, #"{"app_user_id": "bob", "product_id": "lifetime"}"#)
@@ -110,9 +110,9 @@ import Testing
         }
     }
 
-    @Test func endpointsMustBeHTTPSAndTestEventsArrive() async throws {
+    @Test(arguments: TestDatabases.available) func endpointsMustBeHTTPSAndTestEventsArrive(_ backend: TestBackend) async throws {
         try await WebhookReceiver.with { receiver in
-            try await TestServer.with(.sqlite) { server in
+            try await TestServer.with(backend) { server in
                 let app = try await server.createApp()
                 #expect(
                     try await server.send(.post, "/admin/v1/apps/\(app.id)/webhooks", key: app.secret, json: #"{"url": "http://example.com/x"}"#)

@@ -3,8 +3,8 @@ import RedeemTestSupport
 import Testing
 
 @Suite struct WellKnownTests {
-    @Test func associationFilesListConfiguredApps() async throws {
-        try await TestServer.with(.sqlite) { server in
+    @Test(arguments: TestDatabases.available) func associationFilesListConfiguredApps(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
             let fingerprint = Array(repeating: "AB", count: 32).joined(separator: ":")
             _ = try await server.createApp(#"{"name": "iOS", "ios_team_id": "ABCDE12345", "ios_bundle_id": "com.example.ios"}"#)
             _ = try await server.createApp(

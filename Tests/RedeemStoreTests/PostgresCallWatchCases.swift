@@ -5,21 +5,21 @@ import Testing
 
 @testable import RedeemStore
 
-@Suite struct PostgresCallWatchCases {
+// The time limit is the hang guard: a call the watch failed to give up would wait an hour.
+@Suite(.timeLimit(.minutes(2))) struct PostgresCallWatchCases {
     /// After an outage the pool may hold a lease request back for a long time; the call answers unavailable instead
     /// (a 503), and does not wait for the work it abandons.
     @Test func aCallThatNeverGetsAConnectionIsGivenUp() async throws {
         let watch = PostgresCallWatch(stall: .milliseconds(50), leaseWait: .seconds(3600))
         let sweeper = Task { await watch.runSweeps(every: .milliseconds(20)) }
         defer { sweeper.cancel() }
-        let started = ContinuousClock.now
-        await #expect(throws: StoreError.self) {
+        let error = await #expect(throws: StoreError.self) {
             try await watch.run { _ in
                 try? await Task.sleep(for: .seconds(3600))
                 return 1
             }
         }
-        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(error?.isUnavailable == true, "given up as unavailable: \(String(describing: error))")
     }
 
     @Test func aCallThatFinishesIsNotTouched() async throws {
@@ -31,9 +31,9 @@ import Testing
 }
 
 /// Two transactions that lock two rows in opposite orders deadlock; PostgreSQL aborts one, which is run again.
-@Suite struct PostgresDeadlockCases {
+@Suite(.enabled(if: TestDatabases.postgresConfigured, "needs REDEEM_TEST_POSTGRES_URL"))
+struct PostgresDeadlockCases {
     @Test func aDeadlockVictimIsRunAgain() async throws {
-        guard TestDatabases.available.contains(.postgres) else { return }
         try await TestDatabases.withStore(.postgres) { store in
             try await store.database.transaction { try await $0.query("CREATE TABLE probe (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)") }
             try await store.database.transaction { try await $0.query("INSERT INTO probe VALUES (1, 0), (2, 0)") }

@@ -22,8 +22,9 @@ import Testing
 
     /// On a real connection: a statement run twice is prepared once, under its name, and the same text bound first
     /// with a NULL and then with a value answers both times.
-    @Test func aConnectionPreparesAStatementOnceAndReusesIt() async throws {
-        guard TestDatabases.available.contains(.postgres) else { return }
+    @Test(.enabled(if: TestDatabases.postgresConfigured, "needs REDEEM_TEST_POSTGRES_URL")) func aConnectionPreparesAStatementOnceAndReusesIt()
+        async throws
+    {
         try await TestDatabases.withStore(.postgres) { store in
             let prepared = try await store.database.read { connection in
                 let values: [Int64?] = [nil, 7, 8]
@@ -42,8 +43,8 @@ import Testing
 
     /// `prepared_statements=off` in the URL (for a pooler that cannot keep them) sends every statement unnamed; a value
     /// other than on or off is refused.
-    @Test func theURLCanTurnNamingOff() async throws {
-        guard let base = TestDatabases.postgresURL else { return }
+    @Test(.enabled(if: TestDatabases.postgresConfigured, "needs REDEEM_TEST_POSTGRES_URL")) func theURLCanTurnNamingOff() async throws {
+        let base = try #require(TestDatabases.postgresURL)
         let backend = try PostgresBackend(url: URL(string: base + "?prepared_statements=off")!, logger: TestDatabases.logger)
         let prepared = try await backend.read { connection in
             for _ in 0..<2 { try await PostgresStatementsCases.check(connection) }
@@ -58,8 +59,7 @@ import Testing
 
     /// Migrating turns JIT off for the database's later sessions (migration 20): a plan estimated above
     /// `jit_above_cost` would otherwise compile on every execution.
-    @Test func aMigratedDatabaseRunsWithoutJIT() async throws {
-        guard TestDatabases.available.contains(.postgres) else { return }
+    @Test(.enabled(if: TestDatabases.postgresConfigured, "needs REDEEM_TEST_POSTGRES_URL")) func aMigratedDatabaseRunsWithoutJIT() async throws {
         let (url, cleanup) = try await TestDatabases.makeDatabase(.postgres, migrated: false)
         let jit: @Sendable (SQLStore) async throws -> String? = { store in
             try await store.database.read { try await $0.query("SELECT current_setting('jit') AS jit") }.first?.optionalString("jit")

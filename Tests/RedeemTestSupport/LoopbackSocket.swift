@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,7 +8,8 @@ import Darwin
 
 /// A TCP socket bound to a free 127.0.0.1 port, to test failures without a real server.
 /// Bound only: connecting is refused. Listening: connections open but nobody ever answers.
-public final class LoopbackSocket {
+// Unchecked: tests close it from one task at a time.
+public final class LoopbackSocket: @unchecked Sendable {
     public let port: Int
     private var descriptor: Int32
 
@@ -35,6 +38,15 @@ public final class LoopbackSocket {
         }
         self.descriptor = descriptor
         port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Waits until a client connects (on a thread of its own, not the tasks' pool), then keeps that connection open
+    /// and silent: a test waits on the event itself rather than on a guess at how long connecting takes.
+    public func acceptedConnection() async -> Int32 {
+        let listening = descriptor
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: accept(listening, nil, nil)) }
+        }
     }
 
     /// Closes the socket; call it (e.g. in a `defer`) to keep the socket open until then.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RedeemStore
+import Testing
 
 /// The engines a test can run on.
 public enum TestBackend: String, CaseIterable, Sendable, CustomStringConvertible {
@@ -66,8 +67,22 @@ public enum TestDatabases {
             let path = dir.appendingPathComponent("db.sqlite").path
             return ("sqlite://" + path, { try? FileManager.default.removeItem(at: dir) })
         case .postgres:
+            recordPostgresCase()
             return try await PostgresTemplates.shared.makeDatabase(migrated: migrated)
         }
+    }
+
+    /// With `REDEEM_TEST_POSTGRES_LEDGER` set (scripts/test.sh sets it), each PostgreSQL database a test case makes adds
+    /// the case's name to that file: the test command counts how many PostgreSQL cases really ran.
+    static func recordPostgresCase() {
+        guard let path = ProcessInfo.processInfo.environment["REDEEM_TEST_POSTGRES_LEDGER"], !path.isEmpty else { return }
+        let name = Test.current?.name ?? "unnamed"
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        // One write per line with O_APPEND: lines from concurrent tests never interleave.
+        let line = Array((name.replacingOccurrences(of: "\n", with: " ") + "\n").utf8)
+        _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     }
 }
 
