@@ -42,9 +42,16 @@ import Testing
                 // At 15 minutes exactly: used up, like any expired link.
                 clock.advance(by: 60)  // a minute apart: one sign-in e-mail a minute per purchase
                 let late = try await Self.signInLink(server, app, smtp: smtp)
+                // The page was opened while the link was fresh; confirming it at 15 minutes signs no one in.
+                let page = try await server.send(.get, late, key: nil)
+                let formCookie = try #require(ConsoleTests.cookieValue(page, "redeem_portal_form"))
                 clock.advance(by: 15 * 60)
                 let expired = try await server.send(.get, late, key: nil)
                 #expect(expired.status == 410, "\(expired.status)")
+                let confirmed = try await ConsoleTests.post(
+                    server, late, ["csrf": try ConsoleOperationsTests.csrf(page)], cookie: "redeem_portal_form=\(formCookie)")
+                #expect(confirmed.status == 410, "\(confirmed.status)")
+                #expect(ConsoleTests.cookieValue(confirmed, "redeem_portal") == nil)
 
                 // The session: still open one second before 12 hours from sign-in, over at 12 hours.
                 let signedInAt = TestServer.start.addingTimeInterval(15 * 60 - 1)
