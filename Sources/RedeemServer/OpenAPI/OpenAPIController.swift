@@ -7,10 +7,16 @@ struct OpenAPIController {
     let document: ByteBuffer
 
     init() throws {
+        self.document = try Self.bundled.get()
+    }
+
+    /// Read once per process: the document is a quarter of a megabyte of YAML, and every router built (each test's
+    /// server among them) serves the same bytes.
+    private static let bundled = Result<ByteBuffer, any Error> {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "yaml", subdirectory: "Resources") else {
             throw ConfigurationError(setting: "openapi.yaml", reason: "is missing from the RedeemServer bundle")
         }
-        self.document = ByteBuffer(bytes: try Self.json(fromYAML: String(contentsOf: url, encoding: .utf8)))
+        return ByteBuffer(bytes: try json(fromYAML: String(contentsOf: url, encoding: .utf8)))
     }
 
     /// The YAML document as JSON, keys sorted so the answer is the same on every start.
