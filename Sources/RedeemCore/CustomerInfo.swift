@@ -190,6 +190,11 @@ public struct CustomerInfo: Encodable, Hashable, Sendable {
         public var value: String
         public var updatedAtMs: Int64
 
+        public init(value: String, updatedAtMs: Int64) {
+            self.value = value
+            self.updatedAtMs = updatedAtMs
+        }
+
         enum CodingKeys: String, CodingKey {
             case value
             case updatedAtMs = "updated_at_ms"
@@ -200,6 +205,15 @@ public struct CustomerInfo: Encodable, Hashable, Sendable {
 extension CustomerInfo {
     /// Stores whose purchases the buyer manages in Redeem's portal: its own checkout and Stripe.
     static let webStores: Set<String> = [Store.rcBilling.rawValue, Store.stripe.rawValue]
+
+    /// The customer's subscriber attributes, which RevenueCat returns to backends (secret-key reads) only.
+    public func withAttributes(_ attributes: [String: SubscriberAttribute]) -> CustomerInfo {
+        var info = self
+        info.subscriber.subscriberAttributes = attributes.mapValues {
+            Attribute(value: $0.value, updatedAtMs: $0.updatedAt.millisecondsSince1970)
+        }
+        return info
+    }
 
     /// RevenueCat's `management_url` pointed at `url` (the app's portal) when the customer bought on the web: at the top,
     /// and on each web subscription, as RevenueCat sets it for its own store's. Otherwise left as it is (null).

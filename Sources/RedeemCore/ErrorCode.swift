@@ -6,9 +6,12 @@ public enum ErrorCode: Int, CaseIterable, Sendable {
     case invalidField = 7001
     case notFound = 7004
     case conflict = 7009
+    case emptyAppUserID = 7220
     case unauthenticated = 7225
     case forbidden = 7226
     case invalidAppUserID = 7256
+    case invalidSubscriberAttributes = 7263
+    case invalidSubscriberAttributesBody = 7264
     case stripeSignatureRejected = 7400
     case methodNotAllowed = 7405
     case unsupportedMediaType = 7415
@@ -29,11 +32,14 @@ public enum ErrorCode: Int, CaseIterable, Sendable {
     case offerCodeWouldDowngrade = 7866
     case offerCodeQuotaReached = 7867
     case offerCodePaymentRequired = 7868
+    case storePurchasesNotValidated = 7990
 
     /// The HTTP status the code is sent with.
     public var status: Int {
         switch self {
-        case .malformedRequest, .invalidAppUserID, .stripeSignatureRejected, .invalidRedemptionToken, .offerCodeInvalid: 400
+        case .malformedRequest, .invalidAppUserID, .stripeSignatureRejected, .invalidRedemptionToken, .offerCodeInvalid, .emptyAppUserID,
+            .invalidSubscriberAttributes, .invalidSubscriberAttributesBody, .storePurchasesNotValidated:
+            400
         case .invalidField: 422
         case .notFound: 404
         case .conflict, .offerCodeExhausted, .offerCodeAlreadyRedeemed: 409
@@ -62,7 +68,14 @@ public enum ErrorCode: Int, CaseIterable, Sendable {
         case .unauthenticated: "missing or unknown API key"
         case .forbidden:
             "the key is valid but may not use this route (a public key on an admin route, another app's secret key, the admin key on an SDK route)"
+        case .emptyAppUserID: "an empty app user ID (RevenueCat's code)"
         case .invalidAppUserID: "invalid app user ID (RevenueCat's `invalidAppUserId`)"
+        case .invalidSubscriberAttributes:
+            "subscriber attributes: some keys or values were refused, `attribute_errors` lists them (`key_name`, `message`); the others were saved (RevenueCat's code)"
+        case .invalidSubscriberAttributesBody:
+            "subscriber attributes: the body has no `attributes` object, or an entry is not `{value, updated_at_ms}` (RevenueCat's code)"
+        case .storePurchasesNotValidated:
+            "`POST /v1/receipts`: Redeem does not validate App Store or Google Play purchases (docs/revenuecat-sdks.md says which apps move whole); our own code"
         case .methodNotAllowed: "the path exists, but not for this method; `Allow` lists the methods it has"
         case .unsupportedMediaType: "a JSON route was sent a body that is not `Content-Type: application/json`"
         case .stripeSignatureRejected: "`POST /webhooks/stripe`: the `Stripe-Signature` header does not verify"

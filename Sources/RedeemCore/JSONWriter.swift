@@ -52,6 +52,13 @@ public struct JSONWriter: Sendable {
         if let value { string(value) } else { null() }
     }
 
+    /// A value that is already JSON (checked by whoever stored it), written as it is.
+    public mutating func json(_ text: String) {
+        separate()
+        raw(text)
+        needsComma = true
+    }
+
     public mutating func int(_ value: Int64) {
         separate()
         raw(String(value))

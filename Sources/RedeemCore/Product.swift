@@ -21,11 +21,14 @@ public struct Product: Codable, Hashable, Sendable {
     public var subscriptionGroup: String?
     /// Subscriptions only: the rank within the group, 1 the highest (as on the App Store).
     public var groupLevel: Int?
+    /// The product's identifiers in the App Store and Google Play, for offerings that the stores' SDKs read.
+    public var storeIDs: StoreProductIDs = StoreProductIDs()
     public var createdAt: Date
 
     public init(
         appID: String, id: String, type: ProductType, period: String?, displayName: String?,
-        entitlements: [String], price: Price? = nil, subscriptionGroup: String? = nil, groupLevel: Int? = nil, createdAt: Date
+        entitlements: [String], price: Price? = nil, subscriptionGroup: String? = nil, groupLevel: Int? = nil,
+        storeIDs: StoreProductIDs = StoreProductIDs(), createdAt: Date
     ) {
         self.appID = appID
         self.id = id
@@ -36,6 +39,7 @@ public struct Product: Codable, Hashable, Sendable {
         self.price = price
         self.subscriptionGroup = subscriptionGroup
         self.groupLevel = groupLevel
+        self.storeIDs = storeIDs
         self.createdAt = createdAt
     }
 
@@ -45,7 +49,39 @@ public struct Product: Codable, Hashable, Sendable {
         case displayName = "display_name"
         case subscriptionGroup = "subscription_group"
         case groupLevel = "group_level"
+        case storeIDs = "store_identifiers"
         case createdAt = "created_at"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        appID = try c.decode(String.self, forKey: .appID)
+        id = try c.decode(String.self, forKey: .id)
+        type = try c.decode(ProductType.self, forKey: .type)
+        period = try c.decodeIfPresent(String.self, forKey: .period)
+        displayName = try c.decodeIfPresent(String.self, forKey: .displayName)
+        entitlements = try c.decode([String].self, forKey: .entitlements)
+        price = try c.decodeIfPresent(Price.self, forKey: .price)
+        subscriptionGroup = try c.decodeIfPresent(String.self, forKey: .subscriptionGroup)
+        groupLevel = try c.decodeIfPresent(Int.self, forKey: .groupLevel)
+        storeIDs = try c.decodeIfPresent(StoreProductIDs.self, forKey: .storeIDs) ?? StoreProductIDs()
+        createdAt = try c.decode(Date.self, forKey: .createdAt)
+    }
+
+    /// `store_identifiers` only when the product has some, so products sold on the web alone read as before.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(appID, forKey: .appID)
+        try c.encode(id, forKey: .id)
+        try c.encode(type, forKey: .type)
+        try c.encodeIfPresent(period, forKey: .period)
+        try c.encodeIfPresent(displayName, forKey: .displayName)
+        try c.encode(entitlements, forKey: .entitlements)
+        try c.encodeIfPresent(price, forKey: .price)
+        try c.encodeIfPresent(subscriptionGroup, forKey: .subscriptionGroup)
+        try c.encodeIfPresent(groupLevel, forKey: .groupLevel)
+        if !storeIDs.isEmpty { try c.encode(storeIDs, forKey: .storeIDs) }
+        try c.encode(createdAt, forKey: .createdAt)
     }
 
     /// The subscription group offers and upgrades are judged in: the named group, else the product alone.
@@ -73,6 +109,7 @@ public struct Product: Codable, Hashable, Sendable {
         for entitlement in entitlements { try Identifier.validate(entitlement, field: "entitlements") }
         // What checkout charges must be chargeable: refused here, not when a buyer opens the link.
         try price?.validateChargeable(field: "price")
+        try storeIDs.validate(for: type)
         if subscriptionGroup != nil || groupLevel != nil {
             guard type == .subscription else {
                 throw ValidationError(field: "subscription_group", reason: "only subscriptions belong to a subscription group")

@@ -44,18 +44,20 @@ public struct PromotionalGrant: Equatable, Sendable {
     /// Nil for a lifetime grant.
     public let expiresDate: Date?
 
-    /// Decides a grant: for a preset `duration` from `now`, or until `until`; exactly one of them.
+    /// Decides a grant: for a preset `duration` from `now`, or until `until`; exactly one of them. `start` is RevenueCat's
+    /// older `start_time_ms`: a duration then ends that long after it, though access starts now.
     public static func plan(
-        entitlementID: String, duration: PromotionalDuration?, until: Date?, now: Date
+        entitlementID: String, duration: PromotionalDuration?, until: Date?, start: Date? = nil, now: Date
     ) throws(ValidationError)
         -> PromotionalGrant
     {
         try Identifier.validate(entitlementID, field: "entitlement_id")
         switch (duration, until) {
         case (let duration?, nil):
+            let expires = duration.period?.advance(start ?? now)
+            if let expires, expires <= now { throw ValidationError(field: "start_time_ms", reason: "the grant would already have ended") }
             return PromotionalGrant(
-                entitlementID: entitlementID, productID: productPrefix + entitlementID + "_" + duration.rawValue,
-                expiresDate: duration.period?.advance(now))
+                entitlementID: entitlementID, productID: productPrefix + entitlementID + "_" + duration.rawValue, expiresDate: expires)
         case (nil, let until?):
             guard until > now else { throw ValidationError(field: "until", reason: "must be in the future") }
             guard until.timeIntervalSince(now) <= longest else {
@@ -67,6 +69,17 @@ public struct PromotionalGrant: Equatable, Sendable {
         case (.some, .some):
             throw ValidationError(field: "until", reason: "give a duration or an end date, not both")
         }
+    }
+
+    /// The entitlement a grant unlocks, read from its product ID (`rc_promo_<entitlement>_<duration or custom>`); nil
+    /// for anything else.
+    public static func entitlement(of purchase: Purchase) -> String? {
+        guard purchase.store == .promotional, isPromotional(productID: purchase.productID) else { return nil }
+        let rest = purchase.productID.dropFirst(productPrefix.count)
+        for suffix in PromotionalDuration.allCases.map(\.rawValue) + ["custom"] where rest.hasSuffix("_" + suffix) {
+            return String(rest.dropLast(suffix.count + 1))
+        }
+        return nil
     }
 
     /// Whether a product ID is reserved for grants.

@@ -51,6 +51,9 @@ extension Product {
             period: row.optionalString("period"), displayName: row.optionalString("display_name"), entitlements: [],
             price: row.price(micros: "price_amount_micros", currency: "price_currency"),
             subscriptionGroup: row.optionalString("subscription_group"), groupLevel: row.optionalInt("group_level").map(Int.init),
+            storeIDs: StoreProductIDs(
+                appStore: row.optionalString("app_store_product_id"), playStore: row.optionalString("play_product_id"),
+                playBasePlan: row.optionalString("play_base_plan_id")),
             createdAt: try row.date("created_at")
         )
     }

@@ -47,10 +47,10 @@ extension SQLStore {
             try await connection.query(
                 """
                 INSERT INTO products (app_id, id, type, period, display_name, price_amount_micros, price_currency,
-                    subscription_group, group_level, created_at)
+                    subscription_group, group_level, app_store_product_id, play_product_id, play_base_plan_id, created_at)
                 VALUES (\(product.appID), \(product.id), \(product.type.rawValue), \(product.period), \(product.displayName),
                     \(product.price?.amountMicros), \(product.price?.currency), \(product.subscriptionGroup), \(product.groupLevel),
-                    \(product.createdAt))
+                    \(product.storeIDs.appStore), \(product.storeIDs.playStore), \(product.storeIDs.playBasePlan), \(product.createdAt))
                 """)
             try await Self.link(product, on: connection)
         }
@@ -62,7 +62,9 @@ extension SQLStore {
                 """
                 UPDATE products SET display_name = \(product.displayName), period = \(product.period),
                     price_amount_micros = \(product.price?.amountMicros), price_currency = \(product.price?.currency),
-                    subscription_group = \(product.subscriptionGroup), group_level = \(product.groupLevel)
+                    subscription_group = \(product.subscriptionGroup), group_level = \(product.groupLevel),
+                    app_store_product_id = \(product.storeIDs.appStore), play_product_id = \(product.storeIDs.playStore),
+                    play_base_plan_id = \(product.storeIDs.playBasePlan)
                 WHERE app_id = \(product.appID) AND id = \(product.id) RETURNING id
                 """)
             guard !rows.isEmpty else { throw StoreError.notFound("product '\(product.id)'") }
@@ -98,12 +100,7 @@ extension SQLStore {
         if ids == nil { sql.text += " AND substr(p.id, 1, \(PromotionalGrant.productPrefix.count)) <> '\(PromotionalGrant.productPrefix)'" }
         if let ids {
             guard !ids.isEmpty else { return [] }
-            sql.text +=
-                " AND p.id IN ("
-                + ids.map { id -> String in
-                    sql.binds.append(.text(id))
-                    return "$\(sql.binds.count)"
-                }.joined(separator: ", ") + ")"
+            sql = "\(sql: sql) AND p.id IN \(sql: .list(ids.map(SQLValue.text)))"
         }
         sql.text += " ORDER BY p.id, pe.entitlement_id"
         var products: [Product] = []

@@ -49,7 +49,7 @@ extension SQLStore {
         }
     }
 
-    /// Every alias and purchase of `source` moves to `target`, and `source` is deleted.
+    /// Every alias, purchase and subscriber attribute of `source` moves to `target`, and `source` is deleted.
     static func merge(_ source: Customer, into target: Customer, on connection: any SQLConnection) async throws {
         try await connection.query("UPDATE customer_aliases SET customer_id = \(target.id) WHERE customer_id = \(source.id)")
         try await connection.query("UPDATE purchases SET customer_id = \(target.id) WHERE customer_id = \(source.id)")
@@ -58,6 +58,18 @@ extension SQLStore {
             """
             UPDATE offer_redemptions SET customer_id = \(target.id) WHERE customer_id = \(source.id)
                 AND offer_id NOT IN (SELECT offer_id FROM offer_redemptions WHERE customer_id = \(target.id))
+            """)
+        // Subscriber attributes: each key's latest write wins; the source's others go with it when it is deleted.
+        try await connection.query(
+            """
+            DELETE FROM subscriber_attributes WHERE customer_id = \(target.id) AND EXISTS (
+                SELECT 1 FROM subscriber_attributes s WHERE s.customer_id = \(source.id) AND s.key = subscriber_attributes.key
+                    AND s.updated_at > subscriber_attributes.updated_at)
+            """)
+        try await connection.query(
+            """
+            UPDATE subscriber_attributes SET customer_id = \(target.id) WHERE customer_id = \(source.id)
+                AND key NOT IN (SELECT key FROM subscriber_attributes WHERE customer_id = \(target.id))
             """)
         try await connection.query(
             """

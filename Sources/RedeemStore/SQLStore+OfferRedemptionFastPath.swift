@@ -25,6 +25,7 @@ extension SQLStore {
         /// The app's live webhook endpoints, ordered by ID; the claimant's aliases as events list them.
         let endpointIDs: [String]
         let claimantAliases: [String]
+        let claimantAttributes: [String: SubscriberAttribute]
         let quota: Int
         /// Used count per existing stripe of the quarter's quota, and of a custom code's uses.
         let stripes: [Int: Int]
@@ -61,9 +62,10 @@ extension SQLStore {
             let owner = Customer(
                 id: claimantID, appID: request.appID, originalAppUserID: facts.claimant?.originalAppUserID ?? user,
                 aliases: facts.claimant == nil ? [user] : facts.claimantAliases, firstSeen: now, lastSeen: now)
-            let event = WebhookEvent.offerRedemption(
+            var event = WebhookEvent.offerRedemption(
                 purchase, customer: owner, product: facts.found.product, kind: plan.kind, codeType: facts.found.codeType,
                 customCode: facts.found.customCode, eventID: Self.eventID(), at: now)
+            event.addSubscriberAttributes(facts.claimantAttributes)
             deliveries = Self.deliveryRows([(event, nil)], endpointIDs: facts.endpointIDs, now: now)
         }
         let statement = Self.offerApply(
@@ -114,6 +116,8 @@ extension SQLStore {
             UNION ALL SELECT 'purchase', row_to_json(owned)::text FROM owned
             UNION ALL SELECT 'aliases', json_agg(app_user_id ORDER BY created_at, app_user_id)::text FROM customer_aliases
                 WHERE customer_id = (SELECT id FROM claimant) HAVING COUNT(*) > 0
+            UNION ALL SELECT 'attributes', json_agg(json_build_array(key, value, updated_at))::text FROM subscriber_attributes
+                WHERE customer_id = (SELECT id FROM claimant) HAVING COUNT(*) > 0
             UNION ALL SELECT 'product', row_to_json(x)::text FROM (
                 SELECT p.*, pe.entitlement_id FROM products p
                 LEFT JOIN product_entitlements pe ON pe.app_id = p.app_id AND pe.product_id = p.id
@@ -130,11 +134,14 @@ extension SQLStore {
             """)
         var parts: [String: [SQLRow]] = [:]
         var aliases: [String] = []
+        var attributes: [String: SubscriberAttribute] = [:]
         var stripes: [String: [Int: Int]] = [:]
         for row in rows {
             let (part, json) = (try row.string("part"), try row.string("row"))
             if part == "aliases" {
                 aliases = try JSONDecoder().decode([String].self, from: Data(json.utf8))
+            } else if part == "attributes" {
+                attributes = AttributeRow.dictionary(try JSONDecoder().decode([AttributeRow].self, from: Data(json.utf8)))
             } else if part.hasSuffix("stripes") {
                 stripes[part] = try Self.stripes(json)
             } else {
@@ -159,7 +166,7 @@ extension SQLStore {
             purchases: try parts["purchase", default: []].map { try Purchase(row: $0) }, products: products,
             alreadyRedeemed: try facts.bool("already_redeemed"),
             endpointIDs: facts.optionalString("endpoints")?.split(separator: ",").map(String.init) ?? [], claimantAliases: aliases,
-            quota: Int(facts.optionalInt("quota") ?? 0),
+            claimantAttributes: attributes, quota: Int(facts.optionalInt("quota") ?? 0),
             stripes: stripes["stripes", default: [:]], codeStripes: stripes["code_stripes", default: [:]])
     }
 

@@ -199,12 +199,18 @@ extension SQLStore {
 }
 
 extension SQLStore {
-    /// The app's purchases billed to `email` (compared case-insensitively), refunded ones included, newest first.
+    /// The app's purchases billed to `email` (compared case-insensitively), or made by a customer whose backend set it as
+    /// their `$email`, refunded ones included, newest first.
     public func purchases(appID: String, email: String) async throws -> [Purchase] {
-        try await read { connection in
+        let email = email.lowercased()
+        return try await read { connection in
             try await connection.query(
                 """
-                SELECT * FROM purchases WHERE app_id = \(appID) AND LOWER(email) = \(email.lowercased())
+                SELECT * FROM purchases WHERE id IN (
+                    SELECT id FROM purchases WHERE app_id = \(appID) AND LOWER(email) = \(email)
+                    UNION SELECT p.id FROM subscriber_attributes sa JOIN customers c ON c.id = sa.customer_id
+                    JOIN purchases p ON p.customer_id = sa.customer_id
+                    WHERE sa.key = \("$email") AND LOWER(sa.value) = \(email) AND sa.from_backend = 1 AND c.app_id = \(appID))
                 ORDER BY purchase_date DESC, id LIMIT 20
                 """
             ).map(Purchase.init(row:))

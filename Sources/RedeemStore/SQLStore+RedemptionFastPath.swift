@@ -22,6 +22,8 @@ extension SQLStore {
         let claimant: Customer?
         /// The owner's purchases, for Core to judge whether one is an active subscription.
         let ownerPurchases: [AccessFacts]
+        /// A merge here would drop the owner's subscriber attributes; `merge(_:into:)` keeps them, so then it decides.
+        let ownerHasAttributes: Bool
         /// What the webhook events need; nil when the app has no live endpoint.
         let events: FastEvents?
     }
@@ -39,7 +41,9 @@ extension SQLStore {
             claimantIDs: [claimant.rawValue], behavior: facts.restoreBehavior, now: now)
         if RedemptionRules.needsOwnerSubscriptionState(ruleFacts) { ruleFacts.ownerPurchases = facts.ownerPurchases }
         let decision = RedemptionRules.decide(ruleFacts)
-        guard let association = decision.association, decision == .transfer || decision == .alias(survivor: .claimant) else { return nil }
+        guard let association = decision.association, decision == .transfer || decision == .alias(survivor: .claimant),
+            association != .alias || !facts.ownerHasAttributes
+        else { return nil }
         var moved = facts.purchase
         moved.customerID = claimantID
         let outcome: RedemptionOutcome =
@@ -85,6 +89,7 @@ extension SQLStore {
                 \(sql: eventColumns(claimant: claimant, now: now)),
                 (SELECT json_agg(json_build_array(s.expires_date, s.grace_period_expires_date, s.refunded_at))::text
                     FROM purchases s WHERE s.customer_id = p.customer_id) AS owner_purchases,
+                EXISTS (SELECT 1 FROM subscriber_attributes sa WHERE sa.customer_id = p.customer_id) AS owner_has_attributes,
                 \(unsafeRaw: claimantColumns)
             FROM redemption_tokens t JOIN purchases p ON p.id = t.purchase_id JOIN apps a ON a.id = p.app_id
             LEFT JOIN customer_aliases ca ON ca.customer_id = p.customer_id
@@ -97,7 +102,8 @@ extension SQLStore {
         return FastFacts(
             purchase: try Purchase(row: row), ownerIDs: rows.compactMap { $0.optionalString("owner_app_user_id") },
             restoreBehavior: try row.enumeration("app_restore_behavior"), claimant: try claimantCustomer(row, appID: appID),
-            ownerPurchases: try AccessFacts.list(json: row.optionalString("owner_purchases")), events: try fastEvents(row))
+            ownerPurchases: try AccessFacts.list(json: row.optionalString("owner_purchases")),
+            ownerHasAttributes: try row.bool("owner_has_attributes"), events: try fastEvents(row))
     }
 
     /// Claim, claimant (created, or its `last_seen` moved on), move or merge, attempt, all or nothing, answering with the
@@ -160,6 +166,7 @@ extension SQLStore {
             merges
             ? """
             AND (SELECT COUNT(*) FROM dropped) = (SELECT COUNT(*) FROM claimed)
+                AND NOT EXISTS (SELECT 1 FROM subscriber_attributes WHERE customer_id = \(ownerID))
                 AND (NOT EXISTS (SELECT 1 FROM claimed)
                     OR COALESCE((SELECT string_agg(app_user_id, E'\\n' ORDER BY app_user_id COLLATE "C") FROM owner_aliases), '') = \(readIDs))
             """

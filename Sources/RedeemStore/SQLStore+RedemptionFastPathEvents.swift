@@ -16,6 +16,8 @@ extension SQLStore {
         let claimantAliases: [String]?
         let mergedAliases: [String]?
         let entitlements: [String]?
+        /// The claimant's subscriber attributes (the owner's are none, or the redemption takes the transactional path).
+        let claimantAttributes: [AttributeRow]?
 
         enum CodingKeys: String, CodingKey {
             case ownerOriginalID = "owner_original"
@@ -23,6 +25,24 @@ extension SQLStore {
             case claimantAliases = "claimant_aliases"
             case mergedAliases = "merged_aliases"
             case entitlements
+            case claimantAttributes = "claimant_attributes"
+        }
+    }
+
+    /// `[key, value, updated_at]`, as `json_build_array` writes a subscriber attribute.
+    struct AttributeRow: Decodable {
+        let key: String
+        let attribute: SubscriberAttribute
+
+        init(from decoder: any Decoder) throws {
+            var row = try decoder.unkeyedContainer()
+            key = try row.decode(String.self)
+            let value = try row.decode(String.self)
+            attribute = SubscriberAttribute(value: value, updatedAt: Date(milliseconds: try row.decode(Int64.self)))
+        }
+
+        static func dictionary(_ rows: [AttributeRow]?) -> [String: SubscriberAttribute] {
+            Dictionary((rows ?? []).map { ($0.key, $0.attribute) }, uniquingKeysWith: { first, _ in first })
         }
     }
 
@@ -46,7 +66,9 @@ extension SQLStore {
                 SELECT app_user_id AS id, created_at AS at FROM customer_aliases WHERE customer_id IN (p.customer_id, cc.id)
                 UNION ALL SELECT \(claimant.rawValue)::text, \(now)::bigint WHERE cc.id IS NULL) merged),
             'entitlements', (SELECT json_agg(entitlement_id ORDER BY entitlement_id) FROM product_entitlements pe
-                WHERE pe.app_id = p.app_id AND pe.product_id = p.product_id))::text END AS event_facts,
+                WHERE pe.app_id = p.app_id AND pe.product_id = p.product_id),
+            'claimant_attributes', (SELECT json_agg(json_build_array(key, value, updated_at)) FROM subscriber_attributes
+                WHERE customer_id = cc.id))::text END AS event_facts,
         CASE WHEN e.ids IS NOT NULL THEN (SELECT row_to_json(pr)::text FROM products pr WHERE pr.app_id = p.app_id AND pr.id = p.product_id)
             END AS event_product
         """
@@ -89,9 +111,16 @@ extension SQLStore {
         let source = Customer(
             id: previousOwnerID, appID: moved.appID, originalAppUserID: events.facts.ownerOriginalID,
             aliases: events.facts.ownerAliases ?? [], firstSeen: now, lastSeen: now)
+        let attributes = AttributeRow.dictionary(events.facts.claimantAttributes)
         let queued = redemptionEvents(
             moved, owner: destination, source: source, product: events.product, claimant: claimant,
-            association: merges ? .alias : .transfer, now: now)
+            association: merges ? .alias : .transfer, now: now
+        ).map { event, transactionID in
+            var event = event
+            // As `withAttributes` adds them: to each event naming the destination's original ID.
+            if event.originalAppUserID != nil { event.addSubscriberAttributes(attributes) }
+            return (event, transactionID)
+        }
         return deliveryRows(queued, endpointIDs: events.endpointIDs, now: now)
     }
 

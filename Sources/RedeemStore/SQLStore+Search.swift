@@ -6,13 +6,14 @@ public struct CustomerMatch: Hashable, Sendable {
     public let customerID: String
     public let originalAppUserID: String
     public let lastSeen: Date
-    /// What the query matched: "app user ID", "e-mail", "purchase ID", "store transaction ID", "Stripe checkout
+    /// What the query matched: "app user ID", "e-mail", "e-mail attribute" (`$email`), "purchase ID", "store transaction ID", "Stripe checkout
     /// session" or "Stripe reference".
     public let matched: String
 }
 
 extension SQLStore {
-    /// Customers of an app that one query names, by exact value: an app user ID or alias, a purchase's e-mail (any case),
+    /// Customers of an app that one query names, by exact value: an app user ID or alias, a purchase's e-mail or the
+    /// `$email` attribute (any case),
     /// a purchase ID, a store transaction ID, a Stripe Checkout Session ID or the Stripe reference (subscription or
     /// payment) a purchase was made with. Every branch is an index lookup.
     public func searchCustomers(appID: String, query: String, limit: Int, offset: Int) async throws -> [CustomerMatch] {
@@ -25,6 +26,8 @@ extension SQLStore {
                 SELECT c.id, c.original_app_user_id, c.last_seen, m.matched FROM (
                     SELECT customer_id, 'app user ID' AS matched FROM customer_aliases WHERE app_id = \(appID) AND app_user_id = \(q)
                     UNION SELECT customer_id, 'e-mail' FROM purchases WHERE app_id = \(appID) AND LOWER(email) = \(email)
+                    UNION SELECT sa.customer_id, 'e-mail attribute' FROM subscriber_attributes sa JOIN customers c ON c.id = sa.customer_id
+                        WHERE sa.key = \("$email") AND LOWER(sa.value) = \(email) AND c.app_id = \(appID)
                     UNION SELECT customer_id, 'purchase ID' FROM purchases WHERE app_id = \(appID) AND id = \(q)
                     UNION SELECT customer_id, 'store transaction ID' FROM purchases WHERE app_id = \(appID) AND store_transaction_id = \(q)
                     UNION SELECT customer_id, 'Stripe checkout session' FROM purchases WHERE app_id = \(appID) AND checkout_reference = \(q)

@@ -48,9 +48,36 @@ extension SQLStore {
     static func emit(_ queued: [(WebhookEvent, transactionID: String?)], on connection: any SQLConnection, now: Date) async throws {
         guard let appID = queued.first?.0.appID else { return }
         let endpoints = try await connection.query("SELECT id FROM webhook_endpoints WHERE app_id = \(appID) AND disabled_at IS NULL")
+        guard !endpoints.isEmpty else { return }
+        let queued = try await withAttributes(queued, appID: appID, on: connection)
         let rows = deliveryRows(queued, endpointIDs: try endpoints.map { try $0.string("id") }, now: now)
         guard !rows.isEmpty else { return }
         try await connection.query("INSERT INTO webhook_deliveries \(sql: deliveryColumns) \(sql: .values(rows))")
+    }
+
+    /// The events with their customers' subscriber attributes, read in one query by the customers' original IDs.
+    static func withAttributes(
+        _ queued: [(WebhookEvent, transactionID: String?)], appID: String, on connection: any SQLConnection
+    ) async throws -> [(WebhookEvent, transactionID: String?)] {
+        let ids = Set(queued.compactMap { $0.0.originalAppUserID })
+        guard !ids.isEmpty else { return queued }
+        var byID: [String: [String: SubscriberAttribute]] = [:]
+        for row in try await connection.query(
+            """
+            SELECT a.app_user_id, sa.key, sa.value, sa.updated_at FROM customer_aliases a
+            JOIN subscriber_attributes sa ON sa.customer_id = a.customer_id
+            WHERE a.app_id = \(appID) AND a.app_user_id IN \(sql: list(ids.sorted()))
+            """)
+        {
+            byID[try row.string("app_user_id"), default: [:]][try row.string("key")] = SubscriberAttribute(
+                value: try row.string("value"), updatedAt: try row.date("updated_at"))
+        }
+        guard !byID.isEmpty else { return queued }
+        return queued.map { event, transactionID in
+            var event = event
+            if let attributes = event.originalAppUserID.flatMap({ byID[$0] }) { event.addSubscriberAttributes(attributes) }
+            return (event, transactionID)
+        }
     }
 
     /// The columns of a queued delivery, in the order `deliveryRows` gives their values.

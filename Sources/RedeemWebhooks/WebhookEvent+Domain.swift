@@ -124,6 +124,16 @@ extension WebhookEvent {
         return event
     }
 
+    /// The customer's subscriber attributes, as RevenueCat's events carry them; a purchase link's parameter of the same
+    /// name gives way when the customer's attribute is as new or newer.
+    public mutating func addSubscriberAttributes(_ attributes: [String: SubscriberAttribute]) {
+        for (key, attribute) in attributes {
+            let updated = Self.milliseconds(attribute.updatedAt)
+            if let existing = subscriberAttributes[key], existing.updatedAtMs > updated { continue }
+            subscriberAttributes[key] = WebhookSubscriberAttribute(value: attribute.value, updatedAtMs: updated)
+        }
+    }
+
     /// `currency`, `price_in_purchased_currency` and `price` (USD only: Redeem converts no currency); a refund's
     /// amount is negative, as RevenueCat sends it.
     public mutating func setPrice(_ price: Price, refunded: Bool = false) {

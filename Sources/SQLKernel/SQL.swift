@@ -85,6 +85,18 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation {
 }
 
 extension SQL {
+    /// `(…)` binding each value, for `IN`; `(NULL)`, which matches nothing, when there are none.
+    public static func list(_ values: [SQLValue]) -> SQL {
+        guard !values.isEmpty else { return "(NULL)" }
+        var list = SQL(stringLiteral: "(")
+        for value in values {
+            list.binds.append(value)
+            list.text += (list.binds.count == 1 ? "" : ", ") + "$\(list.binds.count)"
+        }
+        list.text += ")"
+        return list
+    }
+
     /// `VALUES (…), (…)` binding every row's values (a multi-row insert, or a small table to join). `rows` must not be
     /// empty: SQL has no empty `VALUES`, so callers with nothing to write skip the statement.
     public static func values(_ rows: [[SQLValue]]) -> SQL {

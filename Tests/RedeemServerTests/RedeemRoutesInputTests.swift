@@ -19,7 +19,10 @@ import Testing
             #expect(missing.status == 400 && missing.code == 7000 && missing.body.contains(tokenField), "\(missing.body)")
             let wrongType = try await server.send(.post, route, key: app.publicSandbox, json: #"{"app_user_id": 7, "\#(tokenField)": "x"}"#)
             #expect(wrongType.status == 400 && wrongType.code == 7000 && wrongType.body.contains("app_user_id"), "\(wrongType.body)")
-            let badUser = try await server.send(.post, route, key: app.publicSandbox, json: #"{"app_user_id": "", "\#(tokenField)": "x"}"#)
+            // RevenueCat's codes: 7220 for an empty ID, 7256 for one it refuses.
+            let emptyUser = try await server.send(.post, route, key: app.publicSandbox, json: #"{"app_user_id": "", "\#(tokenField)": "x"}"#)
+            #expect(emptyUser.status == 400 && emptyUser.code == 7220, "\(emptyUser.body)")
+            let badUser = try await server.send(.post, route, key: app.publicSandbox, json: #"{"app_user_id": "null", "\#(tokenField)": "x"}"#)
             #expect(badUser.status == 400 && badUser.code == 7256, "\(badUser.body)")
             let noKey = try await server.send(.post, route, key: nil, json: #"{"app_user_id": "jane", "\#(tokenField)": "x"}"#)
             #expect(noKey.status == 401, "\(noKey.body)")

@@ -73,7 +73,12 @@ import Testing
         do {
             let before = Array(Migration.all.prefix { $0.version < 21 })
             try await MigrationRunner(database: store.database, migrations: before).apply(logger: TestDatabases.logger)
-            let app = try await OfferCases.setUp(store)
+            let app = try await Fixture.app(store)
+            // The product as version 20 stores it (today's insert names later columns).
+            try await store.database.transaction {
+                try await $0.query(
+                    "INSERT INTO products (app_id, id, type, period, created_at) VALUES (\(app.id), 'monthly', 'subscription', 'P1M', \(Self.now))")
+            }
             let offer = try await OfferCases.makeOffer(store, appID: app.id)
             let counts: [(cap: Int, used: Int)] = [(0, 0), (1, 1), (5, 3), (16, 16), (40, 3), (40, 37), (1_000_000, 123_457), (10, 14)]
             for (n, count) in counts.enumerated() {

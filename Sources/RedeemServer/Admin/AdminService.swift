@@ -45,7 +45,8 @@ public struct AdminService: Sendable {
         let product = Product(
             appID: appID, id: input.id, type: type, period: input.period, displayName: input.displayName.flatMap { $0.isEmpty ? nil : $0 },
             entitlements: Array(Set(input.entitlements ?? [])).sorted(), price: input.price?.price,
-            subscriptionGroup: input.subscriptionGroup, groupLevel: input.groupLevel, createdAt: clock.now()
+            subscriptionGroup: input.subscriptionGroup, groupLevel: input.groupLevel, storeIDs: input.storeIDs ?? StoreProductIDs(),
+            createdAt: clock.now()
         )
         try product.validate()
         do {
@@ -63,6 +64,7 @@ public struct AdminService: Sendable {
         if let price = update.price { product.price = price.price }
         if let group = update.subscriptionGroup { product.subscriptionGroup = group.isEmpty ? nil : group }
         if let level = update.groupLevel { product.groupLevel = level }
+        if let storeIDs = update.storeIDs { product.storeIDs = storeIDs }
         try product.validate()
         let updated = product
         try await store.updateProduct(updated, audit: try audit("product.update", "product", id, appID: appID))
@@ -157,11 +159,13 @@ public struct ProductInput: Codable, Hashable, Sendable {
     public var price: PriceInput?
     public var subscriptionGroup: String?
     public var groupLevel: Int?
+    public var storeIDs: StoreProductIDs?
 
     public init(
         id: String, type: String, period: String? = nil, displayName: String? = nil, entitlements: [String]? = nil, price: PriceInput? = nil,
-        subscriptionGroup: String? = nil, groupLevel: Int? = nil
+        subscriptionGroup: String? = nil, groupLevel: Int? = nil, storeIDs: StoreProductIDs? = nil
     ) {
+        self.storeIDs = storeIDs
         self.subscriptionGroup = subscriptionGroup
         self.groupLevel = groupLevel
         self.id = id
@@ -177,6 +181,7 @@ public struct ProductInput: Codable, Hashable, Sendable {
         case displayName = "display_name"
         case subscriptionGroup = "subscription_group"
         case groupLevel = "group_level"
+        case storeIDs = "store_identifiers"
     }
 }
 
@@ -187,11 +192,14 @@ public struct ProductUpdate: Codable, Hashable, Sendable {
     /// An empty string takes the product out of its group.
     public var subscriptionGroup: String?
     public var groupLevel: Int?
+    /// Replaces the product's store identifiers (an empty object clears them).
+    public var storeIDs: StoreProductIDs?
 
     public init(
         displayName: String? = nil, entitlements: [String]? = nil, price: PriceInput? = nil, subscriptionGroup: String? = nil,
-        groupLevel: Int? = nil
+        groupLevel: Int? = nil, storeIDs: StoreProductIDs? = nil
     ) {
+        self.storeIDs = storeIDs
         self.displayName = displayName
         self.entitlements = entitlements
         self.price = price
@@ -204,6 +212,7 @@ public struct ProductUpdate: Codable, Hashable, Sendable {
         case displayName = "display_name"
         case subscriptionGroup = "subscription_group"
         case groupLevel = "group_level"
+        case storeIDs = "store_identifiers"
     }
 }
 

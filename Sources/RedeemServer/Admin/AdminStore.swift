@@ -43,4 +43,9 @@ public protocol AdminStore: RedemptionLinkStore {
     func setCustomCodeActive(appID: String, id: String, active: Bool, audit: AuditEntry?) async throws -> CustomOfferCode
     func offerCodeUsage(appID: String, now: Date) async throws -> OfferCodeUsage
     func offerRedemptions(appID: String, offerID: String?) async throws -> [OfferRedemptionRecord]
+    // Offerings
+    func offerings(appID: String) async throws -> [Offering]
+    func createOffering(_ offering: Offering, audit: AuditEntry?) async throws
+    func updateOffering(_ offering: Offering, audit: AuditEntry?) async throws
+    func deleteOffering(appID: String, id: String, audit: AuditEntry?) async throws
 }

@@ -55,6 +55,18 @@ public struct ServerDependencies: Sendable {
     }
 
     public var admin: AdminService { AdminService(store: store, clock: clock, keyCache: keyCache) }
+    /// Offerings written per app, kept while the app's catalog is unchanged.
+    let offeringsCache = OfferingsCache()
+    var offerings: OfferingsService { OfferingsService(store: store, cache: offeringsCache, publicURL: publicURL) }
+    var identity: IdentityService {
+        IdentityService(
+            store: store, clock: clock,
+            managed: { [publicURL] info, appID in
+                info.withManagementURL(PortalLinks.home(publicURL: publicURL, appID: appID))
+            })
+    }
+    var attributes: AttributesService { AttributesService(store: store, clock: clock) }
+    var erasure: ErasureService { ErasureService(store: store, clock: clock) }
     var links: RedemptionLinkIssuer { RedemptionLinkIssuer(store: store, publicURL: publicURL) }
     /// Rate-limit counters for a single SQLite server process.
     let counters = MemoryCounters()
@@ -101,6 +113,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     let router = Router(context: AppRequestContext.self)
     let routes = RouteTable()
     if deps.tracing { router.add(middleware: RequestSpanMiddleware<AppRequestContext>()) }
+    router.add(middleware: RevenueCatHeadersMiddleware<AppRequestContext>(clock: deps.clock))
     router.addMiddleware {
         RequestLogMiddleware<AppRequestContext>()
         ErrorMiddleware<AppRequestContext>(
@@ -132,7 +145,9 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     ConsoleOffersController(console: console, admin: deps.admin, jobs: CodeBatchJobs(clock: deps.clock), publicURL: deps.publicURL)
         .addRoutes(to: router)
 
+    SDKHealthController().addRoutes(to: router)
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
+    OfferingsController(service: deps.offerings).addRoutes(to: v1)
     let customerInfo = CustomerInfoService(
         store: deps.store, cache: CustomerInfoCache(), clock: deps.clock, managementURL: { PortalLinks.home(publicURL: deps.publicURL, appID: $0) })
     CustomerInfoController(service: customerInfo).addRoutes(to: v1)

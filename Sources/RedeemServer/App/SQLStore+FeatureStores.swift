@@ -5,6 +5,10 @@ import RedeemStore
 // The composition root's one link between the features and the storage: `SQLStore` serves every feature's store
 // protocol, on SQLite and PostgreSQL alike. Nothing else in the server names `SQLStore`.
 extension SQLStore: AdminStore {}
+extension SQLStore: AttributesStore {}
+extension SQLStore: ErasureStore {}
+extension SQLStore: IdentityStore {}
+extension SQLStore: OfferingsStore {}
 extension SQLStore: BenchmarkStore {}
 extension SQLStore: CheckoutStore {}
 extension SQLStore: ConsoleStore {}

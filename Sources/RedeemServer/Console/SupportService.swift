@@ -118,11 +118,12 @@ public struct SupportService: Sendable {
 
     /// Grants `entitlementID` to `appUserID` for a preset duration or until a date (RevenueCat's promotional grant).
     public func grant(
-        appID: String, appUserID: String, entitlementID: String, duration: PromotionalDuration?, until: Date?, actor: String
+        appID: String, appUserID: String, entitlementID: String, duration: PromotionalDuration?, until: Date?, start: Date? = nil,
+        actor: String
     ) async throws -> Purchase {
         let user = try AppUserID.parse(appUserID)
         let now = clock.now()
-        let plan = try PromotionalGrant.plan(entitlementID: entitlementID, duration: duration, until: until, now: now)
+        let plan = try PromotionalGrant.plan(entitlementID: entitlementID, duration: duration, until: until, start: start, now: now)
         let detail = "\(entitlementID) for \(user.rawValue) until " + (plan.expiresDate.map(ISODate.format) ?? "forever")
         let audit = AuditEntry(at: now, actor: actor, action: "grant.create", objectType: "purchase", objectID: "", appID: appID, detail: detail)
         let purchase = try await store.grantPromotional(appID: appID, appUserID: user, grant: plan, now: now, audit: audit)
@@ -135,6 +136,17 @@ public struct SupportService: Sendable {
         let now = clock.now()
         let audit = AuditEntry(at: now, actor: actor, action: "grant.revoke", objectType: "purchase", objectID: purchaseID, appID: appID)
         return try await store.revokeGrant(appID: appID, purchaseID: purchaseID, now: now, audit: audit)
+    }
+
+    /// Ends every live grant of `entitlementID` for `appUserID` (RevenueCat's `revoke_promotionals`); each is audited.
+    public func revokeGrants(appID: String, appUserID: String, entitlementID: String, actor: String) async throws {
+        let user = try AppUserID.parse(appUserID)
+        guard let customer = try await store.findCustomer(appID: appID, appUserID: user) else { return }
+        let now = clock.now()
+        for purchase in try await store.purchases(customerID: customer.id)
+        where PromotionalGrant.entitlement(of: purchase) == entitlementID && PromotionalGrant.revokeRefusal(purchase, now: now) == nil {
+            _ = try await revokeGrant(appID: appID, purchaseID: purchase.id, actor: actor)
+        }
     }
 
     /// Moves a purchase to another app user ID (created if new), with a `TRANSFER` event.

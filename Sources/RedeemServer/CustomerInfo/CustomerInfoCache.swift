@@ -14,6 +14,7 @@ final class CustomerInfoCache: Sendable {
     struct Key: Hashable {
         let appID: String
         let appUserID: String
+        var withAttributes = false
     }
 
     struct Entry {

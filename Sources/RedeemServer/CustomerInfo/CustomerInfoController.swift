@@ -13,6 +13,6 @@ struct CustomerInfoController {
     @Sendable func customerInfo(_ request: Request, context: AppRequestContext) async throws -> CustomerInfoResponse {
         let appID = try context.sdkAppID()
         let appUserID = try AppUserID.parse(try context.parameters.decoded("app_user_id"))
-        return try await service.customerInfo(appID: appID, appUserID: appUserID)
+        return try await service.customerInfo(appID: appID, appUserID: appUserID, withAttributes: context.key?.kind == .secret)
     }
 }

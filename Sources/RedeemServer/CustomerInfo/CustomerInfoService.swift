@@ -11,15 +11,18 @@ struct CustomerInfoService: Sendable {
     /// The app's portal, RevenueCat's `management_url` for web purchases.
     let managementURL: @Sendable (String) -> String
 
-    func customerInfo(appID: String, appUserID: AppUserID) async throws -> CustomerInfoResponse {
+    /// `withAttributes`: a backend's read (the secret key) carries `subscriber_attributes`, as RevenueCat's does; the SDKs'
+    /// never do (iOS fails a whole CustomerInfo over one malformed attribute).
+    func customerInfo(appID: String, appUserID: AppUserID, withAttributes: Bool = false) async throws -> CustomerInfoResponse {
         let now = clock.now()
-        let key = CustomerInfoCache.Key(appID: appID, appUserID: appUserID.rawValue)
+        let key = CustomerInfoCache.Key(appID: appID, appUserID: appUserID.rawValue, withAttributes: withAttributes)
         // Read before the data, so an entry may be newer than its tag but never older.
         let token = try await store.customerInfoTag(appID: appID, appUserID: appUserID)
         if let token, let subscriber = cache.lookup(key, token: token, now: now) {
             return CustomerInfoResponse(requestDate: now, subscriber: subscriber)
         }
-        let info = try await store.customerInfo(appID: appID, appUserID: appUserID, now: now)
+        var info = try await store.customerInfo(appID: appID, appUserID: appUserID, now: now)
+        if withAttributes { info = info.withAttributes(try await store.subscriberAttributes(appID: appID, appUserID: appUserID)) }
         let subscriber = CustomerInfoResponse.render(info.withManagementURL(managementURL(appID)).subscriber)
         if let token { cache.store(key, token: token, info: info, subscriber: subscriber) }
         return CustomerInfoResponse(requestDate: now, subscriber: subscriber)

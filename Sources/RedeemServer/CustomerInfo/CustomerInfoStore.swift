@@ -7,4 +7,6 @@ protocol CustomerInfoStore: Sendable {
     func customerInfoTag(appID: String, appUserID: AppUserID) async throws -> String?
     /// The customer's info, the customer created on first sight.
     func customerInfo(appID: String, appUserID: AppUserID, now: Date) async throws -> CustomerInfo
+    /// The customer's subscriber attributes, for secret-key reads.
+    func subscriberAttributes(appID: String, appUserID: AppUserID) async throws -> [String: SubscriberAttribute]
 }

@@ -1,8 +1,12 @@
+import Foundation
 import RedeemCore
 
 extension AppUserID {
     /// Validates a client-sent ID, as a 400 with RevenueCat's invalid-app-user-ID code.
     static func parse(_ string: String) throws -> AppUserID {
+        if string.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw APIError(.emptyAppUserID, "The app user ID is empty.", field: "app_user_id")
+        }
         do { return try AppUserID(validating: string) } catch { throw APIError.invalidAppUserID(error) }
     }
 }

@@ -10,7 +10,7 @@ enum PortalLinks {
 
     /// The public URL without slashes at either end. Plain `Substring` trimming: `trimmingCharacters(in:)` with a new
     /// `CharacterSet` was 2.5% of the server's CPU in the redemption benchmark (every answer carries `management_url`).
-    private static func base(_ url: URL) -> String {
+    static func base(_ url: URL) -> String {
         var text = Substring(url.absoluteString)
         while text.first == "/" { text = text.dropFirst() }
         while text.last == "/" { text = text.dropLast() }

@@ -25,6 +25,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/KeyID`.
         internal typealias KeyID = Swift.String
+        /// The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+        ///
+        /// - Remark: Generated from `#/components/parameters/AppUserID`.
+        internal typealias AppUserID = Swift.String
         /// 1–255 characters, unique per purchase. Repeating a request with the same key and a byte-identical body returns the original purchase with 200 and creates nothing; the same key with a different body is a 409. Keys are scoped to the app.
         ///
         /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.

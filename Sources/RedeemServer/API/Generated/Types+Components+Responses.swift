@@ -37,6 +37,34 @@ extension Components {
                 self.body = body
             }
         }
+        internal struct InvalidAppUserID: Sendable, Hashable {
+            /// - Remark: Generated from `#/components/responses/InvalidAppUserID/content`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/components/responses/InvalidAppUserID/content/application\/json`.
+                case json(Components.Schemas._Error)
+                /// The associated value of the enum case if `self` is `.json`.
+                ///
+                /// - Throws: An error if `self` is not `.json`.
+                /// - SeeAlso: `.json`.
+                internal var json: Components.Schemas._Error {
+                    get throws {
+                        switch self {
+                        case let .json(body):
+                            return body
+                        }
+                    }
+                }
+            }
+            /// Received HTTP response body
+            internal var body: Components.Responses.InvalidAppUserID.Body
+            /// Creates a new `InvalidAppUserID`.
+            ///
+            /// - Parameters:
+            ///   - body: Received HTTP response body
+            internal init(body: Components.Responses.InvalidAppUserID.Body) {
+                self.body = body
+            }
+        }
         internal struct Unauthorized: Sendable, Hashable {
             /// - Remark: Generated from `#/components/responses/Unauthorized/content`.
             internal enum Body: Sendable, Hashable {

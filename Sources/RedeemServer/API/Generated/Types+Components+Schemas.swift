@@ -9,6 +9,286 @@ import RedeemStore
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     internal enum Schemas {
+        /// A product's identifiers in the stores, which RevenueCat's SDKs read in offerings. Omitted when the product has none.
+        ///
+        /// - Remark: Generated from `#/components/schemas/StoreIdentifiers`.
+        internal typealias StoreIdentifiers = RedeemCore.StoreProductIDs
+        /// An offering, as the admin API shows it.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Offering`.
+        internal typealias Offering = RedeemCore.Offering
+        /// - Remark: Generated from `#/components/schemas/OfferingPackage`.
+        internal struct OfferingPackage: Codable, Hashable, Sendable {
+            /// `$rc_weekly`, `$rc_monthly`, `$rc_two_month`, `$rc_three_month`, `$rc_six_month`, `$rc_annual`, `$rc_lifetime`, or an identifier of your own (not starting with `$`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OfferingPackage/identifier`.
+            internal var identifier: Swift.String
+            /// One of the app's products.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OfferingPackage/product_id`.
+            internal var productId: Swift.String
+            /// Creates a new `OfferingPackage`.
+            ///
+            /// - Parameters:
+            ///   - identifier: `$rc_weekly`, `$rc_monthly`, `$rc_two_month`, `$rc_three_month`, `$rc_six_month`, `$rc_annual`, `$rc_lifetime`, or an identifier of your own (not starting with `$`).
+            ///   - productId: One of the app's products.
+            internal init(
+                identifier: Swift.String,
+                productId: Swift.String
+            ) {
+                self.identifier = identifier
+                self.productId = productId
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case identifier
+                case productId = "product_id"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OfferingInput`.
+        internal struct OfferingInput: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OfferingInput/identifier`.
+            internal var identifier: Swift.String
+            /// - Remark: Generated from `#/components/schemas/OfferingInput/description`.
+            internal var description: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/OfferingInput/metadata`.
+            internal var metadata: OpenAPIRuntime.OpenAPIObjectContainer?
+            /// - Remark: Generated from `#/components/schemas/OfferingInput/is_current`.
+            internal var isCurrent: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/OfferingInput/packages`.
+            internal var packages: [Components.Schemas.OfferingPackage]?
+            /// Creates a new `OfferingInput`.
+            ///
+            /// - Parameters:
+            ///   - identifier:
+            ///   - description:
+            ///   - metadata:
+            ///   - isCurrent:
+            ///   - packages:
+            internal init(
+                identifier: Swift.String,
+                description: Swift.String? = nil,
+                metadata: OpenAPIRuntime.OpenAPIObjectContainer? = nil,
+                isCurrent: Swift.Bool? = nil,
+                packages: [Components.Schemas.OfferingPackage]? = nil
+            ) {
+                self.identifier = identifier
+                self.description = description
+                self.metadata = metadata
+                self.isCurrent = isCurrent
+                self.packages = packages
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case identifier
+                case description
+                case metadata
+                case isCurrent = "is_current"
+                case packages
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LogInRequest`.
+        internal struct LogInRequest: Codable, Hashable, Sendable {
+            /// The ID the app has now (often anonymous).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogInRequest/app_user_id`.
+            internal var appUserId: Swift.String
+            /// The ID it logs in as.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogInRequest/new_app_user_id`.
+            internal var newAppUserId: Swift.String
+            /// Creates a new `LogInRequest`.
+            ///
+            /// - Parameters:
+            ///   - appUserId: The ID the app has now (often anonymous).
+            ///   - newAppUserId: The ID it logs in as.
+            internal init(
+                appUserId: Swift.String,
+                newAppUserId: Swift.String
+            ) {
+                self.appUserId = appUserId
+                self.newAppUserId = newAppUserId
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case appUserId = "app_user_id"
+                case newAppUserId = "new_app_user_id"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AttributesRequest`.
+        internal typealias AttributesRequest = RedeemServer.AttributesRequest
+        /// - Remark: Generated from `#/components/schemas/AttributeErrors`.
+        internal struct AttributeErrors: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AttributeErrors/code`.
+            internal var code: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/AttributeErrors/message`.
+            internal var message: Swift.String
+            /// - Remark: Generated from `#/components/schemas/AttributeErrors/field`.
+            internal var field: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/AttributeErrors/AttributeErrorsPayload`.
+            internal struct AttributeErrorsPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/AttributeErrors/AttributeErrorsPayload/key_name`.
+                internal var keyName: Swift.String
+                /// - Remark: Generated from `#/components/schemas/AttributeErrors/AttributeErrorsPayload/message`.
+                internal var message: Swift.String
+                /// Creates a new `AttributeErrorsPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - keyName:
+                ///   - message:
+                internal init(
+                    keyName: Swift.String,
+                    message: Swift.String
+                ) {
+                    self.keyName = keyName
+                    self.message = message
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case keyName = "key_name"
+                    case message
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/AttributeErrors/attribute_errors`.
+            internal typealias AttributeErrorsPayload = [Components.Schemas.AttributeErrors.AttributeErrorsPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/AttributeErrors/attribute_errors`.
+            internal var attributeErrors: Components.Schemas.AttributeErrors.AttributeErrorsPayload?
+            /// Creates a new `AttributeErrors`.
+            ///
+            /// - Parameters:
+            ///   - code:
+            ///   - message:
+            ///   - field:
+            ///   - attributeErrors:
+            internal init(
+                code: Swift.Int,
+                message: Swift.String,
+                field: Swift.String? = nil,
+                attributeErrors: Components.Schemas.AttributeErrors.AttributeErrorsPayload? = nil
+            ) {
+                self.code = code
+                self.message = message
+                self.field = field
+                self.attributeErrors = attributeErrors
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case code
+                case message
+                case field
+                case attributeErrors = "attribute_errors"
+            }
+        }
+        /// `{}`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/EmptyObject`.
+        internal typealias EmptyObject = OpenAPIRuntime.OpenAPIObjectContainer
+        /// Any JSON object; its content is not used.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AnyObject`.
+        internal typealias AnyObject = OpenAPIRuntime.OpenAPIObjectContainer
+        /// - Remark: Generated from `#/components/schemas/VirtualCurrencies`.
+        internal struct VirtualCurrencies: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VirtualCurrencies/virtual_currencies`.
+            internal var virtualCurrencies: OpenAPIRuntime.OpenAPIObjectContainer
+            /// Creates a new `VirtualCurrencies`.
+            ///
+            /// - Parameters:
+            ///   - virtualCurrencies:
+            internal init(virtualCurrencies: OpenAPIRuntime.OpenAPIObjectContainer) {
+                self.virtualCurrencies = virtualCurrencies
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case virtualCurrencies = "virtual_currencies"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ReceiptRequest`.
+        internal struct ReceiptRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ReceiptRequest/app_user_id`.
+            internal var appUserId: Swift.String
+            /// The store purchase to validate; Redeem validates none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ReceiptRequest/fetch_token`.
+            internal var fetchToken: Swift.String?
+            /// Creates a new `ReceiptRequest`.
+            ///
+            /// - Parameters:
+            ///   - appUserId:
+            ///   - fetchToken: The store purchase to validate; Redeem validates none.
+            internal init(
+                appUserId: Swift.String,
+                fetchToken: Swift.String? = nil
+            ) {
+                self.appUserId = appUserId
+                self.fetchToken = fetchToken
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case appUserId = "app_user_id"
+                case fetchToken = "fetch_token"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PromotionalRequest`.
+        internal struct PromotionalRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/PromotionalRequest/duration`.
+            internal enum DurationPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case daily = "daily"
+                case threeDay = "three_day"
+                case weekly = "weekly"
+                case twoWeek = "two_week"
+                case monthly = "monthly"
+                case twoMonth = "two_month"
+                case threeMonth = "three_month"
+                case sixMonth = "six_month"
+                case yearly = "yearly"
+                case lifetime = "lifetime"
+            }
+            /// - Remark: Generated from `#/components/schemas/PromotionalRequest/duration`.
+            internal var duration: Components.Schemas.PromotionalRequest.DurationPayload?
+            /// - Remark: Generated from `#/components/schemas/PromotionalRequest/end_time_ms`.
+            internal var endTimeMs: Swift.Int64?
+            /// Accepted for compatibility; the grant starts now.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PromotionalRequest/start_time_ms`.
+            internal var startTimeMs: Swift.Int64?
+            /// Creates a new `PromotionalRequest`.
+            ///
+            /// - Parameters:
+            ///   - duration:
+            ///   - endTimeMs:
+            ///   - startTimeMs: Accepted for compatibility; the grant starts now.
+            internal init(
+                duration: Components.Schemas.PromotionalRequest.DurationPayload? = nil,
+                endTimeMs: Swift.Int64? = nil,
+                startTimeMs: Swift.Int64? = nil
+            ) {
+                self.duration = duration
+                self.endTimeMs = endTimeMs
+                self.startTimeMs = startTimeMs
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case duration
+                case endTimeMs = "end_time_ms"
+                case startTimeMs = "start_time_ms"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DeletedSubscriber`.
+        internal struct DeletedSubscriber: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/DeletedSubscriber/app_user_id`.
+            internal var appUserId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/DeletedSubscriber/deleted`.
+            internal var deleted: Swift.Bool
+            /// Creates a new `DeletedSubscriber`.
+            ///
+            /// - Parameters:
+            ///   - appUserId:
+            ///   - deleted:
+            internal init(
+                appUserId: Swift.String,
+                deleted: Swift.Bool
+            ) {
+                self.appUserId = appUserId
+                self.deleted = deleted
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case appUserId = "app_user_id"
+                case deleted
+            }
+        }
         /// Every error body. `code` is numeric so RevenueCat's SDKs can read it:
         ///
         /// | code | status | meaning |

@@ -8,6 +8,4092 @@ import RedeemCore
 import RedeemStore
 /// API operations, with input and output types, generated from `#/paths` in the OpenAPI document.
 internal enum Operations {
+    /// Erase a customer (RevenueCat's REST API v1)
+    ///
+    /// RevenueCat's `DELETE /v1/subscribers/{id}`, enough for a GDPR erasure request. **Keys:** the app's secret key.
+    ///
+    /// The customer goes, with every ID of it and its subscriber attributes; its purchases stay for the books, anonymised: no e-mail address, no link parameters, no redemption links, no attempts' IDs, no e-mails in the outbox. Stripe subscriptions are not cancelled (cancel them first if they should end). Audited. Answers `{"app_user_id", "deleted": true}`; an unknown ID is 404.
+    ///
+    /// - Remark: HTTP `DELETE /v1/subscribers/{app_user_id}`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/delete(deleteSubscriber)`.
+    internal enum DeleteSubscriber {
+        internal static let id: Swift.String = "deleteSubscriber"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/DELETE/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                ///
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/DELETE/path/app_user_id`.
+                internal var appUserId: Components.Parameters.AppUserID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appUserId: The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                internal init(appUserId: Components.Parameters.AppUserID) {
+                    self.appUserId = appUserId
+                }
+            }
+            internal var path: Operations.DeleteSubscriber.Input.Path
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/DELETE/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteSubscriber.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteSubscriber.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DeleteSubscriber.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.DeleteSubscriber.Input.Path,
+                headers: Operations.DeleteSubscriber.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/DELETE/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/DELETE/responses/200/content/application\/json`.
+                    case json(Components.Schemas.DeletedSubscriber)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.DeletedSubscriber {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.DeleteSubscriber.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.DeleteSubscriber.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Erased.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/delete(deleteSubscriber)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.DeleteSubscriber.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.DeleteSubscriber.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An invalid app user ID (code 7256, `field` is `app_user_id`), or an empty one (7220).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/delete(deleteSubscriber)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.InvalidAppUserID)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.InvalidAppUserID {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/delete(deleteSubscriber)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/delete(deleteSubscriber)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The app, product, entitlement or key does not exist (code 7004).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/delete(deleteSubscriber)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/delete(deleteSubscriber)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/delete(deleteSubscriber)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Log an app user in (RevenueCat's logIn)
+    ///
+    /// RevenueCat's `POST /v1/subscribers/identify`. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// From an anonymous `app_user_id`, the two IDs become one customer: the new ID joins the anonymous one's customer when it is new (201), or the anonymous customer merges into the new ID's (200), so a buyer who redeemed a link anonymously keeps it after logging in. When the new ID already has an anonymous ID of its own, or the current ID is not anonymous, nothing moves: the app switches user (201 when the new ID is new, else 200). The answer is the new ID's CustomerInfo.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/identify`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/identify/post(logIn)`.
+    internal enum LogIn {
+        internal static let id: Swift.String = "logIn"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/subscribers/identify/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.LogIn.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.LogIn.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.LogIn.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/subscribers/identify/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/identify/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.LogInRequest)
+            }
+            internal var body: Operations.LogIn.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                headers: Operations.LogIn.Input.Headers = .init(),
+                body: Operations.LogIn.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/identify/POST/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/subscribers/identify/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CustomerInfo)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.CustomerInfo {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.LogIn.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.LogIn.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The new ID existed; its CustomerInfo.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/identify/post(logIn)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.LogIn.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.LogIn.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/identify/POST/responses/201/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/subscribers/identify/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.CustomerInfo)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.CustomerInfo {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.LogIn.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.LogIn.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// The new ID was created; its CustomerInfo.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/identify/post(logIn)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.LogIn.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            internal var created: Operations.LogIn.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An invalid app user ID (code 7256, `field` is `app_user_id`), or an empty one (7220).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/identify/post(logIn)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.InvalidAppUserID)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.InvalidAppUserID {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/identify/post(logIn)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/identify/post(logIn)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body was not sent as `Content-Type: application/json` (code 7415).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/identify/post(logIn)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/identify/post(logIn)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/identify/post(logIn)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Set a customer's subscriber attributes
+    ///
+    /// RevenueCat's `POST /v1/subscribers/{id}/attributes`, for its SDKs and for backends. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// Each attribute is `{value, updated_at_ms}`; the latest `updated_at_ms` wins, and `null` or `""` unsets. Keys starting with `$` are RevenueCat's reserved ones (`$email`, `$displayName`, `$phoneNumber`, `$fcmTokens`, …; others are refused); custom keys are 1–40 letters, digits, `-` or `_`, starting with a letter, at most 50 per customer; values at most 500 characters; `$email` must be an address (and makes the customer findable in the console and the portal). Device identifiers and attribution are set once. `$ip` and `$deviceVersion` sent as `"true"` are not kept. An unknown app user ID is created. Refused keys give 400 with code 7263 and `attribute_errors`; the valid ones are saved all the same.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/attributes`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/attributes/post(setSubscriberAttributes)`.
+    internal enum SetSubscriberAttributes {
+        internal static let id: Swift.String = "setSubscriberAttributes"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/attributes/POST/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                ///
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/attributes/POST/path/app_user_id`.
+                internal var appUserId: Components.Parameters.AppUserID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appUserId: The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                internal init(appUserId: Components.Parameters.AppUserID) {
+                    self.appUserId = appUserId
+                }
+            }
+            internal var path: Operations.SetSubscriberAttributes.Input.Path
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/attributes/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SetSubscriberAttributes.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.SetSubscriberAttributes.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.SetSubscriberAttributes.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/attributes/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/attributes/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.AttributesRequest)
+            }
+            internal var body: Operations.SetSubscriberAttributes.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.SetSubscriberAttributes.Input.Path,
+                headers: Operations.SetSubscriberAttributes.Input.Headers = .init(),
+                body: Operations.SetSubscriberAttributes.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/attributes/POST/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/attributes/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CustomerInfo)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.CustomerInfo {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.SetSubscriberAttributes.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.SetSubscriberAttributes.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Saved. The customer's CustomerInfo, as RevenueCat answers (with `subscriber_attributes` for the secret key); the SDKs ignore it.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/attributes/post(setSubscriberAttributes)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.SetSubscriberAttributes.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.SetSubscriberAttributes.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/attributes/POST/responses/400/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/attributes/POST/responses/400/content/application\/json`.
+                    case json(Components.Schemas.AttributeErrors)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.AttributeErrors {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.SetSubscriberAttributes.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.SetSubscriberAttributes.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// Some attributes were refused (7263, `attribute_errors`; the others were saved), the body is not an attributes object (7264), or an invalid app user ID (7256).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/attributes/post(setSubscriberAttributes)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.SetSubscriberAttributes.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Operations.SetSubscriberAttributes.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/attributes/post(setSubscriberAttributes)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/attributes/post(setSubscriberAttributes)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body was not sent as `Content-Type: application/json` (code 7415).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/attributes/post(setSubscriberAttributes)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/attributes/post(setSubscriberAttributes)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/attributes/post(setSubscriberAttributes)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Join the app's anonymous ID to an earlier one (Android's restore)
+    ///
+    /// RevenueCat's Android SDK, restoring on a new install, sends the anonymous ID it had before (kept in Google's Block Store) as the path's ID and `app_user_id`, and its current one as `new_app_user_id`. An anonymous current ID joins the earlier ID's customer, as an anonymous side always merges; an identified one changes nothing. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/alias`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/alias/post(aliasSubscriber)`.
+    internal enum AliasSubscriber {
+        internal static let id: Swift.String = "aliasSubscriber"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/alias/POST/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                ///
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/alias/POST/path/app_user_id`.
+                internal var appUserId: Components.Parameters.AppUserID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appUserId: The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                internal init(appUserId: Components.Parameters.AppUserID) {
+                    self.appUserId = appUserId
+                }
+            }
+            internal var path: Operations.AliasSubscriber.Input.Path
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/alias/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AliasSubscriber.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.AliasSubscriber.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.AliasSubscriber.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/alias/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/alias/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.LogInRequest)
+            }
+            internal var body: Operations.AliasSubscriber.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.AliasSubscriber.Input.Path,
+                headers: Operations.AliasSubscriber.Input.Headers = .init(),
+                body: Operations.AliasSubscriber.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/alias/POST/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/alias/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.EmptyObject)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.EmptyObject {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.AliasSubscriber.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.AliasSubscriber.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Done (or nothing to do).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/alias/post(aliasSubscriber)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.AliasSubscriber.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.AliasSubscriber.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An invalid app user ID (code 7256, `field` is `app_user_id`), or an empty one (7220).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/alias/post(aliasSubscriber)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.InvalidAppUserID)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.InvalidAppUserID {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/alias/post(aliasSubscriber)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/alias/post(aliasSubscriber)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body was not sent as `Content-Type: application/json` (code 7415).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/alias/post(aliasSubscriber)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/alias/post(aliasSubscriber)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/alias/post(aliasSubscriber)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Remote configuration (none here)
+    ///
+    /// RevenueCat's SDKs (iOS 5.83+, Android 10.16+) ask for remote configuration at start and on every foreground. Redeem has none to give and answers 204, which both SDKs read as "nothing new" (a 4xx would turn the feature off with an error in the app's log; a 200 would have to be RevenueCat's binary container). **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/config/{domain}`.
+    /// - Remark: Generated from `#/paths//v1/config/{domain}/post(getRemoteConfig)`.
+    internal enum GetRemoteConfig {
+        internal static let id: Swift.String = "getRemoteConfig"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/config/{domain}/POST/path`.
+            internal struct Path: Sendable, Hashable {
+                /// `app` (or `app_workflows`).
+                ///
+                /// - Remark: Generated from `#/paths/v1/config/{domain}/POST/path/domain`.
+                internal var domain: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - domain: `app` (or `app_workflows`).
+                internal init(domain: Swift.String) {
+                    self.domain = domain
+                }
+            }
+            internal var path: Operations.GetRemoteConfig.Input.Path
+            /// - Remark: Generated from `#/paths/v1/config/{domain}/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetRemoteConfig.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetRemoteConfig.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetRemoteConfig.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/config/{domain}/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/config/{domain}/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.AnyObject)
+            }
+            internal var body: Operations.GetRemoteConfig.Input.Body?
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.GetRemoteConfig.Input.Path,
+                headers: Operations.GetRemoteConfig.Input.Headers = .init(),
+                body: Operations.GetRemoteConfig.Input.Body? = nil
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                internal init() {}
+            }
+            /// Nothing to configure.
+            ///
+            /// - Remark: Generated from `#/paths//v1/config/{domain}/post(getRemoteConfig)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.GetRemoteConfig.Output.NoContent)
+            /// Nothing to configure.
+            ///
+            /// - Remark: Generated from `#/paths//v1/config/{domain}/post(getRemoteConfig)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            internal static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            internal var noContent: Operations.GetRemoteConfig.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//v1/config/{domain}/post(getRemoteConfig)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//v1/config/{domain}/post(getRemoteConfig)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body was not sent as `Content-Type: application/json` (code 7415).
+            ///
+            /// - Remark: Generated from `#/paths//v1/config/{domain}/post(getRemoteConfig)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//v1/config/{domain}/post(getRemoteConfig)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Virtual currency balances (none here)
+    ///
+    /// Redeem keeps no virtual currencies; the answer is RevenueCat's empty one. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `GET /v1/subscribers/{app_user_id}/virtual_currencies`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/virtual_currencies/get(getVirtualCurrencies)`.
+    internal enum GetVirtualCurrencies {
+        internal static let id: Swift.String = "getVirtualCurrencies"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/virtual_currencies/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                ///
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/virtual_currencies/GET/path/app_user_id`.
+                internal var appUserId: Components.Parameters.AppUserID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appUserId: The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                internal init(appUserId: Components.Parameters.AppUserID) {
+                    self.appUserId = appUserId
+                }
+            }
+            internal var path: Operations.GetVirtualCurrencies.Input.Path
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/virtual_currencies/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetVirtualCurrencies.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetVirtualCurrencies.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetVirtualCurrencies.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.GetVirtualCurrencies.Input.Path,
+                headers: Operations.GetVirtualCurrencies.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/virtual_currencies/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/virtual_currencies/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.VirtualCurrencies)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.VirtualCurrencies {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetVirtualCurrencies.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.GetVirtualCurrencies.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// No balances.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/virtual_currencies/get(getVirtualCurrencies)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetVirtualCurrencies.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetVirtualCurrencies.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An invalid app user ID (code 7256, `field` is `app_user_id`), or an empty one (7220).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/virtual_currencies/get(getVirtualCurrencies)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.InvalidAppUserID)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.InvalidAppUserID {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/virtual_currencies/get(getVirtualCurrencies)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/virtual_currencies/get(getVirtualCurrencies)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The SDK's paywall and ad events (accepted and dropped)
+    ///
+    /// RevenueCat's iOS SDK sends its paywall, customer-center and ad events here through the proxy. Redeem has no use for them; it accepts and drops them, so the SDK does not send them again. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/events`.
+    /// - Remark: Generated from `#/paths//v1/events/post(postSDKEvents)`.
+    internal enum PostSDKEvents {
+        internal static let id: Swift.String = "postSDKEvents"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/events/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostSDKEvents.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostSDKEvents.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.PostSDKEvents.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/events/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/events/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.AnyObject)
+            }
+            internal var body: Operations.PostSDKEvents.Input.Body?
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                headers: Operations.PostSDKEvents.Input.Headers = .init(),
+                body: Operations.PostSDKEvents.Input.Body? = nil
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/events/POST/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/events/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.EmptyObject)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.EmptyObject {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.PostSDKEvents.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.PostSDKEvents.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Accepted.
+            ///
+            /// - Remark: Generated from `#/paths//v1/events/post(postSDKEvents)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PostSDKEvents.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.PostSDKEvents.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//v1/events/post(postSDKEvents)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//v1/events/post(postSDKEvents)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body was not sent as `Content-Type: application/json` (code 7415).
+            ///
+            /// - Remark: Generated from `#/paths//v1/events/post(postSDKEvents)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// The SDK's diagnostics (accepted and dropped)
+    ///
+    /// Sent by RevenueCat's iOS SDK when the app turns diagnostics on; accepted and dropped. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/diagnostics`.
+    /// - Remark: Generated from `#/paths//v1/diagnostics/post(postSDKDiagnostics)`.
+    internal enum PostSDKDiagnostics {
+        internal static let id: Swift.String = "postSDKDiagnostics"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/diagnostics/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostSDKDiagnostics.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostSDKDiagnostics.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.PostSDKDiagnostics.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/diagnostics/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/diagnostics/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.AnyObject)
+            }
+            internal var body: Operations.PostSDKDiagnostics.Input.Body?
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                headers: Operations.PostSDKDiagnostics.Input.Headers = .init(),
+                body: Operations.PostSDKDiagnostics.Input.Body? = nil
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/diagnostics/POST/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/diagnostics/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.EmptyObject)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.EmptyObject {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.PostSDKDiagnostics.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.PostSDKDiagnostics.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Accepted.
+            ///
+            /// - Remark: Generated from `#/paths//v1/diagnostics/post(postSDKDiagnostics)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PostSDKDiagnostics.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.PostSDKDiagnostics.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//v1/diagnostics/post(postSDKDiagnostics)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//v1/diagnostics/post(postSDKDiagnostics)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body was not sent as `Content-Type: application/json` (code 7415).
+            ///
+            /// - Remark: Generated from `#/paths//v1/diagnostics/post(postSDKDiagnostics)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Store purchases (not validated here)
+    ///
+    /// RevenueCat's SDKs post App Store and Google Play purchases here. Redeem does not validate store purchases: a request with a `fetch_token` (a purchase to validate) is refused with 400 and code 7990, and the SDK reports the error to the app (the store's charge stands; keep RevenueCat, or your own validation, for store purchases). A request without one (iOS's "Restore Purchases" for a user with no store purchases) answers the user's CustomerInfo, so a restore works for people who bought on the web. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/receipts`.
+    /// - Remark: Generated from `#/paths//v1/receipts/post(postReceipt)`.
+    internal enum PostReceipt {
+        internal static let id: Swift.String = "postReceipt"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/receipts/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostReceipt.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.PostReceipt.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.PostReceipt.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/receipts/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/receipts/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.ReceiptRequest)
+            }
+            internal var body: Operations.PostReceipt.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                headers: Operations.PostReceipt.Input.Headers = .init(),
+                body: Operations.PostReceipt.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/receipts/POST/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/receipts/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CustomerInfo)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.CustomerInfo {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.PostReceipt.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.PostReceipt.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Nothing to validate; the user's CustomerInfo.
+            ///
+            /// - Remark: Generated from `#/paths//v1/receipts/post(postReceipt)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.PostReceipt.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.PostReceipt.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/receipts/POST/responses/400/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/receipts/POST/responses/400/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.PostReceipt.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.PostReceipt.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// A store purchase, which Redeem does not validate (7990), or an invalid app user ID (7256).
+            ///
+            /// - Remark: Generated from `#/paths//v1/receipts/post(postReceipt)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.PostReceipt.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Operations.PostReceipt.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//v1/receipts/post(postReceipt)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//v1/receipts/post(postReceipt)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body was not sent as `Content-Type: application/json` (code 7415).
+            ///
+            /// - Remark: Generated from `#/paths//v1/receipts/post(postReceipt)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//v1/receipts/post(postReceipt)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//v1/receipts/post(postReceipt)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Grant an entitlement (RevenueCat's REST API v1)
+    ///
+    /// RevenueCat's promotional grant, for backends. **Keys:** the app's secret key.
+    ///
+    /// `end_time_ms` (when it ends), or the older `duration` (`daily`, `three_day`, `weekly`, `two_week`, `monthly`, `two_month`, `three_month`, `six_month`, `yearly`, `lifetime`). It starts now, runs beside any store purchase, is recorded in the `promotional` store and sends `NON_RENEWING_PURCHASE`. The customer is created if new. Answers 201 with the CustomerInfo.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/post(grantPromotionalEntitlement)`.
+    internal enum GrantPromotionalEntitlement {
+        internal static let id: Swift.String = "grantPromotionalEntitlement"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/POST/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                ///
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/POST/path/app_user_id`.
+                internal var appUserId: Components.Parameters.AppUserID
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/POST/path/entitlement_id`.
+                internal var entitlementId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appUserId: The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                ///   - entitlementId:
+                internal init(
+                    appUserId: Components.Parameters.AppUserID,
+                    entitlementId: Swift.String
+                ) {
+                    self.appUserId = appUserId
+                    self.entitlementId = entitlementId
+                }
+            }
+            internal var path: Operations.GrantPromotionalEntitlement.Input.Path
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GrantPromotionalEntitlement.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GrantPromotionalEntitlement.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GrantPromotionalEntitlement.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.PromotionalRequest)
+            }
+            internal var body: Operations.GrantPromotionalEntitlement.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.GrantPromotionalEntitlement.Input.Path,
+                headers: Operations.GrantPromotionalEntitlement.Input.Headers = .init(),
+                body: Operations.GrantPromotionalEntitlement.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/POST/responses/201/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.CustomerInfo)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.CustomerInfo {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GrantPromotionalEntitlement.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.GrantPromotionalEntitlement.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// Granted; the CustomerInfo.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/post(grantPromotionalEntitlement)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.GrantPromotionalEntitlement.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            internal var created: Operations.GrantPromotionalEntitlement.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct BadRequest: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/POST/responses/400/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/POST/responses/400/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GrantPromotionalEntitlement.Output.BadRequest.Body
+                /// Creates a new `BadRequest`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.GrantPromotionalEntitlement.Output.BadRequest.Body) {
+                    self.body = body
+                }
+            }
+            /// No or an unknown `duration`, an `end_time_ms` in the past (7000), or an invalid app user ID (7256).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/post(grantPromotionalEntitlement)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Operations.GrantPromotionalEntitlement.Output.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Operations.GrantPromotionalEntitlement.Output.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/post(grantPromotionalEntitlement)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/post(grantPromotionalEntitlement)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The app, product, entitlement or key does not exist (code 7004).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/post(grantPromotionalEntitlement)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body was not sent as `Content-Type: application/json` (code 7415).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/post(grantPromotionalEntitlement)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field failed validation (code 7001); `field` names it.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/post(grantPromotionalEntitlement)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/post(grantPromotionalEntitlement)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/post(grantPromotionalEntitlement)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Revoke every grant of an entitlement (RevenueCat's REST API v1)
+    ///
+    /// Ends now every live promotional grant of the entitlement for the customer (each sends `CANCELLATION`), and answers the CustomerInfo. **Keys:** the app's secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/post(revokePromotionalEntitlements)`.
+    internal enum RevokePromotionalEntitlements {
+        internal static let id: Swift.String = "revokePromotionalEntitlements"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/POST/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                ///
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/POST/path/app_user_id`.
+                internal var appUserId: Components.Parameters.AppUserID
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/POST/path/entitlement_id`.
+                internal var entitlementId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appUserId: The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                ///   - entitlementId:
+                internal init(
+                    appUserId: Components.Parameters.AppUserID,
+                    entitlementId: Swift.String
+                ) {
+                    self.appUserId = appUserId
+                    self.entitlementId = entitlementId
+                }
+            }
+            internal var path: Operations.RevokePromotionalEntitlements.Input.Path
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RevokePromotionalEntitlements.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RevokePromotionalEntitlements.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.RevokePromotionalEntitlements.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.RevokePromotionalEntitlements.Input.Path,
+                headers: Operations.RevokePromotionalEntitlements.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/POST/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CustomerInfo)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.CustomerInfo {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.RevokePromotionalEntitlements.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.RevokePromotionalEntitlements.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Revoked; the CustomerInfo.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/post(revokePromotionalEntitlements)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.RevokePromotionalEntitlements.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.RevokePromotionalEntitlements.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An invalid app user ID (code 7256, `field` is `app_user_id`), or an empty one (7220).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/post(revokePromotionalEntitlements)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.InvalidAppUserID)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.InvalidAppUserID {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/post(revokePromotionalEntitlements)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/post(revokePromotionalEntitlements)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The app, product, entitlement or key does not exist (code 7004).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/post(revokePromotionalEntitlements)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/post(revokePromotionalEntitlements)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/post(revokePromotionalEntitlements)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// List offerings
+    ///
+    /// **Keys:** the instance admin key, or the secret key of the app named by `app_id`. The current one first.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/offerings`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/get(listOfferings)`.
+    internal enum ListOfferings {
+        internal static let id: Swift.String = "listOfferings"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// App ID.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/GET/path/app_id`.
+                internal var appId: Components.Parameters.AppID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appId: App ID.
+                internal init(appId: Components.Parameters.AppID) {
+                    self.appId = appId
+                }
+            }
+            internal var path: Operations.ListOfferings.Input.Path
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListOfferings.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListOfferings.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ListOfferings.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.ListOfferings.Input.Path,
+                headers: Operations.ListOfferings.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/GET/responses/200/content/json`.
+                    internal struct JsonPayload: Codable, Hashable, Sendable {
+                        /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/GET/responses/200/content/json/offerings`.
+                        internal var offerings: [Components.Schemas.Offering]
+                        /// Creates a new `JsonPayload`.
+                        ///
+                        /// - Parameters:
+                        ///   - offerings:
+                        internal init(offerings: [Components.Schemas.Offering]) {
+                            self.offerings = offerings
+                        }
+                        internal enum CodingKeys: String, CodingKey {
+                            case offerings
+                        }
+                    }
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/GET/responses/200/content/application\/json`.
+                    case json(Operations.ListOfferings.Output.Ok.Body.JsonPayload)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Operations.ListOfferings.Output.Ok.Body.JsonPayload {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ListOfferings.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.ListOfferings.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The app's offerings.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/get(listOfferings)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ListOfferings.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ListOfferings.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/get(listOfferings)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/get(listOfferings)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The app, product, entitlement or key does not exist (code 7004).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/get(listOfferings)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/get(listOfferings)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/get(listOfferings)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Create an offering
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// An offering groups packages (`$rc_monthly`, `$rc_annual`, … or identifiers of your own), each pointing at one of the app's products; RevenueCat's SDKs read them (`GET /v1/subscribers/{id}/offerings`). Marking one current makes the app's other offering not current. Identifiers are unique per app (409).
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/offerings`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/post(createOffering)`.
+    internal enum CreateOffering {
+        internal static let id: Swift.String = "createOffering"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/POST/path`.
+            internal struct Path: Sendable, Hashable {
+                /// App ID.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/POST/path/app_id`.
+                internal var appId: Components.Parameters.AppID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appId: App ID.
+                internal init(appId: Components.Parameters.AppID) {
+                    self.appId = appId
+                }
+            }
+            internal var path: Operations.CreateOffering.Input.Path
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateOffering.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateOffering.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.CreateOffering.Input.Headers
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.OfferingInput)
+            }
+            internal var body: Operations.CreateOffering.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.CreateOffering.Input.Path,
+                headers: Operations.CreateOffering.Input.Headers = .init(),
+                body: Operations.CreateOffering.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/POST/responses/201/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.Offering)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.Offering {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.CreateOffering.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.CreateOffering.Output.Created.Body) {
+                    self.body = body
+                }
+            }
+            /// Created.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/post(createOffering)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.CreateOffering.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            internal var created: Operations.CreateOffering.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (code 7000): no body, invalid JSON, or a missing or mistyped field (`field` names it).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/post(createOffering)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/post(createOffering)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/post(createOffering)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The app, product, entitlement or key does not exist (code 7004).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/post(createOffering)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// It already exists (code 7009).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/post(createOffering)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body was not sent as `Content-Type: application/json` (code 7415).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/post(createOffering)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field failed validation (code 7001); `field` names it.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/post(createOffering)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/post(createOffering)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/post(createOffering)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Replace an offering's description, metadata, packages and whether it is current
+    ///
+    /// **Keys:** the instance admin key, or the secret key of the app named by `app_id`. The body's `identifier` must be the path's.
+    ///
+    /// - Remark: HTTP `PUT /admin/v1/apps/{app_id}/offerings/{offering_id}`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/put(replaceOffering)`.
+    internal enum ReplaceOffering {
+        internal static let id: Swift.String = "replaceOffering"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/{offering_id}/PUT/path`.
+            internal struct Path: Sendable, Hashable {
+                /// App ID.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/{offering_id}/PUT/path/app_id`.
+                internal var appId: Components.Parameters.AppID
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/{offering_id}/PUT/path/offering_id`.
+                internal var offeringId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appId: App ID.
+                ///   - offeringId:
+                internal init(
+                    appId: Components.Parameters.AppID,
+                    offeringId: Swift.String
+                ) {
+                    self.appId = appId
+                    self.offeringId = offeringId
+                }
+            }
+            internal var path: Operations.ReplaceOffering.Input.Path
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/{offering_id}/PUT/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReplaceOffering.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ReplaceOffering.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ReplaceOffering.Input.Headers
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/{offering_id}/PUT/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/{offering_id}/PUT/requestBody/content/application\/json`.
+                case json(Components.Schemas.OfferingInput)
+            }
+            internal var body: Operations.ReplaceOffering.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                path: Operations.ReplaceOffering.Input.Path,
+                headers: Operations.ReplaceOffering.Input.Headers = .init(),
+                body: Operations.ReplaceOffering.Input.Body
+            ) {
+                self.path = path
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/{offering_id}/PUT/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/{offering_id}/PUT/responses/200/content/application\/json`.
+                    case json(Components.Schemas.Offering)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.Offering {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ReplaceOffering.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.ReplaceOffering.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Replaced.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/put(replaceOffering)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ReplaceOffering.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ReplaceOffering.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (code 7000): no body, invalid JSON, or a missing or mistyped field (`field` names it).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/put(replaceOffering)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/put(replaceOffering)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/put(replaceOffering)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The app, product, entitlement or key does not exist (code 7004).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/put(replaceOffering)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body was not sent as `Content-Type: application/json` (code 7415).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/put(replaceOffering)/responses/415`.
+            ///
+            /// HTTP response code: `415 unsupportedMediaType`.
+            case unsupportedMediaType(Components.Responses.UnsupportedMediaType)
+            /// The associated value of the enum case if `self` is `.unsupportedMediaType`.
+            ///
+            /// - Throws: An error if `self` is not `.unsupportedMediaType`.
+            /// - SeeAlso: `.unsupportedMediaType`.
+            internal var unsupportedMediaType: Components.Responses.UnsupportedMediaType {
+                get throws {
+                    switch self {
+                    case let .unsupportedMediaType(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unsupportedMediaType",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field failed validation (code 7001); `field` names it.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/put(replaceOffering)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/put(replaceOffering)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/put(replaceOffering)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Delete an offering
+    ///
+    /// **Keys:** the instance admin key, or the secret key of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `DELETE /admin/v1/apps/{app_id}/offerings/{offering_id}`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/delete(deleteOffering)`.
+    internal enum DeleteOffering {
+        internal static let id: Swift.String = "deleteOffering"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/{offering_id}/DELETE/path`.
+            internal struct Path: Sendable, Hashable {
+                /// App ID.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/{offering_id}/DELETE/path/app_id`.
+                internal var appId: Components.Parameters.AppID
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/{offering_id}/DELETE/path/offering_id`.
+                internal var offeringId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appId: App ID.
+                ///   - offeringId:
+                internal init(
+                    appId: Components.Parameters.AppID,
+                    offeringId: Swift.String
+                ) {
+                    self.appId = appId
+                    self.offeringId = offeringId
+                }
+            }
+            internal var path: Operations.DeleteOffering.Input.Path
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/offerings/{offering_id}/DELETE/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteOffering.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.DeleteOffering.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.DeleteOffering.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.DeleteOffering.Input.Path,
+                headers: Operations.DeleteOffering.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct NoContent: Sendable, Hashable {
+                /// Creates a new `NoContent`.
+                internal init() {}
+            }
+            /// Deleted.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/delete(deleteOffering)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            case noContent(Operations.DeleteOffering.Output.NoContent)
+            /// Deleted.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/delete(deleteOffering)/responses/204`.
+            ///
+            /// HTTP response code: `204 noContent`.
+            internal static var noContent: Self {
+                .noContent(.init())
+            }
+            /// The associated value of the enum case if `self` is `.noContent`.
+            ///
+            /// - Throws: An error if `self` is not `.noContent`.
+            /// - SeeAlso: `.noContent`.
+            internal var noContent: Operations.DeleteOffering.Output.NoContent {
+                get throws {
+                    switch self {
+                    case let .noContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "noContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/delete(deleteOffering)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/delete(deleteOffering)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The app, product, entitlement or key does not exist (code 7004).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/delete(deleteOffering)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/delete(deleteOffering)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/delete(deleteOffering)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// A purchase and every attempt to redeem its links
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.

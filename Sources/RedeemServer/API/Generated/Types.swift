@@ -8,6 +8,121 @@ import RedeemCore
 import RedeemStore
 /// A type that performs HTTP operations defined by the OpenAPI document.
 internal protocol APIProtocol: Sendable {
+    /// Erase a customer (RevenueCat's REST API v1)
+    ///
+    /// RevenueCat's `DELETE /v1/subscribers/{id}`, enough for a GDPR erasure request. **Keys:** the app's secret key.
+    ///
+    /// The customer goes, with every ID of it and its subscriber attributes; its purchases stay for the books, anonymised: no e-mail address, no link parameters, no redemption links, no attempts' IDs, no e-mails in the outbox. Stripe subscriptions are not cancelled (cancel them first if they should end). Audited. Answers `{"app_user_id", "deleted": true}`; an unknown ID is 404.
+    ///
+    /// - Remark: HTTP `DELETE /v1/subscribers/{app_user_id}`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/delete(deleteSubscriber)`.
+    func deleteSubscriber(_ input: Operations.DeleteSubscriber.Input) async throws -> Operations.DeleteSubscriber.Output
+    /// Log an app user in (RevenueCat's logIn)
+    ///
+    /// RevenueCat's `POST /v1/subscribers/identify`. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// From an anonymous `app_user_id`, the two IDs become one customer: the new ID joins the anonymous one's customer when it is new (201), or the anonymous customer merges into the new ID's (200), so a buyer who redeemed a link anonymously keeps it after logging in. When the new ID already has an anonymous ID of its own, or the current ID is not anonymous, nothing moves: the app switches user (201 when the new ID is new, else 200). The answer is the new ID's CustomerInfo.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/identify`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/identify/post(logIn)`.
+    func logIn(_ input: Operations.LogIn.Input) async throws -> Operations.LogIn.Output
+    /// Set a customer's subscriber attributes
+    ///
+    /// RevenueCat's `POST /v1/subscribers/{id}/attributes`, for its SDKs and for backends. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// Each attribute is `{value, updated_at_ms}`; the latest `updated_at_ms` wins, and `null` or `""` unsets. Keys starting with `$` are RevenueCat's reserved ones (`$email`, `$displayName`, `$phoneNumber`, `$fcmTokens`, …; others are refused); custom keys are 1–40 letters, digits, `-` or `_`, starting with a letter, at most 50 per customer; values at most 500 characters; `$email` must be an address (and makes the customer findable in the console and the portal). Device identifiers and attribution are set once. `$ip` and `$deviceVersion` sent as `"true"` are not kept. An unknown app user ID is created. Refused keys give 400 with code 7263 and `attribute_errors`; the valid ones are saved all the same.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/attributes`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/attributes/post(setSubscriberAttributes)`.
+    func setSubscriberAttributes(_ input: Operations.SetSubscriberAttributes.Input) async throws -> Operations.SetSubscriberAttributes.Output
+    /// Join the app's anonymous ID to an earlier one (Android's restore)
+    ///
+    /// RevenueCat's Android SDK, restoring on a new install, sends the anonymous ID it had before (kept in Google's Block Store) as the path's ID and `app_user_id`, and its current one as `new_app_user_id`. An anonymous current ID joins the earlier ID's customer, as an anonymous side always merges; an identified one changes nothing. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/alias`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/alias/post(aliasSubscriber)`.
+    func aliasSubscriber(_ input: Operations.AliasSubscriber.Input) async throws -> Operations.AliasSubscriber.Output
+    /// Remote configuration (none here)
+    ///
+    /// RevenueCat's SDKs (iOS 5.83+, Android 10.16+) ask for remote configuration at start and on every foreground. Redeem has none to give and answers 204, which both SDKs read as "nothing new" (a 4xx would turn the feature off with an error in the app's log; a 200 would have to be RevenueCat's binary container). **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/config/{domain}`.
+    /// - Remark: Generated from `#/paths//v1/config/{domain}/post(getRemoteConfig)`.
+    func getRemoteConfig(_ input: Operations.GetRemoteConfig.Input) async throws -> Operations.GetRemoteConfig.Output
+    /// Virtual currency balances (none here)
+    ///
+    /// Redeem keeps no virtual currencies; the answer is RevenueCat's empty one. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `GET /v1/subscribers/{app_user_id}/virtual_currencies`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/virtual_currencies/get(getVirtualCurrencies)`.
+    func getVirtualCurrencies(_ input: Operations.GetVirtualCurrencies.Input) async throws -> Operations.GetVirtualCurrencies.Output
+    /// The SDK's paywall and ad events (accepted and dropped)
+    ///
+    /// RevenueCat's iOS SDK sends its paywall, customer-center and ad events here through the proxy. Redeem has no use for them; it accepts and drops them, so the SDK does not send them again. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/events`.
+    /// - Remark: Generated from `#/paths//v1/events/post(postSDKEvents)`.
+    func postSDKEvents(_ input: Operations.PostSDKEvents.Input) async throws -> Operations.PostSDKEvents.Output
+    /// The SDK's diagnostics (accepted and dropped)
+    ///
+    /// Sent by RevenueCat's iOS SDK when the app turns diagnostics on; accepted and dropped. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/diagnostics`.
+    /// - Remark: Generated from `#/paths//v1/diagnostics/post(postSDKDiagnostics)`.
+    func postSDKDiagnostics(_ input: Operations.PostSDKDiagnostics.Input) async throws -> Operations.PostSDKDiagnostics.Output
+    /// Store purchases (not validated here)
+    ///
+    /// RevenueCat's SDKs post App Store and Google Play purchases here. Redeem does not validate store purchases: a request with a `fetch_token` (a purchase to validate) is refused with 400 and code 7990, and the SDK reports the error to the app (the store's charge stands; keep RevenueCat, or your own validation, for store purchases). A request without one (iOS's "Restore Purchases" for a user with no store purchases) answers the user's CustomerInfo, so a restore works for people who bought on the web. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/receipts`.
+    /// - Remark: Generated from `#/paths//v1/receipts/post(postReceipt)`.
+    func postReceipt(_ input: Operations.PostReceipt.Input) async throws -> Operations.PostReceipt.Output
+    /// Grant an entitlement (RevenueCat's REST API v1)
+    ///
+    /// RevenueCat's promotional grant, for backends. **Keys:** the app's secret key.
+    ///
+    /// `end_time_ms` (when it ends), or the older `duration` (`daily`, `three_day`, `weekly`, `two_week`, `monthly`, `two_month`, `three_month`, `six_month`, `yearly`, `lifetime`). It starts now, runs beside any store purchase, is recorded in the `promotional` store and sends `NON_RENEWING_PURCHASE`. The customer is created if new. Answers 201 with the CustomerInfo.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/post(grantPromotionalEntitlement)`.
+    func grantPromotionalEntitlement(_ input: Operations.GrantPromotionalEntitlement.Input) async throws -> Operations.GrantPromotionalEntitlement.Output
+    /// Revoke every grant of an entitlement (RevenueCat's REST API v1)
+    ///
+    /// Ends now every live promotional grant of the entitlement for the customer (each sends `CANCELLATION`), and answers the CustomerInfo. **Keys:** the app's secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/post(revokePromotionalEntitlements)`.
+    func revokePromotionalEntitlements(_ input: Operations.RevokePromotionalEntitlements.Input) async throws -> Operations.RevokePromotionalEntitlements.Output
+    /// List offerings
+    ///
+    /// **Keys:** the instance admin key, or the secret key of the app named by `app_id`. The current one first.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/offerings`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/get(listOfferings)`.
+    func listOfferings(_ input: Operations.ListOfferings.Input) async throws -> Operations.ListOfferings.Output
+    /// Create an offering
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// An offering groups packages (`$rc_monthly`, `$rc_annual`, … or identifiers of your own), each pointing at one of the app's products; RevenueCat's SDKs read them (`GET /v1/subscribers/{id}/offerings`). Marking one current makes the app's other offering not current. Identifiers are unique per app (409).
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/offerings`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/post(createOffering)`.
+    func createOffering(_ input: Operations.CreateOffering.Input) async throws -> Operations.CreateOffering.Output
+    /// Replace an offering's description, metadata, packages and whether it is current
+    ///
+    /// **Keys:** the instance admin key, or the secret key of the app named by `app_id`. The body's `identifier` must be the path's.
+    ///
+    /// - Remark: HTTP `PUT /admin/v1/apps/{app_id}/offerings/{offering_id}`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/put(replaceOffering)`.
+    func replaceOffering(_ input: Operations.ReplaceOffering.Input) async throws -> Operations.ReplaceOffering.Output
+    /// Delete an offering
+    ///
+    /// **Keys:** the instance admin key, or the secret key of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `DELETE /admin/v1/apps/{app_id}/offerings/{offering_id}`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/delete(deleteOffering)`.
+    func deleteOffering(_ input: Operations.DeleteOffering.Input) async throws -> Operations.DeleteOffering.Output
     /// A purchase and every attempt to redeem its links
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
@@ -427,6 +542,253 @@ internal protocol APIProtocol: Sendable {
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
+    /// Erase a customer (RevenueCat's REST API v1)
+    ///
+    /// RevenueCat's `DELETE /v1/subscribers/{id}`, enough for a GDPR erasure request. **Keys:** the app's secret key.
+    ///
+    /// The customer goes, with every ID of it and its subscriber attributes; its purchases stay for the books, anonymised: no e-mail address, no link parameters, no redemption links, no attempts' IDs, no e-mails in the outbox. Stripe subscriptions are not cancelled (cancel them first if they should end). Audited. Answers `{"app_user_id", "deleted": true}`; an unknown ID is 404.
+    ///
+    /// - Remark: HTTP `DELETE /v1/subscribers/{app_user_id}`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/delete(deleteSubscriber)`.
+    internal func deleteSubscriber(
+        path: Operations.DeleteSubscriber.Input.Path,
+        headers: Operations.DeleteSubscriber.Input.Headers = .init()
+    ) async throws -> Operations.DeleteSubscriber.Output {
+        try await deleteSubscriber(Operations.DeleteSubscriber.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Log an app user in (RevenueCat's logIn)
+    ///
+    /// RevenueCat's `POST /v1/subscribers/identify`. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// From an anonymous `app_user_id`, the two IDs become one customer: the new ID joins the anonymous one's customer when it is new (201), or the anonymous customer merges into the new ID's (200), so a buyer who redeemed a link anonymously keeps it after logging in. When the new ID already has an anonymous ID of its own, or the current ID is not anonymous, nothing moves: the app switches user (201 when the new ID is new, else 200). The answer is the new ID's CustomerInfo.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/identify`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/identify/post(logIn)`.
+    internal func logIn(
+        headers: Operations.LogIn.Input.Headers = .init(),
+        body: Operations.LogIn.Input.Body
+    ) async throws -> Operations.LogIn.Output {
+        try await logIn(Operations.LogIn.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Set a customer's subscriber attributes
+    ///
+    /// RevenueCat's `POST /v1/subscribers/{id}/attributes`, for its SDKs and for backends. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// Each attribute is `{value, updated_at_ms}`; the latest `updated_at_ms` wins, and `null` or `""` unsets. Keys starting with `$` are RevenueCat's reserved ones (`$email`, `$displayName`, `$phoneNumber`, `$fcmTokens`, …; others are refused); custom keys are 1–40 letters, digits, `-` or `_`, starting with a letter, at most 50 per customer; values at most 500 characters; `$email` must be an address (and makes the customer findable in the console and the portal). Device identifiers and attribution are set once. `$ip` and `$deviceVersion` sent as `"true"` are not kept. An unknown app user ID is created. Refused keys give 400 with code 7263 and `attribute_errors`; the valid ones are saved all the same.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/attributes`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/attributes/post(setSubscriberAttributes)`.
+    internal func setSubscriberAttributes(
+        path: Operations.SetSubscriberAttributes.Input.Path,
+        headers: Operations.SetSubscriberAttributes.Input.Headers = .init(),
+        body: Operations.SetSubscriberAttributes.Input.Body
+    ) async throws -> Operations.SetSubscriberAttributes.Output {
+        try await setSubscriberAttributes(Operations.SetSubscriberAttributes.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Join the app's anonymous ID to an earlier one (Android's restore)
+    ///
+    /// RevenueCat's Android SDK, restoring on a new install, sends the anonymous ID it had before (kept in Google's Block Store) as the path's ID and `app_user_id`, and its current one as `new_app_user_id`. An anonymous current ID joins the earlier ID's customer, as an anonymous side always merges; an identified one changes nothing. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/alias`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/alias/post(aliasSubscriber)`.
+    internal func aliasSubscriber(
+        path: Operations.AliasSubscriber.Input.Path,
+        headers: Operations.AliasSubscriber.Input.Headers = .init(),
+        body: Operations.AliasSubscriber.Input.Body
+    ) async throws -> Operations.AliasSubscriber.Output {
+        try await aliasSubscriber(Operations.AliasSubscriber.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remote configuration (none here)
+    ///
+    /// RevenueCat's SDKs (iOS 5.83+, Android 10.16+) ask for remote configuration at start and on every foreground. Redeem has none to give and answers 204, which both SDKs read as "nothing new" (a 4xx would turn the feature off with an error in the app's log; a 200 would have to be RevenueCat's binary container). **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/config/{domain}`.
+    /// - Remark: Generated from `#/paths//v1/config/{domain}/post(getRemoteConfig)`.
+    internal func getRemoteConfig(
+        path: Operations.GetRemoteConfig.Input.Path,
+        headers: Operations.GetRemoteConfig.Input.Headers = .init(),
+        body: Operations.GetRemoteConfig.Input.Body? = nil
+    ) async throws -> Operations.GetRemoteConfig.Output {
+        try await getRemoteConfig(Operations.GetRemoteConfig.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Virtual currency balances (none here)
+    ///
+    /// Redeem keeps no virtual currencies; the answer is RevenueCat's empty one. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `GET /v1/subscribers/{app_user_id}/virtual_currencies`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/virtual_currencies/get(getVirtualCurrencies)`.
+    internal func getVirtualCurrencies(
+        path: Operations.GetVirtualCurrencies.Input.Path,
+        headers: Operations.GetVirtualCurrencies.Input.Headers = .init()
+    ) async throws -> Operations.GetVirtualCurrencies.Output {
+        try await getVirtualCurrencies(Operations.GetVirtualCurrencies.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The SDK's paywall and ad events (accepted and dropped)
+    ///
+    /// RevenueCat's iOS SDK sends its paywall, customer-center and ad events here through the proxy. Redeem has no use for them; it accepts and drops them, so the SDK does not send them again. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/events`.
+    /// - Remark: Generated from `#/paths//v1/events/post(postSDKEvents)`.
+    internal func postSDKEvents(
+        headers: Operations.PostSDKEvents.Input.Headers = .init(),
+        body: Operations.PostSDKEvents.Input.Body? = nil
+    ) async throws -> Operations.PostSDKEvents.Output {
+        try await postSDKEvents(Operations.PostSDKEvents.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The SDK's diagnostics (accepted and dropped)
+    ///
+    /// Sent by RevenueCat's iOS SDK when the app turns diagnostics on; accepted and dropped. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/diagnostics`.
+    /// - Remark: Generated from `#/paths//v1/diagnostics/post(postSDKDiagnostics)`.
+    internal func postSDKDiagnostics(
+        headers: Operations.PostSDKDiagnostics.Input.Headers = .init(),
+        body: Operations.PostSDKDiagnostics.Input.Body? = nil
+    ) async throws -> Operations.PostSDKDiagnostics.Output {
+        try await postSDKDiagnostics(Operations.PostSDKDiagnostics.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Store purchases (not validated here)
+    ///
+    /// RevenueCat's SDKs post App Store and Google Play purchases here. Redeem does not validate store purchases: a request with a `fetch_token` (a purchase to validate) is refused with 400 and code 7990, and the SDK reports the error to the app (the store's charge stands; keep RevenueCat, or your own validation, for store purchases). A request without one (iOS's "Restore Purchases" for a user with no store purchases) answers the user's CustomerInfo, so a restore works for people who bought on the web. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/receipts`.
+    /// - Remark: Generated from `#/paths//v1/receipts/post(postReceipt)`.
+    internal func postReceipt(
+        headers: Operations.PostReceipt.Input.Headers = .init(),
+        body: Operations.PostReceipt.Input.Body
+    ) async throws -> Operations.PostReceipt.Output {
+        try await postReceipt(Operations.PostReceipt.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Grant an entitlement (RevenueCat's REST API v1)
+    ///
+    /// RevenueCat's promotional grant, for backends. **Keys:** the app's secret key.
+    ///
+    /// `end_time_ms` (when it ends), or the older `duration` (`daily`, `three_day`, `weekly`, `two_week`, `monthly`, `two_month`, `three_month`, `six_month`, `yearly`, `lifetime`). It starts now, runs beside any store purchase, is recorded in the `promotional` store and sends `NON_RENEWING_PURCHASE`. The customer is created if new. Answers 201 with the CustomerInfo.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/promotional/post(grantPromotionalEntitlement)`.
+    internal func grantPromotionalEntitlement(
+        path: Operations.GrantPromotionalEntitlement.Input.Path,
+        headers: Operations.GrantPromotionalEntitlement.Input.Headers = .init(),
+        body: Operations.GrantPromotionalEntitlement.Input.Body
+    ) async throws -> Operations.GrantPromotionalEntitlement.Output {
+        try await grantPromotionalEntitlement(Operations.GrantPromotionalEntitlement.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Revoke every grant of an entitlement (RevenueCat's REST API v1)
+    ///
+    /// Ends now every live promotional grant of the entitlement for the customer (each sends `CANCELLATION`), and answers the CustomerInfo. **Keys:** the app's secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/post(revokePromotionalEntitlements)`.
+    internal func revokePromotionalEntitlements(
+        path: Operations.RevokePromotionalEntitlements.Input.Path,
+        headers: Operations.RevokePromotionalEntitlements.Input.Headers = .init()
+    ) async throws -> Operations.RevokePromotionalEntitlements.Output {
+        try await revokePromotionalEntitlements(Operations.RevokePromotionalEntitlements.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// List offerings
+    ///
+    /// **Keys:** the instance admin key, or the secret key of the app named by `app_id`. The current one first.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/offerings`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/get(listOfferings)`.
+    internal func listOfferings(
+        path: Operations.ListOfferings.Input.Path,
+        headers: Operations.ListOfferings.Input.Headers = .init()
+    ) async throws -> Operations.ListOfferings.Output {
+        try await listOfferings(Operations.ListOfferings.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Create an offering
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// An offering groups packages (`$rc_monthly`, `$rc_annual`, … or identifiers of your own), each pointing at one of the app's products; RevenueCat's SDKs read them (`GET /v1/subscribers/{id}/offerings`). Marking one current makes the app's other offering not current. Identifiers are unique per app (409).
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/offerings`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/post(createOffering)`.
+    internal func createOffering(
+        path: Operations.CreateOffering.Input.Path,
+        headers: Operations.CreateOffering.Input.Headers = .init(),
+        body: Operations.CreateOffering.Input.Body
+    ) async throws -> Operations.CreateOffering.Output {
+        try await createOffering(Operations.CreateOffering.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Replace an offering's description, metadata, packages and whether it is current
+    ///
+    /// **Keys:** the instance admin key, or the secret key of the app named by `app_id`. The body's `identifier` must be the path's.
+    ///
+    /// - Remark: HTTP `PUT /admin/v1/apps/{app_id}/offerings/{offering_id}`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/put(replaceOffering)`.
+    internal func replaceOffering(
+        path: Operations.ReplaceOffering.Input.Path,
+        headers: Operations.ReplaceOffering.Input.Headers = .init(),
+        body: Operations.ReplaceOffering.Input.Body
+    ) async throws -> Operations.ReplaceOffering.Output {
+        try await replaceOffering(Operations.ReplaceOffering.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Delete an offering
+    ///
+    /// **Keys:** the instance admin key, or the secret key of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `DELETE /admin/v1/apps/{app_id}/offerings/{offering_id}`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/offerings/{offering_id}/delete(deleteOffering)`.
+    internal func deleteOffering(
+        path: Operations.DeleteOffering.Input.Path,
+        headers: Operations.DeleteOffering.Input.Headers = .init()
+    ) async throws -> Operations.DeleteOffering.Output {
+        try await deleteOffering(Operations.DeleteOffering.Input(
+            path: path,
+            headers: headers
+        ))
+    }
     /// A purchase and every attempt to redeem its links
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.

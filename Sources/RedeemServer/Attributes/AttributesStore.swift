@@ -1,0 +1,9 @@
+import Foundation
+import RedeemCore
+
+/// What setting subscriber attributes needs.
+protocol AttributesStore: Sendable {
+    func setAttributes(
+        appID: String, appUserID: AppUserID, changes: [SubscriberAttributeRules.Change], fromBackend: Bool, now: Date
+    ) async throws -> [SubscriberAttributeRules.Refusal]
+}

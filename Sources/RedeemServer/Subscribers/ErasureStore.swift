@@ -1,0 +1,8 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+
+/// What erasing a customer needs.
+protocol ErasureStore: Sendable {
+    func eraseCustomer(appID: String, appUserID: AppUserID, now: Date, audit: AuditEntry) async throws -> Bool
+}

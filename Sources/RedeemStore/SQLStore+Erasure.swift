@@ -1,0 +1,81 @@
+import Foundation
+import RedeemCore
+
+/// Erasing a customer (RevenueCat's `DELETE /v1/subscribers/{id}`, a GDPR erasure request), in one transaction: the
+/// customer, its IDs and attributes go; its purchases stay for the books, moved to a new customer no ID reaches, with no
+/// e-mail address, no link parameters, no redemption links or attempts, no e-mails, no webhook deliveries about them.
+extension SQLStore {
+    /// Returns false when no customer has `appUserID`.
+    public func eraseCustomer(appID: String, appUserID: AppUserID, now: Date, audit: AuditEntry) async throws -> Bool {
+        try await write { connection in
+            guard let customer = try await Self.resolve(appID: appID, appUserID: appUserID, on: connection) else { return false }
+            let ids = try await Self.aliases(customerID: customer.id, on: connection)
+            let purchases = try await connection.query(
+                "SELECT id, email, store_transaction_id FROM purchases WHERE customer_id = \(customer.id)")
+            let purchaseIDs = try purchases.map { try $0.string("id") }
+            let transactions = try purchases.map { try $0.string("store_transaction_id") }
+            var emails = Set(purchases.compactMap { $0.optionalString("email").flatMap(PortalRules.normalizedEmail) })
+            if let attributed = try await Self.attributes(customerID: customer.id, on: connection)["$email"]?.value,
+                let email = PortalRules.normalizedEmail(attributed)
+            {
+                emails.insert(email)
+            }
+
+            // The purchases' new owner: a customer with an ID no one holds, so no request ever reaches them.
+            let erased = Identifier.make(prefix: "cus")
+            let placeholder = AppUserID.anonymous().rawValue
+            try await connection.query(
+                """
+                INSERT INTO customers (id, app_id, original_app_user_id, first_seen, last_seen)
+                VALUES (\(erased), \(appID), \(placeholder), \(now), \(now))
+                """)
+            try await connection.query(
+                "UPDATE purchases SET customer_id = \(erased), email = NULL, custom_params = NULL WHERE customer_id = \(customer.id)")
+            if !purchaseIDs.isEmpty {
+                let inPurchases = Self.list(purchaseIDs)
+                for table in ["redemption_tokens", "email_outbox", "email_throttle"] {
+                    try await connection.query("DELETE FROM \(unsafeRaw: table) WHERE purchase_id IN \(sql: inPurchases)")
+                }
+                try await connection.query("DELETE FROM redemption_attempts WHERE purchase_id IN \(sql: inPurchases)")
+            }
+            try await connection.query(
+                "DELETE FROM redemption_attempts WHERE app_id = \(appID) AND app_user_id IN \(sql: Self.list(ids))")
+            try await connection.query(
+                """
+                UPDATE offer_redemptions SET customer_id = \(erased), app_user_id = \(placeholder), email = NULL
+                WHERE customer_id = \(customer.id)
+                """)
+            try await connection.query(
+                "UPDATE offer_codes SET redeemed_by = \(placeholder) WHERE redeemed_by IN \(sql: Self.list(ids))")
+            try await connection.query(
+                "UPDATE web_checkouts SET app_user_id = NULL, email = NULL WHERE app_id = \(appID) AND app_user_id IN \(sql: Self.list(ids))")
+            if !transactions.isEmpty {
+                let deliveries: SQL =
+                    "SELECT id FROM webhook_deliveries WHERE app_id = \(appID) AND transaction_id IN \(sql: Self.list(transactions))"
+                try await connection.query("DELETE FROM webhook_attempts WHERE delivery_id IN (\(sql: deliveries))")
+                try await connection.query("DELETE FROM webhook_deliveries WHERE id IN (\(sql: deliveries))")
+            }
+            for email in emails {
+                try await connection.query(
+                    "UPDATE web_checkouts SET app_user_id = NULL, email = NULL WHERE app_id = \(appID) AND LOWER(email) = \(email)")
+                try await connection.query("DELETE FROM portal_sign_in_tokens WHERE app_id = \(appID) AND email = \(email)")
+                try await connection.query("DELETE FROM portal_sessions WHERE app_id = \(appID) AND email = \(email)")
+                // An audit entry that named the address keeps what was done, not to whom.
+                try await connection.query(
+                    "UPDATE audit_log SET detail = NULL WHERE app_id = \(appID) AND LOWER(detail) LIKE \("%" + email + "%")")
+            }
+            for id in ids {
+                try await connection.query("UPDATE audit_log SET detail = NULL WHERE app_id = \(appID) AND detail LIKE \("%" + id + "%")")
+            }
+            try await connection.query("DELETE FROM customer_aliases WHERE customer_id = \(customer.id)")
+            try await connection.query("DELETE FROM subscriber_attributes WHERE customer_id = \(customer.id)")
+            try await connection.query("DELETE FROM customers WHERE id = \(customer.id)")
+            var entry = audit
+            entry.objectID = customer.id
+            try await Self.insertAudit(entry, on: connection)
+            return true
+        }
+    }
+
+    static func list(_ values: [String]) -> SQL { .list(values.map(SQLValue.text)) }
+}

@@ -1,0 +1,139 @@
+import ArgumentParser
+import Foundation
+import RedeemCore
+import RedeemServer
+
+/// `redeem offerings …`: what RevenueCat's SDKs show on a paywall (`GET /v1/subscribers/{id}/offerings`).
+struct Offerings: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Offerings: packages of products that RevenueCat's SDKs show; one is current.",
+        subcommands: [Create.self, Replace.self, List.self, Delete.self]
+    )
+
+    /// The offering's fields, shared by `create` and `replace`.
+    struct Fields: ParsableArguments {
+        @Option(help: "The offering's identifier, e.g. default.")
+        var id: String
+        @Option var description: String = ""
+        @Option(help: "A package, as IDENTIFIER=PRODUCT (e.g. $rc_monthly=pro_monthly); repeat for several, in order.")
+        var package: [String] = []
+        @Option(help: "Free-form JSON object the paywall reads.")
+        var metadata: String = "{}"
+        @Flag(help: "Make it the current offering (the app's other one stops being current).")
+        var current = false
+
+        var changes: AdminService.OfferingChanges {
+            get throws {
+                let packages = try package.map { text -> Offering.Package in
+                    let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+                    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                        throw ValidationError("--package takes IDENTIFIER=PRODUCT, e.g. $rc_monthly=pro_monthly")
+                    }
+                    return Offering.Package(id: parts[0], productID: parts[1])
+                }
+                return AdminService.OfferingChanges(description: description, metadataJSON: metadata, isCurrent: current, packages: packages)
+            }
+        }
+
+        /// The admin API's body for the same offering.
+        var body: Body {
+            get throws {
+                let changes = try changes
+                return Body(
+                    identifier: id, description: changes.description,
+                    metadata: try JSONDecoder().decode(JSONValue.self, from: Data(changes.metadataJSON.utf8)), isCurrent: changes.isCurrent,
+                    packages: changes.packages)
+            }
+        }
+    }
+
+    struct Body: Encodable {
+        let identifier: String
+        let description: String
+        let metadata: JSONValue
+        let isCurrent: Bool
+        let packages: [Offering.Package]
+
+        enum CodingKeys: String, CodingKey {
+            case identifier, description, metadata, packages
+            case isCurrent = "is_current"
+        }
+    }
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an offering.")
+        @OptionGroup var app: AppOption
+        @OptionGroup var fields: Fields
+        @OptionGroup var target: AdminTarget
+        @Flag var json = false
+
+        func run() async throws {
+            let appID = try app.id
+            let offering = try await target.run(
+                local: { try await $0.createOffering(appID: appID, id: fields.id, try fields.changes) },
+                remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/offerings", body: try fields.body, as: Offering.self) }
+            )
+            if json { return try Output.json(offering) }
+            print("Created offering \(offering.id) with \(offering.packages.count) packages\(offering.isCurrent ? " (current)" : "").")
+        }
+    }
+
+    struct Replace: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Replace an offering's description, metadata, packages and whether it is current.")
+        @OptionGroup var app: AppOption
+        @OptionGroup var fields: Fields
+        @OptionGroup var target: AdminTarget
+        @Flag var json = false
+
+        func run() async throws {
+            let appID = try app.id
+            let offering = try await target.run(
+                local: { try await $0.replaceOffering(appID: appID, id: fields.id, try fields.changes) },
+                remote: {
+                    try await $0.send(
+                        .PUT, "/admin/v1/apps/\(segment(appID))/offerings/\(segment(fields.id))", body: try fields.body, as: Offering.self)
+                }
+            )
+            if json { return try Output.json(offering) }
+            print("Replaced offering \(offering.id).")
+        }
+    }
+
+    struct OfferingList: Codable { let offerings: [Offering] }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List an app's offerings, the current one first.")
+        @OptionGroup var app: AppOption
+        @OptionGroup var target: AdminTarget
+        @Flag var json = false
+
+        func run() async throws {
+            let appID = try app.id
+            let offerings = try await target.run(
+                local: { try await $0.store.offerings(appID: appID) },
+                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/offerings", as: OfferingList.self).offerings }
+            )
+            if json { return try Output.json(OfferingList(offerings: offerings)) }
+            for offering in offerings {
+                let packages = offering.packages.map { "\($0.id)=\($0.productID)" }.joined(separator: " ")
+                print("\(offering.id)\(offering.isCurrent ? "  (current)" : "")  \(packages)")
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete an offering.")
+        @OptionGroup var app: AppOption
+        @Option var id: String
+        @OptionGroup var target: AdminTarget
+
+        func run() async throws {
+            let appID = try app.id
+            try await target.run(
+                local: { try await $0.deleteOffering(appID: appID, id: id) },
+                remote: { _ = try await $0.sendRaw(.DELETE, "/admin/v1/apps/\(segment(appID))/offerings/\(segment(id))") }
+            )
+            print("Deleted offering \(id).")
+        }
+    }
+}
