@@ -49,23 +49,32 @@ extension SQLStore {
                 "UPDATE offer_codes SET redeemed_by = \(placeholder) WHERE redeemed_by IN \(sql: Self.list(ids))")
             try await connection.query(
                 "UPDATE web_checkouts SET app_user_id = NULL, email = NULL WHERE app_id = \(appID) AND app_user_id IN \(sql: Self.list(ids))")
-            if !transactions.isEmpty {
-                let deliveries: SQL =
-                    "SELECT id FROM webhook_deliveries WHERE app_id = \(appID) AND transaction_id IN \(sql: Self.list(transactions))"
-                try await connection.query("DELETE FROM webhook_attempts WHERE delivery_id IN (\(sql: deliveries))")
-                try await connection.query("DELETE FROM webhook_deliveries WHERE id IN (\(sql: deliveries))")
-            }
+            // Webhook events about the customer: filed under its purchases, or naming one of its IDs or addresses (an
+            // alias event, attributes). A scan of the app's deliveries, which an erasure is rare enough to afford.
+            var about: [SQL] = transactions.isEmpty ? [] : ["transaction_id IN \(sql: Self.list(transactions))"]
+            about += ids.map { "body LIKE \(Self.containing(Self.jsonEscaped($0))) ESCAPE '!'" }
+            about += emails.map { "LOWER(body) LIKE \(Self.containing($0)) ESCAPE '!'" }
+            let deliveries: SQL = "SELECT id FROM webhook_deliveries WHERE app_id = \(appID) AND (\(sql: Self.anyOf(about)))"
+            try await connection.query("DELETE FROM webhook_attempts WHERE delivery_id IN (\(sql: deliveries))")
+            try await connection.query("DELETE FROM webhook_deliveries WHERE id IN (\(sql: deliveries))")
             for email in emails {
+                try await connection.query(
+                    """
+                    DELETE FROM email_throttle WHERE purchase_id IN (
+                        SELECT purchase_id FROM email_outbox WHERE app_id = \(appID) AND LOWER(recipient) = \(email))
+                    """)
+                try await connection.query("DELETE FROM email_outbox WHERE app_id = \(appID) AND LOWER(recipient) = \(email)")
                 try await connection.query(
                     "UPDATE web_checkouts SET app_user_id = NULL, email = NULL WHERE app_id = \(appID) AND LOWER(email) = \(email)")
                 try await connection.query("DELETE FROM portal_sign_in_tokens WHERE app_id = \(appID) AND email = \(email)")
                 try await connection.query("DELETE FROM portal_sessions WHERE app_id = \(appID) AND email = \(email)")
                 // An audit entry that named the address keeps what was done, not to whom.
                 try await connection.query(
-                    "UPDATE audit_log SET detail = NULL WHERE app_id = \(appID) AND LOWER(detail) LIKE \("%" + email + "%")")
+                    "UPDATE audit_log SET detail = NULL WHERE app_id = \(appID) AND LOWER(detail) LIKE \(Self.containing(email)) ESCAPE '!'")
             }
             for id in ids {
-                try await connection.query("UPDATE audit_log SET detail = NULL WHERE app_id = \(appID) AND detail LIKE \("%" + id + "%")")
+                try await connection.query(
+                    "UPDATE audit_log SET detail = NULL WHERE app_id = \(appID) AND detail LIKE \(Self.containing(id)) ESCAPE '!'")
             }
             try await connection.query("DELETE FROM customer_aliases WHERE customer_id = \(customer.id)")
             try await connection.query("DELETE FROM subscriber_attributes WHERE customer_id = \(customer.id)")
@@ -78,4 +87,24 @@ extension SQLStore {
     }
 
     static func list(_ values: [String]) -> SQL { .list(values.map(SQLValue.text)) }
+
+    /// Conditions joined with OR.
+    static func anyOf(_ conditions: [SQL]) -> SQL {
+        conditions.dropFirst().reduce(conditions.first ?? "FALSE") { "\(sql: $0) OR \(sql: $1)" }
+    }
+
+    /// A LIKE pattern matching text that contains `text` literally (`!` escapes LIKE's wildcards).
+    static func containing(_ text: String) -> String {
+        var pattern = "%"
+        for character in text {
+            if "%_!".contains(character) { pattern.append("!") }
+            pattern.append(character)
+        }
+        return pattern + "%"
+    }
+
+    /// A string as it appears inside a JSON document (webhook bodies escape quotes and backslashes).
+    static func jsonEscaped(_ text: String) -> String {
+        String(String(decoding: (try? JSONEncoder().encode(text)) ?? Data(), as: UTF8.self).dropFirst().dropLast())
+    }
 }

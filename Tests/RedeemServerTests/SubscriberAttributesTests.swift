@@ -152,4 +152,34 @@ import Testing
             #expect(try await server.deps.store.purchases(appID: app.id, email: "ada@example.com").isEmpty)
         }
     }
+
+    /// Webhook events carry the customer's attributes, as RevenueCat's do; a redemption's (the one-statement path on
+    /// PostgreSQL) carries the claimant's.
+    @Test(arguments: TestDatabases.available)
+    func webhookEventsCarryTheCustomersAttributes(_ backend: TestBackend) async throws {
+        try await WebhookReceiver.with { receiver in
+            try await TestServer.with(backend) { server in
+                let app = try await server.createAppWithCatalog()
+                _ = try await WebhookTests.register(server, app, receiver)
+                _ = try await Self.post(server, app.publicSandbox, user: "alice", ["plan_source": ["value": "crm", "updated_at_ms": 1000]])
+                _ = try await server.grant(app, #"{"app_user_id": "alice", "product_id": "monthly"}"#)
+
+                // An identified claimant: on PostgreSQL the one-statement path takes the redemption.
+                let device = "ada-user"
+                _ = try await Self.post(server, app.publicSandbox, user: device, ["$displayName": ["value": "Ada", "updated_at_ms": 2000]])
+                let bought = try await server.grant(
+                    app, #"{"app_user_id": "$RCAnonymousID:abcdefabcdefabcdefabcdefabcdef02", "product_id": "lifetime", "email": "ada@example.com"}"#)
+                let token = try RedemptionAPITests.token(from: bought)
+                #expect(try await RedemptionAPITests.redeem(server, app, user: device, token: token).status == 200)
+                _ = await server.deps.webhooks.drain()
+
+                let events = try receiver.received().map(WebhookTests.event)
+                let purchase = try #require(events.first { $0["type"] as? String == "INITIAL_PURCHASE" })
+                let attributes = purchase["subscriber_attributes"] as? [String: [String: Any]]
+                #expect(attributes?["plan_source"]?["value"] as? String == "crm" && attributes?["plan_source"]?["updated_at_ms"] as? Int == 1000)
+                let redemption = try #require(events.first { $0["type"] as? String == "REDEMPTION" })
+                #expect((redemption["subscriber_attributes"] as? [String: [String: Any]])?["$displayName"]?["value"] as? String == "Ada")
+            }
+        }
+    }
 }

@@ -240,6 +240,9 @@ import Testing
                     PurchaseGrant(appID: app.id, appUserID: Fixture.user("erin"), productID: "coins", purchaseDate: Self.now), idempotency: nil,
                     now: Self.now)
                 try await RedemptionFastPathCases.addAlias(store, app.id, to: "erin", "erin-ipad")
+                _ = try await store.setAttributes(
+                    appID: app.id, appUserID: Fixture.user("erin"), changes: [.init(key: "$displayName", value: "Erin", updatedAt: Self.now)],
+                    fromBackend: false, now: Self.now)
                 for id in ["whe_a", "whe_b"] {
                     try await store.createWebhookEndpoint(
                         WebhookEndpoint(
@@ -276,6 +279,7 @@ import Testing
             for user in ["erin", "newcomer"] { #expect(bodies[user + "-fast"] == bodies[user + "-twin"]) }
             #expect(bodies["erin-fast"]?.first?.hasPrefix("INITIAL_PURCHASE ") == true)
             #expect(bodies["erin-fast"]?.first?.contains(#""aliases":["erin","erin-ipad"]"#) == true)
+            #expect(bodies["erin-fast"]?.first?.contains(#""subscriber_attributes":{"$displayName":{"updated_at_ms":"#) == true)
         }
     }
 }

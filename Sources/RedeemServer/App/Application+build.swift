@@ -66,7 +66,7 @@ public struct ServerDependencies: Sendable {
             })
     }
     var attributes: AttributesService { AttributesService(store: store, clock: clock) }
-    var erasure: ErasureService { ErasureService(store: store, clock: clock) }
+    var erasure: ErasureService { ErasureService(store: store, clock: clock, support: support) }
     var links: RedemptionLinkIssuer { RedemptionLinkIssuer(store: store, publicURL: publicURL) }
     /// Rate-limit counters for a single SQLite server process.
     let counters = MemoryCounters()

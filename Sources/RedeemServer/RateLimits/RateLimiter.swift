@@ -2,7 +2,8 @@ import Foundation
 import RedeemCore
 
 /// Counts hits on guessable routes and refuses what goes over a limit. Every bucket name is built here, so the
-/// policy is in one place.
+/// policy is in one place. App user IDs and e-mail addresses are named by their hash, so an erased customer is in no
+/// bucket; a client's address stays only until its window ends.
 struct RateLimiter: Sendable {
     /// In memory for one SQLite server process; in the database on PostgreSQL, so every instance sees every hit.
     let counter: any RateLimitCounter
@@ -11,12 +12,16 @@ struct RateLimiter: Sendable {
 
     /// Redeeming a link in the app.
     func redemption(ip: String?, appID: String, user: AppUserID) async throws {
-        try await check([("redeem:ip:\(ip ?? "unknown")", limits.redeemPerIP), ("redeem:user:\(appID):\(user.rawValue)", limits.redeemPerUser)])
+        try await check([
+            ("redeem:ip:\(ip ?? "unknown")", limits.redeemPerIP), ("redeem:user:\(appID):\(SecretToken.hash(user.rawValue))", limits.redeemPerUser),
+        ])
     }
 
     /// Redeeming an offer code, in the app or by the web page's claim.
     func offerRedemption(ip: String?, appID: String, user: AppUserID) async throws {
-        try await check([("offer:ip:\(ip ?? "unknown")", limits.redeemPerIP), ("offer:user:\(appID):\(user.rawValue)", limits.redeemPerUser)])
+        try await check([
+            ("offer:ip:\(ip ?? "unknown")", limits.redeemPerIP), ("offer:user:\(appID):\(SecretToken.hash(user.rawValue))", limits.redeemPerUser),
+        ])
     }
 
     /// The sandbox payment of a paid offer (its claimant was counted by the claim).
