@@ -22,7 +22,8 @@ public struct AppUserID: Hashable, Sendable, CustomStringConvertible {
             guard !Self.blocklist.contains(trimmed.lowercased()) else {
                 throw ValidationError(field: "app_user_id", reason: "'\(string)' is not allowed as an app user ID")
             }
-            guard string.count <= Self.maxLength else {
+            // Counted in code points, as JSON Schema's `maxLength` (the OpenAPI document's) counts them.
+            guard string.unicodeScalars.count <= Self.maxLength else {
                 throw ValidationError(field: "app_user_id", reason: "must be at most \(Self.maxLength) characters")
             }
             guard !string.contains("/") else {

@@ -56,6 +56,9 @@ public struct PromotionalGrant: Equatable, Sendable {
         case (let duration?, nil):
             let expires = duration.period?.advance(start ?? now)
             if let expires, expires <= now { throw ValidationError(field: "start_time_ms", reason: "the grant would already have ended") }
+            if let expires, expires.timeIntervalSince(now) > longest {
+                throw ValidationError(field: "start_time_ms", reason: "the grant would end more than 10 years from now")
+            }
             return PromotionalGrant(
                 entitlementID: entitlementID, productID: productPrefix + entitlementID + "_" + duration.rawValue, expiresDate: expires)
         case (nil, let until?):

@@ -18,6 +18,21 @@ struct ProductFields: ParsableArguments {
     var subscriptionGroup: String?
     @Option(help: "Subscriptions: its level in the group, 1 the highest.")
     var groupLevel: Int?
+    @Option(help: "Its App Store product ID, which RevenueCat's SDKs see in offerings on Apple platforms; on update an empty value clears it.")
+    var appStoreID: String?
+    @Option(help: "Its Google Play product ID; on update an empty value clears it.")
+    var playStoreID: String?
+    @Option(help: "A Google Play subscription's base plan (required with --play-store-id for a subscription).")
+    var playBasePlan: String?
+
+    /// The store identifiers these options give over `current`; nil when none is given.
+    func storeIDs(over current: StoreProductIDs = StoreProductIDs()) -> StoreProductIDs? {
+        guard appStoreID != nil || playStoreID != nil || playBasePlan != nil else { return nil }
+        let given = { (value: String?, old: String?) in value.map { $0.isEmpty ? nil : $0 } ?? old }
+        return StoreProductIDs(
+            appStore: given(appStoreID, current.appStore), playStore: given(playStoreID, current.playStore),
+            playBasePlan: given(playBasePlan, current.playBasePlan))
+    }
 
     var priceInput: PriceInput? {
         get throws { try price.map { try PriceInput(amount: $0, currency: currency ?? "USD") } }
@@ -38,12 +53,24 @@ struct Products: AsyncParsableCommand {
 
         func run() async throws {
             let appID = try app.id
-            let update = ProductUpdate(
+            var update = ProductUpdate(
                 displayName: fields.displayName, entitlements: fields.entitlement.isEmpty ? nil : fields.entitlement,
                 price: try fields.priceInput, subscriptionGroup: fields.subscriptionGroup, groupLevel: fields.groupLevel)
+            let path = "/admin/v1/apps/\(segment(appID))/products/\(segment(id))"
+            // A store identifier given alone changes only itself: the others are read first.
             let product = try await target.run(
-                local: { try await $0.updateProduct(appID: appID, id: id, update) },
-                remote: { try await $0.send(.PATCH, "/admin/v1/apps/\(segment(appID))/products/\(segment(id))", body: update, as: Product.self) }
+                local: { admin in
+                    if fields.storeIDs() != nil {
+                        update.storeIDs = fields.storeIDs(over: try await admin.store.product(appID: appID, id: id).storeIDs)
+                    }
+                    return try await admin.updateProduct(appID: appID, id: id, update)
+                },
+                remote: { client in
+                    if fields.storeIDs() != nil {
+                        update.storeIDs = fields.storeIDs(over: try await client.send(.GET, path, as: Product.self).storeIDs)
+                    }
+                    return try await client.send(.PATCH, path, body: update, as: Product.self)
+                }
             )
             if json { return try Output.json(product) }
             print("Updated product \(product.id): \(PriceFormat.product(product)), unlocks \(product.entitlements.joined(separator: ", ")).")
@@ -66,7 +93,8 @@ struct Products: AsyncParsableCommand {
             let appID = try app.id
             let input = ProductInput(
                 id: id, type: type, period: period, displayName: fields.displayName, entitlements: fields.entitlement,
-                price: try fields.priceInput, subscriptionGroup: fields.subscriptionGroup, groupLevel: fields.groupLevel)
+                price: try fields.priceInput, subscriptionGroup: fields.subscriptionGroup, groupLevel: fields.groupLevel,
+                storeIDs: fields.storeIDs())
             let product = try await target.run(
                 local: { try await $0.createProduct(appID: appID, input) },
                 remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/products", body: input, as: Product.self) }

@@ -72,7 +72,9 @@ enum CLIFlags {
     static let renamed: [String: String] = [
         "product_id": "--product", "offer_id": "--offer", "app_id": "--app", "price.amount": "--price", "price.currency": "--currency",
         "entitlements": "--entitlement", "android_cert_fingerprints": "--android-cert-fingerprint", "max_redemptions": "--max-redemptions",
-        "expires_at": "--expires",
+        "expires_at": "--expires", "store_identifiers.app_store": "--app-store-id", "store_identifiers.play_store": "--play-store-id",
+        "store_identifiers.play_base_plan": "--play-base-plan", "packages.identifier": "--package", "packages.product_id": "--package",
+        "identifier": "--id",
     ]
 
     static func name(ofField field: String) -> String {

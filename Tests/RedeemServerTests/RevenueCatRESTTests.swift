@@ -124,6 +124,8 @@ import Testing
             for (body, field) in [
                 ("{}", "duration"), (#"{"duration": "fortnightly"}"#, "duration"), (#"{"end_time_ms": 1000}"#, "end_time_ms"),
                 (#"{"duration": "daily", "start_time_ms": 1000}"#, "start_time_ms"), (#"{"end_time_ms": "soon"}"#, "end_time_ms"),
+                (#"{"duration": "monthly", "start_time_ms": 9223372036854775806}"#, "start_time_ms"),
+                (#"{"end_time_ms": 9223372036854775806}"#, "end_time_ms"),
             ] {
                 let reply = try await grant(body)
                 #expect(reply.status == 400 && reply.code == 7000, "\(body): \(reply.status) \(reply.body)")

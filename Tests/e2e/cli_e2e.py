@@ -108,6 +108,32 @@ def offer_http_checks(label, env, cwd, base, app, codes, browser=False):
           off.returncode == 0 and "inactive" in off.stdout and status == 403 and body.get("code") == 7862, off.stdout + off.stderr + str(body))
 
 
+def offering_cli_checks(label, env, cwd, app):
+    """Store identifiers on products and offerings, from the CLI (RevenueCat's SDKs read them)."""
+    with_app = {**env, "REDEEM_APP": app["id"]}
+    ids = run(["products", "update", "--id", "pro_monthly", "--app-store-id", "com.e2e.monthly", "--play-store-id", "pro",
+               "--play-base-plan", "monthly", "--json"], with_app, cwd)
+    one = run(["products", "update", "--id", "pro_monthly", "--app-store-id", "com.e2e.monthly.v2", "--json"], with_app, cwd)
+    stored = json.loads(one.stdout).get("store_identifiers", {}) if one.returncode == 0 else {}
+    check(f"[{label}] products update sets store identifiers, and one given alone changes only itself",
+          ids.returncode == 0 and stored == {"app_store": "com.e2e.monthly.v2", "play_store": "pro", "play_base_plan": "monthly"},
+          ids.stderr + one.stdout + one.stderr)
+    no_plan = run(["products", "create", "--id", "pro_yearly", "--type", "subscription", "--period", "P1Y", "--play-store-id", "pro"],
+                  with_app, cwd)
+    check(f"[{label}] a Play subscription without its base plan is refused naming the flag",
+          no_plan.returncode != 0 and "--play-base-plan" in no_plan.stderr, no_plan.stderr)
+    made = run(["offerings", "create", "--id", "default", "--description", "Main paywall", "--package", "$rc_monthly=pro_monthly",
+                "--metadata", '{"headline": "Go Pro"}', "--current"], with_app, cwd)
+    listed = run(["offerings", "list"], with_app, cwd)
+    check(f"[{label}] offerings create and list", made.returncode == 0 and "default  (current)  $rc_monthly=pro_monthly" in listed.stdout,
+          made.stderr + listed.stdout + listed.stderr)
+    bad = run(["offerings", "create", "--id", "bad", "--package", "$rc_made_up=pro_monthly"], with_app, cwd)
+    malformed = run(["offerings", "create", "--id", "bad", "--package", "pro_monthly"], with_app, cwd)
+    check(f"[{label}] offerings refuse a made-up $rc_ package and a package without a product, saying why",
+          bad.returncode != 0 and "$rc_made_up" in bad.stderr and malformed.returncode != 0 and "IDENTIFIER=PRODUCT" in malformed.stderr,
+          bad.stderr + malformed.stderr)
+
+
 def remote_checks(label, env, cwd, base, app):
     """The same commands through a running server's admin API (--server, REDEEM_ADMIN_KEY), and errors naming flags."""
     admin = json.loads(run(["keys", "create", "--admin", "--label", "e2e remote", "--json"], env, cwd).stdout)["key"]
@@ -134,6 +160,18 @@ def remote_checks(label, env, cwd, base, app):
     listed = run(["products", "list"], {**env, "REDEEM_APP": app["id"]}, cwd)
     check(f"[{label}] --server: products update changes the price", changed.returncode == 0 and "1.49 USD per week" in listed.stdout,
           changed.stderr + listed.stdout)
+    replaced = run(["offerings", "replace", "--id", "default", "--description", "Remote", "--package", "$rc_annual=pro_monthly",
+                    "--package", "weekly=remote_weekly", "--current"], with_app, cwd)
+    status, offerings = http("GET", f"{base}/v1/subscribers/%24RCAnonymousID%3A0123456789abcdef0123456789abcdef/offerings",
+                             key=app["keys"]["public_production"], headers={"X-Platform": "iOS"})
+    packages = [(p["identifier"], p["platform_product_identifier"]) for o in (offerings or {}).get("offerings", []) for p in o["packages"]]
+    check(f"[{label}] --server: offerings replace, and the SDK route serves it at once with the App Store IDs (store-less products left out)",
+          replaced.returncode == 0 and status == 200 and offerings.get("current_offering_id") == "default"
+          and packages == [("$rc_annual", "com.e2e.monthly.v2")], replaced.stderr + json.dumps(offerings))
+    gone = run(["offerings", "delete", "--id", "default"], with_app, cwd)
+    status, offerings = http("GET", f"{base}/v1/subscribers/someone/offerings", key=app["keys"]["public_production"], headers={"X-Platform": "iOS"})
+    check(f"[{label}] --server: offerings delete", gone.returncode == 0 and status == 200 and offerings == {"current_offering_id": None, "offerings": []},
+          gone.stderr + json.dumps(offerings))
     hook = run(["webhooks", "create", "--url", "http://127.0.0.1:9/hook", "--json"], with_app, cwd)
     endpoint = json.loads(hook.stdout) if hook.returncode == 0 else {}
     local_hooks = run(["webhooks", "list", "--json"], {**env, "REDEEM_APP": app["id"]}, cwd)
@@ -191,6 +229,7 @@ def scenario(label, env, cwd, browser=False):
           and purchase.get("redemption_url", "").startswith(app["scheme"] + "://redeem_web_purchase?redemption_token=")
           and purchase.get("redemption_https_url", "").startswith("https://pay.example.com/r/"), recorded.stdout + recorded.stderr)
     offer_codes = offer_cli_checks(label, env, cwd, app)
+    offering_cli_checks(label, env, cwd, app)
     listed = run(["apps", "list", "--json"], env, cwd)
     check(f"[{label}] apps list sees the app", app["id"] in [a["id"] for a in json.loads(listed.stdout)["apps"]], listed.stdout)
     migrate = run(["migrate"], env, cwd)

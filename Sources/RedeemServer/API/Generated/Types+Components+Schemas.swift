@@ -201,7 +201,7 @@ extension Components {
         internal struct ReceiptRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/ReceiptRequest/app_user_id`.
             internal var appUserId: Swift.String
-            /// The store purchase to validate; Redeem validates none.
+            /// The store purchase to validate; Redeem validates none (absent or null on iOS's restore without one).
             ///
             /// - Remark: Generated from `#/components/schemas/ReceiptRequest/fetch_token`.
             internal var fetchToken: Swift.String?
@@ -209,7 +209,7 @@ extension Components {
             ///
             /// - Parameters:
             ///   - appUserId:
-            ///   - fetchToken: The store purchase to validate; Redeem validates none.
+            ///   - fetchToken: The store purchase to validate; Redeem validates none (absent or null on iOS's restore without one).
             internal init(
                 appUserId: Swift.String,
                 fetchToken: Swift.String? = nil

@@ -1276,6 +1276,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Malformed request (code 7000): no body, invalid JSON, or a missing or mistyped field (`field` names it).
+            ///
+            /// - Remark: Generated from `#/paths//v1/config/{domain}/post(getRemoteConfig)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Missing, unknown or revoked API key (code 7225).
             ///
             /// - Remark: Generated from `#/paths//v1/config/{domain}/post(getRemoteConfig)/responses/401`.
@@ -1692,6 +1715,29 @@ internal enum Operations {
                     }
                 }
             }
+            /// Malformed request (code 7000): no body, invalid JSON, or a missing or mistyped field (`field` names it).
+            ///
+            /// - Remark: Generated from `#/paths//v1/events/post(postSDKEvents)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// Missing, unknown or revoked API key (code 7225).
             ///
             /// - Remark: Generated from `#/paths//v1/events/post(postSDKEvents)/responses/401`.
@@ -1879,6 +1925,29 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (code 7000): no body, invalid JSON, or a missing or mistyped field (`field` names it).
+            ///
+            /// - Remark: Generated from `#/paths//v1/diagnostics/post(postSDKDiagnostics)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
                             response: self
                         )
                     }
