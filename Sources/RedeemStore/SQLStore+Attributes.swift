@@ -47,6 +47,29 @@ extension SQLStore {
     }
 }
 
+/// One stored attribute with who set it, for the console: `fromBackend` when the app's secret key set it.
+public struct SubscriberAttributeRecord: Hashable, Sendable {
+    public let key: String
+    public let value: String
+    public let updatedAt: Date
+    public let fromBackend: Bool
+}
+
+extension SQLStore {
+    /// A customer's attributes, each with whether the secret key set it, by key (sorted here: the engines collate apart).
+    public func attributeRecords(customerID: String) async throws -> [SubscriberAttributeRecord] {
+        try await read { connection in
+            try await connection.query(
+                "SELECT key, value, updated_at, from_backend FROM subscriber_attributes WHERE customer_id = \(customerID)"
+            ).map {
+                SubscriberAttributeRecord(
+                    key: try $0.string("key"), value: try $0.string("value"), updatedAt: try $0.date("updated_at"),
+                    fromBackend: try $0.bool("from_backend"))
+            }.sorted { $0.key < $1.key }
+        }
+    }
+}
+
 extension SQLStore {
     /// The attributes of whoever `appUserID` is; none for an ID not seen yet.
     public func subscriberAttributes(appID: String, appUserID: AppUserID) async throws -> [String: SubscriberAttribute] {

@@ -4,9 +4,11 @@
 redemption attempt in the timeline, sends a new link (found at a real SMTP server on loopback), grants an entitlement
 (seen in GET /v1/subscribers), and signs out; an owner refunds, changes settings with a live preview, manages keys,
 webhooks, offers, a batch of 10,000 codes (downloaded as CSV and redeemed) and custom codes, retries a failed e-mail,
-reads the funnel, and creates an app. Screenshots of every page at desktop and phone width go to
-test-artifacts/console/. Usage: console_browser.py path/to/redeem. Prints 'N passed, M failed'."""
-import json, os, subprocess, sys, uuid
+reads the funnel, gives a product its store identifiers, makes an offering current (read back through the SDKs'
+offerings route), sees subscriber attributes on the customer page, and creates an app. Screenshots of every page at
+desktop and phone width go to test-artifacts/console/. Usage: console_browser.py path/to/redeem. Prints 'N passed, M
+failed'."""
+import json, os, subprocess, sys, time, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from support import (HANG_GUARD, MailServer, check, finish, free_port, http, run_cli, scratch_dir, screenshots, secrets_in,  # noqa: E402
@@ -26,6 +28,115 @@ def shots(page, name):
     screenshots(page, ARTIFACTS, name)
 
 
+def offerings_and_attributes(page, base, app):
+    """An owner gives pro_monthly its store identifiers (a Play subscription without its base plan refused first),
+    makes an offering of two packages current (a made-up $rc_ identifier and broken metadata refused first, the form
+    keeping what was typed), reads what each store's SDK is shown, edits it; then attributes posted through the API
+    are on the customer page."""
+    row = page.locator("tbody tr", has_text="pro_monthly")
+    row.get_by_text("Edit", exact=True).click()
+    row.get_by_label("App Store product ID").fill("com.example.console.monthly")
+    row.get_by_label("Google Play product ID").fill("console_pro")
+    row.get_by_role("button", name="Save pro_monthly").click()
+    row = page.locator("tbody tr", has_text="pro_monthly")
+    check("a Play subscription without its base plan is refused, naming the field, with what was typed kept",
+          "Google Play base plan: a Google Play subscription needs its base plan." in page.get_by_role("alert").inner_text()
+          and row.get_by_label("App Store product ID").input_value() == "com.example.console.monthly"
+          and row.get_by_label("Google Play product ID").input_value() == "console_pro", page.get_by_role("alert").inner_text())
+    shots(page, "8d-product-store-ids-refused")
+    row.get_by_label("Google Play base plan").fill("monthly")
+    row.get_by_role("button", name="Save pro_monthly").click()
+    page.wait_for_load_state()
+    stores = page.locator("tbody tr", has_text="pro_monthly").locator("td[data-label='In the stores']").inner_text()
+    check("the product's store identifiers are saved and listed", "Product saved." in page.get_by_role("status").inner_text()
+          and "App Store: com.example.console.monthly" in stores and "Google Play: console_pro (base plan monthly)" in stores, stores)
+    shots(page, "8e-product-store-ids")
+
+    page.get_by_role("navigation", name=app["name"]).get_by_role("link", name="Offerings", exact=True).click()
+    check("the offerings page opens from the app's tabs, empty", page.url.endswith("/offerings") and "None yet." in page.content(), page.url)
+    page.get_by_text("Create an offering").click()
+    page.get_by_label("Identifier (what apps ask for, e.g. default)").fill("default")
+    page.get_by_label("Description", exact=True).fill("Pro plans")
+    page.get_by_label("Metadata (a JSON object the paywall reads)").fill('{"paywall": "dark"}')
+    page.get_by_label("Current: the offering apps get as current").check()
+    page.get_by_label("Package 1", exact=True).select_option("$rc_monthly")
+    page.get_by_label("Product of package 1", exact=True).select_option("pro_monthly")
+    page.get_by_label("Package 2", exact=True).select_option("custom")
+    page.get_by_label("Custom identifier for package 2", exact=True).fill("$rc_made_up")
+    page.get_by_label("Product of package 2", exact=True).select_option("pro_lifetime")
+    page.get_by_role("button", name="Create offering").click()
+    alert = page.get_by_role("alert").inner_text()
+    check("a made-up $rc_ package is refused, naming it, and the form keeps what was typed",
+          alert.startswith("Package identifier: '$rc_made_up'") and page.get_by_label("Custom identifier for package 2", exact=True).input_value() == "$rc_made_up"
+          and page.get_by_label("Identifier (what apps ask for, e.g. default)").input_value() == "default"
+          and page.get_by_label("Package 1", exact=True).input_value() == "$rc_monthly"
+          and page.get_by_label("Product of package 2", exact=True).input_value() == "pro_lifetime"
+          and page.get_by_label("Current: the offering apps get as current").is_checked(), alert)
+    shots(page, "8f-offering-refused")
+    page.get_by_label("Package 2", exact=True).select_option("$rc_lifetime")
+    page.get_by_label("Custom identifier for package 2", exact=True).fill("")
+    page.get_by_label("Metadata (a JSON object the paywall reads)").fill('{"paywall": dark')
+    page.get_by_role("button", name="Create offering").click()
+    check("metadata that is not a JSON object is refused, and kept as typed",
+          page.get_by_role("alert").inner_text() == "Metadata: must be a JSON object of at most 16 KB."
+          and page.get_by_label("Metadata (a JSON object the paywall reads)").input_value() == '{"paywall": dark'
+          and page.get_by_label("Package 2", exact=True).input_value() == "$rc_lifetime", page.get_by_role("alert").inner_text())
+    page.get_by_label("Metadata (a JSON object the paywall reads)").fill('{"paywall": "dark"}')
+    page.get_by_role("button", name="Create offering").click()
+    page.wait_for_load_state()
+    card = page.get_by_role("article", name="Offering default")
+    text = card.inner_text() if card.count() else ""
+    check("the offering is listed as current with its two packages and what each store is shown",
+          "Offering saved." in page.get_by_role("status").inner_text() and "current" in text
+          and all(word in text for word in ["$rc_monthly", "pro_monthly", "$rc_lifetime", "pro_lifetime", "com.example.console.monthly",
+                                            "console_pro:monthly", "not on iOS", "iOS: 1 of 2 packages"]), text)
+    shots(page, "8g-offerings")
+
+    user = "phone-user-1"
+    status, ios = http("GET", base + f"/v1/subscribers/{user}/offerings", key=app["keys"]["public_production"], headers={"X-Platform": "iOS"})
+    packages = [(p["identifier"], p["platform_product_identifier"]) for o in ios.get("offerings", []) for p in o["packages"]] if status == 200 else []
+    check("the SDK on iOS gets the current offering with the App Store ID (the lifetime package has none, so is left out)",
+          status == 200 and ios["current_offering_id"] == "default" and packages == [("$rc_monthly", "com.example.console.monthly")]
+          and ios["offerings"][0]["metadata"] == {"paywall": "dark"}, ios)
+    status, android = http("GET", base + f"/v1/subscribers/{user}/offerings", key=app["keys"]["public_production"],
+                           headers={"X-Platform": "Android"})
+    play = android["offerings"][0]["packages"] if status == 200 and android.get("offerings") else []
+    check("the SDK on Android gets the Play product and its base plan",
+          [(p["platform_product_identifier"], p.get("platform_product_plan_identifier")) for p in play] == [("console_pro", "monthly")], android)
+
+    page.get_by_role("link", name="Edit default").click()
+    shots(page, "8h-offering-edit")
+    page.get_by_label("Description", exact=True).fill("Pro plans, monthly first")
+    page.get_by_role("button", name="Save offering").click()
+    page.wait_for_load_state()
+    check("an owner edits the offering", "Offering saved." in page.get_by_role("status").inner_text()
+          and "Pro plans, monthly first" in page.get_by_role("article", name="Offering default").inner_text())
+
+    now = int(time.time() * 1000)
+    status, _ = http("POST", base + f"/v1/subscribers/{user}/attributes", key=app["keys"]["secret"],
+                     body={"attributes": {"$email": {"value": "phone.user@example.com", "updated_at_ms": now},
+                                          "favorite_color": {"value": "teal", "updated_at_ms": now}}})
+    check("the app's backend sets attributes with the secret key", status == 200, status)
+    status, _ = http("POST", base + f"/v1/subscribers/{user}/attributes", key=app["keys"]["public_production"],
+                     body={"attributes": {"$displayName": {"value": "Phone <User>", "updated_at_ms": now}}})
+    check("the app sets an attribute with its public key", status == 200, status)
+    page.get_by_role("link", name="Customers").click()
+    page.get_by_role("searchbox", name="Search").fill("Phone.User@example.com")
+    page.get_by_role("button", name="Search").click()
+    check("the customer is found by the $email attribute", page.get_by_role("cell", name="e-mail attribute").count() == 1, page.content()[:500])
+    page.locator("table a").first.click()
+    page.wait_for_load_state()
+    rows = page.get_by_role("table", name="Subscriber attributes").locator("tbody tr").all_inner_texts()
+    by_key = {r.split()[0]: r for r in rows}
+    check("the customer page lists the attributes, with who set them and what $email is used for",
+          set(by_key) == {"$displayName", "$email", "favorite_color"} and "Phone <User>" in by_key["$displayName"]
+          and "Used by search, the customer portal and new-link requests." in by_key["$email"] and "secret key" in by_key["$email"]
+          and "teal" in by_key["favorite_color"], rows)
+    page.get_by_role("heading", name="Subscriber attributes").scroll_into_view_if_needed()
+    shots(page, "8i-customer-attributes")
+    page.get_by_role("link", name="Products").click()
+
+
 def main():
     from playwright.sync_api import sync_playwright
 
@@ -36,6 +147,8 @@ def main():
     app = json.loads(cli(["apps", "create", "--name", "Console Demo", "--support-email", "help@example.com", "--json"], env))
     cli(["products", "create", "--app", app["id"], "--id", "pro_monthly", "--type", "subscription", "--period", "P1M",
          "--price", "4.99", "--currency", "USD", "--entitlement", "pro"], env)
+    cli(["products", "create", "--app", app["id"], "--id", "pro_lifetime", "--type", "non_consumable", "--price", "49.99", "--currency", "USD",
+         "--entitlement", "pro"], env)
     made = cli(["operators", "create", "--email", "support@example.com", "--role", "support", "--password-stdin", "--json"], env,
                stdin=PASSWORD + "\n")
     check("operators create reads the password from standard input", json.loads(made)["role"] == "support", made)
@@ -191,6 +304,7 @@ def main():
             page.get_by_role("link", name="Products").click()
             check("the products page lists the price in words", "4.99 USD per month" in page.content())
             shots(page, "8c-products")
+            offerings_and_attributes(page, base, app)
             page.get_by_role("link", name="Keys").click()
             page.get_by_text("Create a key").click()
             page.get_by_label("Kind").select_option("secret")
@@ -224,6 +338,7 @@ def main():
             shots(page, "11-webhooks")
             page.get_by_role("link", name="Offers").click()
             page.get_by_text("Create an offer").click()
+            page.get_by_label("Product", exact=True).select_option("pro_monthly")
             page.get_by_label("Reference name (transactions carry it; unique in the app)").fill("Spring trial")
             page.get_by_label("Payment mode").select_option("free_trial")
             page.get_by_label("Duration of one period (subscriptions)").select_option("P1M")
@@ -296,7 +411,8 @@ def main():
             actions = page.locator("tbody tr td:nth-child(3)").all_inner_texts()
             check("the audit log shows every write", {"grant.revoke", "purchase.refund", "grant.create", "purchase.link", "key.create", "key.revoke", "app.update",
                                                       "webhook.create", "webhook.test", "webhook.replay", "offer.create", "code_batch.create",
-                                                      "custom_code.create", "custom_code.deactivate", "email.retry"} <= set(actions), actions)
+                                                      "custom_code.create", "custom_code.deactivate", "email.retry", "product.update", "offering.create",
+                                                      "offering.update"} <= set(actions), actions)
             shots(page, "8-audit")
             page.get_by_role("link", name="New app").click()
             page.get_by_label("Name (buyers see it on pages and in e-mails)").fill("Second App")

@@ -140,6 +140,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     ConsoleOverviewController(console: console).addRoutes(to: router)
     ConsoleSettingsController(console: console, admin: deps.admin, publicURL: deps.publicURL).addRoutes(to: router)
     ConsoleCatalogController(console: console, admin: deps.admin).addRoutes(to: router)
+    ConsoleOfferingsController(console: console, admin: deps.admin).addRoutes(to: router)
     ConsolePreviewController(console: console, admin: deps.admin, checkoutPages: deps.checkoutPages, linkPages: linkPages, publicURL: deps.publicURL)
         .addRoutes(to: router)
     ConsoleOffersController(console: console, admin: deps.admin, jobs: CodeBatchJobs(clock: deps.clock), publicURL: deps.publicURL)

@@ -25,43 +25,75 @@ struct ConsoleCatalogController {
     }
 
     @Sendable func createProduct(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await write(request, context) { form, appID, admin in
+        try await write(request, context, .newProduct) { form, appID, admin in
             let type = form["type"] ?? ""
             _ = try await admin.createProduct(
                 appID: appID,
                 ProductInput(
                     id: (form["id"] ?? "").trimmingCharacters(in: .whitespaces), type: type, period: type == "subscription" ? form["period"] : nil,
-                    displayName: form["display_name"], entitlements: Self.list(form["entitlements"]), price: try Self.price(form)))
+                    displayName: form["display_name"], entitlements: Self.list(form["entitlements"]), price: try Self.price(form),
+                    storeIDs: Self.storeIDs(form)))
             return .productSaved
         }
     }
 
     @Sendable func updateProduct(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await write(request, context) { form, appID, admin in
+        let productID = try context.parameters.decoded("product_id")
+        return try await write(request, context, .product(productID)) { form, appID, admin in
             _ = try await admin.updateProduct(
-                appID: appID, id: try context.parameters.decoded("product_id"),
-                ProductUpdate(displayName: form["display_name"], entitlements: Self.list(form["entitlements"]), price: try Self.price(form)))
+                appID: appID, id: productID,
+                ProductUpdate(
+                    displayName: form["display_name"], entitlements: Self.list(form["entitlements"]), price: try Self.price(form),
+                    storeIDs: Self.storeIDs(form)))
             return .productSaved
         }
     }
 
     @Sendable func createEntitlement(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await write(request, context) { form, appID, admin in
+        try await write(request, context, .entitlement) { form, appID, admin in
             _ = try await admin.createEntitlement(
                 appID: appID, EntitlementInput(id: (form["id"] ?? "").trimmingCharacters(in: .whitespaces), displayName: form["display_name"]))
             return .entitlementSaved
         }
     }
 
+    /// The page's forms, so a refused one opens again with what was typed.
+    enum Form: Equatable {
+        case newProduct
+        case product(String)
+        case entitlement
+    }
+
     /// An owner's catalog write, through the admin service acting as the operator: refused values and duplicates come
-    /// back on the page, naming what is wrong.
+    /// back on the page, in the form they were typed in, naming what is wrong.
     func write(
-        _ request: Request, _ context: AppRequestContext, _ body: ([String: String], String, AdminService) async throws -> ConsoleNotice
+        _ request: Request, _ context: AppRequestContext, _ which: Form,
+        _ body: ([String: String], String, AdminService) async throws -> ConsoleNotice
     ) async throws -> Response {
-        try await console.ownerWrite(request, context, "change products", page: "products") { appID, error, status, session in
-            try await page(appID: appID, error: error, status: status, request: request, session: session)
+        try await console.ownerWrite(request, context, "change products", page: "products", describe: Self.describe) {
+            appID, error, status, session, form in
+            try await page(appID: appID, error: error, status: status, request: request, session: session, typed: (form: which, values: form))
         } body: { form, appID, session in
             try await body(form, appID, admin.acting(as: session.actor))
+        }
+    }
+
+    /// The store identifier fields, when the form has them; an empty one clears it. Core's
+    /// `StoreProductIDs.validate(for:)` judges them when the product is validated.
+    static func storeIDs(_ form: [String: String]) -> StoreProductIDs? {
+        guard ["app_store_id", "play_store_id", "play_base_plan"].contains(where: { form[$0] != nil }) else { return nil }
+        return StoreProductIDs(
+            appStore: ConsoleOffersController.nonEmpty(form["app_store_id"]), playStore: ConsoleOffersController.nonEmpty(form["play_store_id"]),
+            playBasePlan: ConsoleOffersController.nonEmpty(form["play_base_plan"]))
+    }
+
+    /// Refusals naming the field as the form labels it.
+    static func describe(_ error: ValidationError) -> String {
+        switch error.field {
+        case "store_identifiers.app_store": "App Store product ID: \(error.reason)."
+        case "store_identifiers.play_store": "Google Play product ID: \(error.reason)."
+        case "store_identifiers.play_base_plan": "Google Play base plan: \(error.reason)."
+        default: ConsoleController.describe(error)
         }
     }
 
@@ -81,19 +113,28 @@ struct ConsoleCatalogController {
         }
     }
 
-    func page(appID: String, error: String?, status: HTTPResponse.Status, request: Request, session: ConsoleSession) async throws -> Response {
+    func page(
+        appID: String, error: String?, status: HTTPResponse.Status, request: Request, session: ConsoleSession,
+        typed: (form: Form, values: [String: String])? = nil
+    ) async throws -> Response {
         let app = try await console.service.store.app(id: appID)
+        // A refused form shows what was typed; the others, what is stored.
+        func typedValues(_ form: Form) -> [String: String]? { typed?.form == form ? typed?.values : nil }
         let products = try await admin.store.products(appID: appID).map { product -> [String: Any] in
             var values: [String: Any] = [
                 "id": product.id, "type": product.type.rawValue.replacingOccurrences(of: "_", with: " "),
                 "price": PriceFormat.product(product), "entitlements": product.entitlements.joined(separator: ", "),
+                "subscription": product.type == .subscription, "stores": Self.stores(product.storeIDs, type: product.type),
             ]
             // Absent rather than empty: the template shows a name only when there is one.
             if let name = product.displayName { values["displayName"] = name }
-            if let price = product.price {
-                values["amount"] = price.plainAmount
-                values["currency"] = price.currency
-            }
+            let stored: [String: String] = [
+                "display_name": product.displayName ?? "", "price_amount": product.price?.plainAmount ?? "",
+                "price_currency": product.price?.currency ?? "", "entitlements": product.entitlements.joined(separator: ", "),
+                "app_store_id": product.storeIDs.appStore ?? "", "play_store_id": product.storeIDs.playStore ?? "",
+                "play_base_plan": product.storeIDs.playBasePlan ?? "",
+            ]
+            values["form"] = Self.fields(stored, typed: typedValues(.product(product.id)))
             return values
         }
         let entitlements = try await admin.store.entitlements(appID: appID).map { entitlement -> [String: Any] in
@@ -101,12 +142,51 @@ struct ConsoleCatalogController {
             if let name = entitlement.displayName { values["displayName"] = name }
             return values
         }
+        let newProduct = typedValues(.newProduct)
         var values: [String: Any] = [
             "products": products, "entitlements": entitlements,
-            "periods": Self.periods.map { ["value": $0, "label": OfferSummary.words(try! ISO8601Period(parsing: $0), unitOnly: false)] },
+            "periods": Self.periods.map { period -> [String: Any] in
+                [
+                    "value": period, "label": OfferSummary.words(try! ISO8601Period(parsing: period), unitOnly: false),
+                    "selected": newProduct?["period"] == period,
+                ]
+            },
+            "types": ProductType.allCases.map { type -> [String: Any] in
+                [
+                    "value": type.rawValue, "label": type.rawValue.replacingOccurrences(of: "_", with: " "),
+                    "selected": newProduct?["type"] == type.rawValue,
+                ]
+            },
+            "newProduct": Self.fields(
+                Dictionary(uniqueKeysWithValues: Self.productFields.map { ($0, $0 == "price_currency" ? "USD" : "") }), typed: newProduct),
+            "newEntitlement": Self.fields(["id": "", "display_name": ""], typed: typedValues(.entitlement)),
         ]
         if let error { values["error"] = error }
         if let notice = console.notice(request) { values["notice"] = notice }
         return try await console.page("console-products", status: status, request: request, session: session, app: app, values)
+    }
+
+    static let productFields = [
+        "id", "display_name", "price_amount", "price_currency", "entitlements", "app_store_id", "play_store_id", "play_base_plan",
+    ]
+
+    /// A form's values: what was typed when it was refused (and then it opens), else what is stored.
+    static func fields(_ stored: [String: String], typed: [String: String]?) -> [String: Any] {
+        var values: [String: Any] = stored
+        if let typed {
+            for (name, value) in typed where stored[name] != nil { values[name] = value }
+            values["open"] = true
+        }
+        return values
+    }
+
+    /// Where the stores' SDKs find the product, in words.
+    static func stores(_ ids: StoreProductIDs, type: ProductType) -> [String] {
+        var stores: [String] = []
+        if let id = ids.appStore { stores.append("App Store: \(id)") }
+        if let id = ids.playStore {
+            stores.append("Google Play: \(id)" + (type == .subscription ? ids.playBasePlan.map { " (base plan \($0))" } ?? "" : ""))
+        }
+        return stores
     }
 }

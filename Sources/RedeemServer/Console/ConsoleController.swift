@@ -308,14 +308,16 @@ struct ConsoleController {
     }
 
     /// An owner's write from a form on the app's page `page` (`products`, `offers`): on success a redirect back with
-    /// the notice `body` returns; a refused value or a conflict comes back on the page (`render`), naming what is wrong.
+    /// the notice `body` returns; a refused value or a conflict comes back on the page (`render`, given the form as
+    /// typed so it can show it again), naming what is wrong (`describe`).
     func ownerWrite(
-        _ request: Request, _ context: AppRequestContext, _ what: String, page: String,
-        render: (String, String, HTTPResponse.Status, ConsoleSession) async throws -> Response,
+        _ request: Request, _ context: AppRequestContext, _ what: String, page: String, limit: Int = 8 * 1024,
+        describe: (ValidationError) -> String = ConsoleController.describe,
+        render: (String, String, HTTPResponse.Status, ConsoleSession, [String: String]) async throws -> Response,
         body: ([String: String], String, ConsoleSession) async throws -> ConsoleNotice
     ) async throws -> Response {
         guard let session = try await session(request) else { return Self.redirect("/console/sign-in") }
-        let form = try await FormBody.parse(request, limit: 8 * 1024)
+        let form = try await FormBody.parse(request, limit: limit)
         try requireForm(form, session)
         try service.require(.changeSettings, session, what)
         let appID = try context.parameters.decoded("app_id")
@@ -323,12 +325,14 @@ struct ConsoleController {
             let notice = try await body(form, appID, session)
             return Self.redirect(Self.noticeURL("/console/apps/\(appID)/\(page)", notice))
         } catch let error as ValidationError {
-            let message = "\(error.field.replacingOccurrences(of: "_", with: " ")) \(error.reason)."
-            return try await render(appID, message, .unprocessableContent, session)
+            return try await render(appID, describe(error), .unprocessableContent, session, form)
         } catch let error as StoreError where error.isConflict {
-            return try await render(appID, error.description + ".", .conflict, session)
+            return try await render(appID, error.description + ".", .conflict, session, form)
         }
     }
+
+    /// A refusal as the console words it by default: the field, then the reason.
+    static func describe(_ error: ValidationError) -> String { "\(error.field.replacingOccurrences(of: "_", with: " ")) \(error.reason)." }
 
     /// The fixed text of the notice a redirect named, if any.
     func notice(_ request: Request) -> String? {

@@ -200,7 +200,7 @@ struct ConsoleOffersController {
         _ request: Request, _ context: AppRequestContext, _ what: String,
         _ body: ([String: String], String, ConsoleSession) async throws -> ConsoleNotice
     ) async throws -> Response {
-        try await console.ownerWrite(request, context, what, page: "offers") { appID, error, status, session in
+        try await console.ownerWrite(request, context, what, page: "offers") { appID, error, status, session, _ in
             try await page(appID: appID, error: error, status: status, request: request, session: session)
         } body: { form, appID, session in
             try await body(form, appID, session)

@@ -36,6 +36,7 @@ enum ConsolePresenter {
                 "lastSeen": date(view.customer.lastSeen),
             ],
             "aliases": view.customer.aliases.filter { $0 != view.customer.originalAppUserID },
+            "attributes": view.attributes.map(attribute),
             "entitlements": entitlements, "noEntitlements": entitlements.isEmpty,
             "purchases": view.purchases.reversed().map { purchase($0, now: now) },
             "noPurchases": view.purchases.isEmpty,
@@ -64,6 +65,22 @@ enum ConsolePresenter {
         if let expires = purchase.expiresDate { values["expires"] = date(expires) }
         if let cancelled = purchase.unsubscribeDetectedAt { values["cancelledAt"] = date(cancelled) }
         if let price = purchase.price { values["price"] = PriceFormat.string(price) }
+        return values
+    }
+
+    /// A subscriber attribute; `$email` says what it is used for, which depends on who set it: search matches it
+    /// either way, the portal and new-link requests only when the app's secret key set it.
+    static func attribute(_ attribute: SubscriberAttributeRecord) -> [String: Any] {
+        var values: [String: Any] = [
+            "key": attribute.key, "value": attribute.value, "updated": date(attribute.updatedAt),
+            "source": attribute.fromBackend ? "secret key" : "app", "trusted": attribute.fromBackend,
+        ]
+        if attribute.key == "$email" {
+            values["use"] =
+                attribute.fromBackend
+                ? "Used by search, the customer portal and new-link requests."
+                : "Used by search only: the portal and new-link requests need it set with the secret key."
+        }
         return values
     }
 

@@ -125,11 +125,12 @@ struct ConsoleService: Sendable {
         guard session.operator.role.may(action) else { throw APIError.forbidden("Your role (\(session.operator.role.rawValue)) may not \(what).") }
     }
 
-    /// What the customer page shows: the customer, the CustomerInfo the app sees, and each purchase with its links,
-    /// attempts, e-mails and webhook deliveries.
+    /// What the customer page shows: the customer, the CustomerInfo the app sees, its subscriber attributes, and each
+    /// purchase with its links, attempts, e-mails and webhook deliveries.
     struct CustomerView: Sendable {
         let customer: Customer
         let info: CustomerInfo
+        let attributes: [SubscriberAttributeRecord]
         let purchases: [SupportService.PurchaseDetail]
         let entitlementIDs: [String]
     }
@@ -140,6 +141,7 @@ struct ConsoleService: Sendable {
         var purchases: [SupportService.PurchaseDetail] = []
         for purchase in try await store.purchases(customerID: customer.id) { purchases.append(try await support.detail(of: purchase)) }
         let entitlements = try await store.entitlements(appID: appID).map(\.id)
-        return CustomerView(customer: customer, info: info, purchases: purchases, entitlementIDs: entitlements)
+        let attributes = try await store.attributeRecords(customerID: customer.id)
+        return CustomerView(customer: customer, info: info, attributes: attributes, purchases: purchases, entitlementIDs: entitlements)
     }
 }

@@ -38,6 +38,8 @@ public protocol ConsoleStore: Sendable {
     func redemptionAttempts(appID: String, purchaseID: String) async throws -> [RedemptionAttempt]
     func customerInfo(appID: String, appUserID: AppUserID, now: Date) async throws -> CustomerInfo
     func findCustomer(appID: String, appUserID: AppUserID) async throws -> Customer?
+    /// The customer's subscriber attributes, by key, with whether the app's secret key set each.
+    func attributeRecords(customerID: String) async throws -> [SubscriberAttributeRecord]
 
     func grantPromotional(appID: String, appUserID: AppUserID, grant: PromotionalGrant, now: Date, audit: AuditEntry) async throws -> Purchase
     func revokeGrant(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase

@@ -1,0 +1,123 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+import RedeemStore
+
+/// `/console/apps/{app_id}/offerings`: the app's offerings (RevenueCat's model: packages of products, one offering
+/// current) and what each store's SDK is shown of them. Any operator reads; owners create, edit and delete, through
+/// `AdminService` (validated and audited there, as from the admin API and the CLI).
+struct ConsoleOfferingsController {
+    let console: ConsoleController
+    let admin: AdminService
+
+    func addRoutes(to parent: Router<AppRequestContext>) {
+        let router = parent.group().add(middleware: ConsoleRedirectMiddleware())
+        router.get("/console/apps/{app_id}/offerings", use: offerings)
+        router.post("/console/apps/{app_id}/offerings", use: create)
+        router.get("/console/apps/{app_id}/offerings/{offering_id}", use: offering)
+        router.post("/console/apps/{app_id}/offerings/{offering_id}", use: replace)
+        router.post("/console/apps/{app_id}/offerings/{offering_id}/delete", use: delete)
+    }
+
+    /// Metadata may be up to 16 KB, more than the console's other forms carry.
+    static let formLimit = 64 * 1024
+
+    @Sendable func offerings(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
+        return try await listPage(
+            appID: try context.parameters.decoded("app_id"), error: nil, typed: nil, status: .ok, request: request, session: session)
+    }
+
+    @Sendable func offering(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
+        return try await editPage(
+            appID: try context.parameters.decoded("app_id"), id: try context.parameters.decoded("offering_id"), error: nil, typed: nil,
+            status: .ok, request: request, session: session)
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await console.ownerWrite(
+            request, context, "change offerings", page: "offerings", limit: Self.formLimit, describe: ConsoleOfferingForm.describe
+        ) { appID, error, status, session, form in
+            try await listPage(appID: appID, error: error, typed: form, status: status, request: request, session: session)
+        } body: { form, appID, session in
+            let id = (form["identifier"] ?? "").trimmingCharacters(in: .whitespaces)
+            _ = try await admin.acting(as: session.actor).createOffering(appID: appID, id: id, try ConsoleOfferingForm.changes(form))
+            return .offeringSaved
+        }
+    }
+
+    @Sendable func replace(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.parameters.decoded("offering_id")
+        return try await console.ownerWrite(
+            request, context, "change offerings", page: "offerings", limit: Self.formLimit, describe: ConsoleOfferingForm.describe
+        ) { appID, error, status, session, form in
+            try await editPage(appID: appID, id: id, error: error, typed: form, status: status, request: request, session: session)
+        } body: { form, appID, session in
+            _ = try await admin.acting(as: session.actor).replaceOffering(appID: appID, id: id, try ConsoleOfferingForm.changes(form))
+            return .offeringSaved
+        }
+    }
+
+    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let id = try context.parameters.decoded("offering_id")
+        return try await console.ownerWrite(
+            request, context, "change offerings", page: "offerings", describe: ConsoleOfferingForm.describe
+        ) { appID, error, status, session, _ in
+            try await editPage(appID: appID, id: id, error: error, typed: nil, status: status, request: request, session: session)
+        } body: { form, appID, session in
+            guard form["confirm"] == "yes" else { throw ValidationError(field: "confirm", reason: "is not ticked") }
+            try await admin.acting(as: session.actor).deleteOffering(appID: appID, id: id)
+            return .offeringDeleted
+        }
+    }
+
+    // MARK: Pages
+
+    /// The list, and the form for a new offering (open, with what was typed, after a refusal).
+    func listPage(
+        appID: String, error: String?, typed: [String: String]?, status: HTTPResponse.Status, request: Request, session: ConsoleSession
+    ) async throws -> Response {
+        let app = try await console.service.store.app(id: appID)
+        let products = try await admin.store.products(appID: appID)
+        let byID = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let offerings = try await admin.store.offerings(appID: appID)
+        var form = ConsoleOfferingForm.values(
+            identifier: typed?["identifier"] ?? "", description: typed?["description"] ?? "", metadata: typed?["metadata"] ?? "{}",
+            isCurrent: typed.map { $0["is_current"] == "yes" } ?? offerings.isEmpty, rows: typed.map(ConsoleOfferingForm.rows) ?? [],
+            products: products)
+        form["open"] = typed != nil
+        form["action"] = "/console/apps/\(appID)/offerings"
+        form["submit"] = "Create offering"
+        var values: [String: Any] = [
+            "offerings": offerings.map { OfferingsPresenter.offering($0, products: byID) }, "form": form, "noProducts": products.isEmpty,
+        ]
+        if let error { values["error"] = error }
+        if let notice = console.notice(request) { values["notice"] = notice }
+        return try await console.page("console-offerings", status: status, request: request, session: session, app: app, values)
+    }
+
+    /// One offering's form (read-only for support) and its delete button.
+    func editPage(
+        appID: String, id: String, error: String?, typed: [String: String]?, status: HTTPResponse.Status, request: Request,
+        session: ConsoleSession
+    ) async throws -> Response {
+        let app = try await console.service.store.app(id: appID)
+        guard let offering = try await admin.store.offerings(appID: appID).first(where: { $0.id == id }) else {
+            throw APIError.notFound("No offering '\(id)'.")
+        }
+        let products = try await admin.store.products(appID: appID)
+        let byID = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var form = ConsoleOfferingForm.values(
+            identifier: offering.id, description: typed?["description"] ?? offering.description,
+            metadata: typed?["metadata"] ?? ConsoleOfferingForm.pretty(offering.metadataJSON),
+            isCurrent: typed.map { $0["is_current"] == "yes" } ?? offering.isCurrent,
+            rows: typed.map(ConsoleOfferingForm.rows) ?? offering.packages.map { ConsoleOfferingForm.Row($0) }, products: products)
+        form["fixed"] = true
+        form["action"] = "/console/apps/\(appID)/offerings/\(offering.id)"
+        form["submit"] = "Save offering"
+        var values: [String: Any] = ["offering": OfferingsPresenter.offering(offering, products: byID), "form": form]
+        if let error { values["error"] = error }
+        return try await console.page("console-offering", status: status, request: request, session: session, app: app, values)
+    }
+}
