@@ -61,7 +61,8 @@ public struct Offering: Codable, Hashable, Sendable {
             }
             guard package.id.hasPrefix("$") == false || Self.standardPackages.contains(package.id) else {
                 throw ValidationError(
-                    field: "packages.identifier", reason: "'\(package.id)': identifiers starting with $ are RevenueCat's \(Self.standardPackages)")
+                    field: "packages.identifier",
+                    reason: "'\(package.id)': identifiers starting with $ are RevenueCat's: \(Self.standardPackages.joined(separator: ", "))")
             }
             guard seen.insert(package.id).inserted else {
                 throw ValidationError(field: "packages.identifier", reason: "'\(package.id)' appears twice")

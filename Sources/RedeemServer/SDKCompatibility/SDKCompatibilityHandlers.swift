@@ -34,7 +34,8 @@ extension APIHandlers {
         if let token = body.fetchToken, !token.isEmpty {
             throw APIError(
                 .storePurchasesNotValidated,
-                "Redeem does not validate App Store or Google Play purchases; keep RevenueCat (or your own validation) for store purchases.")
+                "Redeem does not validate App Store or Google Play purchases; an app that sells in the stores keeps RevenueCat's SDK on RevenueCat (see docs/revenuecat-sdks.md)."
+            )
         }
         return .ok(.init(body: .json(try await deps.identity.customerInfo(appID: appID, appUserID: appUserID))))
     }
