@@ -71,6 +71,12 @@ extension SQLStore {
 }
 
 extension SQLStore {
+    /// The attribute records of whoever `appUserID` is; none for an ID not seen yet.
+    public func attributeRecords(appID: String, appUserID: AppUserID) async throws -> [SubscriberAttributeRecord] {
+        guard let customer = try await findCustomer(appID: appID, appUserID: appUserID) else { return [] }
+        return try await attributeRecords(customerID: customer.id)
+    }
+
     /// The attributes of whoever `appUserID` is; none for an ID not seen yet.
     public func subscriberAttributes(appID: String, appUserID: AppUserID) async throws -> [String: SubscriberAttribute] {
         try await read { connection in

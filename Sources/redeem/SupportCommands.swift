@@ -6,7 +6,56 @@ import RedeemStore
 
 /// `redeem customers search`: the console's search box, for a terminal.
 struct Customers: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Find customers.", subcommands: [Search.self])
+    static let configuration = CommandConfiguration(abstract: "Find customers.", subcommands: [Search.self, Attributes.self])
+
+    struct AttributeList: Codable {
+        struct Attribute: Codable {
+            let key: String
+            let value: String
+            let updatedAt: Date
+            let setWithSecretKey: Bool
+
+            enum CodingKeys: String, CodingKey {
+                case key, value
+                case updatedAt = "updated_at"
+                case setWithSecretKey = "set_with_secret_key"
+            }
+        }
+
+        let attributes: [Attribute]
+    }
+
+    struct Attributes: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A customer's subscriber attributes (set by RevenueCat's SDKs or the app's backend), by any of its app user IDs.")
+        @OptionGroup var app: AppOption
+        @Option(help: "An app user ID or alias of the customer.")
+        var user: String
+        @OptionGroup var target: AdminTarget
+        @Flag var json = false
+
+        func run() async throws {
+            let appID = try app.id
+            let list = try await target.run(
+                local: { admin in
+                    let records = try await admin.store.attributeRecords(appID: appID, appUserID: try AppUserID(validating: user))
+                    return AttributeList(
+                        attributes: records.map {
+                            .init(key: $0.key, value: $0.value, updatedAt: $0.updatedAt, setWithSecretKey: $0.fromBackend)
+                        })
+                },
+                remote: {
+                    try await $0.send(
+                        .GET, "/admin/v1/apps/\(segment(appID))/customers/\(segment(user))/attributes", as: AttributeList.self)
+                })
+            if json { return try Output.json(list) }
+            if list.attributes.isEmpty { print("No attributes for \(user).") }
+            for attribute in list.attributes {
+                let source = attribute.setWithSecretKey ? "backend" : "app"
+                print("\(attribute.key)  \(attribute.value)  (\(source), \(ISODate.format(attribute.updatedAt)))")
+            }
+        }
+    }
 
     struct Match: Codable {
         let customerID: String

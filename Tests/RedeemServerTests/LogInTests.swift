@@ -129,4 +129,24 @@ import Testing
             #expect(customer?.aliases == ["user-9"])
         }
     }
+
+    /// Two IDs becoming one customer is `SUBSCRIBER_ALIAS` to webhooks, as a redemption's merge is; switching user is not.
+    @Test(arguments: TestDatabases.available)
+    func aliasingIsSentToWebhooks(_ backend: TestBackend) async throws {
+        try await WebhookReceiver.with { receiver in
+            try await TestServer.with(backend) { server in
+                let app = try await server.createAppWithCatalog()
+                _ = try await WebhookTests.register(server, app, receiver)
+                let body = #"{"app_user_id": "\#(Self.anonymous)", "new_app_user_id": "user-1"}"#
+                #expect(try await server.send(.post, "/v1/subscribers/identify", key: app.publicSandbox, json: body).status == 201)
+                #expect(try await Self.logIn(server, app, from: "user-1", to: "user-2").status == 201)
+                _ = await server.deps.webhooks.drain()
+                let events = try receiver.received().map(WebhookTests.event)
+                #expect(events.map { $0["type"] as? String } == ["SUBSCRIBER_ALIAS"])
+                #expect(events.first?["aliases"] as? [String] == [Self.anonymous, "user-1"])
+                #expect(events.first?["original_app_user_id"] as? String == Self.anonymous)
+                #expect(events.first?["environment"] as? String == "SANDBOX")
+            }
+        }
+    }
 }

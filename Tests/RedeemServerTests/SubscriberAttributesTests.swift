@@ -44,6 +44,16 @@ import Testing
             _ = try await Self.post(server, app.publicSandbox, ["$displayName": ["value": "", "updated_at_ms": 3000]])
             #expect(try await Self.attributes(server, app) == ["favorite_color": "green"])
 
+            // The admin API lists them for support, by any of the customer's IDs, sorted, saying who set them.
+            let listed = try await server.send(.get, "/admin/v1/apps/\(app.id)/customers/alice/attributes", key: server.adminKey)
+            #expect(listed.status == 200, "\(listed.body)")
+            let rows = try #require(try listed.object()["attributes"] as? [[String: Any]])
+            #expect(rows.map { $0["key"] as? String } == ["favorite_color"])
+            #expect(rows.first?["set_with_secret_key"] as? Bool == false && rows.first?["updated_at"] as? String == "1970-01-01T00:00:03Z")
+            let nobody = try await server.send(.get, "/admin/v1/apps/\(app.id)/customers/nobody/attributes", key: app.secret)
+            #expect(nobody.status == 200 && nobody.body == #"{"attributes":[]}"#)
+            #expect(try await server.send(.get, "/admin/v1/apps/\(app.id)/customers/alice/attributes", key: app.publicSandbox).status == 403)
+
             // Through the secret key too, answering the CustomerInfo with the attributes, stamped as sent.
             let backend = try await Self.post(server, app.secret, ["plan_source": ["value": "crm", "updated_at_ms": 1_787_392_800_000]])
             #expect(backend.status == 200)

@@ -168,6 +168,15 @@ def remote_checks(label, env, cwd, base, app):
     check(f"[{label}] --server: offerings replace, and the SDK route serves it at once with the App Store IDs (store-less products left out)",
           replaced.returncode == 0 and status == 200 and offerings.get("current_offering_id") == "default"
           and packages == [("$rc_annual", "com.e2e.monthly.v2")], replaced.stderr + json.dumps(offerings))
+    status, _ = http("POST", f"{base}/v1/subscribers/attr-user/attributes", key=app["keys"]["secret"],
+                     body={"attributes": {"$email": {"value": "attr@example.com", "updated_at_ms": 1787392800000}}})
+    local_attributes = run(["customers", "attributes", "--user", "attr-user"], {**env, "REDEEM_APP": app["id"]}, cwd)
+    remote_attributes = run(["customers", "attributes", "--user", "attr-user", "--json"], with_app, cwd)
+    listed = json.loads(remote_attributes.stdout)["attributes"] if remote_attributes.returncode == 0 else []
+    check(f"[{label}] customers attributes lists what the backend set, locally and through --server",
+          status == 200 and "$email  attr@example.com  (backend, 2026-08-22T10:00:00Z)" in local_attributes.stdout
+          and [(a["key"], a["set_with_secret_key"]) for a in listed] == [("$email", True)],
+          local_attributes.stdout + local_attributes.stderr + remote_attributes.stdout + remote_attributes.stderr)
     gone = run(["offerings", "delete", "--id", "default"], with_app, cwd)
     status, offerings = http("GET", f"{base}/v1/subscribers/someone/offerings", key=app["keys"]["public_production"], headers={"X-Platform": "iOS"})
     check(f"[{label}] --server: offerings delete", gone.returncode == 0 and status == 200 and offerings == {"current_offering_id": None, "offerings": []},

@@ -48,4 +48,6 @@ public protocol AdminStore: RedemptionLinkStore {
     func createOffering(_ offering: Offering, audit: AuditEntry?) async throws
     func updateOffering(_ offering: Offering, audit: AuditEntry?) async throws
     func deleteOffering(appID: String, id: String, audit: AuditEntry?) async throws
+    // Subscriber attributes, for the CLI
+    func attributeRecords(appID: String, appUserID: AppUserID) async throws -> [SubscriberAttributeRecord]
 }

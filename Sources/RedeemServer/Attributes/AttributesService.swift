@@ -1,5 +1,6 @@
 import Foundation
 import RedeemCore
+import RedeemStore
 
 /// Subscriber attributes: what is valid and what wins is `SubscriberAttributeRules` (Core), applied by the store.
 struct AttributesService: Sendable {
@@ -7,6 +8,11 @@ struct AttributesService: Sendable {
     let clock: any RedeemClock
 
     /// Saves what is valid; the keys refused, each with why.
+    /// What the admin API, the CLI and the console show.
+    func records(appID: String, appUserID: AppUserID) async throws -> [SubscriberAttributeRecord] {
+        try await store.attributeRecords(appID: appID, appUserID: appUserID)
+    }
+
     func set(
         appID: String, appUserID: AppUserID, _ request: AttributesRequest, fromBackend: Bool
     ) async throws -> [SubscriberAttributeRules.Refusal] {

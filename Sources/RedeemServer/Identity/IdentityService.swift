@@ -9,9 +9,9 @@ struct IdentityService: Sendable {
     let managed: @Sendable (CustomerInfo, String) -> CustomerInfo
 
     /// The new ID's CustomerInfo, and whether the new ID was created (RevenueCat's 201).
-    func logIn(appID: String, current: AppUserID, new: AppUserID) async throws -> (CustomerInfo, created: Bool) {
+    func logIn(appID: String, current: AppUserID, new: AppUserID, sandbox: Bool) async throws -> (CustomerInfo, created: Bool) {
         let now = clock.now()
-        let created = try await store.logIn(appID: appID, current: current, new: new, now: now)
+        let created = try await store.logIn(appID: appID, current: current, new: new, sandbox: sandbox, now: now)
         return (managed(try await store.customerInfo(appID: appID, appUserID: new, now: now), appID), created)
     }
 
@@ -23,7 +23,7 @@ struct IdentityService: Sendable {
         return managed(info, appID)
     }
 
-    func restoreAlias(appID: String, previous: AppUserID, current: AppUserID) async throws {
-        try await store.restoreAlias(appID: appID, previous: previous, current: current, now: clock.now())
+    func restoreAlias(appID: String, previous: AppUserID, current: AppUserID, sandbox: Bool) async throws {
+        try await store.restoreAlias(appID: appID, previous: previous, current: current, sandbox: sandbox, now: clock.now())
     }
 }

@@ -222,6 +222,62 @@ extension Components {
                 case fetchToken = "fetch_token"
             }
         }
+        /// - Remark: Generated from `#/components/schemas/CustomerAttributes`.
+        internal struct CustomerAttributes: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CustomerAttributes/AttributesPayload`.
+            internal struct AttributesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/CustomerAttributes/AttributesPayload/key`.
+                internal var key: Swift.String
+                /// - Remark: Generated from `#/components/schemas/CustomerAttributes/AttributesPayload/value`.
+                internal var value: Swift.String
+                /// The client's `updated_at_ms`.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CustomerAttributes/AttributesPayload/updated_at`.
+                internal var updatedAt: Foundation.Date
+                /// Set by the app's backend rather than its SDK.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CustomerAttributes/AttributesPayload/set_with_secret_key`.
+                internal var setWithSecretKey: Swift.Bool
+                /// Creates a new `AttributesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - key:
+                ///   - value:
+                ///   - updatedAt: The client's `updated_at_ms`.
+                ///   - setWithSecretKey: Set by the app's backend rather than its SDK.
+                internal init(
+                    key: Swift.String,
+                    value: Swift.String,
+                    updatedAt: Foundation.Date,
+                    setWithSecretKey: Swift.Bool
+                ) {
+                    self.key = key
+                    self.value = value
+                    self.updatedAt = updatedAt
+                    self.setWithSecretKey = setWithSecretKey
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case key
+                    case value
+                    case updatedAt = "updated_at"
+                    case setWithSecretKey = "set_with_secret_key"
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/CustomerAttributes/attributes`.
+            internal typealias AttributesPayload = [Components.Schemas.CustomerAttributes.AttributesPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/CustomerAttributes/attributes`.
+            internal var attributes: Components.Schemas.CustomerAttributes.AttributesPayload
+            /// Creates a new `CustomerAttributes`.
+            ///
+            /// - Parameters:
+            ///   - attributes:
+            internal init(attributes: Components.Schemas.CustomerAttributes.AttributesPayload) {
+                self.attributes = attributes
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case attributes
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/PromotionalRequest`.
         internal struct PromotionalRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PromotionalRequest/duration`.

@@ -194,6 +194,17 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers/{app_user_id}/purchases`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/purchases/get(listCustomerPurchases)`.
     func listCustomerPurchases(_ input: Operations.ListCustomerPurchases.Input) async throws -> Operations.ListCustomerPurchases.Output
+    /// A customer's subscriber attributes, by any of its app user IDs
+    ///
+    /// The attributes RevenueCat's SDKs and backends set (`POST /v1/subscribers/{id}/attributes`), sorted by key, each
+    /// with whether the app's secret key set it (only such an `$email` reaches the customer portal). An unknown ID has
+    /// none.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers/{app_user_id}/attributes`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/attributes/get(listCustomerAttributes)`.
+    func listCustomerAttributes(_ input: Operations.ListCustomerAttributes.Input) async throws -> Operations.ListCustomerAttributes.Output
     /// Grant an entitlement for a duration or until a date
     ///
     /// RevenueCat's granted (promotional) entitlement: recorded as a purchase in the `promotional` store of the
@@ -916,6 +927,25 @@ extension APIProtocol {
         headers: Operations.ListCustomerPurchases.Input.Headers = .init()
     ) async throws -> Operations.ListCustomerPurchases.Output {
         try await listCustomerPurchases(Operations.ListCustomerPurchases.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// A customer's subscriber attributes, by any of its app user IDs
+    ///
+    /// The attributes RevenueCat's SDKs and backends set (`POST /v1/subscribers/{id}/attributes`), sorted by key, each
+    /// with whether the app's secret key set it (only such an `$email` reaches the customer portal). An unknown ID has
+    /// none.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers/{app_user_id}/attributes`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/attributes/get(listCustomerAttributes)`.
+    internal func listCustomerAttributes(
+        path: Operations.ListCustomerAttributes.Input.Path,
+        headers: Operations.ListCustomerAttributes.Input.Headers = .init()
+    ) async throws -> Operations.ListCustomerAttributes.Output {
+        try await listCustomerAttributes(Operations.ListCustomerAttributes.Input(
             path: path,
             headers: headers
         ))
