@@ -27,6 +27,50 @@ import Testing
 
     /// A second store on the same database stands for `redeem` CLI commands beside the server (SQLite) or another
     /// instance (PostgreSQL): its commits show in the server's next answer, cached or not.
+    /// Offerings are kept in memory per app, secret-key Customer Info per customer: a change made by another instance
+    /// (another store on the same database) shows on the next request.
+    @Test(arguments: TestDatabases.available)
+    func offeringsAndAttributesFromAnotherProcessShowAtOnce(_ backend: TestBackend) async throws {
+        try await TestDatabases.withTwoStores(backend) { serverStore, otherStore in
+            let clock = ManualClock(TestServer.start)
+            let deps = try await ServerDependencies(store: serverStore, clock: clock)
+            let other = AdminService(store: otherStore, clock: clock, actor: "test")
+            var changes = AppChanges()
+            changes.name = "A"
+            let created = try await other.createApp(changes)
+            let appID = created.app.id
+            _ = try await other.createProduct(
+                appID: appID,
+                ProductInput(id: "life", type: "non_consumable", entitlements: ["pro"], storeIDs: StoreProductIDs(appStore: "com.a.life")))
+            let key = try #require(created.plaintext(.publicSandbox))
+            let secret = try #require(created.plaintext(.secret))
+            let app = Application(router: try buildRouter(deps))
+            try await app.test(.router) { client in
+                func get(_ uri: String, _ key: String) async throws -> String {
+                    try await client.execute(
+                        uri: uri, method: .get, headers: [.authorization: "Bearer \(key)", HTTPField.Name("X-Platform")!: "iOS"]
+                    ) {
+                        String(buffer: $0.body)
+                    }
+                }
+                let offerings = "/v1/subscribers/bob/offerings"
+                #expect(try await get(offerings, key) == #"{"current_offering_id":null,"offerings":[]}"#)
+                _ = try await other.createOffering(
+                    appID: appID, id: "main", .init(isCurrent: true, packages: [.init(id: "$rc_lifetime", productID: "life")]))
+                #expect(try await get(offerings, key).contains(#""platform_product_identifier":"com.a.life""#))
+                _ = try await other.updateProduct(appID: appID, id: "life", ProductUpdate(storeIDs: StoreProductIDs(appStore: "com.a.life2")))
+                #expect(try await get(offerings, key).contains(#""platform_product_identifier":"com.a.life2""#))
+                #expect(try await get("/v1/product_entitlement_mapping", key).contains(#""com.a.life2""#))
+
+                #expect(!(try await get("/v1/subscribers/bob", secret).contains("tier")))
+                _ = try await otherStore.setAttributes(
+                    appID: appID, appUserID: try AppUserID(validating: "bob"), changes: [.init(key: "tier", value: "gold", updatedAt: clock.now())],
+                    fromBackend: true, now: clock.now())
+                #expect(try await get("/v1/subscribers/bob", secret).contains(#""tier":{"updated_at_ms":1780272000000,"value":"gold"}"#))
+            }
+        }
+    }
+
     @Test(arguments: TestDatabases.available)
     func writesFromAnotherProcessShowAtOnce(_ backend: TestBackend) async throws {
         try await TestDatabases.withTwoStores(backend) { serverStore, otherStore in

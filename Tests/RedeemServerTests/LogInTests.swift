@@ -149,4 +149,22 @@ import Testing
             }
         }
     }
+
+    /// Twenty devices logging in as one new user at once: one creates it (201) and brings its anonymous history; for the
+    /// others the user exists and has an anonymous ID of its own, so they switch to it (200) and nothing moves. None fails.
+    @Test(arguments: TestDatabases.available)
+    func devicesLoggingInAsOneNewUserAtOnceAllSucceed(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend, setup: .live) { server in
+            let app = try await server.createAppWithCatalog()
+            let devices = (0..<20).map { String(format: "$RCAnonymousID:%032x", $0 + 1) }
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for device in devices { group.addTask { try await Self.logIn(server, app, from: device, to: "shared-user").status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.sorted() == [Int](repeating: 200, count: 19) + [201], "\(statuses)")
+            let customer = try #require(try await server.deps.store.findCustomer(appID: app.id, appUserID: .init(validating: "shared-user")))
+            #expect(customer.aliases.count == 2 && customer.aliases.contains("shared-user"))
+            #expect(customer.aliases.filter { devices.contains($0) }.count == 1)
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RedeemCore
+import RedeemStore
 
 /// RevenueCat's `logIn` and Android's restore alias: who becomes whom is `LogInRules` (Core), applied by the store.
 struct IdentityService: Sendable {
@@ -11,7 +12,7 @@ struct IdentityService: Sendable {
     /// The new ID's CustomerInfo, and whether the new ID was created (RevenueCat's 201).
     func logIn(appID: String, current: AppUserID, new: AppUserID, sandbox: Bool) async throws -> (CustomerInfo, created: Bool) {
         let now = clock.now()
-        let created = try await store.logIn(appID: appID, current: current, new: new, sandbox: sandbox, now: now)
+        let created = try await Self.againOnConflict { try await store.logIn(appID: appID, current: current, new: new, sandbox: sandbox, now: now) }
         return (managed(try await store.customerInfo(appID: appID, appUserID: new, now: now), appID), created)
     }
 
@@ -24,6 +25,14 @@ struct IdentityService: Sendable {
     }
 
     func restoreAlias(appID: String, previous: AppUserID, current: AppUserID, sandbox: Bool) async throws {
-        try await store.restoreAlias(appID: appID, previous: previous, current: current, sandbox: sandbox, now: clock.now())
+        try await Self.againOnConflict {
+            try await store.restoreAlias(appID: appID, previous: previous, current: current, sandbox: sandbox, now: clock.now())
+        }
+    }
+
+    /// Two devices logging in as one new user at once: the second's alias or customer collides with the first's. Deciding
+    /// again on what is there now settles it (the new ID exists by then, so it merges or switches).
+    static func againOnConflict<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let error as StoreError where error.isConflict { return try await body() }
     }
 }
