@@ -18,7 +18,10 @@ public struct AppUserID: Hashable, Sendable, CustomStringConvertible {
                 throw ValidationError(field: "app_user_id", reason: "anonymous IDs are $RCAnonymousID: followed by 32 lowercase hex digits")
             }
         } else {
-            let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Printable ASCII without spaces (almost every ID) has nothing to trim and no invisible or control character,
+            // so the trimming and Unicode scans below (Foundation's, slow on Linux) are skipped.
+            let plain = string.utf8.allSatisfy { (0x21...0x7E).contains($0) }
+            let trimmed = plain ? string : string.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !Self.blocklist.contains(trimmed.lowercased()) else {
                 throw ValidationError(field: "app_user_id", reason: "'\(string)' is not allowed as an app user ID")
             }
@@ -28,6 +31,10 @@ public struct AppUserID: Hashable, Sendable, CustomStringConvertible {
             }
             guard !string.contains("/") else {
                 throw ValidationError(field: "app_user_id", reason: "must not contain '/'")
+            }
+            if plain {
+                self.rawValue = string
+                return
             }
             guard !string.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
                 throw ValidationError(field: "app_user_id", reason: "must not contain control characters")

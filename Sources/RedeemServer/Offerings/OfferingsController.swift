@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import RedeemCore
 
@@ -15,7 +16,7 @@ struct OfferingsController {
     @Sendable func offerings(_ request: Request, context: AppRequestContext) async throws -> Response {
         let appID = try context.sdkAppID()
         _ = try AppUserID.parse(try context.parameters.decoded("app_user_id"))
-        let platform = StorePlatform(xPlatform: request.headers[.init("X-Platform")!])
+        let platform = StorePlatform(xPlatform: request.headers[Self.platformHeader])
         let bytes = try await service.offerings(appID: appID, platform: platform, sandbox: context.key?.kind == .publicSandbox)
         return Self.json(bytes)
     }
@@ -24,7 +25,10 @@ struct OfferingsController {
         Self.json(try await service.productEntitlementMapping(appID: try context.sdkAppID()))
     }
 
-    static func json(_ bytes: [UInt8]) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    static let platformHeader = HTTPField.Name("X-Platform")!
+
+    /// The cached buffer itself: a `ByteBuffer` shares its storage, so no request copies the document.
+    static func json(_ bytes: ByteBuffer) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: bytes))
     }
 }

@@ -5,4 +5,6 @@ import RedeemCore
 protocol OfferingsStore: Sendable {
     func catalogVersion(appID: String) async throws -> Int64?
     func catalog(appID: String) async throws -> (offerings: [Offering], products: [Product])
+    /// SQLite's commit counter, nil on PostgreSQL: while it stands still, no catalog can have changed.
+    func changeToken() async throws -> UInt64?
 }
