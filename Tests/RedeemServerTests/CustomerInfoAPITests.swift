@@ -41,6 +41,11 @@ import Testing
                 #expect(reply.status == 400, "\(bad)")
                 #expect(reply.code == 7256, "\(bad)")
             }
+            // Only white space, ASCII or not (a tab, an ideographic space), is an empty ID.
+            for blank in ["%20%20", "%09", "%E3%80%80"] {
+                let reply = try await server.send(.get, "/v1/subscribers/\(blank)", key: app.publicSandbox)
+                #expect(reply.status == 400 && reply.code == 7220, "\(blank)")
+            }
             // Bytes that are not UTF-8 are refused naming the parameter, not stored as a customer's ID.
             let notUTF8 = try await server.send(.get, "/v1/subscribers/%C0%AF", key: app.publicSandbox)
             #expect(notUTF8.status == 400)

@@ -85,6 +85,8 @@ extension Parameters {
     /// A path parameter, percent-decoded; bytes that are not UTF-8 (`%C0%AF`) are a 400 naming the parameter.
     func decoded(_ name: String) throws -> String {
         let raw = try require(name)
+        // Without a '%' there is nothing to decode (Foundation's decoder is slow on Linux).
+        guard raw.utf8.contains(UInt8(ascii: "%")) else { return raw }
         guard let decoded = raw.removingPercentEncoding else {
             throw APIError.badRequest("'\(name)' is not valid percent-encoded UTF-8.", field: name)
         }
