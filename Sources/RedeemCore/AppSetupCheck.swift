@@ -3,8 +3,14 @@ import Foundation
 /// What an app's settings leave buyers without, as RevenueCat warns when redemption links are on without an icon and
 /// a store link. Each warning says what is missing and what it costs the buyer.
 public enum AppSetupCheck {
-    public static func warnings(_ app: App) -> [String] {
+    /// `paidCheckout`: whether this server has Stripe, without which production purchase links and paid offers sell nothing.
+    public static func warnings(_ app: App, paidCheckout: Bool) -> [String] {
         var warnings: [String] = []
+        if !paidCheckout {
+            warnings.append(
+                "Stripe is not configured on this server (REDEEM_STRIPE_SECRET_KEY): production purchase links and paid offers tell "
+                    + "buyers they are not on sale; only sandbox links complete.")
+        }
         let linksOn = app.redemptionLinkPolicy != .disabled
         if linksOn, app.iconURL == nil {
             warnings.append("Redemption links are on but the app has no icon: the link page and e-mails show a generic one.")

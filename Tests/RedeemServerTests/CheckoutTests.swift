@@ -112,7 +112,32 @@ import Testing
             #expect(try await server.send(.get, "/sandbox/p/\(app.id)/monthly", key: nil).status == 403)
             #expect(try await server.send(.get, "/sandbox/p/\(app.id)/monthly?app_user_id=bob", key: nil).status == 200)
             #expect(try await server.send(.get, "/sandbox/p/\(app.id)/nothing", key: nil).status == 404)
-            #expect(try await server.send(.get, "/p/\(app.id)/monthly/bob", key: nil).status == 503)
+            // Without Stripe the buyer reads, in the app's name, that it is not on sale; never the operator's advice.
+            let production = try await server.send(.get, "/p/\(app.id)/monthly/bob", key: nil)
+            #expect(production.status == 503)
+            #expect(production.body.contains("isn’t on sale here yet") && production.body.contains("doesn’t take payments on the web yet"))
+            #expect(!production.body.contains("configured") && !production.body.contains("sandbox"))
+        }
+    }
+
+    /// A refused address is the same form again, with what was typed and the checkout kept; corrected, it completes.
+    @Test(arguments: TestDatabases.available) func aMistypedAddressComesBackOnTheCheckout(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await Self.shop(server)
+            let page = try await server.send(.get, "/sandbox/p/\(app.id)/lifetime?utm_source=mail", key: nil)
+            let checkoutID = try Self.checkoutID(page)
+            let typo = try await server.send(
+                .post, "/sandbox/p/\(app.id)/lifetime", key: nil, json: "email=jane%40example&checkout_id=\(checkoutID)&param.utm_source=mail",
+                headers: Self.form)
+            #expect(typo.status == 422)
+            #expect(typo.body.contains("Enter the e-mail address for your receipt and your link"))
+            #expect(typo.body.contains(#"value="jane@example""#))
+            #expect(try Self.checkoutID(typo) == checkoutID)
+            #expect(typo.body.contains(#"name="param.utm_source" value="mail""#))
+            let corrected = try await server.send(
+                .post, "/sandbox/p/\(app.id)/lifetime", key: nil, json: "email=jane%40example.com&checkout_id=\(checkoutID)&param.utm_source=mail",
+                headers: Self.form)
+            #expect(corrected.status == 303)
         }
     }
 

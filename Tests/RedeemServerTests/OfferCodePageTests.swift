@@ -67,6 +67,15 @@ import Testing
             #expect(missing.status == 404)
             #expect(missing.body.contains("This code is not valid."))
             #expect(!missing.body.contains("Claim offer"))
+            // The code field again, holding what was typed, so a typo is retyped rather than a dead end.
+            #expect(missing.body.contains(#"name="code""#) && missing.body.contains(#"value="NOPE1234""#))
+            // From a product's checkout ("Have an offer code?"), the way back to it.
+            let fromCheckout = try await server.send(.get, "/sandbox/p/\(app.id)/monthly?code=NOPE1234", key: nil)
+            let location = try #require(fromCheckout.headers[.location])
+            #expect(location.hasSuffix("&product=monthly"))
+            let refused = try await server.send(.get, location, key: nil)
+            #expect(refused.status == 404 && refused.body.contains(#"href="https://pay.example.com/sandbox/p/\#(app.id)/monthly""#))
+            #expect(refused.body.contains(#"name="product" value="monthly""#))
             let ask = try await server.send(.get, "/redeem?ctx=offercodes&id=\(app.id)", key: nil)
             #expect(ask.status == 200 && ask.body.contains(#"name="code""#))
             #expect(try await server.send(.get, "/redeem?ctx=other&id=\(app.id)&code=X", key: nil).status == 400)
@@ -106,8 +115,11 @@ import Testing
             #expect(page.body.contains("Continue to checkout"))
             let claim = try Self.claimID(page)
             let fields = "ctx=offercodes&id=\(app.id)&code=HALFYEAR&claim_id=\(claim)&email=payer%40example.com&app_user_id=buyer-7"
-            // Production has no checkout for offers here: a clear 503, nothing redeemed.
-            #expect(try await server.send(.post, "/redeem", key: nil, json: fields, headers: CheckoutTests.form).status == 503)
+            // Production has no checkout for offers here: a clear 503 in the app's words, nothing redeemed.
+            let production = try await server.send(.post, "/redeem", key: nil, json: fields, headers: CheckoutTests.form)
+            #expect(production.status == 503 && production.body.contains("doesn’t take payments on the web yet"))
+            let shown = try await server.send(.get, "/redeem?ctx=offercodes&id=\(app.id)&code=HALFYEAR", key: nil)
+            #expect(shown.status == 503 && !shown.body.contains("Continue to checkout"))
             let checkout = try await server.send(.post, "/sandbox/redeem", key: nil, json: fields, headers: CheckoutTests.form)
             #expect(checkout.status == 200)
             #expect(checkout.body.contains("Pay (sandbox)") && checkout.body.contains(#"action="/sandbox/redeem/pay""#))
@@ -253,11 +265,13 @@ extension OfferCodePageTests {
             let typed = try await server.send(.get, "/sandbox/p/\(app.id)/monthly?app_user_id=buyer-3&code=half-year", key: nil)
             #expect(typed.status == 303)
             let location = try #require(typed.headers[.location])
-            #expect(location == "/sandbox/redeem?ctx=offercodes&id=\(app.id)&code=half-year&app_user_id=buyer-3")
+            #expect(location == "/sandbox/redeem?ctx=offercodes&id=\(app.id)&code=half-year&product=monthly&app_user_id=buyer-3")
             let page = try await server.send(.get, location, key: nil)
             #expect(page.body.contains("$9.99 for 6 months, paid now."), "the price before paying")
             let production = try await server.send(.get, "/p/\(app.id)/monthly?code=HALFYEAR", key: nil)
-            #expect(production.headers[.location] == "/redeem?ctx=offercodes&id=\(app.id)&code=HALFYEAR", "before Stripe, even without it")
+            #expect(
+                production.headers[.location] == "/redeem?ctx=offercodes&id=\(app.id)&code=HALFYEAR&product=monthly", "before Stripe, even without it"
+            )
             #expect(try await server.deps.store.customCodes(appID: app.id, offerID: offer).first?.redemptionCount == 0, "nothing used yet")
             // A link's own settings are checked first, wherever it leads.
             #expect(try await server.send(.get, "/sandbox/p/\(app.id)/monthly?code=HALFYEAR&after_purchase=bogus", key: nil).status == 422)

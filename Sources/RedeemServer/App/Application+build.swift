@@ -138,7 +138,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     console.addRoutes(to: router)
     ConsoleOperationsController(console: console, admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: router)
     ConsoleOverviewController(console: console).addRoutes(to: router)
-    ConsoleSettingsController(console: console, admin: deps.admin, publicURL: deps.publicURL).addRoutes(to: router)
+    ConsoleSettingsController(console: console, admin: deps.admin, publicURL: deps.publicURL, paidCheckout: deps.stripe != nil).addRoutes(to: router)
     ConsoleCatalogController(console: console, admin: deps.admin).addRoutes(to: router)
     ConsoleOfferingsController(console: console, admin: deps.admin).addRoutes(to: router)
     ConsolePreviewController(console: console, admin: deps.admin, checkoutPages: deps.checkoutPages, linkPages: linkPages, publicURL: deps.publicURL)

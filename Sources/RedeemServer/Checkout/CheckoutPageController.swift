@@ -26,6 +26,7 @@ struct CheckoutPageController {
     static func offerCodeRedirect(_ request: Request, link: CheckoutLink, sandbox: Bool) -> Response? {
         guard let code = request.uri.queryParameters["code"].map(String.init), !code.isEmpty else { return nil }
         var location = OfferCodeLinks.redeemPagePath(appID: link.app.id, sandbox: sandbox) + OfferCodeLinks.encode(code)
+        location += "&product=" + OfferCodeLinks.encode(link.product.id)
         if let buyer = link.buyer { location += "&app_user_id=" + OfferCodeLinks.encode(buyer.rawValue) }
         return CheckoutPages.redirect(to: location)
     }
@@ -84,7 +85,7 @@ struct CheckoutPageController {
         default: throw ValidationError(field: "allow_promotion_codes", reason: "must be true or false")
         }
         if let redirect = Self.offerCodeRedirect(request, link: link, sandbox: false) { return redirect }
-        guard let stripe else { throw CheckoutError.paidCheckoutUnavailable(hint: "use the sandbox link") }
+        guard let stripe else { return pages.notForSale(link: link) }
         try await service.ensureNotOwned(product: link.product, buyer: link.buyer, at: clock.now())
         var params: [String: String] = [:]
         for (name, value) in request.uri.queryParameters where !Self.reserved.contains(String(name)) { params[String(name)] = String(value) }
@@ -174,23 +175,39 @@ struct CheckoutPageController {
         for (name, value) in request.uri.queryParameters where !Self.reserved.contains(String(name)) {
             hidden.append(["name": "param." + String(name), "value": String(value)])
         }
+        let email = request.uri.queryParameters["email"].map(String.init)
+        return sandboxForm(link: link, request: request, hidden: hidden, email: email, emailLocked: email != nil, status: .ok)
+    }
+
+    /// The sandbox checkout's form; after a refused address, again with what was typed and why (status 422).
+    func sandboxForm(
+        link: CheckoutLink, request: Request, hidden: [[String: String]], email: String?, emailLocked: Bool, status: HTTPResponse.Status,
+        error: String? = nil
+    ) -> Response {
         var extra: [String: Any] = ["action": request.uri.path, "hidden": hidden, "codeAction": request.uri.path]
-        if let buyer = link.buyer, context.parameters.get("app_user_id") == nil {
-            extra["codeHidden"] = [["name": "app_user_id", "value": buyer.rawValue]]
+        // The code form leads to the offer page and back; a buyer named in the query rides along (a path one is in `action`).
+        if let buyer = hidden.first(where: { $0["name"] == "app_user_id" })?["value"] {
+            extra["codeHidden"] = [["name": "app_user_id", "value": buyer]]
         }
-        if let email = request.uri.queryParameters["email"] {
-            extra["email"] = String(email)
-            extra["emailLocked"] = true
-        }
-        return pages.page("sandbox-checkout", status: .ok, link: link, extra: extra)
+        extra["email"] = email
+        extra["emailLocked"] = emailLocked
+        extra["error"] = error
+        return pages.page("sandbox-checkout", status: status, link: link, extra: extra)
     }
 
     @Sendable func sandboxPay(_ request: Request, context: AppRequestContext) async throws -> Response {
         let fields = try await FormBody.parse(request)
         let link = try await resolve(request, context: context, sandbox: true, fields: fields)
+        guard let checkoutID = fields["checkout_id"], (16...64).contains(checkoutID.count) else {
+            throw APIError.badRequest("Missing or malformed checkout_id; open the purchase link again.", field: "checkout_id")
+        }
         let email = (fields["email"] ?? "").trimmingCharacters(in: .whitespaces)
-        guard Formats.isEmail(email), let checkoutID = fields["checkout_id"], (16...64).contains(checkoutID.count) else {
-            throw ValidationError(field: "email", reason: "must be an e-mail address")
+        guard Formats.isEmail(email) else {
+            // The same form again, with what was typed: a typo is not a dead end.
+            let hidden = fields.filter { $0.key != "email" }.sorted { $0.key < $1.key }.map { ["name": $0.key, "value": $0.value] }
+            return sandboxForm(
+                link: link, request: request, hidden: hidden, email: String(email.prefix(254)), emailLocked: false,
+                status: .unprocessableContent, error: CheckoutPages.emailRefused)
         }
         var params: [String: String] = [:]
         for (name, value) in fields where name.hasPrefix("param.") { params[String(name.dropFirst(6))] = value }

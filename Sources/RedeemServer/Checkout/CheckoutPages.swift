@@ -112,4 +112,18 @@ struct CheckoutPages: Sendable {
     }
 
     static func encode(_ value: String) -> String { PercentEncoding.component(value) }
+
+    /// A production link on a server without paid checkout: in the app's name, what the buyer can do. Why it is so is
+    /// the operator's to read, in the console's setup checks, never the buyer's.
+    func notForSale(link: CheckoutLink) -> Response {
+        let product = link.product.displayName ?? link.product.id
+        var text = "\(link.app.name) doesn’t take payments on the web yet, so nothing was charged."
+        text += link.app.supportEmail == nil ? " Get it in the app instead." : " Get it in the app, or write to the support address below."
+        return page(
+            "message", status: .serviceUnavailable, link: link,
+            extra: ["title": "\(product) isn’t on sale here yet", "text": text])
+    }
+
+    /// A refused address, named by the field's label on the checkout and offer pages.
+    static let emailRefused = "Enter the e-mail address for your receipt and your link, such as name@example.com."
 }

@@ -9,6 +9,8 @@ struct ConsoleSettingsController {
     let console: ConsoleController
     let admin: AdminService
     let publicURL: URL
+    /// Whether Stripe is configured; its absence is a setup warning.
+    let paidCheckout: Bool
 
     func addRoutes(to parent: Router<AppRequestContext>) {
         let router = parent.group().add(middleware: ConsoleRedirectMiddleware())
@@ -124,7 +126,7 @@ struct ConsoleSettingsController {
             "android_cert_fingerprints": form?["android_cert_fingerprints"] ?? app.androidCertFingerprints.joined(separator: "\n"),
             "after_purchase_url": value("after_purchase_url", app.afterPurchaseURL),
             "redemption_link_lifetime_minutes": form?["redemption_link_lifetime_minutes"] ?? String(app.redemptionLinkLifetimeSeconds / 60),
-            "scheme": app.scheme, "warnings": AppSetupCheck.warnings(app),
+            "scheme": app.scheme, "warnings": AppSetupCheck.warnings(app, paidCheckout: paidCheckout),
             "policies": Self.options(
                 RedemptionLinkPolicy.allCases.map(\.rawValue), form?["redemption_link_policy"] ?? app.redemptionLinkPolicy.rawValue),
             "restores": Self.options(RestoreBehavior.allCases.map(\.rawValue), form?["restore_behavior"] ?? app.restoreBehavior.rawValue),

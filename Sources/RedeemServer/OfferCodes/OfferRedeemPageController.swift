@@ -25,17 +25,26 @@ struct OfferRedeemPageController {
         guard let appID = query["id"].map(String.init), !appID.isEmpty else { throw APIError.badRequest("Missing the app ID.", field: "id") }
         let app = try await service.app(id: appID)
         let buyer = try query["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse(String($0)) }
+        let back = await backLink(app: app, productID: query["product"].map(String.init), buyer: buyer, sandbox: sandbox)
         var hidden = [["name": "id", "value": app.id]]
         if let buyer { hidden.append(["name": "app_user_id", "value": buyer.rawValue]) }
+        if let back { hidden.append(["name": "product", "value": back.productID]) }
         guard let code = query["code"].map(String.init), !code.trimmingCharacters(in: .whitespaces).isEmpty else {
-            return page(app: app, sandbox: sandbox, status: .ok, extra: ["askCode": true, "hidden": hidden])
+            return page(app: app, sandbox: sandbox, status: .ok, extra: ["askCode": true, "hidden": hidden].merging(back?.context ?? [:]) { $1 })
         }
         try await service.countPageView(ip: context.remoteIP)
         let found: FoundOfferCode
         switch try await service.lookUp(appID: app.id, code: code) {
         case .failure(let failure):
-            return page(app: app, sandbox: sandbox, status: failure.pageStatus, extra: ["error": failure.message])
+            return codeRefused(app: app, sandbox: sandbox, failure: failure, code: code, hidden: hidden, back: back)
         case .success(let value): found = value
+        }
+        let format = BuyerFormat(acceptLanguage: request.headers[.acceptLanguage])
+        // A paid offer needs Stripe in production: said before the buyer types anything, in the app's name.
+        if found.offer.isPaid, !sandbox, stripe == nil {
+            return page(
+                app: app, sandbox: sandbox, status: .serviceUnavailable,
+                extra: describe(found, code: code, format: format).merging(["error": Self.notPayable(app)]) { $1 })
         }
         hidden += [
             ["name": "ctx", "value": "offercodes"], ["name": "code", "value": code],
@@ -43,20 +52,47 @@ struct OfferRedeemPageController {
         ]
         return page(
             app: app, sandbox: sandbox, status: .ok,
-            extra: describe(found, code: code, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage])).merging([
-                "hidden": hidden, "showForm": true,
-            ]) { $1 })
+            extra: describe(found, code: code, format: format).merging(["hidden": hidden, "showForm": true]) { $1 })
+    }
+
+    /// A code that cannot be used: the code field again with what was typed, why, and the way back to the product.
+    func codeRefused(
+        app: App, sandbox: Bool, failure: OfferRedemptionFailure, code: String, hidden: [[String: String]], back: BackLink?
+    ) -> Response {
+        let error = failure == .invalid ? "This code is not valid. Check it for typos and enter it again." : failure.message
+        let extra: [String: Any] = ["askCode": true, "typedCode": String(code.prefix(64)), "hidden": hidden, "error": error]
+        return page(app: app, sandbox: sandbox, status: failure.pageStatus, extra: extra.merging(back?.context ?? [:]) { $1 })
+    }
+
+    static func notPayable(_ app: App) -> String {
+        "\(app.name) doesn’t take payments on the web yet, so this offer can’t be paid for here. Nothing was charged."
+    }
+
+    /// The product whose checkout sent the buyer here (`?product=`), to go back to it.
+    struct BackLink {
+        let productID: String
+        let url: String
+        let name: String
+        var context: [String: Any] { ["backURL": url, "backName": name] }
+    }
+
+    func backLink(app: App, productID: String?, buyer: AppUserID?, sandbox: Bool) async -> BackLink? {
+        guard let productID, !productID.isEmpty, let product = try? await service.product(appID: app.id, id: productID) else { return nil }
+        let url = PurchaseLinks.url(
+            publicURL: service.publicURL, appID: app.id, productID: product.id, sandbox: sandbox, appUserID: buyer?.rawValue)
+        return BackLink(productID: product.id, url: url, name: product.displayName ?? product.id)
     }
 
     /// The claim's page again, the offer described and the form kept with what was typed, saying why it was refused.
     func refused(
-        _ claim: Claim, found: FoundOfferCode, request: Request, sandbox: Bool, status: HTTPResponse.Status, error: String
+        _ claim: Claim, found: FoundOfferCode, request: Request, sandbox: Bool, status: HTTPResponse.Status, error: String,
+        emailRefused: Bool = false
     ) -> Response {
         let format = BuyerFormat(acceptLanguage: request.headers[.acceptLanguage])
         return page(
             app: claim.app, sandbox: sandbox, status: status,
             extra: describe(found, code: claim.code, format: format).merging([
-                "hidden": claim.hiddenFields, "showForm": true, "email": claim.email, "error": error,
+                "hidden": claim.hiddenFields, "showForm": true, "email": claim.email, "error": error, "emailRefused": emailRefused,
             ]) { $1 })
     }
 
@@ -68,13 +104,14 @@ struct OfferRedeemPageController {
         let found: FoundOfferCode
         switch try await service.lookUpClaim(appID: claim.app.id, code: claim.code) {
         case .failure(let failure):
-            return page(app: claim.app, sandbox: sandbox, status: failure.pageStatus, extra: ["error": failure.message])
+            let hidden = claim.hiddenFields.filter { $0["name"] == "id" || $0["name"] == "app_user_id" }
+            return codeRefused(app: claim.app, sandbox: sandbox, failure: failure, code: claim.code, hidden: hidden, back: nil)
         case .success(let value): found = value
         }
         guard claim.emailIsValid else {
             return refused(
                 claim, found: found, request: request, sandbox: sandbox, status: .unprocessableContent,
-                error: "Enter the e-mail address for your receipt and your link, such as name@example.com.")
+                error: CheckoutPages.emailRefused, emailRefused: true)
         }
         guard found.offer.isPaid else { return try await grant(claim, found: found, request: request, sandbox: sandbox, payment: nil) }
         // Decided as the redemption will decide it, before anyone pays for what they cannot have.
@@ -96,7 +133,9 @@ struct OfferRedeemPageController {
 
     /// Production: Stripe Checkout for the offer's price; the webhook redeems the code when the payment succeeds.
     func stripeCheckout(_ claim: Claim, found: FoundOfferCode) async throws -> Response {
-        guard let stripe else { throw CheckoutError.paidCheckoutUnavailable(hint: "use the sandbox page") }
+        guard let stripe else {
+            return page(app: claim.app, sandbox: false, status: .serviceUnavailable, extra: ["error": Self.notPayable(claim.app)])
+        }
         let base = service.publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         let code = OfferCode.normalize(claim.code) ?? OfferCode.normalizeCustom(claim.code) ?? claim.code
         let url = try await stripe.createOfferSession(

@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""A buyer's mistakes on the checkout and offer pages are never a dead end, in a real browser (Playwright from PyPI
+driving Debian's Chromium) against `redeem serve` on SQLite, without Stripe. Set up through the CLI: a branded app, a
+subscription, a free-trial offer (code WELCOME) and a paid one (code INTRO).
+- A mistyped address at the sandbox checkout comes back (422) on the same branded page with what was typed and a
+  sentence naming the field; corrected there, the purchase completes.
+- A mistyped code under "Have an offer code?" comes back (404) with the code field holding what was typed and a way
+  back to the product; the right code then shows its offer.
+- The production purchase link and a paid offer, on a server without Stripe, say in the app's name that it is not on
+  sale, with no operator advice.
+Every page is measured at 390 px: none is wider than the screen. Screenshots at desktop and phone width go to
+test-artifacts/buyer-forms/.
+Usage: buyer_forms_browser.py path/to/redeem. Prints 'N passed, M failed'."""
+import json, os, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from support import HANG_GUARD, check, finish, free_port, run_cli, scratch_dir, screenshots, wait_healthy  # noqa: E402
+
+BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ARTIFACTS = os.path.join(ROOT, "test-artifacts", "buyer-forms")
+APP_NAME, PRODUCT = "Forms Demo", "Pro monthly"
+EMAIL_LABEL = "E-mail for your receipt and your link"
+OPERATOR_WORDS = ("configured", "sandbox link", "REDEEM_", "try again in a little while", "Redeem")
+
+
+def set_up(env):
+    app = json.loads(run_cli(BIN, ["apps", "create", "--name", APP_NAME, "--support-email", "help@example.com",
+                                   "--icon-url", "/assets/demo-icon.svg", "--json"], env))
+    run_cli(BIN, ["products", "create", "--app", app["id"], "--id", "monthly", "--type", "subscription", "--period", "P1M",
+                  "--price", "4.99", "--currency", "USD", "--entitlement", "pro", "--display-name", PRODUCT], env)
+    for code, terms in (("WELCOME", ["--payment-mode", "free_trial", "--duration", "P1M", "--periods", "1"]),
+                        ("INTRO", ["--payment-mode", "pay_up_front", "--duration", "P3M", "--periods", "1", "--price", "1.99"])):
+        offer = json.loads(run_cli(BIN, ["offers", "create", "--app", app["id"], "--product", "monthly", "--reference-name", code.title(),
+                                         *terms, "--eligibility", "new", "--eligibility", "existing", "--eligibility", "expired", "--json"], env))
+        run_cli(BIN, ["codes", "create-custom", "--app", app["id"], "--offer", offer["id"], "--code", code, "--max-redemptions", "50"], env)
+    return app
+
+
+def main():
+    from playwright.sync_api import sync_playwright
+
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    workdir = scratch_dir("redeem-buyer-forms-")
+    env = {**os.environ, "REDEEM_DATABASE_URL": "sqlite://" + os.path.join(workdir, "redeem.sqlite")}
+    env.pop("REDEEM_STRIPE_SECRET_KEY", None)
+    run_cli(BIN, ["migrate"], env)
+    app = set_up(env)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = open(os.path.join(workdir, "server.log"), "w")
+    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--public-url", base], env=env, stdout=subprocess.DEVNULL, stderr=log)
+    checkout = f"{base}/sandbox/p/{app['id']}/monthly"
+
+    def fits(page, name):
+        """Screenshots at both sizes; true when the page is no wider than a 390 px phone."""
+        screenshots(page, ARTIFACTS, name)
+        page.set_viewport_size({"width": 390, "height": 844})
+        width = page.evaluate("document.documentElement.scrollWidth")
+        page.set_viewport_size({"width": 1280, "height": 900})
+        check(f"{name}: no wider than a 390 px phone", width <= 390, width)
+
+    def branded(page):
+        return page.title().endswith(" · " + APP_NAME) and "help@example.com" in page.locator("footer").inner_text()
+
+    def alert(page):
+        return page.get_by_role("alert").inner_text() if page.get_by_role("alert").count() == 1 else ""
+
+    def submit(page, button):
+        with page.expect_navigation() as landed:
+            page.get_by_role("button", name=button).click()
+        return landed.value.status
+
+    try:
+        check("serve starts", wait_healthy(base, server))
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+            context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+            context.set_default_timeout(HANG_GUARD * 1000)  # only guards a hang
+            page = context.new_page()
+
+            # 1. A mistyped address at the sandbox checkout, then corrected on the same form.
+            page.goto(checkout)
+            page.get_by_label(EMAIL_LABEL).fill("jane@example")
+            status = submit(page, "Pay (sandbox)")
+            check("a refused address comes back with 422", status == 422, status)
+            check("on the same branded checkout, the product named, the address kept",
+                  branded(page) and page.locator("h1").inner_text() == PRODUCT
+                  and page.get_by_label(EMAIL_LABEL).input_value() == "jane@example"
+                  and page.get_by_role("button", name="Pay (sandbox)").count() == 1, (page.title(), page.locator("body").inner_text()[:300]))
+            check("the sentence names the field by its label, and the field is marked",
+                  "e-mail address for your receipt and your link" in alert(page)
+                  and page.get_by_label(EMAIL_LABEL).get_attribute("aria-invalid") == "true", alert(page))
+            fits(page, "1-checkout-bad-email")
+            page.get_by_label(EMAIL_LABEL).fill("jane@example.com")
+            status = submit(page, "Pay (sandbox)")
+            check("corrected on the same form, the purchase completes", status == 200 and "/checkout/done/" in page.url
+                  and "Thank you" in page.title(), (status, page.url, page.title()))
+            fits(page, "2-checkout-corrected")
+
+            # 2. A mistyped code under "Have an offer code?", the way back, then the right code.
+            page.goto(checkout)
+            page.get_by_label("Have an offer code?").fill("BAD-CODE-1")
+            status = submit(page, "Apply code")
+            check("an unknown code comes back with 404", status == 404, status)
+            check("with the code field holding what was typed, branded", branded(page)
+                  and page.get_by_label("Your code").input_value() == "BAD-CODE-1"
+                  and page.get_by_role("button", name="Continue").count() == 1, page.locator("body").inner_text()[:300])
+            check("saying why and what to do, the field marked", "not valid" in alert(page) and "enter it again" in alert(page)
+                  and page.get_by_label("Your code").get_attribute("aria-invalid") == "true", alert(page))
+            back = page.get_by_role("link", name=f"Back to {PRODUCT} without a code")
+            check("with a way back to the product", back.count() == 1)
+            fits(page, "3-code-mistyped")
+            if back.count() == 1:
+                back.click()
+                page.wait_for_load_state()
+                check("the way back leads to the product's checkout", page.url == checkout
+                      and page.get_by_role("button", name="Pay (sandbox)").count() == 1, page.url)
+                page.get_by_label("Have an offer code?").fill("BAD-CODE-1")
+                submit(page, "Apply code")
+            if page.get_by_label("Your code").count() == 1:
+                page.get_by_label("Your code").fill("welcome")
+                status = submit(page, "Continue")
+                check("the right code on the same field shows its offer", status == 200 and page.locator("h1").inner_text() == PRODUCT
+                      and "1 month free" in page.content() and page.get_by_role("button", name="Claim offer").count() == 1,
+                      (status, page.locator("body").inner_text()[:300]))
+                fits(page, "4-code-corrected")
+
+            # 3. Production, without Stripe: in the app's name, no operator advice.
+            response = page.goto(f"{base}/p/{app['id']}/monthly")
+            body = page.locator("body").inner_text()
+            check("the production link without Stripe answers 503", response.status == 503, response.status)
+            check("saying in the app's name that it is not on sale", branded(page) and f"{PRODUCT} isn’t on sale here yet" in body
+                  and f"{APP_NAME} doesn’t take payments on the web yet" in body, body[:300])
+            check("with no operator advice", not any(word in body for word in OPERATOR_WORDS), body)
+            fits(page, "5-production-not-on-sale")
+            response = page.goto(f"{base}/redeem?ctx=offercodes&id={app['id']}&code=INTRO")
+            body = page.locator("body").inner_text()
+            check("a paid offer without Stripe says so before anything is typed", response.status == 503 and branded(page)
+                  and "doesn’t take payments on the web yet" in alert(page)
+                  and page.get_by_role("button", name="Continue to checkout").count() == 0, (response.status, body[:300]))
+            check("its page has no operator advice", not any(word in body for word in OPERATOR_WORDS), body)
+            fits(page, "6-paid-offer-not-on-sale")
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=HANG_GUARD)
+        log.close()
+    finish()
+
+
+main()
