@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System packages: the build's C libraries, and what the tests drive (PostgreSQL comes in through postgres-up.sh).
-bash scripts/system-deps.sh pkg-config libqrencode-dev libcurl4-openssl-dev libsqlite3-dev openssl zbar-tools chromium python3 curl nginx
+bash scripts/system-deps.sh pkg-config libqrencode-dev libcurl4-openssl-dev libsqlite3-dev openssl zbar-tools chromium python3 curl nginx pgbouncer
 # A real SMTP server for the mail tests (aiosmtpd, from PyPI).
 python3 -m pip --version >/dev/null 2>&1 || bash scripts/system-deps.sh python3-pip
 python3 -c "import aiosmtpd" 2>/dev/null || python3 -m pip install -q aiosmtpd 2>/dev/null \

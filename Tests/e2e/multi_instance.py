@@ -9,10 +9,13 @@
   never answers, one refuses connections);
 - each receipt e-mail is sent exactly once;
 - SIGTERM stops both, each exiting 0. "Exactly once" is counted after both have exited, when nothing more can arrive.
+The whole scenario runs twice, each time on a fresh database: "[direct]" with the instances and the CLI connected to
+PostgreSQL itself, then "[pgbouncer]" through Debian's PgBouncer in transaction mode (`?prepared_statements=off` in the
+URL), started here on a free loopback port with fewer server connections than the two instances open, so they share them.
 Runs its own PostgreSQL cluster (scripts/postgres-up.sh with another directory and port), so other tests' databases are
 untouched. Usage: multi_instance.py path/to/redeem. Prints 'N passed, M failed'."""
-import collections, glob, json, os, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time
-import uuid
+import collections, glob, json, os, pwd, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+import urllib.parse, uuid
 from concurrent.futures import ThreadPoolExecutor
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -64,33 +67,118 @@ class Instance:
         return f"--- serve {self.name} log, last lines:\n" + "\n".join(self.log().splitlines()[-lines:])
 
 
-INSTANCES = []
+# The pass under way: its label, its instances and its pooler (None on the direct pass).
+PASS = {"label": "", "instances": [], "pooler": None}
 
 
-def verify(name, condition, detail=""):
-    """`check`, and the servers' log tails when it fails."""
-    check(name, condition, detail)
-    if not condition:
-        for instance in INSTANCES:
+def verify(name, condition, detail="", tails=True):
+    """`check` with the pass's label, and the servers' and the pooler's log tails when it fails."""
+    check(f"[{PASS['label']}] {name}", condition, detail)
+    if not condition and tails:
+        for instance in PASS["instances"]:
             print(instance.tail(), flush=True)
+        if PASS["pooler"]:
+            print(PASS["pooler"].tail(), flush=True)
 
 
-def psql(url, sql):
-    """Rows of `sql` as lists of strings."""
-    done = subprocess.run([os.path.join(PG_BIN, "psql"), url, "-X", "-At", "-F", "\t", "-c", sql], capture_output=True, text=True,
-                          check=True)
-    return [line.split("\t") for line in done.stdout.splitlines() if line]
+def psql(url, sql, header=False):
+    """Rows of `sql` as lists of strings; with `header`, as dicts by column name."""
+    done = subprocess.run([os.path.join(PG_BIN, "psql"), url, "-X", "-A" if header else "-At", "-F", "\t", "-c", sql],
+                          capture_output=True, text=True, check=True)
+    rows = [line.split("\t") for line in done.stdout.splitlines() if line]
+    return [dict(zip(rows[0], row)) for row in rows[1:-1]] if header else rows  # the last line is "(N rows)"
 
 
-def expected_migrations(db_url):
-    """The versions this binary knows, from `redeem migrate --dry-run` on a scratch database of the same cluster (the
-    dry run creates the migrations table, so never on the database the servers start on)."""
+def on_database(url, name):
+    """`url` naming database `name`, its query (prepared_statements=off) kept."""
+    parts = urllib.parse.urlsplit(url)
+    return urllib.parse.urlunsplit(parts._replace(path="/" + name))
+
+
+def expected_migrations(db_url, redeem_url):
+    """The versions this binary knows, from `redeem migrate --dry-run` (through `redeem_url`'s server) on a scratch
+    database of the same cluster (the dry run creates the migrations table, so never on the database the servers start on)."""
     psql(db_url, "CREATE DATABASE migration_probe")
     try:
-        listed = run_cli(BIN, ["migrate", "--dry-run"], {**os.environ, "REDEEM_DATABASE_URL": db_url.rsplit("/", 1)[0] + "/migration_probe"})
+        listed = run_cli(BIN, ["migrate", "--dry-run"], {**os.environ, "REDEEM_DATABASE_URL": on_database(redeem_url, "migration_probe")})
     finally:
         psql(db_url, "DROP DATABASE IF EXISTS migration_probe WITH (FORCE)")
     return sorted(int(n) for n in re.findall(r"^pending: (\d+) ", listed, re.M))
+
+
+class Pooler:
+    """PgBouncer in transaction mode on a free loopback port in front of the cluster on `pg_port`. It refuses to run as
+    root, so under root it switches to the cluster's user (`-u postgres`), which must read and write its directory."""
+
+    POOL_SIZE = 6  # server connections per database: fewer than the two instances' 2 x 8, so clients share them
+
+    def __init__(self, workdir, pg_port):
+        self.binary = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
+        self.port = free_port()
+        self.dir = os.path.join(workdir, "pooler")
+        os.makedirs(self.dir)
+        self.log_path = os.path.join(self.dir, "pgbouncer.log")
+        self.ini = os.path.join(self.dir, "pgbouncer.ini")
+        with open(os.path.join(self.dir, "userlist.txt"), "w") as f:
+            f.write('"postgres" ""\n')  # trust still looks the user up here
+        with open(self.ini, "w") as f:
+            f.write(f"""[databases]
+* = host=127.0.0.1 port={pg_port}
+
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = {self.port}
+unix_socket_dir =
+auth_type = trust
+auth_file = {self.dir}/userlist.txt
+admin_users = postgres
+pool_mode = transaction
+default_pool_size = {self.POOL_SIZE}
+max_client_conn = 200
+logfile = {self.log_path}
+""")
+        self.as_user = []
+        if os.geteuid() == 0:
+            user = pwd.getpwnam("postgres")
+            os.chmod(workdir, 0o711)
+            for path in [self.dir] + [os.path.join(self.dir, n) for n in os.listdir(self.dir)]:
+                os.chown(path, user.pw_uid, user.pw_gid)
+            self.as_user = ["-u", "postgres"]
+        self.process = None
+
+    def start(self):
+        """True once the admin console answers."""
+        self.process = subprocess.Popen([self.binary, *self.as_user, self.ini], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+        def answers():
+            try:
+                return self.process.poll() is None and bool(self.show("VERSION"))
+            except subprocess.CalledProcessError:
+                return False
+        return bool(wait_for(lambda: answers() or self.process.poll() is not None, interval=0.1)) and answers()
+
+    def url(self, database):
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}?prepared_statements=off"
+
+    def show(self, what):
+        """The admin console's `SHOW what` as dicts."""
+        return psql(f"postgres://postgres@127.0.0.1:{self.port}/pgbouncer", f"SHOW {what}", header=True)
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)  # safe shutdown: SIGTERM would drop clients at once
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+    def tail(self, lines=25):
+        try:
+            with open(self.log_path) as f:
+                return "--- pgbouncer log, last lines:\n" + "\n".join(f.read().splitlines()[-lines:])
+        except OSError as error:
+            return f"--- no pgbouncer log: {error}"
 
 
 def entitled(instance, key, user):
@@ -189,8 +277,8 @@ def in_one_window(burst, tries=3):
     return answers
 
 
-def start_together(instances, db_url):
-    expected = expected_migrations(db_url)
+def start_together(instances, db_url, redeem_url):
+    expected = expected_migrations(db_url, redeem_url)
     tables = psql(db_url, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
     verify("the database starts empty, and the binary lists its migrations", tables == [["0"]] and len(expected) > 0,
            (tables, expected))
@@ -413,32 +501,41 @@ def stop_all(instances):
     return stopped
 
 
-def main():
-    if not PG_BIN:
-        print("skip: PostgreSQL is not installed (scripts/postgres-up.sh installs it)")
-        return finish()
+def pooled_through(pooler, database):
+    """The instances' client connections to the pooler for `database` and its server connections to PostgreSQL."""
+    clients = [c for c in pooler.show("CLIENTS") if c.get("database") == database]
+    servers = [c for c in pooler.show("SERVERS") if c.get("database") == database]
+    return len(clients), len(servers)
+
+
+def run_pass(label, cluster_url, workdir, pooler=None):
+    """The whole scenario on a fresh database, the instances and the CLI connected directly or through `pooler`; checks
+    on the database itself (psql) always go directly."""
+    PASS.update(label=label, instances=[], pooler=pooler)
     began = time.monotonic()
-    workdir = tempfile.mkdtemp(prefix="redeem-multi-")
-    directory, pg_port = f"/tmp/redeem-pg-multi-{uuid.uuid4().hex[:8]}", free_port()
-    db_url = subprocess.run(["bash", os.path.join(ROOT, "scripts/postgres-up.sh")], check=True, capture_output=True, text=True,
-                            env={**os.environ, "REDEEM_PG_DIR": directory, "REDEEM_PG_PORT": str(pg_port)}).stdout.strip()
-    env = {**os.environ, "REDEEM_DATABASE_URL": db_url, "REDEEM_LOG_FORMAT": "json"}
+    workdir = os.path.join(workdir, label)
+    os.makedirs(workdir)
+    database = f"multi_{label}"
+    psql(cluster_url, f"CREATE DATABASE {database}")
+    db_url = on_database(cluster_url, database)
+    redeem_url = pooler.url(database) if pooler else db_url
+    env = {**os.environ, "REDEEM_DATABASE_URL": redeem_url, "REDEEM_LOG_FORMAT": "json"}
     mail = MailServer(os.path.join(workdir, "mail"))
     receiver, hung = HookReceiver(), HungEndpoint()
     extra = ["--smtp-url", mail.url, "--mail-from", "receipts@example.com", "--trusted-proxies", "127.0.0.1",
              "--rate-limit-per-ip", str(PER_IP), "--rate-limit-per-user", str(PER_USER)]
     a, b = Instance("A", env, workdir, extra), Instance("B", env, workdir, extra)
-    INSTANCES.extend([a, b])
+    PASS["instances"].extend([a, b])
     deferred = []  # checks that count what arrived, run once both instances have exited
     try:
-        if start_together([a, b], db_url):
+        if start_together([a, b], db_url, redeem_url):
             apps = {}
             for name in ("Storm", "Hooks", "Dead", "Mail"):
                 apps[name] = json.loads(run_cli(BIN, ["apps", "create", "--name", f"Multi {name}", "--json"], env))
                 run_cli(BIN, ["products", "create", "--app", apps[name]["id"], "--id", "pro", "--type", "non_consumable",
                               "--entitlement", "pro"], env)
             phases = {}
-            for label, run_phase in (("storm", lambda: storm(a, b, apps["Storm"])),
+            for phase, run_phase in (("storm", lambda: storm(a, b, apps["Storm"])),
                                      ("cache", lambda: cache_coherence(a, b, apps["Storm"])),
                                      ("rate limits", lambda: rate_limits(a, b, apps["Storm"])),
                                      ("webhooks", lambda: webhooks(a, b, env, db_url, apps["Hooks"], apps["Dead"], receiver, hung)),
@@ -447,21 +544,58 @@ def main():
                 after_stop = run_phase()
                 if after_stop:
                     deferred.append(after_stop)
-                phases[label] = round(time.monotonic() - phase_started, 1)
-            print("phase timings (s):", phases, flush=True)
+                phases[phase] = round(time.monotonic() - phase_started, 1)
+                if pooler and phase == "storm":
+                    # Right after the storm both instances still hold the connections it made them open.
+                    clients, servers = pooled_through(pooler, database)
+                    verify(f"the instances' {clients} connections to PgBouncer shared {servers} server connections "
+                           f"(at most {Pooler.POOL_SIZE})", clients > servers > 0 and servers <= Pooler.POOL_SIZE, (clients, servers))
+            print(f"[{label}] phase timings (s):", phases, flush=True)
             alive = [i.name for i in (a, b) if i.process.poll() is None]
             verify("both instances are still running", alive == ["A", "B"], alive)
     finally:
         stopped = stop_all([a, b])
-        check("SIGTERM stops both instances, each exiting 0", len(stopped) == 2 and all(code == 0 for code, _ in stopped.values()), stopped)
+        verify("SIGTERM stops both instances, each exiting 0", len(stopped) == 2 and all(code == 0 for code, _ in stopped.values()),
+               stopped, tails=False)
         for after_stop in deferred:
             after_stop()
         errors = [(i.name, e.get("msg"), e.get("error")) for i in (a, b) for e in i.errors()]
         verify("neither log has an error over the whole run", not errors, errors[:5])
-        print(f"stopped (exit status, s): {stopped}; whole run {time.monotonic() - began:.1f} s", flush=True)
+        print(f"[{label}] stopped (exit status, s): {stopped}; pass {time.monotonic() - began:.1f} s", flush=True)
         receiver.stop()
         hung.stop()
         mail.stop()
+
+
+def main():
+    if not PG_BIN:
+        print("skip: PostgreSQL is not installed (scripts/postgres-up.sh installs it)")
+        return finish()
+    began = time.monotonic()
+    workdir = tempfile.mkdtemp(prefix="redeem-multi-")
+    directory, pg_port = f"/tmp/redeem-pg-multi-{uuid.uuid4().hex[:8]}", free_port()
+    cluster_url = subprocess.run(["bash", os.path.join(ROOT, "scripts/postgres-up.sh")], check=True, capture_output=True, text=True,
+                                 env={**os.environ, "REDEEM_PG_DIR": directory, "REDEEM_PG_PORT": str(pg_port)}).stdout.strip()
+    pooler = None
+    try:
+        run_pass("direct", cluster_url, workdir)
+        PASS.update(label="pgbouncer", instances=[], pooler=None)
+        if not (shutil.which("pgbouncer") or os.path.exists("/usr/sbin/pgbouncer")):
+            verify("PgBouncer is installed (bash scripts/system-deps.sh pgbouncer)", False, "no pgbouncer binary")
+        else:
+            pooler = Pooler(workdir, pg_port)
+            PASS["pooler"] = pooler
+            if pooler.start():
+                version = pooler.show("VERSION")
+                print(f"[pgbouncer] {next(iter(version[0].values()), '?') if version else '?'}, pool_mode = transaction, "
+                      f"default_pool_size = {Pooler.POOL_SIZE}, port {pooler.port}", flush=True)
+                run_pass("pgbouncer", cluster_url, workdir, pooler)
+            else:
+                verify("PgBouncer starts and its admin console answers", False, pooler.process.poll())
+    finally:
+        if pooler:
+            pooler.stop()
+        print(f"whole run {time.monotonic() - began:.1f} s", flush=True)
         try:
             subprocess.run(["bash", os.path.join(ROOT, "scripts/postgres-down.sh")], capture_output=True,
                            env={**os.environ, "REDEEM_PG_DIR": directory}, timeout=60)
