@@ -98,11 +98,22 @@ import Testing
             let support = "redeem_console=\(try await ConsoleTests.signIn(server, email: "help@example.com"))"
             let readOnly = try await Self.get(server, path, cookie: support)
             #expect(readOnly.status == 200 && readOnly.body.contains("<code>default</code>") && !readOnly.body.contains("Create an offering"))
+            // The current tab is marked, and only it.
+            #expect(
+                readOnly.body.contains(#"/offerings" aria-current="page""#)
+                    && readOnly.body.components(separatedBy: #" aria-current="page">"#).count == 2)
             let supportToken = try ConsoleOperationsTests.csrf(readOnly)
             var theirs = offering
             theirs["csrf"] = supportToken
             theirs["identifier"] = "theirs"
-            #expect(try await ConsoleTests.post(server, path, theirs, cookie: support).status == 403)
+            // A refusal is a console page: the operator's words, the navigation with the app's tabs, and a way back.
+            let roleRefused = try await ConsoleTests.post(server, path, theirs, cookie: support)
+            #expect(roleRefused.status == 403 && roleRefused.body.hasPrefix("<!doctype html>"))
+            #expect(roleRefused.body.contains("Your role (support) may not change offerings."))
+            #expect(roleRefused.body.contains(#"aria-label="Console""#) && roleRefused.body.contains(#"href="/console/apps/\#(app.id)/offerings""#))
+            #expect(roleRefused.body.contains("← Back") && !roleRefused.body.contains("contact the app’s support"))
+            let unknownApp = try await Self.get(server, "/console/apps/app_nope/offerings", cookie: support)
+            #expect(unknownApp.status == 404 && unknownApp.body.contains("There is no app") && unknownApp.body.contains(#"href="/console">← Back"#))
             #expect(try await ConsoleTests.post(server, path + "/default", ["csrf": supportToken], cookie: support).status == 403)
             let supportDelete = ["csrf": supportToken, "confirm": "yes"]
             #expect(try await ConsoleTests.post(server, path + "/default/delete", supportDelete, cookie: support).status == 403)

@@ -111,6 +111,9 @@ public struct AdminService: Sendable {
         return CreatedKey(key: key.record, plaintext: key.plaintext)
     }
 
+    /// The keys of an app (nil: the instance's), never their plaintext.
+    public func keys(appID: String?) async throws -> [APIKey] { try await store.keys(appID: appID) }
+
     public func revokeKey(id: String, appID: String?) async throws {
         try await store.revokeKey(id: id, appID: appID, at: clock.now(), audit: try audit("key.revoke", "key", id, appID: appID))
         keyCache?.invalidateAll()

@@ -12,6 +12,8 @@ public struct AppRequestContext: RequestContext {
     public var remoteIP: String?
     /// A JSON route's body as it arrived, collected by `JSONBodyMiddleware` (the purchase API fingerprints it).
     var jsonBody: ByteBuffer?
+    /// Set by `ConsoleSessionMiddleware` on the console's signed-in pages, for `ConsoleContext`.
+    var console: ConsoleRequest?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

@@ -134,17 +134,31 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     let linkPages = LinkPageController(service: deps.linkPage, templates: deps.templates, publicURL: deps.publicURL)
     linkPages.addRoutes(to: router)
     PortalController(service: deps.portal, templates: deps.templates, secureCookies: deps.publicURL.scheme == "https").addRoutes(to: router)
-    let console = ConsoleController(service: deps.console, templates: deps.templates, secureCookies: deps.publicURL.scheme == "https")
-    console.addRoutes(to: router)
-    ConsoleOperationsController(console: console, admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: router)
-    ConsoleOverviewController(console: console).addRoutes(to: router)
-    ConsoleSettingsController(console: console, admin: deps.admin, publicURL: deps.publicURL, paidCheckout: deps.stripe != nil).addRoutes(to: router)
-    ConsoleCatalogController(console: console, admin: deps.admin).addRoutes(to: router)
-    ConsoleOfferingsController(console: console, admin: deps.admin).addRoutes(to: router)
-    ConsolePreviewController(console: console, admin: deps.admin, checkoutPages: deps.checkoutPages, linkPages: linkPages, publicURL: deps.publicURL)
-        .addRoutes(to: router)
-    ConsoleOffersController(console: console, admin: deps.admin, jobs: CodeBatchJobs(clock: deps.clock), publicURL: deps.publicURL)
-        .addRoutes(to: router)
+    let consolePages = ConsolePages(templates: deps.templates)
+    ConsoleSignInController(service: deps.console, pages: consolePages, secureCookies: deps.publicURL.scheme == "https").addRoutes(to: router)
+    let gate = ConsoleSessionMiddleware(service: deps.console, pages: consolePages)
+    ConsoleAccountController(service: deps.console, pages: consolePages)
+        .addRoutes(
+            to: router.group().add(middleware: ConsoleSessionMiddleware(service: deps.console, pages: consolePages, enrolling: true)).group(
+                context: ConsoleContext.self))
+    let console = router.group().add(middleware: gate).group(context: ConsoleContext.self)
+    ConsoleSupportController(service: deps.console, pages: consolePages).addRoutes(to: console)
+    ConsoleOperationsController(service: deps.console, pages: consolePages, admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: console)
+    ConsoleOverviewController(service: deps.console, pages: consolePages).addRoutes(to: console)
+    ConsoleSettingsController(
+        service: deps.console, pages: consolePages, admin: deps.admin, publicURL: deps.publicURL, paidCheckout: deps.stripe != nil
+    )
+    .addRoutes(to: console)
+    ConsoleCatalogController(service: deps.console, pages: consolePages, admin: deps.admin).addRoutes(to: console)
+    ConsoleOfferingsController(service: deps.console, pages: consolePages, admin: deps.admin).addRoutes(to: console)
+    ConsolePreviewController(
+        service: deps.console, admin: deps.admin, checkoutPages: deps.checkoutPages, linkPages: linkPages, publicURL: deps.publicURL
+    )
+    .addRoutes(to: console)
+    ConsoleOffersController(
+        service: deps.console, pages: consolePages, admin: deps.admin, jobs: CodeBatchJobs(clock: deps.clock), publicURL: deps.publicURL
+    )
+    .addRoutes(to: console)
 
     SDKHealthController().addRoutes(to: router)
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))

@@ -6,11 +6,11 @@ import RedeemStore
 /// `/console/apps/{app_id}/products`: products (prices and periods in words) and entitlements. Any operator reads;
 /// owners create and edit, through `AdminService` (validated and audited there, as from the admin API and the CLI).
 struct ConsoleCatalogController {
-    let console: ConsoleController
+    let service: ConsoleService
+    let pages: ConsolePages
     let admin: AdminService
 
-    func addRoutes(to parent: Router<AppRequestContext>) {
-        let router = parent.group().add(middleware: ConsoleRedirectMiddleware())
+    func addRoutes(to router: RouterGroup<ConsoleContext>) {
         router.get("/console/apps/{app_id}/products", use: products)
         router.post("/console/apps/{app_id}/products", use: createProduct)
         router.post("/console/apps/{app_id}/products/{product_id}", use: updateProduct)
@@ -19,12 +19,11 @@ struct ConsoleCatalogController {
 
     static let periods = ["P1W", "P1M", "P2M", "P3M", "P6M", "P1Y"]
 
-    @Sendable func products(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        return try await page(appID: try context.parameters.decoded("app_id"), error: nil, status: .ok, request: request, session: session)
+    @Sendable func products(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await page(context: context, error: nil, status: .ok, request: request)
     }
 
-    @Sendable func createProduct(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func createProduct(_ request: Request, context: ConsoleContext) async throws -> Response {
         try await write(request, context, .newProduct) { form, appID, admin in
             let type = form["type"] ?? ""
             _ = try await admin.createProduct(
@@ -37,7 +36,7 @@ struct ConsoleCatalogController {
         }
     }
 
-    @Sendable func updateProduct(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func updateProduct(_ request: Request, context: ConsoleContext) async throws -> Response {
         let productID = try context.parameters.decoded("product_id")
         return try await write(request, context, .product(productID)) { form, appID, admin in
             _ = try await admin.updateProduct(
@@ -49,7 +48,7 @@ struct ConsoleCatalogController {
         }
     }
 
-    @Sendable func createEntitlement(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func createEntitlement(_ request: Request, context: ConsoleContext) async throws -> Response {
         try await write(request, context, .entitlement) { form, appID, admin in
             _ = try await admin.createEntitlement(
                 appID: appID, EntitlementInput(id: (form["id"] ?? "").trimmingCharacters(in: .whitespaces), displayName: form["display_name"]))
@@ -67,12 +66,12 @@ struct ConsoleCatalogController {
     /// An owner's catalog write, through the admin service acting as the operator: refused values and duplicates come
     /// back on the page, in the form they were typed in, naming what is wrong.
     func write(
-        _ request: Request, _ context: AppRequestContext, _ which: Form,
+        _ request: Request, _ context: ConsoleContext, _ which: Form,
         _ body: ([String: String], String, AdminService) async throws -> ConsoleNotice
     ) async throws -> Response {
-        try await console.ownerWrite(request, context, "change products", page: "products", describe: Self.describe) {
-            appID, error, status, session, form in
-            try await page(appID: appID, error: error, status: status, request: request, session: session, typed: (form: which, values: form))
+        try await context.ownerWrite("change products", page: "products", describe: Self.describe) {
+            _, error, status, _, form in
+            try await page(context: context, error: error, status: status, request: request, typed: (form: which, values: form))
         } body: { form, appID, session in
             try await body(form, appID, admin.acting(as: session.actor))
         }
@@ -93,7 +92,7 @@ struct ConsoleCatalogController {
         case "store_identifiers.app_store": "App Store product ID: \(error.reason)."
         case "store_identifiers.play_store": "Google Play product ID: \(error.reason)."
         case "store_identifiers.play_base_plan": "Google Play base plan: \(error.reason)."
-        default: ConsoleController.describe(error)
+        default: ConsolePages.describe(error)
         }
     }
 
@@ -114,10 +113,10 @@ struct ConsoleCatalogController {
     }
 
     func page(
-        appID: String, error: String?, status: HTTPResponse.Status, request: Request, session: ConsoleSession,
+        context: ConsoleContext, error: String?, status: HTTPResponse.Status, request: Request,
         typed: (form: Form, values: [String: String])? = nil
     ) async throws -> Response {
-        let app = try await console.service.store.app(id: appID)
+        let appID = try context.appID
         // A refused form shows what was typed; the others, what is stored.
         func typedValues(_ form: Form) -> [String: String]? { typed?.form == form ? typed?.values : nil }
         let products = try await admin.store.products(appID: appID).map { product -> [String: Any] in
@@ -162,8 +161,8 @@ struct ConsoleCatalogController {
             "newEntitlement": Self.fields(["id": "", "display_name": ""], typed: typedValues(.entitlement)),
         ]
         if let error { values["error"] = error }
-        if let notice = console.notice(request) { values["notice"] = notice }
-        return try await console.page("console-products", status: status, request: request, session: session, app: app, values)
+        if let notice = ConsolePages.notice(request) { values["notice"] = notice }
+        return pages.page("console-products", status: status, context: context, values)
     }
 
     static let productFields = [

@@ -7,11 +7,11 @@ import RedeemStore
 /// current) and what each store's SDK is shown of them. Any operator reads; owners create, edit and delete, through
 /// `AdminService` (validated and audited there, as from the admin API and the CLI).
 struct ConsoleOfferingsController {
-    let console: ConsoleController
+    let service: ConsoleService
+    let pages: ConsolePages
     let admin: AdminService
 
-    func addRoutes(to parent: Router<AppRequestContext>) {
-        let router = parent.group().add(middleware: ConsoleRedirectMiddleware())
+    func addRoutes(to router: RouterGroup<ConsoleContext>) {
         router.get("/console/apps/{app_id}/offerings", use: offerings)
         router.post("/console/apps/{app_id}/offerings", use: create)
         router.get("/console/apps/{app_id}/offerings/{offering_id}", use: offering)
@@ -19,27 +19,20 @@ struct ConsoleOfferingsController {
         router.post("/console/apps/{app_id}/offerings/{offering_id}/delete", use: delete)
     }
 
-    /// Metadata may be up to 16 KB, more than the console's other forms carry.
-    static let formLimit = 64 * 1024
-
-    @Sendable func offerings(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        return try await listPage(
-            appID: try context.parameters.decoded("app_id"), error: nil, typed: nil, status: .ok, request: request, session: session)
+    @Sendable func offerings(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await listPage(context: context, error: nil, typed: nil, status: .ok, request: request)
     }
 
-    @Sendable func offering(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        return try await editPage(
-            appID: try context.parameters.decoded("app_id"), id: try context.parameters.decoded("offering_id"), error: nil, typed: nil,
-            status: .ok, request: request, session: session)
+    @Sendable func offering(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await editPage(
+            context: context, id: try context.parameters.decoded("offering_id"), error: nil, typed: nil, status: .ok, request: request)
     }
 
-    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await console.ownerWrite(
-            request, context, "change offerings", page: "offerings", limit: Self.formLimit, describe: ConsoleOfferingForm.describe
-        ) { appID, error, status, session, form in
-            try await listPage(appID: appID, error: error, typed: form, status: status, request: request, session: session)
+    @Sendable func create(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await context.ownerWrite(
+            "change offerings", page: "offerings", describe: ConsoleOfferingForm.describe
+        ) { _, error, status, _, form in
+            try await listPage(context: context, error: error, typed: form, status: status, request: request)
         } body: { form, appID, session in
             let id = (form["identifier"] ?? "").trimmingCharacters(in: .whitespaces)
             _ = try await admin.acting(as: session.actor).createOffering(appID: appID, id: id, try ConsoleOfferingForm.changes(form))
@@ -47,24 +40,24 @@ struct ConsoleOfferingsController {
         }
     }
 
-    @Sendable func replace(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func replace(_ request: Request, context: ConsoleContext) async throws -> Response {
         let id = try context.parameters.decoded("offering_id")
-        return try await console.ownerWrite(
-            request, context, "change offerings", page: "offerings", limit: Self.formLimit, describe: ConsoleOfferingForm.describe
-        ) { appID, error, status, session, form in
-            try await editPage(appID: appID, id: id, error: error, typed: form, status: status, request: request, session: session)
+        return try await context.ownerWrite(
+            "change offerings", page: "offerings", describe: ConsoleOfferingForm.describe
+        ) { _, error, status, _, form in
+            try await editPage(context: context, id: id, error: error, typed: form, status: status, request: request)
         } body: { form, appID, session in
             _ = try await admin.acting(as: session.actor).replaceOffering(appID: appID, id: id, try ConsoleOfferingForm.changes(form))
             return .offeringSaved
         }
     }
 
-    @Sendable func delete(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func delete(_ request: Request, context: ConsoleContext) async throws -> Response {
         let id = try context.parameters.decoded("offering_id")
-        return try await console.ownerWrite(
-            request, context, "change offerings", page: "offerings", describe: ConsoleOfferingForm.describe
-        ) { appID, error, status, session, _ in
-            try await editPage(appID: appID, id: id, error: error, typed: nil, status: status, request: request, session: session)
+        return try await context.ownerWrite(
+            "change offerings", page: "offerings", describe: ConsoleOfferingForm.describe
+        ) { _, error, status, _, _ in
+            try await editPage(context: context, id: id, error: error, typed: nil, status: status, request: request)
         } body: { form, appID, session in
             guard form["confirm"] == "yes" else { throw ValidationError(field: "confirm", reason: "is not ticked") }
             try await admin.acting(as: session.actor).deleteOffering(appID: appID, id: id)
@@ -76,9 +69,9 @@ struct ConsoleOfferingsController {
 
     /// The list, and the form for a new offering (open, with what was typed, after a refusal).
     func listPage(
-        appID: String, error: String?, typed: [String: String]?, status: HTTPResponse.Status, request: Request, session: ConsoleSession
+        context: ConsoleContext, error: String?, typed: [String: String]?, status: HTTPResponse.Status, request: Request
     ) async throws -> Response {
-        let app = try await console.service.store.app(id: appID)
+        let appID = try context.appID
         let products = try await admin.store.products(appID: appID)
         let byID = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let offerings = try await admin.store.offerings(appID: appID)
@@ -93,16 +86,15 @@ struct ConsoleOfferingsController {
             "offerings": offerings.map { OfferingsPresenter.offering($0, products: byID) }, "form": form, "noProducts": products.isEmpty,
         ]
         if let error { values["error"] = error }
-        if let notice = console.notice(request) { values["notice"] = notice }
-        return try await console.page("console-offerings", status: status, request: request, session: session, app: app, values)
+        if let notice = ConsolePages.notice(request) { values["notice"] = notice }
+        return pages.page("console-offerings", status: status, context: context, values)
     }
 
     /// One offering's form (read-only for support) and its delete button.
     func editPage(
-        appID: String, id: String, error: String?, typed: [String: String]?, status: HTTPResponse.Status, request: Request,
-        session: ConsoleSession
+        context: ConsoleContext, id: String, error: String?, typed: [String: String]?, status: HTTPResponse.Status, request: Request
     ) async throws -> Response {
-        let app = try await console.service.store.app(id: appID)
+        let appID = try context.appID
         guard let offering = try await admin.store.offerings(appID: appID).first(where: { $0.id == id }) else {
             throw APIError.notFound("No offering '\(id)'.")
         }
@@ -118,6 +110,6 @@ struct ConsoleOfferingsController {
         form["submit"] = "Save offering"
         var values: [String: Any] = ["offering": OfferingsPresenter.offering(offering, products: byID), "form": form]
         if let error { values["error"] = error }
-        return try await console.page("console-offering", status: status, request: request, session: session, app: app, values)
+        return pages.page("console-offering", status: status, context: context, values)
     }
 }

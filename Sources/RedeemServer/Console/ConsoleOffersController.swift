@@ -8,13 +8,13 @@ import RedeemStore
 /// and the CLI). A batch is generated in the background with its progress on its own page, and its codes are handed
 /// over once, as a CSV, to the operator who asked.
 struct ConsoleOffersController {
-    let console: ConsoleController
+    let service: ConsoleService
+    let pages: ConsolePages
     let admin: AdminService
     let jobs: CodeBatchJobs
     let publicURL: URL
 
-    func addRoutes(to parent: Router<AppRequestContext>) {
-        let router = parent.group().add(middleware: ConsoleRedirectMiddleware())
+    func addRoutes(to router: RouterGroup<ConsoleContext>) {
         router.get("/console/apps/{app_id}/offers", use: offers)
         router.post("/console/apps/{app_id}/offers", use: createOffer)
         router.post("/console/apps/{app_id}/offers/{offer_id}/active", use: switchOffer)
@@ -27,14 +27,13 @@ struct ConsoleOffersController {
         router.post("/console/apps/{app_id}/custom-codes/{code_id}/active", use: switchCustomCode)
     }
 
-    @Sendable func offers(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        return try await page(appID: try context.parameters.decoded("app_id"), error: nil, status: .ok, request: request, session: session)
+    @Sendable func offers(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await page(context: context, error: nil, status: .ok, request: request)
     }
 
     // MARK: Offers
 
-    @Sendable func createOffer(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func createOffer(_ request: Request, context: ConsoleContext) async throws -> Response {
         try await write(request, context, "create offers") { form, appID, session in
             let admin = admin.acting(as: session.actor)
             let mode = form["payment_mode"] ?? ""
@@ -52,16 +51,15 @@ struct ConsoleOffersController {
         }
     }
 
-    @Sendable func switchOffer(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func switchOffer(_ request: Request, context: ConsoleContext) async throws -> Response {
         try await switchActive(request, context, "switch offers") { appID, active, admin in
             _ = try await admin.setOfferActive(appID: appID, id: try context.parameters.decoded("offer_id"), active: active)
         }
     }
 
     /// Every redemption as CSV (for one offer with `?offer=`); any operator, as the customer pages.
-    @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard try await console.session(request) != nil else { return ConsoleController.redirect("/console/sign-in") }
-        let appID = try context.parameters.decoded("app_id")
+    @Sendable func report(_ request: Request, context: ConsoleContext) async throws -> Response {
+        let appID = try context.appID
         let offerID = request.uri.queryParameters["offer"].map(String.init).flatMap { $0.isEmpty ? nil : $0 }
         let csv = try await admin.offerRedemptionReport(appID: appID, offerID: offerID)
         return Self.csv(csv, filename: "redemptions-\(offerID ?? appID).csv")
@@ -70,14 +68,16 @@ struct ConsoleOffersController {
     // MARK: One-time code batches
 
     /// Starts generating a batch and sends the operator to its progress page.
-    @Sendable func startBatch(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await write(request, context, "generate codes") { form, appID, session in
+    @Sendable func startBatch(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await context.ownerWrite("generate codes") { _, error, status, _, _ in
+            try await page(context: context, error: error, status: status, request: request)
+        } leadingTo: { form, appID, session in
             let offerID = form["offer_id"] ?? ""
             let count = try Self.number(form["count"], field: "count") ?? 0
             guard let expiresAt = try Self.day(form["expires_on"], field: "expires_at") else {
                 throw ValidationError(field: "expires_at", reason: "is required")
             }
-            let now = console.service.clock.now()
+            let now = service.clock.now()
             try OfferCodeBatch.validate(count: count, expiresAt: expiresAt, now: now)
             _ = try await admin.store.offer(appID: appID, id: offerID)
             // Generated in the background, and recorded under the operator who started it.
@@ -90,15 +90,14 @@ struct ConsoleOffersController {
             } catch {
                 throw StoreError.conflict("another batch is being generated on this server; wait for it to finish")
             }
-            throw ConsoleRedirect(location: "/console/apps/\(appID)/batches/jobs/\(jobID)")
+            return "/console/apps/\(appID)/batches/jobs/\(jobID)"
         }
     }
 
     /// A batch's progress (the page reloads itself while it runs), then its one download.
-    @Sendable func batchJob(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        let appID = try context.parameters.decoded("app_id")
-        let app = try await console.service.store.app(id: appID)
+    @Sendable func batchJob(_ request: Request, context: ConsoleContext) async throws -> Response {
+        let session = context.session
+        let appID = try context.appID
         guard let job = jobs.job(try context.parameters.decoded("job_id"), appID: appID, operatorID: session.operator.id) else {
             throw APIError.notFound(
                 "No such batch on this server. A batch's progress and codes are kept by the server that generated it, for an hour.")
@@ -118,17 +117,16 @@ struct ConsoleOffersController {
         case .failed(let reason): values["failed"] = reason
         }
         if let batchID = job.batchID { values["batchID"] = batchID }
-        var response = try await console.page("console-batch-job", status: .ok, request: request, session: session, app: app, values)
+        var response = pages.page("console-batch-job", context: context, values)
         response.headers[.cacheControl] = "no-store"
         return response
     }
 
     /// The batch's codes as CSV, once: a POST (a prefetch or a crawler never takes them), for the operator who asked.
-    @Sendable func download(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        try console.requireForm(try await FormBody.parse(request, limit: 8 * 1024), session)
-        try console.service.require(.changeSettings, session, "download codes")
-        let appID = try context.parameters.decoded("app_id")
+    @Sendable func download(_ request: Request, context: ConsoleContext) async throws -> Response {
+        let session = context.session
+        try context.require(.changeSettings, "download codes")
+        let appID = try context.appID
         let jobID = try context.parameters.decoded("job_id")
         guard let generated = jobs.takeForDownload(jobID, appID: appID, operatorID: session.operator.id) else {
             throw APIError.conflict("These codes were already downloaded, or are no longer kept. Deactivate the batch and generate another.")
@@ -157,7 +155,7 @@ struct ConsoleOffersController {
             ], body: body)
     }
 
-    @Sendable func switchBatch(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func switchBatch(_ request: Request, context: ConsoleContext) async throws -> Response {
         try await switchActive(request, context, "switch code batches") { appID, active, admin in
             _ = try await admin.setCodeBatchActive(appID: appID, id: try context.parameters.decoded("batch_id"), active: active)
         }
@@ -165,7 +163,7 @@ struct ConsoleOffersController {
 
     // MARK: Custom codes
 
-    @Sendable func createCustomCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func createCustomCode(_ request: Request, context: ConsoleContext) async throws -> Response {
         try await write(request, context, "create codes") { form, appID, session in
             _ = try await admin.acting(as: session.actor).createCustomCode(
                 appID: appID,
@@ -177,7 +175,7 @@ struct ConsoleOffersController {
         }
     }
 
-    @Sendable func switchCustomCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+    @Sendable func switchCustomCode(_ request: Request, context: ConsoleContext) async throws -> Response {
         try await switchActive(request, context, "switch codes") { appID, active, admin in
             _ = try await admin.setCustomCodeActive(appID: appID, id: try context.parameters.decoded("code_id"), active: active)
         }
@@ -185,7 +183,7 @@ struct ConsoleOffersController {
 
     /// An owner's on/off switch: the form's `active=yes` turns it on, its absence off.
     func switchActive(
-        _ request: Request, _ context: AppRequestContext, _ what: String, _ body: (String, Bool, AdminService) async throws -> Void
+        _ request: Request, _ context: ConsoleContext, _ what: String, _ body: (String, Bool, AdminService) async throws -> Void
     ) async throws -> Response {
         try await write(request, context, what) { form, appID, session in
             let active = form["active"] == "yes"
@@ -197,11 +195,11 @@ struct ConsoleOffersController {
     // MARK: Forms and the page
 
     func write(
-        _ request: Request, _ context: AppRequestContext, _ what: String,
+        _ request: Request, _ context: ConsoleContext, _ what: String,
         _ body: ([String: String], String, ConsoleSession) async throws -> ConsoleNotice
     ) async throws -> Response {
-        try await console.ownerWrite(request, context, what, page: "offers") { appID, error, status, session, _ in
-            try await page(appID: appID, error: error, status: status, request: request, session: session)
+        try await context.ownerWrite(what, page: "offers") { _, error, status, _, _ in
+            try await page(context: context, error: error, status: status, request: request)
         } body: { form, appID, session in
             try await body(form, appID, session)
         }
@@ -239,9 +237,10 @@ struct ConsoleOffersController {
             ], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
-    func page(appID: String, error: String?, status: HTTPResponse.Status, request: Request, session: ConsoleSession) async throws -> Response {
-        let app = try await console.service.store.app(id: appID)
-        let now = console.service.clock.now()
+    func page(context: ConsoleContext, error: String?, status: HTTPResponse.Status, request: Request) async throws -> Response {
+        let appID = try context.appID
+        let session = context.session
+        let now = service.clock.now()
         let products = try await admin.store.products(appID: appID)
         let offers = try await admin.store.offers(appID: appID, productID: nil)
         let names = Dictionary(offers.map { ($0.id, $0.referenceName) }, uniquingKeysWith: { first, _ in first })
@@ -282,8 +281,8 @@ struct ConsoleOffersController {
             "latestExpiry": String(ISODate.format(OfferCodeBatch.maxLifetime.advance(now)).prefix(10)),
         ]
         if let error { values["error"] = error }
-        if let notice = console.notice(request) { values["notice"] = notice }
-        return try await console.page("console-offers", status: status, request: request, session: session, app: app, values)
+        if let notice = ConsolePages.notice(request) { values["notice"] = notice }
+        return pages.page("console-offers", status: status, context: context, values)
     }
 }
 

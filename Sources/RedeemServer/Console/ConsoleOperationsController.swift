@@ -7,12 +7,12 @@ import RedeemStore
 /// and keys. Reading is for any operator where the page says so; every write is an owner's, confirmed where it cannot
 /// be undone, and audited through the same services the admin API and the CLI call.
 struct ConsoleOperationsController {
-    let console: ConsoleController
+    let service: ConsoleService
+    let pages: ConsolePages
     let admin: AdminService
     let webhooks: WebhookEndpointService
 
-    func addRoutes(to parent: Router<AppRequestContext>) {
-        let router = parent.group().add(middleware: ConsoleRedirectMiddleware())
+    func addRoutes(to router: RouterGroup<ConsoleContext>) {
         router.get("/console/apps/{app_id}/emails", use: emails)
         router.post("/console/apps/{app_id}/emails/retry-all", use: retryAllEmails)
         router.get("/console/apps/{app_id}/webhooks", use: webhookPage)
@@ -28,12 +28,10 @@ struct ConsoleOperationsController {
     // MARK: E-mail outbox
 
     /// Queued, retrying and failed e-mails with their reason; any operator may look and send again.
-    @Sendable func emails(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        let appID = try context.parameters.decoded("app_id")
-        let app = try await console.service.store.app(id: appID)
-        let unsent = try await console.service.store.unsentEmails(appID: appID, limit: 200)
-        let now = console.service.clock.now()
+    @Sendable func emails(_ request: Request, context: ConsoleContext) async throws -> Response {
+        let appID = try context.appID
+        let unsent = try await service.unsentEmails(appID: appID)
+        let now = service.clock.now()
         let rows = unsent.map { row -> [String: Any] in
             var values: [String: Any] = [
                 "id": row.email.id, "kind": row.email.kind.label, "to": row.email.recipient,
@@ -46,40 +44,38 @@ struct ConsoleOperationsController {
         }
         let failed = unsent.filter { $0.failedAt != nil }.count
         var values: [String: Any] = [
-            "emails": rows, "failedCount": failed, "anyFailed": failed > 0, "mailOn": console.service.support.emailQueue.mail != nil,
+            "emails": rows, "failedCount": failed, "anyFailed": failed > 0, "mailOn": service.support.emailQueue.mail != nil,
         ]
-        if let notice = console.notice(request) { values["notice"] = notice }
-        return try await console.page("console-emails", status: .ok, request: request, session: session, app: app, values)
+        if let notice = ConsolePages.notice(request) { values["notice"] = notice }
+        return pages.page("console-emails", context: context, values)
     }
 
-    @Sendable func retryAllEmails(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await console.act(request, context, .resendEmail, "re-send e-mails", confirm: nil) { _, appID, session in
-            _ = try await console.service.support.retryFailedEmails(appID: appID, actor: session.actor)
-            return ConsoleController.noticeURL("/console/apps/\(appID)/emails", .emailRetried)
+    @Sendable func retryAllEmails(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await context.act(.resendEmail, "re-send e-mails", confirm: nil) { _, appID, session in
+            _ = try await service.support.retryFailedEmails(appID: appID, actor: session.actor)
+            return ConsolePages.noticeURL("/console/apps/\(appID)/emails", .emailRetried)
         }
     }
 
     // MARK: Webhooks
 
-    @Sendable func webhookPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        let appID = try context.parameters.decoded("app_id")
-        let app = try await console.service.store.app(id: appID)
+    @Sendable func webhookPage(_ request: Request, context: ConsoleContext) async throws -> Response {
+        let appID = try context.appID
         let endpoints = try await webhooks.endpoints(appID: appID).map { endpoint -> [String: Any] in
             [
                 "id": endpoint.id, "url": endpoint.url, "created": ConsolePresenter.date(endpoint.createdAt),
                 "live": endpoint.disabledAt == nil, "hasAuthorization": endpoint.authorization != nil,
             ]
         }
-        let log = try await webhooks.store.webhookDeliveryLog(appID: appID, limit: 100).map(ConsolePresenter.delivery)
+        let log = try await webhooks.deliveryLog(appID: appID).map(ConsolePresenter.delivery)
         var values: [String: Any] = ["endpoints": endpoints, "deliveries": log, "anyLive": endpoints.contains { $0["live"] as? Bool == true }]
-        if let notice = console.notice(request) { values["notice"] = notice }
-        return try await console.page("console-webhooks", status: .ok, request: request, session: session, app: app, values)
+        if let notice = ConsolePages.notice(request) { values["notice"] = notice }
+        return pages.page("console-webhooks", context: context, values)
     }
 
     /// A new endpoint; its signing secret is shown on this answer only.
-    @Sendable func createEndpoint(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await showOnce(request, context, .changeSettings, "change webhooks") { form, appID, session in
+    @Sendable func createEndpoint(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await showOnce(context, .changeSettings, "change webhooks") { form, appID, session in
             let authorization = form["authorization"].flatMap { $0.isEmpty ? nil : $0 }
             let endpoint = try await webhooks.acting(as: session.actor).createEndpoint(
                 appID: appID, url: form["url"] ?? "", authorization: authorization)
@@ -89,36 +85,34 @@ struct ConsoleOperationsController {
         }
     }
 
-    @Sendable func disableEndpoint(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await console.act(request, context, .changeSettings, "change webhooks", confirm: "change") { _, appID, session in
+    @Sendable func disableEndpoint(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await context.act(.changeSettings, "change webhooks", confirm: "change") { _, appID, session in
             try await webhooks.acting(as: session.actor).disableEndpoint(appID: appID, id: try context.parameters.decoded("endpoint_id"))
-            return ConsoleController.noticeURL("/console/apps/\(appID)/webhooks", .endpointDisabled)
+            return ConsolePages.noticeURL("/console/apps/\(appID)/webhooks", .endpointDisabled)
         }
     }
 
-    @Sendable func sendTest(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await console.act(request, context, .changeSettings, "send test events", confirm: nil) { _, appID, session in
+    @Sendable func sendTest(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await context.act(.changeSettings, "send test events", confirm: nil) { _, appID, session in
             try await webhooks.acting(as: session.actor).sendTestEvent(appID: appID)
-            return ConsoleController.noticeURL("/console/apps/\(appID)/webhooks", .testSent)
+            return ConsolePages.noticeURL("/console/apps/\(appID)/webhooks", .testSent)
         }
     }
 
-    @Sendable func replay(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await console.act(request, context, .changeSettings, "replay deliveries", confirm: nil) { _, appID, session in
+    @Sendable func replay(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await context.act(.changeSettings, "replay deliveries", confirm: nil) { _, appID, session in
             try await webhooks.acting(as: session.actor).replay(appID: appID, deliveryID: try context.parameters.decoded("delivery_id"))
-            return ConsoleController.noticeURL("/console/apps/\(appID)/webhooks", .replayed)
+            return ConsolePages.noticeURL("/console/apps/\(appID)/webhooks", .replayed)
         }
     }
 
     // MARK: Keys
 
     /// The app's keys with their label and kind; owners only (a key list tells what can reach the app).
-    @Sendable func keysPage(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        try console.service.require(.manageKeys, session, "manage keys")
-        let appID = try context.parameters.decoded("app_id")
-        let app = try await console.service.store.app(id: appID)
-        let keys = try await admin.store.keys(appID: appID).map { key -> [String: Any] in
+    @Sendable func keysPage(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try context.require(.manageKeys, "manage keys")
+        let appID = try context.appID
+        let keys = try await admin.keys(appID: appID).map { key -> [String: Any] in
             var values: [String: Any] = [
                 "id": key.id, "kind": key.kind.rawValue.replacingOccurrences(of: "_", with: " "), "prefix": key.displayPrefix,
                 "created": ConsolePresenter.date(key.createdAt), "live": key.revokedAt == nil,
@@ -134,13 +128,13 @@ struct ConsoleOperationsController {
                 ["value": $0.rawValue, "label": $0.rawValue.replacingOccurrences(of: "_", with: " ")]
             },
         ]
-        if let notice = console.notice(request) { values["notice"] = notice }
-        return try await console.page("console-keys", status: .ok, request: request, session: session, app: app, values)
+        if let notice = ConsolePages.notice(request) { values["notice"] = notice }
+        return pages.page("console-keys", context: context, values)
     }
 
     /// A new key, shown on this answer only.
-    @Sendable func createKey(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await showOnce(request, context, .manageKeys, "manage keys") { form, appID, session in
+    @Sendable func createKey(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await showOnce(context, .manageKeys, "manage keys") { form, appID, session in
             let created = try await admin.acting(as: session.actor).createKey(appID: appID, kind: form["kind"] ?? "", label: form["label"])
             let kind = created.key.kind.rawValue.replacingOccurrences(of: "_", with: " ")
             return ConsoleSecret(
@@ -149,26 +143,20 @@ struct ConsoleOperationsController {
         }
     }
 
-    /// An owner's write that makes a secret: the session, the form's token and the role, the write audited under the
-    /// operator, and the secret on this answer only (`no-store`).
+    /// An owner's write that makes a secret: the role, the write audited under the operator, and the secret on this
+    /// answer only (`no-store`).
     func showOnce(
-        _ request: Request, _ context: AppRequestContext, _ action: OperatorAction, _ what: String,
+        _ context: ConsoleContext, _ action: OperatorAction, _ what: String,
         _ write: ([String: String], String, ConsoleSession) async throws -> ConsoleSecret
     ) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        let form = try await FormBody.parse(request, limit: 8 * 1024)
-        try console.requireForm(form, session)
-        try console.service.require(action, session, what)
-        let appID = try context.parameters.decoded("app_id")
-        let app = try await console.service.store.app(id: appID)
-        let secret = try await write(form, appID, session)
-        return try await console.secretPage(secret, request: request, session: session, app: app)
+        try context.require(action, what)
+        return pages.secretPage(try await write(context.form, try context.appID, context.session), context: context)
     }
 
-    @Sendable func revokeKey(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await console.act(request, context, .manageKeys, "manage keys", confirm: "revocation") { _, appID, session in
+    @Sendable func revokeKey(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await context.act(.manageKeys, "manage keys", confirm: "revocation") { _, appID, session in
             try await admin.acting(as: session.actor).revokeKey(id: try context.parameters.decoded("key_id"), appID: appID)
-            return ConsoleController.noticeURL("/console/apps/\(appID)/keys", .keyRevoked)
+            return ConsolePages.noticeURL("/console/apps/\(appID)/keys", .keyRevoked)
         }
     }
 }

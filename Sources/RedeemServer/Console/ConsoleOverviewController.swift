@@ -4,19 +4,18 @@ import RedeemCore
 
 /// `/console/apps/{app_id}/overview`: the funnel of the last 7, 30 or 90 days, drawn and in numbers. Any operator.
 struct ConsoleOverviewController {
-    let console: ConsoleController
+    let service: ConsoleService
+    let pages: ConsolePages
 
-    func addRoutes(to parent: Router<AppRequestContext>) {
-        parent.group().add(middleware: ConsoleRedirectMiddleware()).get("/console/apps/{app_id}/overview", use: overview)
+    func addRoutes(to router: RouterGroup<ConsoleContext>) {
+        router.get("/console/apps/{app_id}/overview", use: overview)
     }
 
-    @Sendable func overview(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        let appID = try context.parameters.decoded("app_id")
-        let app = try await console.service.store.app(id: appID)
+    @Sendable func overview(_ request: Request, context: ConsoleContext) async throws -> Response {
+        let appID = try context.appID
         let asked = request.uri.queryParameters["days"].flatMap { Int($0) } ?? 30
         guard Funnel.windows.contains(asked) else { throw APIError.badRequest("days must be 7, 30 or 90.", field: "days") }
-        let funnel = try await console.service.store.funnel(appID: appID, days: asked, now: console.service.clock.now())
+        let funnel = try await service.funnel(appID: appID, days: asked)
         var values: [String: Any] = [
             "windows": Funnel.windows.map { ["days": $0, "selected": $0 == asked, "url": "/console/apps/\(appID)/overview?days=\($0)"] },
             "days": asked, "stepsSVG": FunnelChart.steps(funnel), "daysSVG": FunnelChart.days(funnel),
@@ -32,7 +31,7 @@ struct ConsoleOverviewController {
             },
         ]
         values["noRevenue"] = funnel.revenue.isEmpty
-        return try await console.page("console-overview", status: .ok, request: request, session: session, app: app, values)
+        return pages.page("console-overview", context: context, values)
     }
 
     /// "40 s", "12 min", "3.5 h", "2.1 days".

@@ -6,7 +6,7 @@ import RedeemCore
 /// them, rendered by the same code as the real pages, with a sample purchase and a link that redeems nothing. The
 /// settings form passes what is typed (not yet saved) in the query; a value that would be refused is left out.
 struct ConsolePreviewController {
-    let console: ConsoleController
+    let service: ConsoleService
     let admin: AdminService
     let checkoutPages: CheckoutPages
     let linkPages: LinkPageController
@@ -15,16 +15,14 @@ struct ConsolePreviewController {
     /// Stands in for a token: no token has this form, so the sample link opens the "not valid" page.
     static let sampleToken = "preview"
 
-    func addRoutes(to parent: Router<AppRequestContext>) {
-        let router = parent.group().add(middleware: ConsoleRedirectMiddleware())
+    func addRoutes(to router: RouterGroup<ConsoleContext>) {
         router.get("/console/apps/{app_id}/preview/success", use: success)
         router.get("/console/apps/{app_id}/preview/link", use: link)
     }
 
-    @Sendable func success(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard try await console.session(request) != nil else { return ConsoleController.redirect("/console/sign-in") }
+    @Sendable func success(_ request: Request, context: ConsoleContext) async throws -> Response {
         let app = try await previewApp(request, context)
-        let now = console.service.clock.now()
+        let now = service.clock.now()
         let product = try await admin.store.products(appID: app.id).first { $0.price != nil } ?? Self.sampleProduct(app: app, now: now)
         let purchase = Purchase(
             id: "pur_preview", appID: app.id, customerID: "preview", productID: product.id, store: .rcBilling, isSandbox: true,
@@ -38,8 +36,7 @@ struct ConsolePreviewController {
             framing: .framedBySelf)
     }
 
-    @Sendable func link(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard try await console.session(request) != nil else { return ConsoleController.redirect("/console/sign-in") }
+    @Sendable func link(_ request: Request, context: ConsoleContext) async throws -> Response {
         let app = try await previewApp(request, context)
         return try linkPages.render(
             status: .ok, state: "isValid", app: app, token: Self.sampleToken, flash: false,
@@ -47,10 +44,10 @@ struct ConsolePreviewController {
     }
 
     /// The stored app with each typed value that would be accepted.
-    func previewApp(_ request: Request, _ context: AppRequestContext) async throws -> App {
-        var app = try await console.service.store.app(id: try context.parameters.decoded("app_id"))
+    func previewApp(_ request: Request, _ context: ConsoleContext) async throws -> App {
+        var app = try context.currentApp
         let query = request.uri.queryParameters
-        let now = console.service.clock.now()
+        let now = service.clock.now()
         let fields: [(String, WritableKeyPath<AppChanges, String?>)] = [
             ("name", \.name), ("icon_url", \.iconURL), ("app_store_url", \.appStoreURL), ("play_store_url", \.playStoreURL),
             ("support_email", \.supportEmail),

@@ -120,9 +120,22 @@ struct ConsoleService: Sendable {
 
     static func csrf(sessionToken: String) -> String { SecretToken.hash("console-form:" + sessionToken) }
 
-    /// Checks that the signed-in operator's role may do `action`; `what` names it in the refusal.
-    func require(_ action: OperatorAction, _ session: ConsoleSession, _ what: String) throws {
-        guard session.operator.role.may(action) else { throw APIError.forbidden("Your role (\(session.operator.role.rawValue)) may not \(what).") }
+    /// Every app, for the console's app switcher.
+    func apps() async throws -> [App] { try await store.apps() }
+
+    func customerRecord(appID: String, id: String) async throws -> Customer { try await store.customer(appID: appID, id: id) }
+
+    /// Queued, retrying and failed e-mails, the first 200.
+    func unsentEmails(appID: String) async throws -> [UnsentEmail] { try await store.unsentEmails(appID: appID, limit: 200) }
+
+    /// The hand-off funnel of the last `days` days.
+    func funnel(appID: String, days: Int) async throws -> Funnel { try await store.funnel(appID: appID, days: days, now: clock.now()) }
+
+    func purchase(appID: String, id: String) async throws -> Purchase { try await store.purchase(appID: appID, id: id) }
+
+    /// The app's audit log and the instance's (operators), newest first.
+    func auditLog(appID: String) async throws -> [AuditEntry] {
+        try await store.auditLog(appID: appID, includingInstance: true, limit: 200)
     }
 
     /// What the customer page shows: the customer, the CustomerInfo the app sees, its subscriber attributes, and each

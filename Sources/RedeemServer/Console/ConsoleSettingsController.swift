@@ -6,70 +6,68 @@ import RedeemStore
 /// `/console/apps/{app_id}/settings`: every setting a page or link depends on. Any operator reads; owners change, through
 /// the same `AdminService.updateApp` as the admin API and the CLI (validated there, audited as `app.update`).
 struct ConsoleSettingsController {
-    let console: ConsoleController
+    let service: ConsoleService
+    let pages: ConsolePages
     let admin: AdminService
     let publicURL: URL
     /// Whether Stripe is configured; its absence is a setup warning.
     let paidCheckout: Bool
 
-    func addRoutes(to parent: Router<AppRequestContext>) {
-        let router = parent.group().add(middleware: ConsoleRedirectMiddleware())
+    func addRoutes(to router: RouterGroup<ConsoleContext>) {
         router.get("/console/apps/{app_id}/settings", use: settings)
         router.post("/console/apps/{app_id}/settings", use: save)
         router.get("/console/new-app", use: newAppForm)
         router.post("/console/new-app", use: createApp)
     }
 
-    @Sendable func settings(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        let app = try await console.service.store.app(id: try context.parameters.decoded("app_id"))
-        return try await page(app: app, form: nil, error: nil, status: .ok, request: request, session: session)
+    @Sendable func settings(_ request: Request, context: ConsoleContext) async throws -> Response {
+        page(app: try context.currentApp, form: nil, error: nil, status: .ok, request: request, context: context)
     }
 
-    @Sendable func save(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        let form = try await FormBody.parse(request, limit: 16 * 1024)
-        try console.requireForm(form, session)
-        try console.service.require(.changeSettings, session, "change settings")
-        let appID = try context.parameters.decoded("app_id")
+    @Sendable func save(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try context.require(.changeSettings, "change settings")
+        let app = try context.currentApp
         do {
-            _ = try await admin.acting(as: session.actor).updateApp(id: appID, Self.changes(from: form))
-            return ConsoleController.redirect(ConsoleController.noticeURL("/console/apps/\(appID)/settings", .settingsSaved))
+            _ = try await admin.acting(as: context.session.actor).updateApp(id: app.id, Self.changes(from: context.form))
+            return ConsolePages.redirect(ConsolePages.noticeURL("/console/apps/\(app.id)/settings", .settingsSaved))
         } catch let error as ValidationError {
-            let app = try await console.service.store.app(id: appID)
-            return try await page(
-                app: app, form: form, error: "\(Self.label(error.field)) \(error.reason).", status: .unprocessableContent, request: request,
-                session: session)
+            return page(
+                app: app, form: context.form, error: Self.sentence(error), status: .unprocessableContent, request: request, context: context)
         }
     }
 
     /// An owner's form for a new app: its name and what its pages show first.
-    @Sendable func newAppForm(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        try console.service.require(.changeSettings, session, "create apps")
-        return try await console.page("console-new-app", status: .ok, request: request, session: session, [:])
+    @Sendable func newAppForm(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try context.require(.changeSettings, "create apps")
+        return pages.page("console-new-app", context: context, [:])
     }
 
     /// Creates the app with its three keys (shown once), through the same `AdminService.createApp` as the admin API
     /// and the CLI; then on to its settings.
-    @Sendable func createApp(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard let session = try await console.session(request) else { return ConsoleController.redirect("/console/sign-in") }
-        let form = try await FormBody.parse(request, limit: 16 * 1024)
-        try console.requireForm(form, session)
-        try console.service.require(.changeSettings, session, "create apps")
+    @Sendable func createApp(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try context.require(.changeSettings, "create apps")
+        let form = context.form
         do {
-            let created = try await admin.acting(as: session.actor).createApp(try Self.changes(from: form))
+            let created = try await admin.acting(as: context.session.actor).createApp(try Self.changes(from: form))
             let keys = created.keys.map { key in (key.record.kind.rawValue.replacingOccurrences(of: "_", with: " ") + " key", key.plaintext) }
             let secret = ConsoleSecret(
                 title: "\(created.app.name) created", what: "Its keys, stored hashed and shown only now.", values: keys,
                 hint: "The public keys go in the app; the secret key on your servers only. Next: the app's settings.",
                 back: "/console/apps/\(created.app.id)/settings")
-            return try await console.secretPage(secret, request: request, session: session, app: created.app)
+            return pages.secretPage(secret, context: context, showing: created.app)
         } catch let error as ValidationError {
-            var values: [String: Any] = ["error": "\(Self.label(error.field)) \(error.reason)."]
+            var values: [String: Any] = ["error": Self.sentence(error)]
             for field in ["name", "icon_url", "app_store_url", "play_store_url", "support_email"] { values[field] = form[field] }
-            return try await console.page("console-new-app", status: .unprocessableContent, request: request, session: session, values)
+            return pages.page("console-new-app", status: .unprocessableContent, context: context, values)
         }
+    }
+
+    /// A refusal in the form's words: its label, and minutes where the form asks for minutes.
+    static func sentence(_ error: ValidationError) -> String {
+        if error.field == "redemption_link_lifetime_seconds", error.reason.hasPrefix("must be between") {
+            return "Link lifetime must be between 1 and 10,080 minutes (7 days)."
+        }
+        return "\(label(error.field)) \(error.reason)."
     }
 
     /// The form as the API's changes: every field given (an empty one clears it), the fingerprints one per line.
@@ -114,8 +112,8 @@ struct ConsoleSettingsController {
     }
 
     func page(
-        app: App, form: [String: String]?, error: String?, status: HTTPResponse.Status, request: Request, session: ConsoleSession
-    ) async throws -> Response {
+        app: App, form: [String: String]?, error: String?, status: HTTPResponse.Status, request: Request, context: ConsoleContext
+    ) -> Response {
         // On a refused save the form shows what was typed; otherwise the stored settings.
         func value(_ field: String, _ stored: String?) -> String { form?[field] ?? stored ?? "" }
         var values: [String: Any] = [
@@ -146,9 +144,8 @@ struct ConsoleSettingsController {
             ],
         ]
         if let error { values["error"] = error }
-        if let notice = console.notice(request) { values["notice"] = notice }
-        return try await console.page(
-            "console-settings", status: status, request: request, session: session, app: app, framing: .framesSelf, values)
+        if let notice = ConsolePages.notice(request) { values["notice"] = notice }
+        return pages.page("console-settings", status: status, context: context, framing: .framesSelf, values)
     }
 
     static func options(_ all: [String], _ selected: String) -> [[String: Any]] {

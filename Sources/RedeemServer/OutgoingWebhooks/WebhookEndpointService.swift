@@ -48,6 +48,9 @@ public struct WebhookEndpointService: Sendable {
 
     public func endpoints(appID: String) async throws -> [WebhookEndpoint] { try await store.webhookEndpoints(appID: appID) }
 
+    /// The app's latest 100 deliveries, newest first.
+    func deliveryLog(appID: String) async throws -> [DeliveryLogEntry] { try await store.webhookDeliveryLog(appID: appID, limit: 100) }
+
     public func disableEndpoint(appID: String, id: String) async throws {
         try await store.disableWebhookEndpoint(
             id: id, appID: appID, at: clock.now(), audit: try audit("webhook.disable", "webhook", id, appID: appID))
