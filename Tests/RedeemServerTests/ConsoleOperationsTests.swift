@@ -132,6 +132,16 @@ import Testing
             #expect(refused.body.contains("Icon URL must be an absolute https URL"))
             #expect(refused.body.contains("http://insecure.example.com/icon.png"), "the form keeps what was typed")
             #expect(try await server.deps.store.app(id: app.id).iconURL == "https://cdn.example.com/icon.png", "nothing saved")
+            // The lifetime field is in minutes, and so is its refusal.
+            fields["icon_url"] = "https://cdn.example.com/icon.png"
+            fields["redemption_link_lifetime_minutes"] = "20000"
+            let tooLong = try await ConsoleTests.post(server, "/console/apps/\(app.id)/settings", fields, cookie: owner)
+            #expect(tooLong.status == 422 && tooLong.body.contains("Link lifetime must be between 1 and 10,080 minutes (7 days)."))
+            #expect(tooLong.body.contains(#"value="20000""#) && !tooLong.body.contains("604800"))
+            // Without Stripe the setup checks say what production links do then.
+            #expect(tooLong.body.contains("Stripe is not configured on this server"))
+            fields["redemption_link_lifetime_minutes"] = "90"
+            fields["icon_url"] = "http://insecure.example.com/icon.png"
             let audit = try await server.deps.store.auditLog(appID: app.id, limit: 10).filter { $0.action == "app.update" }
             #expect(audit.map(\.actor) == ["operator:owner@example.com", "operator:owner@example.com"], "two saves, one refusal")
 
