@@ -25,6 +25,13 @@ public enum SandboxClock {
         let minutes: Double = parsed.years > 0 ? 60 : 5
         return date.addingTimeInterval(minutes * 60)
     }
+
+    /// Whether `purchase` runs on this clock: a sandbox subscription whose period lasts an hour or less (no real
+    /// period is that short; sandbox purchases recorded through the API keep real dates).
+    public static func runs(_ purchase: Purchase) -> Bool {
+        guard purchase.isSandbox, let expires = purchase.expiresDate else { return false }
+        return expires.timeIntervalSince(purchase.purchaseDate) <= 3600
+    }
 }
 
 extension CheckoutRules {

@@ -71,6 +71,14 @@ extension SQLStore {
         return CustomerInfo(customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now)
     }
 
+    /// The CustomerInfo as an operator looks at it: read only, so looking is not a sighting (`last_seen` stays).
+    public func observedCustomerInfo(appID: String, appUserID: AppUserID, now: Date) async throws -> CustomerInfo {
+        guard let snapshot = try await read({ try await Self.snapshot(appID: appID, appUserID: appUserID, on: $0) }) else {
+            throw StoreError.notFound("customer '\(appUserID)'")
+        }
+        return CustomerInfo(customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now)
+    }
+
     struct Snapshot: Sendable {
         var customer: Customer
         var purchases: [Purchase] = []

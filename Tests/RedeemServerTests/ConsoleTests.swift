@@ -181,7 +181,7 @@ import Testing
             let page = try await server.send(.get, String(link), key: nil, headers: cookie)
             #expect(page.status == 200)
             // The app's restore behaviour moved the purchase to the app user who redeemed it; the e-mail finds them.
-            #expect(page.body.contains("<h1>phone-user-9</h1>"))
+            #expect(page.body.contains(#"<h1 class="wrap">Buyer@Example.com</h1>"#) && page.body.contains(#"<code class="wrap">phone-user-9</code>"#))
             #expect(page.body.contains("<strong>redeemed</strong> by <code>phone-user-9</code>"), "\(page.body)")
             #expect(page.body.contains("monthly"))
             #expect(page.body.contains("<tr><td>pro <span class=\"pill pill--active\">active</span>"), "the entitlement, active")
@@ -254,6 +254,36 @@ import Testing
                 #expect(audit.first?.actor == "operator:help@example.com")
                 #expect(audit.first?.objectID == purchaseID)
             }
+        }
+    }
+
+    /// The customer page leads with the person (their e-mail, then the app user ID), names products and stores in words,
+    /// marks a sandbox purchase as a test with its fast clock, and opening it is not a sighting (`last_seen` stays).
+    @Test(arguments: TestDatabases.available)
+    func theCustomerPageLeadsWithThePersonAndLookingIsNotASighting(_ backend: TestBackend) async throws {
+        let clock = ManualClock(TestServer.start)
+        try await TestServer.with(backend, clock: clock) { server in
+            let app = try await server.createAppWithCatalog()
+            let named = try await server.send(
+                .patch, "/admin/v1/apps/\(app.id)/products/lifetime", key: app.secret, json: #"{"display_name": "Lifetime access"}"#)
+            #expect(named.status == 200, "\(named.body)")
+            _ = try await Self.owner(server)
+            let buyer = "$RCAnonymousID:0123456789abcdef0123456789abcdef"
+            _ = try await server.grant(
+                app, #"{"app_user_id": "\#(buyer)", "product_id": "lifetime", "email": "ann@example.com", "is_sandbox": true}"#)
+            let owner = "redeem_console=\(try await Self.signIn(server))"
+            let found = try await server.send(.get, "/console/apps/\(app.id)?q=ann%40example.com", key: nil, headers: [.cookie: owner])
+            let customerID = String(try #require(found.body.firstMatch(of: /customers\/(cus_[A-Za-z0-9_]+)/)?.1))
+            let seen = try await server.deps.store.customer(appID: app.id, id: customerID).lastSeen
+            clock.advance(by: 3 * 3600)
+            let page = try await server.send(.get, "/console/apps/\(app.id)/customers/\(customerID)", key: nil, headers: [.cookie: owner])
+            #expect(page.status == 200)
+            #expect(page.body.contains(#"<h1 class="wrap">ann@example.com</h1>"#) && page.body.contains(buyer))
+            #expect(page.body.contains("<h3>Lifetime access ") && page.body.contains("Recorded through the server API"))
+            #expect(page.body.contains("test · sandbox"))
+            // Recorded through the API, its dates are real: only the sandbox checkout's subscriptions run fast.
+            #expect(page.body.contains("A sandbox purchase: no money moved.") && !page.body.contains("a month lasts 5 minutes"))
+            #expect(try await server.deps.store.customer(appID: app.id, id: customerID).lastSeen == seen, "looking is not a sighting")
         }
     }
 

@@ -80,6 +80,8 @@ import Testing
                 #expect(home.body.contains("Your purchases") && home.body.contains("portal.buyer@example.com"))
                 #expect(home.body.contains("/purchases/\(purchaseID)/link") && home.body.contains("Cancel subscription"))
                 #expect(!home.body.contains("lifetime"), "another buyer's purchase is not listed")
+                // A sandbox purchase says it is a test; recorded through the API, its month is a real one.
+                #expect(home.body.contains("A test purchase: no money moved.") && !home.body.contains("every few minutes"))
                 let csrf = try ConsoleOperationsTests.csrf(home)
 
                 let linkPage = try await ConsoleTests.post(server, "/account/\(app.id)/purchases/\(purchaseID)/link", ["csrf": csrf], cookie: session)

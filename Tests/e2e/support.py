@@ -182,9 +182,12 @@ def run_cli(binary, args, env, stdin=None):
 
 
 def screenshots(page, directory, name):
-    """Desktop and phone screenshots of the current page, as `directory/name-desktop.png` and `-phone.png`."""
+    """Desktop and phone screenshots of the current page, as `directory/name-desktop.png` and `-phone.png`; at each
+    size, a check that the page is no wider than the screen (nothing scrolls sideways)."""
     import os
     for label, size in (("desktop", (1280, 900)), ("phone", (390, 844))):
         page.set_viewport_size({"width": size[0], "height": size[1]})
         page.screenshot(path=os.path.join(directory, f"{name}-{label}.png"), full_page=True)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        check(f"{name}: no wider than the {label} screen ({size[0]} px)", width <= size[0], width)
     page.set_viewport_size({"width": 1280, "height": 900})

@@ -35,7 +35,8 @@ struct ConsoleOperationsController {
         let rows = unsent.map { row -> [String: Any] in
             var values: [String: Any] = [
                 "id": row.email.id, "kind": row.email.kind.label, "to": row.email.recipient,
-                "queued": ConsolePresenter.date(row.email.createdAt), "attempts": row.email.attempts, "purchase": row.email.purchaseID,
+                "queued": ConsolePresenter.date(row.email.createdAt), "attempts": ConsolePresenter.count(row.email.attempts, "attempt"),
+                "purchase": row.email.purchaseID,
                 "state": row.failedAt != nil ? "failed" : row.email.attempts > 0 ? "retrying" : "queued",
                 "next": row.failedAt == nil ? (row.nextAttemptAt <= now ? "now" : ConsolePresenter.date(row.nextAttemptAt)) : "",
             ]

@@ -30,25 +30,33 @@ enum ConsolePresenter {
                 "expires": expires.map(date) ?? "never (lifetime)",
             ]
         }
+        // The person first: the address the app set ($email), else the latest one a purchase was made with.
+        let email =
+            view.attributes.first { $0.key == "$email" && !$0.value.isEmpty }?.value
+            ?? view.purchases.reversed().lazy.compactMap(\.purchase.email).first
+        var customer: [String: Any] = [
+            "id": view.customer.id, "appUserID": view.customer.originalAppUserID, "firstSeen": date(view.customer.firstSeen),
+            "lastSeen": date(view.customer.lastSeen),
+        ]
+        customer["email"] = email
         return [
-            "customer": [
-                "id": view.customer.id, "appUserID": view.customer.originalAppUserID, "firstSeen": date(view.customer.firstSeen),
-                "lastSeen": date(view.customer.lastSeen),
-            ],
+            "customer": customer,
             "aliases": view.customer.aliases.filter { $0 != view.customer.originalAppUserID },
             "attributes": view.attributes.map(attribute),
             "entitlements": entitlements, "noEntitlements": entitlements.isEmpty,
-            "purchases": view.purchases.reversed().map { purchase($0, now: now) },
+            "purchases": view.purchases.reversed().map { purchase($0, now: now, productName: view.productNames[$0.purchase.productID]) },
             "noPurchases": view.purchases.isEmpty,
             "grantEntitlements": view.entitlementIDs, "mayGrant": !view.entitlementIDs.isEmpty,
             "durations": PromotionalDuration.allCases.map { ["value": $0.rawValue, "label": $0.rawValue.replacingOccurrences(of: "_", with: " ")] },
         ]
     }
 
-    static func purchase(_ detail: SupportService.PurchaseDetail, now: Date) -> [String: Any] {
+    static func purchase(_ detail: SupportService.PurchaseDetail, now: Date, productName: String? = nil) -> [String: Any] {
         let purchase = detail.purchase
         var values: [String: Any] = [
-            "id": purchase.id, "product": purchase.productID, "store": purchase.store.rawValue, "sandbox": purchase.isSandbox,
+            "id": purchase.id, "product": productName ?? purchase.productID, "productID": purchase.productID,
+            "store": store(purchase.store, sandbox: purchase.isSandbox), "sandbox": purchase.isSandbox,
+            "fastClock": SandboxClock.runs(purchase),
             "purchased": date(purchase.purchaseDate), "state": state(of: purchase, now: now), "transaction": purchase.storeTransactionID,
             "isGrant": purchase.store == .promotional, "refunded": purchase.refundedAt != nil,
             "refundable": (try? SupportRules.refund(purchase).get()) != nil,
@@ -95,7 +103,7 @@ enum ConsolePresenter {
     static func email(_ sent: SentEmail) -> [String: Any] {
         var values: [String: Any] = [
             "id": sent.email.id, "kind": sent.email.kind.label, "to": sent.email.recipient,
-            "queued": date(sent.email.createdAt), "state": sent.state, "attempts": sent.email.attempts,
+            "queued": date(sent.email.createdAt), "state": sent.state, "attempts": count(sent.email.attempts, "attempt"),
             "retryable": sent.sentAt == nil && sent.email.attempts > 0,
         ]
         if let error = sent.lastError { values["error"] = error }
@@ -117,7 +125,7 @@ enum ConsolePresenter {
 
     static func webhook(_ delivery: WebhookDelivery) -> [String: Any] {
         let state = delivery.deliveredAt != nil ? "delivered" : delivery.failedAt != nil ? "failed" : delivery.attempts > 0 ? "retrying" : "queued"
-        return ["type": delivery.eventType, "at": date(delivery.createdAt), "state": state, "attempts": delivery.attempts]
+        return ["type": delivery.eventType, "at": date(delivery.createdAt), "state": state, "attempts": count(delivery.attempts, "attempt")]
     }
 
     /// active, in grace, expired or refunded.
@@ -129,6 +137,20 @@ enum ConsolePresenter {
     }
 
     static func outcome(_ raw: String) -> String { raw.replacingOccurrences(of: "_", with: " ") }
+
+    /// "1 attempt", "3 attempts".
+    static func count(_ value: Int, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
+
+    /// Where a purchase was made, in words.
+    static func store(_ store: Store, sandbox: Bool) -> String {
+        switch store {
+        case .rcBilling: sandbox ? "Sandbox checkout (test, no payment)" : "Web checkout"
+        case .stripe: "Stripe Checkout"
+        case .external: "Recorded through the server API"
+        case .promotional: "Granted (promotional)"
+        default: store.rawValue.replacingOccurrences(of: "_", with: " ").capitalized
+        }
+    }
 
     static func date(_ date: Date) -> String {
         let text = ISODate.format(date)

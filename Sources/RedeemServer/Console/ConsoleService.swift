@@ -146,15 +146,22 @@ struct ConsoleService: Sendable {
         let attributes: [SubscriberAttributeRecord]
         let purchases: [SupportService.PurchaseDetail]
         let entitlementIDs: [String]
+        /// Each product's display name, where it has one.
+        let productNames: [String: String]
     }
 
     func customer(appID: String, id: String) async throws -> CustomerView {
         let customer = try await store.customer(appID: appID, id: id)
-        let info = try await store.customerInfo(appID: appID, appUserID: try AppUserID(validating: customer.originalAppUserID), now: clock.now())
+        // Looking is not a sighting: the customer's "last seen" and their place in search stay as the app left them.
+        let info = try await store.observedCustomerInfo(
+            appID: appID, appUserID: try AppUserID(validating: customer.originalAppUserID), now: clock.now())
         var purchases: [SupportService.PurchaseDetail] = []
         for purchase in try await store.purchases(customerID: customer.id) { purchases.append(try await support.detail(of: purchase)) }
         let entitlements = try await store.entitlements(appID: appID).map(\.id)
         let attributes = try await store.attributeRecords(customerID: customer.id)
-        return CustomerView(customer: customer, info: info, attributes: attributes, purchases: purchases, entitlementIDs: entitlements)
+        var names: [String: String] = [:]
+        for product in try await store.products(appID: appID) { names[product.id] = product.displayName }
+        return CustomerView(
+            customer: customer, info: info, attributes: attributes, purchases: purchases, entitlementIDs: entitlements, productNames: names)
     }
 }

@@ -22,6 +22,7 @@ public protocol ConsoleStore: Sendable {
     func apps() async throws -> [App]
     func funnel(appID: String, days: Int, now: Date) async throws -> Funnel
     func entitlements(appID: String) async throws -> [Entitlement]
+    func products(appID: String) async throws -> [Product]
     func app(id: String) async throws -> App
     func searchCustomers(appID: String, query: String, limit: Int, offset: Int) async throws -> [CustomerMatch]
     func customer(appID: String, id: String) async throws -> Customer
@@ -37,6 +38,7 @@ public protocol ConsoleStore: Sendable {
     func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> Purchase
     func redemptionAttempts(appID: String, purchaseID: String) async throws -> [RedemptionAttempt]
     func customerInfo(appID: String, appUserID: AppUserID, now: Date) async throws -> CustomerInfo
+    func observedCustomerInfo(appID: String, appUserID: AppUserID, now: Date) async throws -> CustomerInfo
     func findCustomer(appID: String, appUserID: AppUserID) async throws -> Customer?
     /// The customer's subscriber attributes, by key, with whether the app's secret key set each.
     func attributeRecords(customerID: String) async throws -> [SubscriberAttributeRecord]

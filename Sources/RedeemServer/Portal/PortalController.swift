@@ -256,6 +256,12 @@ enum PortalPresenter {
             "billing": actions.billing,
         ]
         if let expires = purchase.expiresDate { values["endsOn"] = day(expires) }
+        if purchase.isSandbox {
+            values["testNote"] =
+                SandboxClock.runs(purchase)
+                ? "A test purchase: no money moved, and it renews every few minutes while the app is tested."
+                : "A test purchase: no money moved."
+        }
         return values
     }
 }
