@@ -8,7 +8,10 @@ public struct Funnel: Sendable, Equatable {
         /// Midnight UTC.
         public var day: Date
         public var checkouts = 0
+        /// Purchases through a checkout (the hosted or sandbox checkout, Stripe): the step after checkouts started.
         public var purchases = 0
+        /// Purchases recorded otherwise (the server API, the CLI, other stores): not a checkout's conversion.
+        public var purchasesElsewhere = 0
         public var linksIssued = 0
         public var linksOpened = 0
         public var linksRedeemed = 0
@@ -16,12 +19,15 @@ public struct Funnel: Sendable, Equatable {
 
         public init(day: Date) { self.day = day }
 
-        public var hasEvents: Bool { checkouts + purchases + linksIssued + linksOpened + linksRedeemed + offerRedemptions > 0 }
+        public var hasEvents: Bool {
+            checkouts + purchases + purchasesElsewhere + linksIssued + linksOpened + linksRedeemed + offerRedemptions > 0
+        }
 
         static func + (lhs: Day, rhs: Day) -> Day {
             var sum = lhs
             sum.checkouts += rhs.checkouts
             sum.purchases += rhs.purchases
+            sum.purchasesElsewhere += rhs.purchasesElsewhere
             sum.linksIssued += rhs.linksIssued
             sum.linksOpened += rhs.linksOpened
             sum.linksRedeemed += rhs.linksRedeemed
@@ -42,6 +48,11 @@ public struct Funnel: Sendable, Equatable {
     public var p90ToRedeem: TimeInterval?
     /// Unrefunded purchases' prices by currency, in micros.
     public var revenue: [String: Int64]
+    /// Purchases (of any origin) sent at least one redemption link issued in the window.
+    public var purchasesSentALink: Int
+
+    /// The stores of purchases made through a checkout.
+    public static let checkoutStores: [Store] = [.rcBilling, .stripe]
 
     /// The windows the console offers.
     public static let windows = [7, 30, 90]
@@ -55,7 +66,7 @@ public struct Funnel: Sendable, Equatable {
     /// Assembles the window from per-day counts (keyed by midnight UTC), filling days without events with zeros.
     public init(
         days count: Int, now: Date, counts: [Date: Day], expiredUnused: Int, newLinkEmails: Int, medianToRedeem: TimeInterval?,
-        p90ToRedeem: TimeInterval?, revenue: [String: Int64]
+        p90ToRedeem: TimeInterval?, revenue: [String: Int64], purchasesSentALink: Int = 0
     ) {
         let start = Self.window(days: count, now: now).from
         days = (0..<count).map { offset in
@@ -68,17 +79,22 @@ public struct Funnel: Sendable, Equatable {
         self.medianToRedeem = medianToRedeem
         self.p90ToRedeem = p90ToRedeem
         self.revenue = revenue
+        self.purchasesSentALink = purchasesSentALink
     }
 
-    /// The steps in order with their totals, and each one's rate against the step it follows from (nil when that one is
-    /// zero): purchases per checkout started, links per purchase (a purchase can be sent several), and pages opened and
-    /// links redeemed per link issued (a link opens the app directly, so a redemption needs no page view).
+    /// The steps in order with their totals, and each one's share of the step it follows from. Each step counts only what
+    /// came through the one before, so no share is above 100%: purchases recorded elsewhere are `totals.purchasesElsewhere`,
+    /// apart; a purchase sent several links counts once; pages opened and links redeemed are of the links issued (a link
+    /// opens the app directly, so a redemption needs no page view). A share is nil when the step before is zero, or
+    /// smaller (purchases of checkouts started before the window).
     public var steps: [(name: String, count: Int, rate: Double?, of: String?)] {
-        func rate(_ count: Int, _ base: Int) -> Double? { base > 0 ? Double(count) / Double(base) : nil }
+        func rate(_ count: Int, _ base: Int) -> Double? { base > 0 && count <= base ? Double(count) / Double(base) : nil }
+        let purchases = totals.purchases + totals.purchasesElsewhere
         return [
             ("Checkouts started", totals.checkouts, nil, nil),
-            ("Purchases", totals.purchases, rate(totals.purchases, totals.checkouts), "checkouts started"),
-            ("Links issued", totals.linksIssued, rate(totals.linksIssued, totals.purchases), "purchases"),
+            ("Purchases through checkout", totals.purchases, rate(totals.purchases, totals.checkouts), "checkouts started"),
+            ("Purchases sent a link", purchasesSentALink, rate(purchasesSentALink, purchases), "purchases"),
+            ("Links issued", totals.linksIssued, nil, nil),
             ("Link pages opened", totals.linksOpened, rate(totals.linksOpened, totals.linksIssued), "links issued"),
             ("Links redeemed", totals.linksRedeemed, rate(totals.linksRedeemed, totals.linksIssued), "links issued"),
         ]

@@ -43,13 +43,16 @@ extension SQLStore {
             try await add(
                 """
                 SELECT created_at / 86400000 AS day, price_currency, COUNT(*) AS n,
+                    SUM(CASE WHEN store IN (\(Funnel.checkoutStores[0].rawValue), \(Funnel.checkoutStores[1].rawValue)) THEN 1 ELSE 0 END) AS checkout,
                     CAST(SUM(CASE WHEN refunded_at IS NULL THEN price_amount_micros ELSE 0 END) AS BIGINT) AS total
                 FROM purchases
                 WHERE app_id = \(appID) AND created_at >= \(from) AND created_at < \(to) AND store <> \(Store.promotional.rawValue)
                 GROUP BY created_at / 86400000, price_currency
                 """
             ) { day, row in
-                day.purchases += Int(try row.int("n"))
+                let checkout = Int(try row.int("checkout"))
+                day.purchases += checkout
+                day.purchasesElsewhere += Int(try row.int("n")) - checkout
                 if let currency = row.optionalString("price_currency"), let total = row.optionalInt("total"), total != 0 {
                     revenue[currency.uppercased(), default: 0] += total
                 }
@@ -92,10 +95,15 @@ extension SQLStore {
                     """
                 ).map { TimeInterval(try $0.int("waited")) / 1000 }
             }
+            let linked = try await connection.first(
+                """
+                SELECT COUNT(DISTINCT purchase_id) AS n FROM redemption_tokens
+                WHERE app_id = \(appID) AND created_at >= \(from) AND created_at < \(to)
+                """)
             return Funnel(
                 days: days, now: now, counts: counts, expiredUnused: expired,
                 newLinkEmails: Int(try emails?.int("n") ?? 0), medianToRedeem: try await percentile(0.5), p90ToRedeem: try await percentile(0.9),
-                revenue: revenue)
+                revenue: revenue, purchasesSentALink: Int(try linked?.int("n") ?? 0))
         }
     }
 }

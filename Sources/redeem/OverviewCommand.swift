@@ -24,12 +24,10 @@ struct Overview: AsyncParsableCommand {
         let took = ContinuousClock.now - started
         print("The last \(days) days (UTC), read in \(took.formatted(.units(allowed: [.milliseconds], width: .narrow))):")
         for step in funnel.steps {
-            let rate =
-                step.rate.map {
-                    step.of == "purchases" ? String(format: "  %.1f per purchase", $0) : String(format: "  %.0f%% of %@", $0 * 100, step.of ?? "")
-                } ?? ""
-            print("  \(step.name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(step.count)\(rate)")
+            let rate = step.rate.map { String(format: "  %.0f%% of %@", $0 * 100, step.of ?? "") } ?? ""
+            print("  \(step.name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(step.count)\(rate)")
         }
+        print("  purchases recorded elsewhere (server API, CLI), apart from the steps: \(funnel.totals.purchasesElsewhere)")
         print(
             "  offer codes redeemed \(funnel.totals.offerRedemptions); links expired unused \(funnel.expiredUnused); new-link e-mails \(funnel.newLinkEmails)"
         )

@@ -26,11 +26,13 @@ struct ConsoleOverviewController {
             "rows": funnel.days.reversed().filter(\.hasEvents).map { day -> [String: Any] in
                 [
                     "day": String(ISODate.format(day.day).prefix(10)), "checkouts": day.checkouts, "purchases": day.purchases,
+                    "elsewhere": day.purchasesElsewhere,
                     "issued": day.linksIssued, "opened": day.linksOpened, "redeemed": day.linksRedeemed, "offers": day.offerRedemptions,
                 ]
             },
         ]
         values["noRevenue"] = funnel.revenue.isEmpty
+        values["purchasesElsewhere"] = funnel.totals.purchasesElsewhere
         return pages.page("console-overview", context: context, values)
     }
 
