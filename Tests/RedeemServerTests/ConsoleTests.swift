@@ -287,6 +287,49 @@ import Testing
         }
     }
 
+    /// The audit log pages 50 at a time, newest first and stable, filters by who, what and the object, and names keys
+    /// by their label.
+    @Test(arguments: TestDatabases.available)
+    func theAuditLogPagesFiltersAndNamesKeys(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createApp()
+            _ = try await Self.owner(server)
+            let made = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/keys", key: app.secret, json: #"{"kind": "secret", "label": "Billing backend"}"#)
+            let keyID = try #require(try made.string("id") ?? made.string("record.id"))
+            for index in 0..<60 {
+                let actor = index % 3 == 0 ? "key:\(keyID)" : "operator:owner@example.com"
+                let action = index % 2 == 0 ? "purchase.refund" : "purchase.link"
+                try await server.deps.store.recordRequest(
+                    AuditEntry(
+                        at: TestServer.start.addingTimeInterval(Double(index)), actor: actor, action: action, objectType: "purchase",
+                        objectID: "pur_\(index)", appID: app.id))
+            }
+            let owner: HTTPFields = [.cookie: "redeem_console=\(try await Self.signIn(server))"]
+            let first = try await server.send(.get, "/console/apps/\(app.id)/audit", key: nil, headers: owner)
+            #expect(first.status == 200)
+            let rows = first.body.matches(of: /<code>purchase (pur_\d+)<\/code>/).map { String($0.1) }
+            #expect(rows.count == 50 && rows.first == "pur_59", "newest first, 50 a page")
+            #expect(first.body.contains("key “Billing backend” (secret)") && !first.body.contains("<td>key:"), "keys by their label")
+            let older = try #require(first.body.firstMatch(of: /href="([^"]+before=[^"]+)" rel="next"/)?.1)
+            let second = try await server.send(.get, String(older).replacingOccurrences(of: "&amp;", with: "&"), key: nil, headers: owner)
+            let rest = second.body.matches(of: /<code>purchase (pur_\d+)<\/code>/).map { String($0.1) }
+            #expect(Set(rows).isDisjoint(with: rest) && rows.count + rest.filter { $0.hasPrefix("pur_") }.count >= 60, "the next page follows on")
+            #expect(!second.body.contains(#"rel="next""#) || rest.count == 50)
+            let refunds = try await server.send(.get, "/console/apps/\(app.id)/audit?action=purchase.refund", key: nil, headers: owner)
+            let refunded = refunds.body.matches(of: /<code>purchase (pur_\d+)<\/code>/).map { String($0.1) }
+            #expect(refunded.count == 30 && refunded.allSatisfy { (Int($0.dropFirst(4)) ?? 1) % 2 == 0 })
+            let byKey = try await server.send(
+                .get, "/console/apps/\(app.id)/audit?actor=key%3A\(keyID)&action=purchase.link", key: nil, headers: owner)
+            let keyRows = byKey.body.matches(of: /<code>purchase (pur_\d+)<\/code>/).map { String($0.1) }
+            #expect(keyRows == ["pur_57", "pur_51", "pur_45", "pur_39", "pur_33", "pur_27", "pur_21", "pur_15", "pur_9", "pur_3"])
+            let one = try await server.send(.get, "/console/apps/\(app.id)/audit?object=pur_7", key: nil, headers: owner)
+            #expect(one.body.matches(of: /<code>purchase (pur_\d+)<\/code>/).map { String($0.1) } == ["pur_7"])
+            let bad = try await server.send(.get, "/console/apps/\(app.id)/audit?before=yesterday", key: nil, headers: owner)
+            #expect(bad.status == 400 && bad.body.contains("Sign out"), "a console page, not an error page")
+        }
+    }
+
     /// Owners refund a sandbox purchase (confirmed, audited, access revoked); support may not, nor may anyone refund a
     /// paid purchase from here.
     @Test(arguments: TestDatabases.available)

@@ -111,7 +111,7 @@ public struct AdminService: Sendable {
         return CreatedKey(key: key.record, plaintext: key.plaintext)
     }
 
-    /// The keys of an app (nil: the instance's), never their plaintext.
+    /// The keys of an app (nil: every key), never their plaintext.
     public func keys(appID: String?) async throws -> [APIKey] { try await store.keys(appID: appID) }
 
     public func revokeKey(id: String, appID: String?) async throws {

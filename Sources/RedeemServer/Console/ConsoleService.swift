@@ -133,9 +133,28 @@ struct ConsoleService: Sendable {
 
     func purchase(appID: String, id: String) async throws -> Purchase { try await store.purchase(appID: appID, id: id) }
 
-    /// The app's audit log and the instance's (operators), newest first.
-    func auditLog(appID: String) async throws -> [AuditEntry] {
-        try await store.auditLog(appID: appID, includingInstance: true, limit: 200)
+    /// A page of the app's audit log and the instance's (operators), newest first, with what its filters offer and
+    /// each actor in words (an operator's address, a key's label).
+    struct AuditPage: Sendable {
+        let entries: [AuditEntry]
+        let more: Bool
+        let actors: [String]
+        let actions: [String]
+        let actorNames: [String: String]
+    }
+
+    static let auditPageSize = 50
+
+    func auditPage(_ query: AuditQuery) async throws -> AuditPage {
+        let (entries, more) = try await store.auditLog(query, limit: Self.auditPageSize)
+        let facets = try await store.auditFacets(appID: query.appID)
+        var names: [String: String] = [:]
+        // The app's keys and the instance's (nil app): who can write to this app's log.
+        for key in try await store.keys(appID: nil) where key.appID == query.appID || key.appID == nil {
+            let kind = key.kind.rawValue.replacingOccurrences(of: "_", with: " ")
+            names["key:\(key.id)"] = key.label.map { "key “\($0)” (\(kind))" } ?? "\(kind) key \(key.displayPrefix)…"
+        }
+        return AuditPage(entries: entries, more: more, actors: facets.actors, actions: facets.actions, actorNames: names)
     }
 
     /// What the customer page shows: the customer, the CustomerInfo the app sees, its subscriber attributes, and each

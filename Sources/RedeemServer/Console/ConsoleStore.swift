@@ -18,6 +18,9 @@ public protocol ConsoleStore: Sendable {
     func touchOperatorSession(tokenHash: String, now: Date) async throws
     func endOperatorSession(tokenHash: String, now: Date) async throws
     func auditLog(appID: String?, includingInstance: Bool, limit: Int) async throws -> [AuditEntry]
+    func auditLog(_ query: AuditQuery, limit: Int) async throws -> (entries: [AuditEntry], more: Bool)
+    func auditFacets(appID: String) async throws -> (actors: [String], actions: [String])
+    func keys(appID: String?) async throws -> [APIKey]
 
     func apps() async throws -> [App]
     func funnel(appID: String, days: Int, now: Date) async throws -> Funnel

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import RedeemCore
 import RedeemQR
+import RedeemStore
 
 /// `/console/apps/{app_id}`: finding a customer, their page, and the support actions on their purchases.
 struct ConsoleSupportController {
@@ -136,16 +137,21 @@ struct ConsoleSupportController {
         }
     }
 
-    /// The audit log of the app's objects and of the instance (operators), newest first. Owners only.
+    /// The audit log of the app's objects and of the instance (operators), newest first, 50 a page, filtered by who, what
+    /// and the object. Owners only.
     @Sendable func audit(_ request: Request, context: ConsoleContext) async throws -> Response {
         try context.require(.changeSettings, "read the audit log")
-        let entries = try await service.auditLog(appID: try context.appID)
-        let rows = entries.map {
-            [
-                "at": ConsolePresenter.date($0.at), "actor": $0.actor, "action": $0.action, "object": "\($0.objectType) \($0.objectID)",
-                "detail": $0.detail ?? "",
-            ]
+        let appID = try context.appID
+        let asked = request.uri.queryParameters
+        func field(_ name: String) -> String? {
+            asked[Substring(name)].map { String($0).removingPercentEncoding ?? String($0) }.flatMap { $0.isEmpty ? nil : $0 }
         }
-        return pages.page("console-audit", context: context, ["entries": rows])
+        var query = AuditQuery(appID: appID, actor: field("actor"), action: field("action"), object: field("object"))
+        if let cursor = field("before") {
+            guard let parsed = AuditPresenter.cursor(cursor) else { throw APIError.badRequest("This page of the log is not known.", field: "before") }
+            query.before = parsed
+        }
+        let page = try await service.auditPage(query)
+        return pages.page("console-audit", context: context, AuditPresenter.values(page, query: query))
     }
 }
