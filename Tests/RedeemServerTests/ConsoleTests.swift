@@ -287,6 +287,41 @@ import Testing
         }
     }
 
+    /// An owner cancels a subscription at period end and resumes it; a Stripe purchase on a server without Stripe offers
+    /// no action that would fail, and says why.
+    @Test(arguments: TestDatabases.available)
+    func ownersResumeWhatWasCancelledAndStripeActionsNeedStripe(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            _ = try await Self.owner(server)
+            let sandbox = try await server.grant(
+                app, #"{"app_user_id": "renewer", "product_id": "monthly", "is_sandbox": true, "store": "rc_billing"}"#)
+            let purchaseID = try #require(try sandbox.string("purchase.id"))
+            _ = try await server.grant(
+                app, #"{"app_user_id": "renewer", "product_id": "lifetime", "store": "stripe", "store_transaction_id": "cs_test_1"}"#)
+            let owner = "redeem_console=\(try await Self.signIn(server))"
+            let found = try await server.send(.get, "/console/apps/\(app.id)?q=\(purchaseID)", key: nil, headers: [.cookie: owner])
+            let customerPath = String(try #require(found.body.firstMatch(of: /href="(\/console\/apps\/[^"]+\/customers\/[^"]+)"/)?.1))
+            let before = try await server.send(.get, customerPath, key: nil, headers: [.cookie: owner])
+            let csrf = try ConsoleOperationsTests.csrf(before)
+            #expect(before.body.contains("Cancel at period end") && !before.body.contains("Resume renewing"))
+            #expect(before.body.contains("goes through Stripe, which is not configured on this server"))
+            #expect(before.body.components(separatedBy: "Cancel at period end").count == 2, "only the sandbox subscription offers it")
+            let cancelled = try await Self.post(
+                server, "/console/apps/\(app.id)/purchases/\(purchaseID)/cancel", ["csrf": csrf, "confirm": "yes"], cookie: owner)
+            #expect(cancelled.status == 303)
+            let after = try await server.send(.get, customerPath, key: nil, headers: [.cookie: owner])
+            let expires = try #require(try await server.deps.store.purchase(appID: app.id, id: purchaseID).expiresDate)
+            let day = String(ISODate.format(expires).prefix(10))
+            #expect(after.body.contains("Ends \(day)") && after.body.contains("; won’t renew") && after.body.contains("Resume renewing"))
+            let resumed = try await Self.post(server, "/console/apps/\(app.id)/purchases/\(purchaseID)/resume", ["csrf": csrf], cookie: owner)
+            #expect(resumed.status == 303 && resumed.headers[.location]?.hasSuffix("?notice=resumed") == true)
+            #expect(try await server.deps.store.purchase(appID: app.id, id: purchaseID).unsubscribeDetectedAt == nil)
+            let audit = try await server.deps.store.auditLog(appID: app.id, limit: 10).map(\.action)
+            #expect(audit.prefix(2) == ["purchase.resume", "purchase.cancel"])
+        }
+    }
+
     /// The audit log pages 50 at a time, newest first and stable, filters by who, what and the object, and names keys
     /// by their label.
     @Test(arguments: TestDatabases.available)

@@ -44,14 +44,16 @@ enum ConsolePresenter {
             "aliases": view.customer.aliases.filter { $0 != view.customer.originalAppUserID },
             "attributes": view.attributes.map(attribute),
             "entitlements": entitlements, "noEntitlements": entitlements.isEmpty,
-            "purchases": view.purchases.reversed().map { purchase($0, now: now, productName: view.productNames[$0.purchase.productID]) },
+            "purchases": view.purchases.reversed().map {
+                purchase($0, now: now, productName: view.productNames[$0.purchase.productID], stripeOn: view.stripeOn)
+            },
             "noPurchases": view.purchases.isEmpty,
             "grantEntitlements": view.entitlementIDs, "mayGrant": !view.entitlementIDs.isEmpty,
             "durations": PromotionalDuration.allCases.map { ["value": $0.rawValue, "label": $0.rawValue.replacingOccurrences(of: "_", with: " ")] },
         ]
     }
 
-    static func purchase(_ detail: SupportService.PurchaseDetail, now: Date, productName: String? = nil) -> [String: Any] {
+    static func purchase(_ detail: SupportService.PurchaseDetail, now: Date, productName: String? = nil, stripeOn: Bool = true) -> [String: Any] {
         let purchase = detail.purchase
         var values: [String: Any] = [
             "id": purchase.id, "product": productName ?? purchase.productID, "productID": purchase.productID,
@@ -59,8 +61,11 @@ enum ConsolePresenter {
             "fastClock": SandboxClock.runs(purchase),
             "purchased": date(purchase.purchaseDate), "state": state(of: purchase, now: now), "transaction": purchase.storeTransactionID,
             "isGrant": purchase.store == .promotional, "refunded": purchase.refundedAt != nil,
-            "refundable": (try? SupportRules.refund(purchase).get()) != nil,
-            "cancellable": (try? SupportRules.cancelAtPeriodEnd(purchase, now: now).get()) != nil,
+            // An action that goes through Stripe is offered only when Stripe is configured; the page says why otherwise.
+            "refundable": offered(SupportRules.refund(purchase), stripeOn: stripeOn),
+            "cancellable": offered(SupportRules.cancelAtPeriodEnd(purchase, now: now), stripeOn: stripeOn),
+            "resumable": offered(SupportRules.resume(purchase, now: now), stripeOn: stripeOn),
+            "needsStripe": !stripeOn && purchase.store == .stripe && purchase.refundedAt == nil,
             "revocable": PromotionalGrant.revokeRefusal(purchase, now: now) == nil,
             "transferable": purchase.store != .promotional && purchase.refundedAt == nil,
             "linkable": purchase.store != .promotional && purchase.refundedAt == nil,
@@ -137,6 +142,14 @@ enum ConsolePresenter {
     }
 
     static func outcome(_ raw: String) -> String { raw.replacingOccurrences(of: "_", with: " ") }
+
+    static func offered(_ route: Result<SupportRules.Route, SupportRules.Refusal>, stripeOn: Bool) -> Bool {
+        switch route {
+        case .success(.here): true
+        case .success(.stripe): stripeOn
+        case .failure: false
+        }
+    }
 
     /// "1 attempt", "3 attempts".
     static func count(_ value: Int, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }

@@ -167,6 +167,8 @@ struct ConsoleService: Sendable {
         let entitlementIDs: [String]
         /// Each product's display name, where it has one.
         let productNames: [String: String]
+        /// Whether Stripe is configured: refunds and renewal changes of Stripe purchases go through it.
+        let stripeOn: Bool
     }
 
     func customer(appID: String, id: String) async throws -> CustomerView {
@@ -181,6 +183,7 @@ struct ConsoleService: Sendable {
         var names: [String: String] = [:]
         for product in try await store.products(appID: appID) { names[product.id] = product.displayName }
         return CustomerView(
-            customer: customer, info: info, attributes: attributes, purchases: purchases, entitlementIDs: entitlements, productNames: names)
+            customer: customer, info: info, attributes: attributes, purchases: purchases, entitlementIDs: entitlements, productNames: names,
+            stripeOn: support.stripe != nil)
     }
 }

@@ -16,6 +16,7 @@ struct ConsoleSupportController {
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/link", use: newLink)
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/refund", use: refund)
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/cancel", use: cancel)
+        router.post("/console/apps/{app_id}/purchases/{purchase_id}/resume", use: resume)
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/revoke", use: revoke)
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/transfer", use: transfer)
         router.post("/console/apps/{app_id}/customers/{customer_id}/grants", use: grant)
@@ -81,6 +82,15 @@ struct ConsoleSupportController {
             let done = try await service.support.cancelAtPeriodEnd(
                 appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), actor: session.actor)
             return ConsolePages.customerNotice(appID, done.purchase.customerID, done.pending ? .cancelRequested : .cancelled)
+        }
+    }
+
+    /// Lets a subscription set to end with its period renew again (owners, as cancelling).
+    @Sendable func resume(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await context.act(.cancel, "resume subscriptions", confirm: nil) { _, appID, session in
+            let done = try await service.support.resume(
+                appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), actor: session.actor)
+            return ConsolePages.customerNotice(appID, done.purchase.customerID, done.pending ? .resumeRequested : .resumed)
         }
     }
 
