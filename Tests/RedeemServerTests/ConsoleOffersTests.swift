@@ -37,7 +37,17 @@ import Testing
             bad["reference_name"] = "Other"
             bad["payment_mode"] = "gratis"
             let refused = try await ConsoleTests.post(server, "/console/apps/\(app.id)/offers", bad, cookie: owner)
-            #expect(refused.status == 422 && refused.body.contains("payment mode must be one of"))
+            #expect(refused.status == 422 && refused.body.contains("Payment mode: must be one of"))
+            // The refused form opens again with what was typed, and the refusal names the field by its label.
+            var typo = offer
+            typo["reference_name"] = "Autumn"
+            typo["periods"] = "two"
+            typo["eligible_existing"] = "yes"
+            let kept = try await ConsoleTests.post(server, "/console/apps/\(app.id)/offers", typo, cookie: owner)
+            #expect(kept.status == 422 && kept.body.contains("Periods: must be a whole number."), "\(kept.body)")
+            #expect(kept.body.contains(#"value="Autumn""#) && kept.body.contains(#"name="periods" inputmode="numeric" value="two""#))
+            #expect(kept.body.contains(#"<details class="section" open>"#) && kept.body.contains(#"name="eligible_existing" value="yes" checked"#))
+            #expect(kept.body.contains(#"<option value="free_trial" selected>Free trial</option>"#))
 
             let offerID = try #require(try await server.deps.store.offers(appID: app.id, productID: nil).first?.id)
             let code = ["csrf": token, "offer_id": offerID, "code": "spring-26", "max_redemptions": "100"]
@@ -94,7 +104,7 @@ import Testing
             let tooMany = try await ConsoleTests.post(
                 server, "/console/apps/\(app.id)/batches", ["csrf": token, "offer_id": offerID, "count": "1000001", "expires_on": "2026-09-01"],
                 cookie: owner)
-            #expect(tooMany.status == 422 && tooMany.body.contains("count must be between 1 and 1000000"))
+            #expect(tooMany.status == 422 && tooMany.body.contains("How many: must be between 1 and 1000000"))
             let started = try await ConsoleTests.post(
                 server, "/console/apps/\(app.id)/batches", ["csrf": token, "offer_id": offerID, "count": "45,000", "expires_on": "2026-09-01"],
                 cookie: owner)

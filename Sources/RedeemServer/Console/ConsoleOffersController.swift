@@ -69,7 +69,7 @@ struct ConsoleOffersController {
 
     /// Starts generating a batch and sends the operator to its progress page.
     @Sendable func startBatch(_ request: Request, context: ConsoleContext) async throws -> Response {
-        try await context.ownerWrite("generate codes") { _, error, status, _, _ in
+        try await context.ownerWrite("generate codes", describe: Self.describe) { _, error, status, _, _ in
             try await page(context: context, error: error, status: status, request: request)
         } leadingTo: { form, appID, session in
             let offerID = form["offer_id"] ?? ""
@@ -198,11 +198,48 @@ struct ConsoleOffersController {
         _ request: Request, _ context: ConsoleContext, _ what: String,
         _ body: ([String: String], String, ConsoleSession) async throws -> ConsoleNotice
     ) async throws -> Response {
-        try await context.ownerWrite(what, page: "offers") { _, error, status, _, _ in
-            try await page(context: context, error: error, status: status, request: request)
+        try await context.ownerWrite(what, page: "offers", describe: Self.describe) { _, error, status, _, form in
+            try await page(context: context, error: error, status: status, request: request, typed: form)
         } body: { form, appID, session in
             try await body(form, appID, session)
         }
+    }
+
+    /// The new-offer form: its defaults, or what was typed when it was refused (and then it opens).
+    static func offerForm(_ typed: [String: String]?) -> [String: Any] {
+        guard let typed else { return ["periods": "1", "price_currency": "USD", "eligible_new": true] }
+        var values: [String: Any] = ["open": true]
+        for name in ["reference_name", "periods", "price_amount", "price_currency", "starts_on", "ends_on"] { values[name] = typed[name] ?? "" }
+        for name in ["eligible_new", "eligible_existing", "eligible_expired", "inactive"] { values[name] = typed[name] == "yes" }
+        return values
+    }
+
+    static func codeForm(_ typed: [String: String]?) -> [String: Any] {
+        guard let typed else { return ["max_redemptions": "1000"] }
+        return [
+            "open": true, "code": typed["code"] ?? "", "max_redemptions": typed["max_redemptions"] ?? "", "expires_on": typed["expires_on"] ?? "",
+        ]
+    }
+
+    /// Payment modes in words.
+    static func words(_ mode: OfferPaymentMode) -> String {
+        switch mode {
+        case .freeTrial: "Free trial"
+        case .payAsYouGo: "Pay as you go (a price per period)"
+        case .payUpFront: "Pay up front (one price for the whole offer)"
+        }
+    }
+
+    /// A refusal naming the field by its label on the page's forms.
+    static func describe(_ error: ValidationError) -> String {
+        let labels = [
+            "product_id": "Product", "offer_id": "Offer", "reference_name": "Reference name", "payment_mode": "Payment mode",
+            "duration": "Duration of one period", "periods": "Periods", "price": "Price", "eligibility": "Who may redeem",
+            "starts_at": "Starts", "ends_at": "Ends", "count": "How many", "expires_at": "Expires on", "code": "Code",
+            "max_redemptions": "Redemptions allowed",
+        ]
+        guard let label = labels[error.field] else { return ConsolePages.describe(error) }
+        return "\(label): \(error.reason)."
     }
 
     static func nonEmpty(_ text: String?) -> String? {
@@ -237,10 +274,16 @@ struct ConsoleOffersController {
             ], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
-    func page(context: ConsoleContext, error: String?, status: HTTPResponse.Status, request: Request) async throws -> Response {
+    /// `typed`: a refused form as it was sent, so it opens again with what was typed (the offer form or the code form,
+    /// told apart by the request's path).
+    func page(
+        context: ConsoleContext, error: String?, status: HTTPResponse.Status, request: Request, typed: [String: String]? = nil
+    ) async throws -> Response {
         let appID = try context.appID
         let session = context.session
         let now = service.clock.now()
+        let offerForm = request.uri.path.hasSuffix("/offers") ? typed : nil
+        let codeForm = request.uri.path.hasSuffix("/custom-codes") ? typed : nil
         let products = try await admin.store.products(appID: appID)
         let offers = try await admin.store.offers(appID: appID, productID: nil)
         let names = Dictionary(offers.map { ($0.id, $0.referenceName) }, uniquingKeysWith: { first, _ in first })
@@ -269,10 +312,20 @@ struct ConsoleOffersController {
         let defaultExpiry = ISO8601Period(months: 3).advance(now)
         var values: [String: Any] = [
             "offers": offerRows, "limits": limits, "batches": batches, "customCodes": customCodes, "jobs": pendingJobs,
-            "products": products.map { ["id": $0.id, "subscription": $0.type == .subscription] },
-            "activeOffers": offers.filter(\.isActive).map { ["id": $0.id, "name": $0.referenceName] },
-            "durations": OfferDuration.allCases.map { ["value": $0.rawValue, "label": OfferSummary.words($0.period)] },
-            "modes": OfferPaymentMode.allCases.map { ["value": $0.rawValue, "label": $0.rawValue.replacingOccurrences(of: "_", with: " ")] },
+            "products": products.map { product -> [String: Any] in
+                let label = product.displayName.map { "\($0) (\(product.id))" } ?? product.id
+                return ["id": product.id, "label": label, "selected": offerForm?["product_id"] == product.id]
+            },
+            "activeOffers": offers.filter(\.isActive).map {
+                ["id": $0.id, "name": $0.referenceName, "selectedForCode": codeForm?["offer_id"] == $0.id]
+            },
+            "durations": OfferDuration.allCases.map {
+                ["value": $0.rawValue, "label": OfferSummary.words($0.period), "selected": offerForm?["duration"] == $0.rawValue]
+            },
+            "modes": OfferPaymentMode.allCases.map {
+                ["value": $0.rawValue, "label": Self.words($0), "selected": offerForm?["payment_mode"] == $0.rawValue]
+            },
+            "offerForm": Self.offerForm(offerForm), "codeForm": Self.codeForm(codeForm),
             "quarter": usage.quarter, "used": Self.grouped(usage.used), "quota": Self.grouped(usage.quota),
             "usedPercent": usage.quota > 0 ? min(100, usage.used * 100 / usage.quota) : 0,
             "maxCount": OfferCodeBatch.maxCount, "maxCap": CustomOfferCode.maxCap,
