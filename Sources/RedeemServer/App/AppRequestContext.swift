@@ -14,6 +14,8 @@ public struct AppRequestContext: RequestContext {
     var jsonBody: ByteBuffer?
     /// Set by `ConsoleSessionMiddleware` on the console's signed-in pages, for `ConsoleContext`.
     var console: ConsoleRequest?
+    /// Set by `PortalSessionMiddleware` on the portal's signed-in pages, for `PortalContext`.
+    var portal: PortalRequest?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)

@@ -25,6 +25,10 @@ struct PortalService: Sendable {
         let csrf: String
     }
 
+    func app(id: String) async throws -> App { try await store.app(id: id) }
+
+    func products(appID: String) async throws -> [Product] { try await store.products(appID: appID) }
+
     /// Whether e-mail is on (without it there is no way to sign in, and the page says so).
     var mailOn: Bool { emailQueue.mail != nil }
 

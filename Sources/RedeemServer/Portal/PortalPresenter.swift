@@ -1,0 +1,63 @@
+import Foundation
+import RedeemCore
+
+/// What the portal says after an action; only these fixed texts, so a link cannot put words on the page.
+enum PortalNotice: String {
+    case cancelled
+    case cancelRequested = "cancel-requested"
+    case resumed
+    case resumeRequested = "resume-requested"
+
+    var text: String {
+        switch self {
+        case .cancelled: "Cancelled. You keep your subscription until the end of the period; it won’t renew."
+        case .cancelRequested: "Cancelled. It can take a minute to show here; you keep your subscription until the end of the period."
+        case .resumed: "Resumed. Your subscription renews as before."
+        case .resumeRequested: "Resumed. It can take a minute to show here; your subscription renews as before."
+        }
+    }
+}
+
+/// A purchase as the portal shows it: name, price and state in words.
+enum PortalPresenter {
+    static func purchase(_ purchase: Purchase, product: Product?, actions: PortalRules.Actions, now: Date, format: BuyerFormat) -> [String: Any] {
+        let day = format.day
+        // What this purchase cost (an offer's claim is free or its own price), in the product's words when it is that.
+        let price =
+            if let paid = purchase.price {
+                paid == product?.price ? product.map(format.product) ?? format.price(paid) : format.price(paid)
+            } else {
+                purchase.offer != nil ? "Free" : product.map(format.product) ?? ""
+            }
+        let access = purchase.access
+        let (state, stateClass): (String, String) =
+            if let refunded = purchase.refundedAt {
+                ("Refunded \(day(refunded))", "ended")
+            } else if let expires = purchase.expiresDate {
+                if !access.isActive(at: now) {
+                    ("Ended \(day(expires))", "ended")
+                } else if access.isInGracePeriod(at: now), let grace = purchase.gracePeriodExpiresDate {
+                    ("Payment failed; yours until \(day(grace)) while it is retried", "ending")
+                } else if purchase.unsubscribeDetectedAt != nil || !PortalRules.renews(purchase) {
+                    ("Ends \(day(expires)); won’t renew", "ending")
+                } else {
+                    ("Renews \(day(expires))", "active")
+                }
+            } else {
+                ("Yours to keep", "active")
+            }
+        var values: [String: Any] = [
+            "id": purchase.id, "name": product?.displayName ?? purchase.productID, "price": price, "state": state, "stateClass": stateClass,
+            "bought": day(purchase.purchaseDate), "newLink": actions.newLink, "cancel": actions.cancel, "resume": actions.resume,
+            "billing": actions.billing,
+        ]
+        if let expires = purchase.expiresDate { values["endsOn"] = day(expires) }
+        if purchase.isSandbox {
+            values["testNote"] =
+                SandboxClock.runs(purchase)
+                ? "A test purchase: no money moved, and it renews every few minutes while the app is tested."
+                : "A test purchase: no money moved."
+        }
+        return values
+    }
+}
