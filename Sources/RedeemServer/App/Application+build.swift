@@ -157,10 +157,12 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
         service: deps.console, admin: deps.admin, checkoutPages: deps.checkoutPages, linkPages: linkPages, publicURL: deps.publicURL
     )
     .addRoutes(to: console)
-    ConsoleOffersController(
-        service: deps.console, pages: consolePages, admin: deps.admin, jobs: CodeBatchJobs(clock: deps.clock), publicURL: deps.publicURL
-    )
-    .addRoutes(to: console)
+    let jobs = CodeBatchJobs(clock: deps.clock)
+    let offersPage = OffersPage(service: deps.console, pages: consolePages, admin: deps.admin, jobs: jobs)
+    ConsoleOffersController(service: deps.console, pages: consolePages, admin: deps.admin, offersPage: offersPage).addRoutes(to: console)
+    ConsoleCodeBatchesController(
+        service: deps.console, pages: consolePages, admin: deps.admin, jobs: jobs, publicURL: deps.publicURL, offersPage: offersPage
+    ).addRoutes(to: console)
 
     SDKHealthController().addRoutes(to: router)
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))

@@ -1,0 +1,116 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+import RedeemStore
+
+/// The offers page (offers, code batches, custom codes, the quarter's quota), shown by the offers and the code-batch
+/// controllers, and again with a refused form as it was typed.
+struct OffersPage: Sendable {
+    let service: ConsoleService
+    let pages: ConsolePages
+    let admin: AdminService
+    let jobs: CodeBatchJobs
+
+    /// `typed`: a refused form as it was sent, so it opens again with what was typed (the offer form or the code form,
+    /// told apart by the request's path).
+    func render(
+        context: ConsoleContext, error: String?, status: HTTPResponse.Status, request: Request, typed: [String: String]? = nil
+    ) async throws -> Response {
+        let appID = try context.appID
+        let session = context.session
+        let now = service.clock.now()
+        let offerForm = request.uri.path.hasSuffix("/offers") ? typed : nil
+        let codeForm = request.uri.path.hasSuffix("/custom-codes") ? typed : nil
+        let products = try await admin.store.products(appID: appID)
+        let offers = try await admin.store.offers(appID: appID, productID: nil)
+        let names = Dictionary(offers.map { ($0.id, $0.referenceName) }, uniquingKeysWith: { first, _ in first })
+        let usage = try await admin.store.offerCodeUsage(appID: appID, now: now)
+        let redemptions = Dictionary(usage.offers.map { ($0.offerID, $0.redemptions) }, uniquingKeysWith: +)
+        let productsByID = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let offerRows = offers.map { offer -> [String: Any] in
+            var values = OffersPresenter.offer(offer, product: productsByID[offer.productID], now: now)
+            values["redemptions"] = ConsoleOffersController.grouped(redemptions[offer.id] ?? 0)
+            return values
+        }
+        let limits = products.filter { $0.type == .subscription }.map { product -> [String: Any] in
+            let active = offers.filter { $0.productID == product.id && $0.isActive }.count
+            return ["product": product.id, "active": active, "max": Offer.maxActivePerSubscription, "full": active >= Offer.maxActivePerSubscription]
+        }.filter { ($0["active"] as? Int ?? 0) > 0 }
+        let batches = try await admin.store.codeBatches(appID: appID, offerID: nil).map {
+            OffersPresenter.batch($0, offerName: names[$0.offerID] ?? $0.offerID, now: now)
+        }
+        let customCodes = try await admin.store.customCodes(appID: appID, offerID: nil).map {
+            OffersPresenter.customCode($0, offerName: names[$0.offerID] ?? $0.offerID, now: now)
+        }
+        let pendingJobs = jobs.pending(appID: appID, operatorID: session.operator.id).map { job -> [String: Any] in
+            let ready = if case .ready = job.state { true } else { false }
+            return [
+                "id": job.id, "count": ConsoleOffersController.grouped(job.count), "ready": ready, "percent": Int((job.fraction * 100).rounded()),
+            ]
+        }
+        let defaultExpiry = ISO8601Period(months: 3).advance(now)
+        var values: [String: Any] = [
+            "offers": offerRows, "limits": limits, "batches": batches, "customCodes": customCodes, "jobs": pendingJobs,
+            "products": products.map { product -> [String: Any] in
+                let label = product.displayName.map { "\($0) (\(product.id))" } ?? product.id
+                return ["id": product.id, "label": label, "selected": offerForm?["product_id"] == product.id]
+            },
+            "activeOffers": offers.filter(\.isActive).map {
+                ["id": $0.id, "name": $0.referenceName, "selectedForCode": codeForm?["offer_id"] == $0.id]
+            },
+            "durations": OfferDuration.allCases.map {
+                ["value": $0.rawValue, "label": OfferSummary.words($0.period), "selected": offerForm?["duration"] == $0.rawValue]
+            },
+            "modes": OfferPaymentMode.allCases.map {
+                ["value": $0.rawValue, "label": ConsoleOffersController.words($0), "selected": offerForm?["payment_mode"] == $0.rawValue]
+            },
+            "offerForm": ConsoleOffersController.offerForm(offerForm), "codeForm": ConsoleOffersController.codeForm(codeForm),
+            "quarter": usage.quarter, "used": ConsoleOffersController.grouped(usage.used), "quota": ConsoleOffersController.grouped(usage.quota),
+            "usedPercent": usage.quota > 0 ? min(100, usage.used * 100 / usage.quota) : 0,
+            "maxCount": OfferCodeBatch.maxCount, "maxCap": CustomOfferCode.maxCap,
+            "defaultExpiry": String(ISODate.format(defaultExpiry).prefix(10)),
+            "today": String(ISODate.format(now).prefix(10)),
+            "latestExpiry": String(ISODate.format(OfferCodeBatch.maxLifetime.advance(now)).prefix(10)),
+        ]
+        if let error { values["error"] = error }
+        if let notice = ConsolePages.notice(request) { values["notice"] = notice }
+        return pages.page("console-offers", status: status, context: context, values)
+    }
+}
+
+/// Offers, batches and custom codes as the console's offers page shows them.
+enum OffersPresenter {
+    static func offer(_ offer: Offer, product: Product?, now: Date) -> [String: Any] {
+        var values: [String: Any] = [
+            "id": offer.id, "name": offer.referenceName, "product": offer.productID, "active": offer.isActive,
+            "terms": product.map { OfferSummary.text(offer, product: $0) } ?? "",
+            "who": product.map { OfferSummary.eligibility(offer, product: $0) } ?? "",
+        ]
+        var window: [String] = []
+        if let starts = offer.startsAt { window.append((starts > now ? "starts " : "started ") + ConsolePresenter.date(starts)) }
+        if let ends = offer.endsAt { window.append((ends > now ? "ends " : "ended ") + ConsolePresenter.date(ends)) }
+        if !window.isEmpty { values["window"] = window.joined(separator: ", ") }
+        return values
+    }
+
+    static func batch(_ batch: OfferCodeBatch, offerName: String, now: Date) -> [String: Any] {
+        [
+            "id": batch.id, "offer": offerName, "count": ConsoleOffersController.grouped(batch.count),
+            "redeemed": ConsoleOffersController.grouped(batch.redeemed ?? 0), "created": ConsolePresenter.date(batch.createdAt),
+            "expires": ConsolePresenter.date(batch.expiresAt), "expired": batch.expiresAt <= now, "active": batch.isActive,
+        ]
+    }
+
+    static func customCode(_ code: CustomOfferCode, offerName: String, now: Date) -> [String: Any] {
+        var values: [String: Any] = [
+            "id": code.id, "code": code.code, "offer": offerName, "active": code.isActive,
+            "used": ConsoleOffersController.grouped(code.redemptionCount), "cap": ConsoleOffersController.grouped(code.maxRedemptions),
+            "full": code.redemptionCount >= code.maxRedemptions,
+        ]
+        if let expires = code.expiresAt {
+            values["expires"] = ConsolePresenter.date(expires)
+            values["expired"] = expires <= now
+        }
+        return values
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import RedeemCore
+
+extension OfferRedeemPageController {
+    /// The claim form's fields, checked.
+    struct Claim {
+        let app: App
+        let code: String
+        let claimID: String
+        /// As typed; `emailIsValid` says whether it can be used.
+        let email: String
+        let emailIsValid: Bool
+        /// The app user ID the link named, if any.
+        let buyer: AppUserID?
+        /// Who redeems: the named user, or an anonymous ID fixed by the claim, so a repeated submit is the same customer.
+        let claimant: AppUserID
+        let hiddenFields: [[String: String]]
+
+        static func parse(_ request: Request, service: OfferCodeService) async throws -> Claim {
+            let fields = try await FormBody.parse(request)
+            guard let appID = fields["id"], !appID.isEmpty else { throw APIError.badRequest("Missing the app ID.", field: "id") }
+            let app = try await service.app(id: appID)
+            guard let code = fields["code"], !code.isEmpty else { throw APIError.badRequest("Missing the code.", field: "code") }
+            guard let claimID = fields["claim_id"], (16...64).contains(claimID.count),
+                claimID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+            else {
+                throw APIError.badRequest("Missing or malformed claim_id; reload the page.", field: "claim_id")
+            }
+            let email = String((fields["email"] ?? "").trimmingCharacters(in: .whitespaces).prefix(254))
+            let buyer = try fields["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse($0) }
+            let claimant = try buyer ?? AppUserID(validating: AppUserID.anonymousPrefix + SecretToken.hash("offer-claim:" + claimID).prefix(32))
+            var hidden = [
+                ["name": "ctx", "value": "offercodes"], ["name": "id", "value": app.id], ["name": "code", "value": code],
+                ["name": "claim_id", "value": claimID],
+            ]
+            if let buyer { hidden.append(["name": "app_user_id", "value": buyer.rawValue]) }
+            return Claim(
+                app: app, code: code, claimID: claimID, email: email, emailIsValid: Formats.isEmail(email), buyer: buyer, claimant: claimant,
+                hiddenFields: hidden)
+        }
+
+    }
+}
+
+extension OfferRedemptionFailure {
+    /// What the web page says: the app's words, for someone known by their address.
+    var webMessage: String {
+        switch self {
+        case .alreadyRedeemed: "This offer has already been claimed with this e-mail address or account; it can be claimed once."
+        case .notEligible: "This e-mail address or account does not qualify for this offer (who it is for is said above)."
+        default: message
+        }
+    }
+
+    /// A page's status: 404 for an unknown code, 410 for an expired one, else as the API answers.
+    var pageStatus: HTTPResponse.Status {
+        switch self {
+        case .invalid: .notFound
+        case .expired: .gone
+        default: HTTPResponse.Status(code: errorCode.status)
+        }
+    }
+}
+
+extension OfferRedeemPageController {
+    /// The product whose checkout sent the buyer here (`?product=`), to go back to it.
+    struct BackLink {
+        let productID: String
+        let url: String
+        let name: String
+        var context: [String: Any] { ["backURL": url, "backName": name] }
+    }
+
+    func backLink(app: App, productID: String?, buyer: AppUserID?, sandbox: Bool) async -> BackLink? {
+        guard let productID, !productID.isEmpty, let product = try? await service.product(appID: app.id, id: productID) else { return nil }
+        let url = PurchaseLinks.url(
+            publicURL: service.publicURL, appID: app.id, productID: product.id, sandbox: sandbox, appUserID: buyer?.rawValue)
+        return BackLink(productID: product.id, url: url, name: product.displayName ?? product.id)
+    }
+}
