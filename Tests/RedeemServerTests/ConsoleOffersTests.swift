@@ -48,6 +48,18 @@ import Testing
             #expect(kept.body.contains(#"value="Autumn""#) && kept.body.contains(#"name="periods" inputmode="numeric" value="two""#))
             #expect(kept.body.contains(#"<details class="section" open>"#) && kept.body.contains(#"name="eligible_existing" value="yes" checked"#))
             #expect(kept.body.contains(#"<option value="free_trial" selected>Free trial</option>"#))
+            // An offer priced in another currency than its product is flagged.
+            _ = try await server.send(
+                .patch, "/admin/v1/apps/\(app.id)/products/monthly", key: app.secret, json: #"{"price": {"amount": "4.99", "currency": "USD"}}"#)
+            var euros = offer
+            euros["reference_name"] = "Euro intro"
+            euros["payment_mode"] = "pay_up_front"
+            euros["price_amount"] = "1.99"
+            euros["price_currency"] = "EUR"
+            let priced = try await ConsoleTests.post(server, "/console/apps/\(app.id)/offers", euros, cookie: owner)
+            #expect(priced.status == 303, "\(priced.body)")
+            #expect(
+                try await Self.page(server, app.id, cookie: owner).body.contains("Priced in EUR while monthly is in USD: buyers see two currencies."))
 
             let offerID = try #require(try await server.deps.store.offers(appID: app.id, productID: nil).first?.id)
             let code = ["csrf": token, "offer_id": offerID, "code": "spring-26", "max_redemptions": "100"]

@@ -171,6 +171,13 @@ import Testing
             let listed = try await server.send(.get, "/console/apps/\(app.id)/products", key: nil, headers: [.cookie: owner])
             #expect(listed.body.contains("29.99 USD per year"))
             #expect(listed.body.contains("<code>cloud</code>"), "new entitlements are created with the product")
+            #expect(!listed.body.contains("No price: its purchase link cannot sell it"), "a priced product needs no warning")
+            var unpriced = product
+            unpriced["id"] = "weekly_free"
+            unpriced["price_amount"] = ""
+            #expect(try await ConsoleTests.post(server, "/console/apps/\(app.id)/products", unpriced, cookie: owner).status == 303)
+            let warned = try await server.send(.get, "/console/apps/\(app.id)/products", key: nil, headers: [.cookie: owner])
+            #expect(warned.body.components(separatedBy: "No price: its purchase link cannot sell it").count == 2, "only the unpriced one")
             let again = try await ConsoleTests.post(server, "/console/apps/\(app.id)/products", product, cookie: owner)
             #expect(again.status == 409)
             #expect(again.body.contains("product &#39;yearly&#39; already exists"), "escaped as HTML")

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """A buyer's mistakes on the checkout and offer pages are never a dead end, in a real browser (Playwright from PyPI
 driving Debian's Chromium) against `redeem serve` on SQLite, without Stripe. Set up through the CLI: a branded app, a
-subscription, a free-trial offer (code WELCOME) and a paid one (code INTRO).
+subscription, a free-trial offer (code WELCOME) and a paid one (code INTRO), and a yearly subscription with its own
+offer (code YEARLY).
 - A mistyped address at the sandbox checkout comes back (422) on the same branded page with what was typed and a
   sentence naming the field; corrected there, the purchase completes.
 - A mistyped code under "Have an offer code?" comes back (404) with the code field holding what was typed and a way
-  back to the product; the right code then shows its offer.
+  back to the product; the right code then shows its offer; a code for another product says so and lets the buyer choose.
 - The production purchase link and a paid offer, on a server without Stripe, say in the app's name that it is not on
   sale, with no operator advice.
 Every page is measured at 390 px: none is wider than the screen. Screenshots at desktop and phone width go to
@@ -29,9 +30,12 @@ def set_up(env):
                                    "--icon-url", "/assets/demo-icon.svg", "--json"], env))
     run_cli(BIN, ["products", "create", "--app", app["id"], "--id", "monthly", "--type", "subscription", "--period", "P1M",
                   "--price", "4.99", "--currency", "USD", "--entitlement", "pro", "--display-name", PRODUCT], env)
-    for code, terms in (("WELCOME", ["--payment-mode", "free_trial", "--duration", "P1M", "--periods", "1"]),
-                        ("INTRO", ["--payment-mode", "pay_up_front", "--duration", "P3M", "--periods", "1", "--price", "1.99"])):
-        offer = json.loads(run_cli(BIN, ["offers", "create", "--app", app["id"], "--product", "monthly", "--reference-name", code.title(),
+    run_cli(BIN, ["products", "create", "--app", app["id"], "--id", "yearly", "--type", "subscription", "--period", "P1Y",
+                  "--price", "39.99", "--currency", "USD", "--entitlement", "pro", "--display-name", "Pro yearly"], env)
+    for code, product, terms in (("WELCOME", "monthly", ["--payment-mode", "free_trial", "--duration", "P1M", "--periods", "1"]),
+                                 ("INTRO", "monthly", ["--payment-mode", "pay_up_front", "--duration", "P3M", "--periods", "1", "--price", "1.99"]),
+                                 ("YEARLY", "yearly", ["--payment-mode", "free_trial", "--duration", "P1M", "--periods", "1"])):
+        offer = json.loads(run_cli(BIN, ["offers", "create", "--app", app["id"], "--product", product, "--reference-name", code.title(),
                                          *terms, "--eligibility", "new", "--eligibility", "existing", "--eligibility", "expired", "--json"], env))
         run_cli(BIN, ["codes", "create-custom", "--app", app["id"], "--offer", offer["id"], "--code", code, "--max-redemptions", "50"], env)
     return app
@@ -120,6 +124,17 @@ def main():
                       and "1 month free" in page.content() and page.get_by_role("button", name="Claim offer").count() == 1,
                       (status, page.locator("body").inner_text()[:300]))
                 fits(page, "4-code-corrected")
+
+            # 2b. A code for another product: said, and the buyer chooses; nothing switches silently.
+            page.goto(checkout)
+            page.get_by_label("Have an offer code?").fill("YEARLY")
+            status = submit(page, "Apply code")
+            note = page.get_by_role("status").inner_text() if page.get_by_role("status").count() == 1 else ""
+            check("a code for another product says so and lets the buyer choose", status == 200
+                  and f"This code is for Pro yearly, not {PRODUCT}, which you were buying." in note
+                  and page.locator("h1").inner_text() == "Pro yearly" and page.get_by_role("button", name="Claim offer").count() == 1
+                  and page.get_by_role("link", name=f"Back to {PRODUCT} without a code").count() == 1, (status, note))
+            fits(page, "4b-code-for-another-product")
 
             # 3. Production, without Stripe: in the app's name, no operator advice.
             response = page.goto(f"{base}/p/{app['id']}/monthly")

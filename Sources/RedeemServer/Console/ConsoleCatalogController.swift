@@ -127,6 +127,9 @@ struct ConsoleCatalogController {
             ]
             // Absent rather than empty: the template shows a name only when there is one.
             if let name = product.displayName { values["displayName"] = name }
+            if product.price == nil {
+                values["warning"] = "No price: its purchase link cannot sell it (the API, the CLI and offer codes still can). Set one below."
+            }
             let stored: [String: String] = [
                 "display_name": product.displayName ?? "", "price_amount": product.price?.plainAmount ?? "",
                 "price_currency": product.price?.currency ?? "", "entitlements": product.entitlements.joined(separator: ", "),

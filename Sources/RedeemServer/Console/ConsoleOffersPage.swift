@@ -86,6 +86,10 @@ enum OffersPresenter {
             "terms": product.map { OfferSummary.text(offer, product: $0) } ?? "",
             "who": product.map { OfferSummary.eligibility(offer, product: $0) } ?? "",
         ]
+        if let price = offer.price, let productPrice = product?.price, price.currency != productPrice.currency {
+            values["warning"] =
+                "Priced in \(price.currency) while \(product?.displayName ?? offer.productID) is in \(productPrice.currency): buyers see two currencies."
+        }
         var window: [String] = []
         if let starts = offer.startsAt { window.append((starts > now ? "starts " : "started ") + ConsolePresenter.date(starts)) }
         if let ends = offer.endsAt { window.append((ends > now ? "ends " : "ended ") + ConsolePresenter.date(ends)) }

@@ -78,4 +78,17 @@ extension OfferRedeemPageController {
             publicURL: service.publicURL, appID: app.id, productID: product.id, sandbox: sandbox, appUserID: buyer?.rawValue)
         return BackLink(productID: product.id, url: url, name: product.displayName ?? product.id)
     }
+
+    /// A code that cannot be used: the code field again with what was typed, why, and the way back to the product.
+    func codeRefused(
+        app: App, sandbox: Bool, failure: OfferRedemptionFailure, code: String, hidden: [[String: String]], back: BackLink?
+    ) -> Response {
+        let error = failure == .invalid ? "This code is not valid. Check it for typos and enter it again." : failure.message
+        let extra: [String: Any] = ["askCode": true, "typedCode": String(code.prefix(64)), "hidden": hidden, "error": error]
+        return page(app: app, sandbox: sandbox, status: failure.pageStatus, extra: extra.merging(back?.context ?? [:]) { $1 })
+    }
+
+    static func notPayable(_ app: App) -> String {
+        "\(app.name) doesn’t take payments on the web yet, so this offer can’t be paid for here. Nothing was charged."
+    }
 }

@@ -50,22 +50,17 @@ struct OfferRedeemPageController {
             ["name": "ctx", "value": "offercodes"], ["name": "code", "value": code],
             ["name": "claim_id", "value": SecretToken.generate(byteCount: 16)],
         ]
-        return page(
-            app: app, sandbox: sandbox, status: .ok,
-            extra: describe(found, code: code, format: format).merging(["hidden": hidden, "showForm": true]) { $1 })
-    }
-
-    /// A code that cannot be used: the code field again with what was typed, why, and the way back to the product.
-    func codeRefused(
-        app: App, sandbox: Bool, failure: OfferRedemptionFailure, code: String, hidden: [[String: String]], back: BackLink?
-    ) -> Response {
-        let error = failure == .invalid ? "This code is not valid. Check it for typos and enter it again." : failure.message
-        let extra: [String: Any] = ["askCode": true, "typedCode": String(code.prefix(64)), "hidden": hidden, "error": error]
-        return page(app: app, sandbox: sandbox, status: failure.pageStatus, extra: extra.merging(back?.context ?? [:]) { $1 })
-    }
-
-    static func notPayable(_ app: App) -> String {
-        "\(app.name) doesn’t take payments on the web yet, so this offer can’t be paid for here. Nothing was charged."
+        var extra = describe(found, code: code, format: format).merging(["hidden": hidden, "showForm": true]) { $1 }
+        if let back {
+            extra.merge(back.context) { $1 }
+            // A code for another product than the one being bought: said, and the buyer chooses; never switched silently.
+            if back.productID != found.product.id {
+                extra["mismatch"] =
+                    "This code is for \(found.product.displayName ?? found.product.id), not \(back.name), which you were buying. "
+                    + "Claim it for \(found.product.displayName ?? found.product.id) below, or go back to \(back.name) without a code."
+            }
+        }
+        return page(app: app, sandbox: sandbox, status: .ok, extra: extra)
     }
 
     /// The claim's page again, the offer described and the form kept with what was typed, saying why it was refused.
