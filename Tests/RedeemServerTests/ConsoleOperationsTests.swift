@@ -105,6 +105,9 @@ import Testing
             #expect(page.status == 200)
             #expect(page.body.contains("the app has no icon"))
             #expect(page.body.contains("no App Store or Play Store link"))
+            // Choices in words, their values as the API names them.
+            #expect(page.body.contains(#"<option value="transfer_if_no_active_subscription">Move it only if its owner has no active subscription"#))
+            #expect(!page.body.contains(">transfer if no active subscription<"))
             let token = try Self.csrf(page)
             var fields = [
                 "csrf": token, "name": "Renamed App", "icon_url": "https://cdn.example.com/icon.png",

@@ -115,7 +115,7 @@ struct ConsoleOperationsController {
         let appID = try context.appID
         let keys = try await admin.keys(appID: appID).map { key -> [String: Any] in
             var values: [String: Any] = [
-                "id": key.id, "kind": key.kind.rawValue.replacingOccurrences(of: "_", with: " "), "prefix": key.displayPrefix,
+                "id": key.id, "kind": Self.kindLabel(key.kind), "prefix": key.displayPrefix,
                 "created": ConsolePresenter.date(key.createdAt), "live": key.revokedAt == nil,
             ]
             if let label = key.label { values["label"] = label }
@@ -125,9 +125,7 @@ struct ConsoleOperationsController {
         }
         var values: [String: Any] = [
             "keys": keys,
-            "kinds": [APIKeyKind.publicSandbox, .publicProduction, .secret].map {
-                ["value": $0.rawValue, "label": $0.rawValue.replacingOccurrences(of: "_", with: " ")]
-            },
+            "kinds": [APIKeyKind.publicSandbox, .publicProduction, .secret].map { ["value": $0.rawValue, "label": Self.kindLabel($0)] },
         ]
         if let notice = ConsolePages.notice(request) { values["notice"] = notice }
         return pages.page("console-keys", context: context, values)
@@ -158,6 +156,16 @@ struct ConsoleOperationsController {
         try await context.act(.manageKeys, "manage keys", confirm: "revocation") { _, appID, session in
             try await admin.acting(as: session.actor).revokeKey(id: try context.parameters.decoded("key_id"), appID: appID)
             return ConsolePages.noticeURL("/console/apps/\(appID)/keys", .keyRevoked)
+        }
+    }
+
+    /// A key's kind in words.
+    static func kindLabel(_ kind: APIKeyKind) -> String {
+        switch kind {
+        case .publicSandbox: "Public, sandbox (in the app, for testing)"
+        case .publicProduction: "Public, production (in the app)"
+        case .secret: "Secret (your servers only)"
+        case .admin: "Admin (the whole instance)"
         }
     }
 }

@@ -149,6 +149,16 @@ struct ConsoleSettingsController {
     }
 
     static func options(_ all: [String], _ selected: String) -> [[String: Any]] {
-        all.map { ["value": $0, "label": $0.replacingOccurrences(of: "_", with: " "), "selected": $0 == selected] }
+        all.map { ["value": $0, "label": labels[$0] ?? $0.replacingOccurrences(of: "_", with: " "), "selected": $0 == selected] }
     }
+
+    /// The settings' choices in words.
+    static let labels = [
+        "disabled": "Off: no redemption links", "sandbox_only": "Sandbox purchases only", "enabled": "On",
+        "transfer": "Move the purchase to whoever redeems",
+        "transfer_if_no_active_subscription": "Move it only if its owner has no active subscription",
+        "keep_with_original": "Keep it with its first owner (share access)", "hosted": "Redeem's success page",
+        "redirect": "Redirect to your page with the link", "redirect_with_details": "Redirect to your page with the purchase's details",
+        "none": "No tax", "stripe_tax": "Stripe Tax",
+    ]
 }
