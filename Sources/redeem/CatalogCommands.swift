@@ -61,7 +61,7 @@ struct Products: AsyncParsableCommand {
             let product = try await target.run(
                 local: { admin in
                     if fields.storeIDs() != nil {
-                        update.storeIDs = fields.storeIDs(over: try await admin.store.product(appID: appID, id: id).storeIDs)
+                        update.storeIDs = fields.storeIDs(over: try await admin.product(appID: appID, id: id).storeIDs)
                     }
                     return try await admin.updateProduct(appID: appID, id: id, update)
                 },

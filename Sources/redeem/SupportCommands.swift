@@ -38,7 +38,7 @@ struct Customers: AsyncParsableCommand {
             let appID = try app.id
             let list = try await target.run(
                 local: { admin in
-                    let records = try await admin.store.attributeRecords(appID: appID, appUserID: try AppUserID(validating: user))
+                    let records = try await admin.attributeRecords(appID: appID, appUserID: try AppUserID(validating: user))
                     return AttributeList(
                         attributes: records.map {
                             .init(key: $0.key, value: $0.value, updatedAt: $0.updatedAt, setWithSecretKey: $0.fromBackend)

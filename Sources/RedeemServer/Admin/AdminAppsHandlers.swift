@@ -13,16 +13,16 @@ extension APIHandlers {
         let context = try self.context
         guard let key = context.key else { throw APIError.unauthenticated }
         if key.kind == .secret, let appID = key.appID {
-            return .ok(.init(body: .json(.init(apps: [try await admin.store.app(id: appID)]))))
+            return .ok(.init(body: .json(.init(apps: [try await admin.app(id: appID)]))))
         }
         try context.requireAdmin(appID: nil)
-        return .ok(.init(body: .json(.init(apps: try await admin.store.apps()))))
+        return .ok(.init(body: .json(.init(apps: try await admin.apps()))))
     }
 
     func getApp(_ input: Operations.GetApp.Input) async throws -> Operations.GetApp.Output {
         let appID = input.path.appId
         try context.requireAdmin(appID: appID)
-        return .ok(.init(body: .json(try await admin.store.app(id: appID))))
+        return .ok(.init(body: .json(try await admin.app(id: appID))))
     }
 
     func updateApp(_ input: Operations.UpdateApp.Input) async throws -> Operations.UpdateApp.Output {

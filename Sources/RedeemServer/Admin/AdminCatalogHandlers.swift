@@ -10,12 +10,12 @@ extension APIHandlers {
 
     func listProducts(_ input: Operations.ListProducts.Input) async throws -> Operations.ListProducts.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        return .ok(.init(body: .json(.init(products: try await admin.store.products(appID: appID)))))
+        return .ok(.init(body: .json(.init(products: try await admin.products(appID: appID)))))
     }
 
     func getProduct(_ input: Operations.GetProduct.Input) async throws -> Operations.GetProduct.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        return .ok(.init(body: .json(try await admin.store.product(appID: appID, id: input.path.productId))))
+        return .ok(.init(body: .json(try await admin.product(appID: appID, id: input.path.productId))))
     }
 
     func updateProduct(_ input: Operations.UpdateProduct.Input) async throws -> Operations.UpdateProduct.Output {
@@ -32,12 +32,12 @@ extension APIHandlers {
 
     func listEntitlements(_ input: Operations.ListEntitlements.Input) async throws -> Operations.ListEntitlements.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        return .ok(.init(body: .json(.init(entitlements: try await admin.store.entitlements(appID: appID)))))
+        return .ok(.init(body: .json(.init(entitlements: try await admin.entitlements(appID: appID)))))
     }
 
     func getEntitlement(_ input: Operations.GetEntitlement.Input) async throws -> Operations.GetEntitlement.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        return .ok(.init(body: .json(try await admin.store.entitlement(appID: appID, id: input.path.entitlementId))))
+        return .ok(.init(body: .json(try await admin.entitlement(appID: appID, id: input.path.entitlementId))))
     }
 
     func updateEntitlement(_ input: Operations.UpdateEntitlement.Input) async throws -> Operations.UpdateEntitlement.Output {

@@ -11,7 +11,7 @@ extension APIHandlers {
 
     func listKeys(_ input: Operations.ListKeys.Input) async throws -> Operations.ListKeys.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        return .ok(.init(body: .json(.init(keys: try await admin.store.keys(appID: appID)))))
+        return .ok(.init(body: .json(.init(keys: try await admin.keys(appID: appID)))))
     }
 
     func revokeKey(_ input: Operations.RevokeKey.Input) async throws -> Operations.RevokeKey.Output {

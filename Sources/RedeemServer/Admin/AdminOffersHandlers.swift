@@ -12,12 +12,12 @@ extension APIHandlers {
 
     func listOffers(_ input: Operations.ListOffers.Input) async throws -> Operations.ListOffers.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        return .ok(.init(body: .json(.init(offers: try await admin.store.offers(appID: appID, productID: input.query.productId)))))
+        return .ok(.init(body: .json(.init(offers: try await admin.offers(appID: appID, productID: input.query.productId)))))
     }
 
     func showOffer(_ input: Operations.ShowOffer.Input) async throws -> Operations.ShowOffer.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        return .ok(.init(body: .json(try await admin.store.offer(appID: appID, id: input.path.offerId))))
+        return .ok(.init(body: .json(try await admin.offer(appID: appID, id: input.path.offerId))))
     }
 
     func switchOffer(_ input: Operations.SwitchOffer.Input) async throws -> Operations.SwitchOffer.Output {
@@ -48,7 +48,7 @@ extension APIHandlers {
 
     func listCodeBatches(_ input: Operations.ListCodeBatches.Input) async throws -> Operations.ListCodeBatches.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        return .ok(.init(body: .json(.init(batches: try await admin.store.codeBatches(appID: appID, offerID: input.query.offerId)))))
+        return .ok(.init(body: .json(.init(batches: try await admin.codeBatches(appID: appID, offerID: input.query.offerId)))))
     }
 
     func switchCodeBatch(_ input: Operations.SwitchCodeBatch.Input) async throws -> Operations.SwitchCodeBatch.Output {
@@ -65,7 +65,7 @@ extension APIHandlers {
 
     func listCustomCodes(_ input: Operations.ListCustomCodes.Input) async throws -> Operations.ListCustomCodes.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        let codes = try await admin.store.customCodes(appID: appID, offerID: input.query.offerId)
+        let codes = try await admin.customCodes(appID: appID, offerID: input.query.offerId)
         return .ok(.init(body: .json(.init(customCodes: codes))))
     }
 
@@ -77,7 +77,7 @@ extension APIHandlers {
 
     func offerCodeUsage(_ input: Operations.OfferCodeUsage.Input) async throws -> Operations.OfferCodeUsage.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        return .ok(.init(body: .json(try await admin.store.offerCodeUsage(appID: appID, now: admin.clock.now()))))
+        return .ok(.init(body: .json(try await admin.offerCodeUsage(appID: appID))))
     }
 
     /// JSON by default; `?format=csv` gives the report as a spreadsheet.
@@ -91,6 +91,6 @@ extension APIHandlers {
                     headers: .init(contentDisposition: "attachment; filename=\"offer-redemptions-\(appID).csv\""),
                     body: .textCsvCharsetUtf8(HTTPBody(csv))))
         }
-        return .ok(.init(body: .json(.init(redemptions: try await admin.store.offerRedemptions(appID: appID, offerID: offerID)))))
+        return .ok(.init(body: .json(.init(redemptions: try await admin.offerRedemptions(appID: appID, offerID: offerID)))))
     }
 }

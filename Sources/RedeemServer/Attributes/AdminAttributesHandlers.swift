@@ -4,7 +4,7 @@ import RedeemCore
 extension APIHandlers {
     func listCustomerAttributes(_ input: Operations.ListCustomerAttributes.Input) async throws -> Operations.ListCustomerAttributes.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        _ = try await admin.store.app(id: appID)
+        _ = try await admin.app(id: appID)
         let records = try await deps.attributes.records(appID: appID, appUserID: try AppUserID.parse(input.path.appUserId))
         let attributes = records.map {
             Components.Schemas.CustomerAttributes.AttributesPayloadPayload(

@@ -119,7 +119,7 @@ struct ConsoleCatalogController {
         let appID = try context.appID
         // A refused form shows what was typed; the others, what is stored.
         func typedValues(_ form: Form) -> [String: String]? { typed?.form == form ? typed?.values : nil }
-        let products = try await admin.store.products(appID: appID).map { product -> [String: Any] in
+        let products = try await admin.products(appID: appID).map { product -> [String: Any] in
             var values: [String: Any] = [
                 "id": product.id, "type": product.type.rawValue.replacingOccurrences(of: "_", with: " "),
                 "price": PriceFormat.product(product), "entitlements": product.entitlements.joined(separator: ", "),
@@ -139,7 +139,7 @@ struct ConsoleCatalogController {
             values["form"] = Self.fields(stored, typed: typedValues(.product(product.id)))
             return values
         }
-        let entitlements = try await admin.store.entitlements(appID: appID).map { entitlement -> [String: Any] in
+        let entitlements = try await admin.entitlements(appID: appID).map { entitlement -> [String: Any] in
             var values: [String: Any] = ["id": entitlement.id]
             if let name = entitlement.displayName { values["displayName"] = name }
             return values

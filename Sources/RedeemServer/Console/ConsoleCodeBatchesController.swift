@@ -32,7 +32,7 @@ struct ConsoleCodeBatchesController {
             }
             let now = service.clock.now()
             try OfferCodeBatch.validate(count: count, expiresAt: expiresAt, now: now)
-            _ = try await admin.store.offer(appID: appID, id: offerID)
+            _ = try await admin.offer(appID: appID, id: offerID)
             // Generated in the background, and recorded under the operator who started it.
             let admin = admin.acting(as: session.actor)
             let jobID: String

@@ -72,9 +72,9 @@ struct ConsoleOfferingsController {
         context: ConsoleContext, error: String?, typed: [String: String]?, status: HTTPResponse.Status, request: Request
     ) async throws -> Response {
         let appID = try context.appID
-        let products = try await admin.store.products(appID: appID)
+        let products = try await admin.products(appID: appID)
         let byID = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let offerings = try await admin.store.offerings(appID: appID)
+        let offerings = try await admin.offerings(appID: appID)
         var form = ConsoleOfferingForm.values(
             identifier: typed?["identifier"] ?? "", description: typed?["description"] ?? "", metadata: typed?["metadata"] ?? "{}",
             isCurrent: typed.map { $0["is_current"] == "yes" } ?? offerings.isEmpty, rows: typed.map(ConsoleOfferingForm.rows) ?? [],
@@ -95,10 +95,10 @@ struct ConsoleOfferingsController {
         context: ConsoleContext, id: String, error: String?, typed: [String: String]?, status: HTTPResponse.Status, request: Request
     ) async throws -> Response {
         let appID = try context.appID
-        guard let offering = try await admin.store.offerings(appID: appID).first(where: { $0.id == id }) else {
+        guard let offering = try await admin.offerings(appID: appID).first(where: { $0.id == id }) else {
             throw APIError.notFound("No offering '\(id)'.")
         }
-        let products = try await admin.store.products(appID: appID)
+        let products = try await admin.products(appID: appID)
         let byID = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var form = ConsoleOfferingForm.values(
             identifier: offering.id, description: typed?["description"] ?? offering.description,

@@ -21,10 +21,10 @@ struct OffersPage: Sendable {
         let now = service.clock.now()
         let offerForm = request.uri.path.hasSuffix("/offers") ? typed : nil
         let codeForm = request.uri.path.hasSuffix("/custom-codes") ? typed : nil
-        let products = try await admin.store.products(appID: appID)
-        let offers = try await admin.store.offers(appID: appID, productID: nil)
+        let products = try await admin.products(appID: appID)
+        let offers = try await admin.offers(appID: appID, productID: nil)
         let names = Dictionary(offers.map { ($0.id, $0.referenceName) }, uniquingKeysWith: { first, _ in first })
-        let usage = try await admin.store.offerCodeUsage(appID: appID, now: now)
+        let usage = try await admin.offerCodeUsage(appID: appID)
         let redemptions = Dictionary(usage.offers.map { ($0.offerID, $0.redemptions) }, uniquingKeysWith: +)
         let productsByID = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let offerRows = offers.map { offer -> [String: Any] in
@@ -36,10 +36,10 @@ struct OffersPage: Sendable {
             let active = offers.filter { $0.productID == product.id && $0.isActive }.count
             return ["product": product.id, "active": active, "max": Offer.maxActivePerSubscription, "full": active >= Offer.maxActivePerSubscription]
         }.filter { ($0["active"] as? Int ?? 0) > 0 }
-        let batches = try await admin.store.codeBatches(appID: appID, offerID: nil).map {
+        let batches = try await admin.codeBatches(appID: appID, offerID: nil).map {
             OffersPresenter.batch($0, offerName: names[$0.offerID] ?? $0.offerID, now: now)
         }
-        let customCodes = try await admin.store.customCodes(appID: appID, offerID: nil).map {
+        let customCodes = try await admin.customCodes(appID: appID, offerID: nil).map {
             OffersPresenter.customCode($0, offerName: names[$0.offerID] ?? $0.offerID, now: now)
         }
         let pendingJobs = jobs.pending(appID: appID, operatorID: session.operator.id).map { job -> [String: Any] in

@@ -23,7 +23,7 @@ struct ConsolePreviewController {
     @Sendable func success(_ request: Request, context: ConsoleContext) async throws -> Response {
         let app = try await previewApp(request, context)
         let now = service.clock.now()
-        let product = try await admin.store.products(appID: app.id).first { $0.price != nil } ?? Self.sampleProduct(app: app, now: now)
+        let product = try await admin.products(appID: app.id).first { $0.price != nil } ?? Self.sampleProduct(app: app, now: now)
         let purchase = Purchase(
             id: "pur_preview", appID: app.id, customerID: "preview", productID: product.id, store: .rcBilling, isSandbox: true,
             purchaseDate: now, originalPurchaseDate: now, expiresDate: nil, storeTransactionID: "preview", price: product.price,

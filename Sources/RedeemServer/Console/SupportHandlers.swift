@@ -47,7 +47,7 @@ extension APIHandlers {
 
     func listCustomerPurchases(_ input: Operations.ListCustomerPurchases.Input) async throws -> Operations.ListCustomerPurchases.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        _ = try await admin.store.app(id: appID)
+        _ = try await admin.app(id: appID)
         let purchases = try await deps.support.purchases(appID: appID, appUserID: input.path.appUserId)
         return .ok(.init(body: .json(.init(purchases: purchases))))
     }

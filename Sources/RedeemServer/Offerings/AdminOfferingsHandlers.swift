@@ -13,7 +13,7 @@ extension APIHandlers {
 
     func listOfferings(_ input: Operations.ListOfferings.Input) async throws -> Operations.ListOfferings.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        return .ok(.init(body: .json(.init(offerings: try await admin.store.offerings(appID: appID)))))
+        return .ok(.init(body: .json(.init(offerings: try await admin.offerings(appID: appID)))))
     }
 
     func replaceOffering(_ input: Operations.ReplaceOffering.Input) async throws -> Operations.ReplaceOffering.Output {
