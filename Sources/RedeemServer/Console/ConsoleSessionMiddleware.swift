@@ -23,17 +23,15 @@ struct ConsoleSessionMiddleware: RouterMiddleware {
         let apps = try await service.apps()
         var app: App? = nil
         do {
-            if let id = context.parameters.get("app_id") {
-                let decoded = id.removingPercentEncoding ?? id
-                guard let found = apps.first(where: { $0.id == decoded }) else { throw APIError.notFound("There is no app '\(decoded)'.") }
+            if context.parameters.get("app_id") != nil {
+                let id = try context.parameters.decoded("app_id")
+                guard let found = apps.first(where: { $0.id == id }) else { throw APIError.notFound("There is no app '\(id)'.") }
                 app = found
             }
             var form: [String: String] = [:]
             if request.method == .post {
                 form = try await FormBody.parse(request, limit: Self.formLimit)
-                guard let field = form["csrf"], SecretToken.constantTimeEquals(field, session.csrf) else {
-                    throw APIError.forbidden("The form has expired; go back, reload the page and try again.")
-                }
+                try FormBody.requireToken(form, session.csrf, expired: "The form has expired; go back, reload the page and try again.")
             }
             var context = context
             context.console = ConsoleRequest(session: session, form: form, apps: apps, app: app, path: request.uri.path)

@@ -25,9 +25,8 @@ struct ConsoleSignInController {
 
     @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await FormBody.parse(request, limit: 8 * 1024)
-        guard let cookie = request.cookies[ConsoleCookies.signInForm]?.value, let field = form["csrf"],
-            SecretToken.constantTimeEquals(cookie, field)
-        else { throw APIError.forbidden("The form has expired; reload the page and sign in again.") }
+        try FormBody.requireToken(
+            form, request.cookies[ConsoleCookies.signInForm]?.value, expired: "The form has expired; reload the page and sign in again.")
         let email = form["email"] ?? ""
         do {
             let signedIn = try await service.signIn(email: email, password: form["password"] ?? "", ip: context.remoteIP)
@@ -54,9 +53,7 @@ struct ConsoleSignInController {
     @Sendable func code(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let session = try await anySession(request), session.awaitingCode else { return ConsolePages.redirect("/console/sign-in") }
         let form = try await FormBody.parse(request, limit: 8 * 1024)
-        guard let field = form["csrf"], SecretToken.constantTimeEquals(field, session.csrf) else {
-            throw APIError.forbidden("The form has expired; reload the page and try again.")
-        }
+        try FormBody.requireToken(form, session.csrf, expired: "The form has expired; reload the page and try again.")
         do {
             try await service.verifyCode(session, code: form["code"] ?? "", ip: context.remoteIP)
             return ConsolePages.redirect("/console")
@@ -74,9 +71,7 @@ struct ConsoleSignInController {
     @Sendable func signOut(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await FormBody.parse(request, limit: 8 * 1024)
         if let session = try await anySession(request) {
-            guard let field = form["csrf"], SecretToken.constantTimeEquals(field, session.csrf) else {
-                throw APIError.forbidden("The form has expired; reload the page and try again.")
-            }
+            try FormBody.requireToken(form, session.csrf, expired: "The form has expired; reload the page and try again.")
             try await service.signOut(session)
         }
         var response = ConsolePages.redirect("/console/sign-in")

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RedeemCore
 
 /// An `application/x-www-form-urlencoded` body as name → value (the first of repeated names).
 enum FormBody {
@@ -11,5 +12,15 @@ enum FormBody {
             fields[item.name] = item.value ?? ""
         }
         return fields
+    }
+}
+
+extension FormBody {
+    /// A form's `csrf` field checked, in constant time, against the token it must carry: the session's, or for the
+    /// signed-out forms the cookie set with them. A 403 with `expired` otherwise.
+    static func requireToken(_ form: [String: String], _ expected: String?, expired: String) throws {
+        guard let expected, let field = form["csrf"], SecretToken.constantTimeEquals(field, expected) else {
+            throw APIError.forbidden(expired)
+        }
     }
 }

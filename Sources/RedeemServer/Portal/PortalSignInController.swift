@@ -58,8 +58,7 @@ struct PortalSignInController {
     }
 
     func requireFormCookie(_ request: Request, _ form: [String: String]) throws {
-        guard let cookie = request.cookies[PortalCookies.form]?.value, let field = form["csrf"], SecretToken.constantTimeEquals(cookie, field) else {
-            throw APIError.forbidden("The page has expired; go back, reload it and try again.")
-        }
+        try FormBody.requireToken(
+            form, request.cookies[PortalCookies.form]?.value, expired: "The page has expired; go back, reload it and try again.")
     }
 }
