@@ -25,4 +25,9 @@ public struct Templates: Sendable {
         // Every name was checked at load, so rendering cannot miss.
         library.render(context, withTemplate: name) ?? ""
     }
+
+    /// A page or an e-mail over its typed values. Every name was checked at load, so rendering cannot miss.
+    func render(_ name: String, _ values: LayeredValues) -> String { library.render(values, withTemplate: name) ?? "" }
+
+    func render(_ name: String, _ model: some PageModel) -> String { render(name, LayeredValues(layers: [model])) }
 }
