@@ -84,12 +84,12 @@ struct CheckoutPageController {
             (8...255).contains(session.count)
         else {
             // Stripe always adds the session: without one this is not a return from checkout, and waiting would not end.
-            return pages.page(
-                "message", status: .badRequest, link: link,
-                extra: ["title": "This isn’t a checkout", "text": "This address is where a checkout returns to. Start from the purchase link."])
+            let page = MessagePage(
+                title: "This isn’t a checkout", text: "This address is where a checkout returns to. Start from the purchase link.")
+            return pages.page("message", page, app: app, status: .badRequest)
         }
         guard let purchase = try await store.purchase(appID: app.id, checkoutReference: String(session)) else {
-            return pages.page("checkout-pending", status: .ok, link: link, extra: [:])
+            return pages.page("checkout-pending", CheckoutPendingPage(), app: app, status: .ok)
         }
         let redemption = try await links.issue(for: purchase, now: clock.now())
         let owner = try await store.originalAppUserID(customerID: purchase.customerID)
@@ -139,11 +139,13 @@ struct CheckoutPageController {
             // A checkout started through the JSON API was counted then.
             try await store.recordCheckoutStart(appID: link.app.id, productID: link.product.id, sandbox: true, now: clock.now())
         }
-        var hidden: [[String: String]] = [["name": "checkout_id", "value": checkoutID]]
-        for (name, value) in overrides { hidden.append(["name": name, "value": value]) }
-        if let buyer = link.buyer, context.parameters.get("app_user_id") == nil { hidden.append(["name": "app_user_id", "value": buyer.rawValue]) }
+        var hidden = [HiddenField(name: "checkout_id", value: checkoutID)]
+        for (name, value) in overrides { hidden.append(HiddenField(name: name, value: value)) }
+        if let buyer = link.buyer, context.parameters.get("app_user_id") == nil {
+            hidden.append(HiddenField(name: "app_user_id", value: buyer.rawValue))
+        }
         for (name, value) in request.uri.queryParameters where !Self.reserved.contains(String(name)) {
-            hidden.append(["name": "param." + String(name), "value": String(value)])
+            hidden.append(HiddenField(name: "param." + String(name), value: String(value)))
         }
         let email = request.uri.queryParameters["email"].map(String.init)
         return sandboxForm(link: link, request: request, hidden: hidden, email: email, emailLocked: email != nil, status: .ok)
@@ -151,18 +153,17 @@ struct CheckoutPageController {
 
     /// The sandbox checkout's form; after a refused address, again with what was typed and why (status 422).
     func sandboxForm(
-        link: CheckoutLink, request: Request, hidden: [[String: String]], email: String?, emailLocked: Bool, status: HTTPResponse.Status,
+        link: CheckoutLink, request: Request, hidden: [HiddenField], email: String?, emailLocked: Bool, status: HTTPResponse.Status,
         error: String? = nil
     ) -> Response {
-        var extra: [String: Any] = ["action": request.uri.path, "hidden": hidden, "codeAction": request.uri.path]
+        var page = SandboxCheckoutPage(
+            productName: link.product.displayName ?? link.product.id, price: link.format.product(link.product), action: request.uri.path,
+            hidden: hidden, codeAction: request.uri.path, email: email, emailLocked: emailLocked, error: error)
         // The code form leads to the offer page and back; a buyer named in the query rides along (a path one is in `action`).
-        if let buyer = hidden.first(where: { $0["name"] == "app_user_id" })?["value"] {
-            extra["codeHidden"] = [["name": "app_user_id", "value": buyer]]
+        if let buyer = hidden.first(where: { $0.name == "app_user_id" })?.value {
+            page.codeHidden = [HiddenField(name: "app_user_id", value: buyer)]
         }
-        extra["email"] = email
-        extra["emailLocked"] = emailLocked
-        extra["error"] = error
-        return pages.page("sandbox-checkout", status: status, link: link, extra: extra)
+        return pages.page("sandbox-checkout", page, app: link.app, status: status)
     }
 
     @Sendable func sandboxPay(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -174,7 +175,7 @@ struct CheckoutPageController {
         let email = (fields["email"] ?? "").trimmingCharacters(in: .whitespaces)
         guard Formats.isEmail(email) else {
             // The same form again, with what was typed: a typo is not a dead end.
-            let hidden = fields.filter { $0.key != "email" }.sorted { $0.key < $1.key }.map { ["name": $0.key, "value": $0.value] }
+            let hidden = fields.filter { $0.key != "email" }.sorted { $0.key < $1.key }.map { HiddenField(name: $0.key, value: $0.value) }
             return sandboxForm(
                 link: link, request: request, hidden: hidden, email: String(email.prefix(254)), emailLocked: false,
                 status: .unprocessableContent, error: CheckoutPages.emailRefused)

@@ -71,44 +71,34 @@ struct CheckoutPages: Sendable {
     func successPage(
         link: CheckoutLink, purchase: Purchase, showing shown: LinkShown, now: Date, manageURL: String? = nil, framing: HTMLPage.Framing = .none
     ) throws -> Response {
-        var extra: [String: Any] = [
-            "productName": link.product.displayName ?? link.product.id,
+        var page = SuccessPageModel(
+            productName: link.product.displayName ?? link.product.id,
             // What was paid: the product's price and period in words, or what an offer charged.
-            "price": purchase.price.map { $0 == link.product.price ? link.format.product(link.product) : link.format.price($0) } ?? "Free",
-            "email": purchase.email ?? "",
-            "purchaseDate": link.format.day(purchase.purchaseDate),
-            "emailed": emailOn && EmailQueue.mails(purchase, app: link.app),
-        ]
+            price: purchase.price.map { $0 == link.product.price ? link.format.product(link.product) : link.format.price($0) } ?? "Free",
+            email: purchase.email ?? "", purchaseDate: link.format.day(purchase.purchaseDate),
+            emailed: emailOn && EmailQueue.mails(purchase, app: link.app), manageURL: manageURL)
         switch shown {
         case .live(let redemption):
-            extra["customSchemeURL"] = redemption.customSchemeURL
-            extra["httpsURL"] = redemption.httpsURL
-            extra["qrSVG"] = try QRCode(encoding: redemption.httpsURL).svg(label: "QR code of your redemption link")
-            extra["androidIntentURL"] = LinkPageController.androidIntentURL(app: link.app, token: redemption.token)
+            page.customSchemeURL = redemption.customSchemeURL
+            page.httpsURL = redemption.httpsURL
+            page.qrSVG = try QRCode(encoding: redemption.httpsURL).svg(label: "QR code of your redemption link")
+            page.androidIntentURL = LinkPageController.androidIntentURL(app: link.app, token: redemption.token)
             // The time left, not the lifetime: the page may be reopened later.
-            extra["expiresIn"] = TimeLeft.words(until: redemption.expiresAt, from: now)
-            extra["isValid"] = true
-            extra["keepLink"] = true
-        case .used: extra["linkUsed"] = true
-        case .expired: extra["linkExpired"] = true
+            page.expiresIn = TimeLeft.words(until: redemption.expiresAt, from: now)
+            page.isValid = true
+            page.keepLink = true
+        case .used: page.linkUsed = true
+        case .expired: page.linkExpired = true
         case .none: break
         }
-        if let manageURL { extra["manageURL"] = manageURL }
-        return page("purchase-success", status: .ok, link: link, extra: extra, framing: framing)
+        return self.page("purchase-success", page, app: link.app, status: .ok, framing: framing)
     }
 
-    func page(_ name: String, status: HTTPResponse.Status, link: CheckoutLink, extra: [String: Any], framing: HTMLPage.Framing = .none) -> Response {
-        let nonce = SecretToken.generate(byteCount: 16)
-        var context: [String: Any] = [
-            "appName": link.app.name, "cspNonce": nonce, "productName": link.product.displayName ?? link.product.id,
-            "price": link.format.product(link.product),
-        ]
-        context["iconURL"] = link.app.iconURL
-        context["appStoreURL"] = link.app.appStoreURL
-        context["playStoreURL"] = link.app.playStoreURL
-        context["supportEmail"] = link.app.supportEmail
-        for (key, value) in extra { context[key] = value }
-        return HTMLPage.response(templates.render(name, context), status: status, nonce: nonce, framing: framing)
+    /// A checkout page in the app's name, icon, support address and store badges.
+    func page(
+        _ name: String, _ model: some PageModel, app: App, status: HTTPResponse.Status, framing: HTMLPage.Framing = .none
+    ) -> Response {
+        PageRenderer(templates: templates).response(name, model, layout: Branding(app), status: status, framing: framing)
     }
 
     static func encode(_ value: String) -> String { PercentEncoding.component(value) }
@@ -119,9 +109,7 @@ struct CheckoutPages: Sendable {
         let product = link.product.displayName ?? link.product.id
         var text = "\(link.app.name) doesn’t take payments on the web yet, so nothing was charged."
         text += link.app.supportEmail == nil ? " Get it in the app instead." : " Get it in the app, or write to the support address below."
-        return page(
-            "message", status: .serviceUnavailable, link: link,
-            extra: ["title": "\(product) isn’t on sale here yet", "text": text])
+        return page("message", MessagePage(title: "\(product) isn’t on sale here yet", text: text), app: link.app, status: .serviceUnavailable)
     }
 
     /// A refused address, named by the field's label on the checkout and offer pages.

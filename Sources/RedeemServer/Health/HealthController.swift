@@ -19,12 +19,18 @@ struct HealthController {
     /// `GET /`: what this instance is, whether its database answers, and where the console and the API document are.
     @Sendable func landing(_ request: Request, context: AppRequestContext) async throws -> Response {
         let ok = (try? await database.read { try await $0.query("SELECT 1 AS ok") }) != nil
-        let nonce = SecretToken.generate(byteCount: 16)
-        let values: [String: Any] = [
-            "appName": "Redeem", "cspNonce": nonce, "host": publicURL.host ?? publicURL.absoluteString, "healthy": ok,
-            "engine": database.engine == .postgres ? "PostgreSQL" : "SQLite", "uptime": Self.uptime(Date().timeIntervalSince(started)),
-        ]
-        return HTMLPage.response(templates.render("landing", values), status: ok ? .ok : .serviceUnavailable, nonce: nonce)
+        let page = LandingPage(
+            host: publicURL.host ?? publicURL.absoluteString, healthy: ok, engine: database.engine == .postgres ? "PostgreSQL" : "SQLite",
+            uptime: Self.uptime(Date().timeIntervalSince(started)))
+        return PageRenderer(templates: templates).response("landing", page, layout: Branding(name: "Redeem"), status: ok ? .ok : .serviceUnavailable)
+    }
+
+    /// `landing`: this instance's host, whether its database answers, its engine and uptime.
+    struct LandingPage: PageModel {
+        let host: String
+        let healthy: Bool
+        let engine: String
+        let uptime: String
     }
 
     struct Health: Encodable {

@@ -15,7 +15,7 @@ extension OfferRedeemPageController {
         let buyer: AppUserID?
         /// Who redeems: the named user, or an anonymous ID fixed by the claim, so a repeated submit is the same customer.
         let claimant: AppUserID
-        let hiddenFields: [[String: String]]
+        let hiddenFields: [HiddenField]
 
         static func parse(_ request: Request, service: OfferCodeService) async throws -> Claim {
             let fields = try await FormBody.parse(request)
@@ -31,10 +31,10 @@ extension OfferRedeemPageController {
             let buyer = try fields["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse($0) }
             let claimant = try buyer ?? AppUserID(validating: AppUserID.anonymousPrefix + SecretToken.hash("offer-claim:" + claimID).prefix(32))
             var hidden = [
-                ["name": "ctx", "value": "offercodes"], ["name": "id", "value": app.id], ["name": "code", "value": code],
-                ["name": "claim_id", "value": claimID],
+                HiddenField(name: "ctx", value: "offercodes"), HiddenField(name: "id", value: app.id), HiddenField(name: "code", value: code),
+                HiddenField(name: "claim_id", value: claimID),
             ]
-            if let buyer { hidden.append(["name": "app_user_id", "value": buyer.rawValue]) }
+            if let buyer { hidden.append(HiddenField(name: "app_user_id", value: buyer.rawValue)) }
             return Claim(
                 app: app, code: code, claimID: claimID, email: email, emailIsValid: Formats.isEmail(email), buyer: buyer, claimant: claimant,
                 hiddenFields: hidden)
@@ -69,7 +69,6 @@ extension OfferRedeemPageController {
         let productID: String
         let url: String
         let name: String
-        var context: [String: Any] { ["backURL": url, "backName": name] }
     }
 
     func backLink(app: App, productID: String?, buyer: AppUserID?, sandbox: Bool) async -> BackLink? {
@@ -81,11 +80,16 @@ extension OfferRedeemPageController {
 
     /// A code that cannot be used: the code field again with what was typed, why, and the way back to the product.
     func codeRefused(
-        app: App, sandbox: Bool, failure: OfferRedemptionFailure, code: String, hidden: [[String: String]], back: BackLink?
+        app: App, sandbox: Bool, failure: OfferRedemptionFailure, code: String, hidden: [HiddenField], back: BackLink?
     ) -> Response {
         let error = failure == .invalid ? "This code is not valid. Check it for typos and enter it again." : failure.message
-        let extra: [String: Any] = ["askCode": true, "typedCode": String(code.prefix(64)), "hidden": hidden, "error": error]
-        return page(app: app, sandbox: sandbox, status: failure.pageStatus, extra: extra.merging(back?.context ?? [:]) { $1 })
+        var page = OfferRedeemPage(sandbox: sandbox)
+        page.askCode = true
+        page.typedCode = String(code.prefix(64))
+        page.hidden = hidden
+        page.error = error
+        page.goBack(to: back)
+        return self.page(app: app, status: failure.pageStatus, page)
     }
 
     static func notPayable(_ app: App) -> String {

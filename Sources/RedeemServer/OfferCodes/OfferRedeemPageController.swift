@@ -26,11 +26,15 @@ struct OfferRedeemPageController {
         let app = try await service.app(id: appID)
         let buyer = try query["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse(String($0)) }
         let back = await backLink(app: app, productID: query["product"].map(String.init), buyer: buyer, sandbox: sandbox)
-        var hidden = [["name": "id", "value": app.id]]
-        if let buyer { hidden.append(["name": "app_user_id", "value": buyer.rawValue]) }
-        if let back { hidden.append(["name": "product", "value": back.productID]) }
+        var hidden = [HiddenField(name: "id", value: app.id)]
+        if let buyer { hidden.append(HiddenField(name: "app_user_id", value: buyer.rawValue)) }
+        if let back { hidden.append(HiddenField(name: "product", value: back.productID)) }
+        var page = OfferRedeemPage(sandbox: sandbox)
         guard let code = query["code"].map(String.init), !code.trimmingCharacters(in: .whitespaces).isEmpty else {
-            return page(app: app, sandbox: sandbox, status: .ok, extra: ["askCode": true, "hidden": hidden].merging(back?.context ?? [:]) { $1 })
+            page.askCode = true
+            page.hidden = hidden
+            page.goBack(to: back)
+            return self.page(app: app, status: .ok, page)
         }
         try await service.countPageView(ip: context.remoteIP)
         let found: FoundOfferCode
@@ -39,28 +43,28 @@ struct OfferRedeemPageController {
             return codeRefused(app: app, sandbox: sandbox, failure: failure, code: code, hidden: hidden, back: back)
         case .success(let value): found = value
         }
-        let format = BuyerFormat(acceptLanguage: request.headers[.acceptLanguage])
+        page.describe(found, code: code, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage]))
         // A paid offer needs Stripe in production: said before the buyer types anything, in the app's name.
         if found.offer.isPaid, !sandbox, stripe == nil {
-            return page(
-                app: app, sandbox: sandbox, status: .serviceUnavailable,
-                extra: describe(found, code: code, format: format).merging(["error": Self.notPayable(app)]) { $1 })
+            page.error = Self.notPayable(app)
+            return self.page(app: app, status: .serviceUnavailable, page)
         }
-        hidden += [
-            ["name": "ctx", "value": "offercodes"], ["name": "code", "value": code],
-            ["name": "claim_id", "value": SecretToken.generate(byteCount: 16)],
-        ]
-        var extra = describe(found, code: code, format: format).merging(["hidden": hidden, "showForm": true]) { $1 }
+        page.hidden =
+            hidden + [
+                HiddenField(name: "ctx", value: "offercodes"), HiddenField(name: "code", value: code),
+                HiddenField(name: "claim_id", value: SecretToken.generate(byteCount: 16)),
+            ]
+        page.showForm = true
         if let back {
-            extra.merge(back.context) { $1 }
+            page.goBack(to: back)
             // A code for another product than the one being bought: said, and the buyer chooses; never switched silently.
             if back.productID != found.product.id {
-                extra["mismatch"] =
+                page.mismatch =
                     "This code is for \(found.product.displayName ?? found.product.id), not \(back.name), which you were buying. "
                     + "Claim it for \(found.product.displayName ?? found.product.id) below, or go back to \(back.name) without a code."
             }
         }
-        return page(app: app, sandbox: sandbox, status: .ok, extra: extra)
+        return self.page(app: app, status: .ok, page)
     }
 
     /// The claim's page again, the offer described and the form kept with what was typed, saying why it was refused.
@@ -68,12 +72,14 @@ struct OfferRedeemPageController {
         _ claim: Claim, found: FoundOfferCode, request: Request, sandbox: Bool, status: HTTPResponse.Status, error: String,
         emailRefused: Bool = false
     ) -> Response {
-        let format = BuyerFormat(acceptLanguage: request.headers[.acceptLanguage])
-        return page(
-            app: claim.app, sandbox: sandbox, status: status,
-            extra: describe(found, code: claim.code, format: format).merging([
-                "hidden": claim.hiddenFields, "showForm": true, "email": claim.email, "error": error, "emailRefused": emailRefused,
-            ]) { $1 })
+        var page = OfferRedeemPage(sandbox: sandbox)
+        page.describe(found, code: claim.code, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage]))
+        page.hidden = claim.hiddenFields
+        page.showForm = true
+        page.email = claim.email
+        page.error = error
+        page.emailRefused = emailRefused
+        return self.page(app: claim.app, status: status, page)
     }
 
     /// The form's POST: free offers are granted here; paid ones continue to checkout.
@@ -84,7 +90,7 @@ struct OfferRedeemPageController {
         let found: FoundOfferCode
         switch try await service.lookUpClaim(appID: claim.app.id, code: claim.code) {
         case .failure(let failure):
-            let hidden = claim.hiddenFields.filter { $0["name"] == "id" || $0["name"] == "app_user_id" }
+            let hidden = claim.hiddenFields.filter { $0.name == "id" || $0.name == "app_user_id" }
             return codeRefused(app: claim.app, sandbox: sandbox, failure: failure, code: claim.code, hidden: hidden, back: nil)
         case .success(let value): found = value
         }
@@ -101,20 +107,17 @@ struct OfferRedeemPageController {
             return refused(claim, found: found, request: request, sandbox: sandbox, status: failure.pageStatus, error: failure.webMessage)
         }
         guard sandbox else { return try await stripeCheckout(claim, found: found) }
-        var hidden = claim.hiddenFields
-        hidden.append(["name": "email", "value": claim.email])
-        return pages.page(
-            "sandbox-checkout", status: .ok, link: CheckoutLink(app: claim.app, product: found.product, buyer: nil),
-            extra: [
-                "action": "/sandbox/redeem/pay", "hidden": hidden, "email": claim.email, "emailLocked": true,
-                "price": OfferSummary.text(found.offer, product: found.product),
-            ])
+        let checkout = SandboxCheckoutPage(
+            productName: found.product.displayName ?? found.product.id, price: OfferSummary.text(found.offer, product: found.product),
+            action: "/sandbox/redeem/pay", hidden: claim.hiddenFields + [HiddenField(name: "email", value: claim.email)], email: claim.email,
+            emailLocked: true)
+        return pages.page("sandbox-checkout", checkout, app: claim.app, status: .ok)
     }
 
     /// Production: Stripe Checkout for the offer's price; the webhook redeems the code when the payment succeeds.
     func stripeCheckout(_ claim: Claim, found: FoundOfferCode) async throws -> Response {
         guard let stripe else {
-            return page(app: claim.app, sandbox: false, status: .serviceUnavailable, extra: ["error": Self.notPayable(claim.app)])
+            return page(app: claim.app, status: .serviceUnavailable, error: Self.notPayable(claim.app), sandbox: false)
         }
         let base = service.publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         let code = OfferCode.normalize(claim.code) ?? OfferCode.normalizeCustom(claim.code) ?? claim.code
@@ -137,7 +140,7 @@ struct OfferRedeemPageController {
         try await service.countPayment(ip: context.remoteIP)
         if let done = try await alreadyClaimed(claim, sandbox: true) { return done }
         guard let (found, price) = try await service.paidOffer(appID: claim.app.id, code: claim.code) else {
-            return page(app: claim.app, sandbox: true, status: .notFound, extra: ["error": OfferRedemptionFailure.invalid.message])
+            return page(app: claim.app, status: .notFound, error: OfferRedemptionFailure.invalid.message, sandbox: true)
         }
         return try await grant(claim, found: found, request: request, sandbox: true, payment: .init(price: price))
     }
@@ -172,22 +175,14 @@ struct OfferRedeemPageController {
         }
     }
 
-    func describe(_ found: FoundOfferCode, code: String, format: BuyerFormat) -> [String: Any] {
-        [
-            "productName": found.product.displayName ?? found.product.id,
-            "offerSummary": OfferSummary.text(found.offer, product: found.product, format: format),
-            "eligibilityNote": OfferSummary.eligibility(found.offer, product: found.product),
-            "paid": found.offer.isPaid,
-            "code": OfferCode.normalize(code).map(OfferCode.grouped) ?? OfferCode.normalizeCustom(code) ?? code,
-        ]
+    func page(app: App, status: HTTPResponse.Status, _ model: OfferRedeemPage) -> Response {
+        pages.page("offer-redeem", model, app: app, status: status)
     }
 
-    func page(app: App, sandbox: Bool, status: HTTPResponse.Status, extra: [String: Any]) -> Response {
-        let nonce = SecretToken.generate(byteCount: 16)
-        var context: [String: Any] = ["appName": app.name, "cspNonce": nonce, "sandbox": sandbox, "action": sandbox ? "/sandbox/redeem" : "/redeem"]
-        context["iconURL"] = app.iconURL
-        context["supportEmail"] = app.supportEmail
-        for (key, value) in extra { context[key] = value }
-        return HTMLPage.response(pages.templates.render("offer-redeem", context), status: status, nonce: nonce)
+    /// The page with only why it cannot go on.
+    func page(app: App, status: HTTPResponse.Status, error: String, sandbox: Bool) -> Response {
+        var page = OfferRedeemPage(sandbox: sandbox)
+        page.error = error
+        return self.page(app: app, status: status, page)
     }
 }

@@ -37,14 +37,8 @@ struct ErrorPages: Sendable {
     }
 
     func response(for error: APIError, app: App? = nil) -> Response {
-        let nonce = SecretToken.generate(byteCount: 16)
-        var context: [String: Any] = [
-            "title": Self.title(for: error.status.code), "text": Self.advice(for: error.status.code), "detail": error.message,
-            "appName": app?.name ?? "Redeem", "cspNonce": nonce,
-        ]
-        context["supportEmail"] = app?.supportEmail
-        context["iconURL"] = app?.iconURL
-        var response = HTMLPage.response(templates.render("message", context), status: error.status, nonce: nonce)
+        let page = MessagePage(title: Self.title(for: error.status.code), text: Self.advice(for: error.status.code), detail: error.message)
+        var response = PageRenderer(templates: templates).response("message", page, layout: Branding(app), status: error.status)
         for field in error.headers { response.headers[field.name] = field.value }
         return response
     }
@@ -69,4 +63,11 @@ struct ErrorPages: Sendable {
         default: "Something went wrong on our side"
         }
     }
+}
+
+/// The `message` page: a title, a sentence, and the precise reason in small type when there is one.
+struct MessagePage: PageModel {
+    let title: String
+    let text: String
+    var detail: String? = nil
 }

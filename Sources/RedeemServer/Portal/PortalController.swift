@@ -12,7 +12,7 @@ struct PortalController {
 
     func addRoutes(to router: Router<AppRequestContext>) {
         let home = router.group().add(
-            middleware: PortalSessionMiddleware(service: service) { [pages] _, app in pages.signInPage(app, [:], status: .ok) }
+            middleware: PortalSessionMiddleware(service: service) { [pages] _, app in pages.signInPage(app, status: .ok) }
         ).group(context: PortalContext.self)
         home.get("/account/{app_id}", use: self.home)
         let actions = router.group().add(
@@ -36,11 +36,10 @@ struct PortalController {
                 $0, product: products[$0.productID], actions: PortalRules.actions($0, linksAllowed: linksAllowed($0), now: now), now: now,
                 format: format)
         }
-        var values: [String: Any] = [
-            "email": context.session.email, "csrf": context.session.csrf, "purchases": purchases, "none": purchases.isEmpty,
-        ]
-        if let notice = request.uri.queryParameters["notice"].flatMap({ PortalNotice(rawValue: String($0)) }) { values["notice"] = notice.text }
-        return pages.page("portal-home", app, values, status: .ok)
+        let notice = request.uri.queryParameters["notice"].flatMap { PortalNotice(rawValue: String($0)) }
+        let page = PortalHomePage(
+            email: context.session.email, csrf: context.session.csrf, purchases: purchases, none: purchases.isEmpty, notice: notice?.text)
+        return pages.page("portal-home", app, page, status: .ok)
     }
 
     @Sendable func signOut(_ request: Request, context: PortalContext) async throws -> Response {
@@ -55,16 +54,13 @@ struct PortalController {
         let app = context.app
         let sent = try await service.newLink(context.session, purchaseID: try context.parameters.decoded("purchase_id"))
         let product = try await service.products(appID: app.id).first { $0.id == sent.purchase.productID }
-        var values: [String: Any] = [
-            "productName": product?.displayName ?? sent.purchase.productID, "emailed": sent.emailed, "email": context.session.email,
-            "customSchemeURL": sent.link.customSchemeURL, "httpsURL": sent.link.httpsURL,
-            "qrSVG": try QRCode(encoding: sent.link.httpsURL).svg(label: "QR code of your link"),
-            "expiresIn": TimeLeft.words(until: sent.link.expiresAt, from: service.clock.now()), "keepLink": true,
-        ]
-        values["androidIntentURL"] = LinkPageController.androidIntentURL(app: app, token: sent.link.token)
-        values["appStoreURL"] = app.appStoreURL
-        values["playStoreURL"] = app.playStoreURL
-        return pages.page("portal-link", app, values.compactMapValues { $0 }, status: .ok)
+        let page = PortalLinkPage(
+            productName: product?.displayName ?? sent.purchase.productID, emailed: sent.emailed, email: context.session.email,
+            customSchemeURL: sent.link.customSchemeURL, httpsURL: sent.link.httpsURL,
+            qrSVG: try QRCode(encoding: sent.link.httpsURL).svg(label: "QR code of your link"),
+            expiresIn: TimeLeft.words(until: sent.link.expiresAt, from: service.clock.now()),
+            androidIntentURL: LinkPageController.androidIntentURL(app: app, token: sent.link.token))
+        return pages.page("portal-link", app, page, status: .ok)
     }
 
     @Sendable func cancel(_ request: Request, context: PortalContext) async throws -> Response {

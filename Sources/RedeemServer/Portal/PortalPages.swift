@@ -11,26 +11,17 @@ struct PortalPages: Sendable {
     /// Cookies are `Secure` whenever the public URL is https.
     let secureCookies: Bool
 
-    func page(_ template: String, _ app: App, _ values: [String: Any], status: HTTPResponse.Status) -> Response {
-        let nonce = SecretToken.generate(byteCount: 16)
-        var context = values
-        context["appName"] = app.name
-        context["appID"] = app.id
-        context["cspNonce"] = nonce
-        context["iconURL"] = app.iconURL
-        context["supportEmail"] = app.supportEmail
-        return HTMLPage.response(templates.render(template, context.compactMapValues { $0 }), status: status, nonce: nonce)
+    /// A page in the app's name, icon and support address.
+    func page(_ template: String, _ app: App, _ model: some PageModel, status: HTTPResponse.Status, cookies: [Cookie] = []) -> Response {
+        PageRenderer(templates: templates).response(template, model, layout: Branding(app), status: status, cookies: cookies)
     }
 
     /// A page before sign-in, with a fresh form token in a cookie.
-    func signInPage(_ app: App, _ values: [String: Any], status: HTTPResponse.Status) -> Response {
-        let token = SecretToken.generate(byteCount: 16)
-        var context = values
-        context["formToken"] = token
-        if !mailOn { context["mailOff"] = true }
-        var response = page("portal-sign-in", app, context, status: status)
-        response.setCookie(cookie(PortalCookies.form, token, maxAge: 3600))
-        return response
+    func signInPage(_ app: App, _ state: PortalSignInPage = PortalSignInPage(), status: HTTPResponse.Status) -> Response {
+        var model = state
+        model.formToken = SecretToken.generate(byteCount: 16)
+        model.mailOff = !mailOn
+        return page("portal-sign-in", app, model, status: status, cookies: [cookie(PortalCookies.form, model.formToken, maxAge: 3600)])
     }
 
     func cookie(_ name: String, _ value: String, maxAge: Int) -> Cookie {

@@ -20,7 +20,7 @@ enum PortalNotice: String {
 
 /// A purchase as the portal shows it: name, price and state in words.
 enum PortalPresenter {
-    static func purchase(_ purchase: Purchase, product: Product?, actions: PortalRules.Actions, now: Date, format: BuyerFormat) -> [String: Any] {
+    static func purchase(_ purchase: Purchase, product: Product?, actions: PortalRules.Actions, now: Date, format: BuyerFormat) -> PortalPurchaseRow {
         let day = format.day
         // What this purchase cost (an offer's claim is free or its own price), in the product's words when it is that.
         let price =
@@ -46,18 +46,18 @@ enum PortalPresenter {
             } else {
                 ("Yours to keep", "active")
             }
-        var values: [String: Any] = [
-            "id": purchase.id, "name": product?.displayName ?? purchase.productID, "price": price, "state": state, "stateClass": stateClass,
-            "bought": day(purchase.purchaseDate), "newLink": actions.newLink, "cancel": actions.cancel, "resume": actions.resume,
-            "billing": actions.billing,
-        ]
-        if let expires = purchase.expiresDate { values["endsOn"] = day(expires) }
-        if purchase.isSandbox {
-            values["testNote"] =
-                SandboxClock.runs(purchase)
-                ? "A test purchase: no money moved, and it renews every few minutes while the app is tested."
-                : "A test purchase: no money moved."
-        }
-        return values
+        // Said of a sandbox purchase only: no money moved, and maybe a fast clock.
+        let testNote: String? =
+            if !purchase.isSandbox {
+                nil
+            } else if SandboxClock.runs(purchase) {
+                "A test purchase: no money moved, and it renews every few minutes while the app is tested."
+            } else {
+                "A test purchase: no money moved."
+            }
+        return PortalPurchaseRow(
+            id: purchase.id, name: product?.displayName ?? purchase.productID, price: price, state: state, stateClass: stateClass,
+            bought: day(purchase.purchaseDate), newLink: actions.newLink, cancel: actions.cancel, resume: actions.resume,
+            billing: actions.billing, endsOn: purchase.expiresDate.map(day), testNote: testNote)
     }
 }

@@ -21,35 +21,38 @@ struct PortalSignInController {
         let form = try await FormBody.parse(request, limit: 8 * 1024)
         try requireFormCookie(request, form)
         // Without e-mail no link can go out: the page says so rather than "check your inbox".
-        guard service.mailOn else { return pages.signInPage(app, [:], status: .serviceUnavailable) }
+        guard service.mailOn else { return pages.signInPage(app, status: .serviceUnavailable) }
         let email = form["email"] ?? ""
         do {
             try await service.requestSignIn(appID: app.id, email: email, ip: context.remoteIP)
         } catch is ValidationError {
             return pages.signInPage(
-                app, ["email": email, "error": "Enter the e-mail address you used at checkout, like name@example.com."], status: .unprocessableContent
+                app, PortalSignInPage(email: email, error: "Enter the e-mail address you used at checkout, like name@example.com."),
+                status: .unprocessableContent
             )
         } catch let limited as RateLimited {
             var response = pages.signInPage(
-                app, ["email": email, "error": "Too many tries. Wait a minute, then try again."], status: .tooManyRequests)
+                app, PortalSignInPage(email: email, error: "Too many tries. Wait a minute, then try again."), status: .tooManyRequests)
             response.headers[.retryAfter] = APIError.from(limited)?.headers[.retryAfter]
             return response
         }
-        return pages.signInPage(app, ["sent": true, "email": email], status: .ok)
+        return pages.signInPage(app, PortalSignInPage(email: email, sent: true), status: .ok)
     }
 
     @Sendable func confirmSignIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         let app = try await service.app(id: try context.parameters.decoded("app_id"))
         let token = try context.parameters.require("token")
-        guard try await service.signInLinkIsLive(appID: app.id, token: token) else { return pages.signInPage(app, ["expired": true], status: .gone) }
-        return pages.signInPage(app, ["confirm": true, "action": "/account/\(app.id)/sign-in/\(token)"], status: .ok)
+        guard try await service.signInLinkIsLive(appID: app.id, token: token) else {
+            return pages.signInPage(app, PortalSignInPage(expired: true), status: .gone)
+        }
+        return pages.signInPage(app, PortalSignInPage(confirm: true, action: "/account/\(app.id)/sign-in/\(token)"), status: .ok)
     }
 
     @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         let app = try await service.app(id: try context.parameters.decoded("app_id"))
         try requireFormCookie(request, try await FormBody.parse(request, limit: 8 * 1024))
         guard let token = try await service.signIn(appID: app.id, token: try context.parameters.require("token"), ip: context.remoteIP) else {
-            return pages.signInPage(app, ["expired": true], status: .gone)
+            return pages.signInPage(app, PortalSignInPage(expired: true), status: .gone)
         }
         var response = PortalPages.redirect("/account/\(app.id)")
         response.setCookie(pages.cookie(PortalCookies.session, token, maxAge: Int(PortalRules.sessionLifetime)))

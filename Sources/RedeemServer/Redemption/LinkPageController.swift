@@ -22,13 +22,13 @@ struct LinkPageController {
         let token = try context.parameters.require("token")
         let sent = request.uri.queryParameters["sent"] != nil
         switch try await service.state(token: token) {
-        case .invalid: return try render(status: .notFound, state: "isInvalid", app: nil, token: token, flash: false)
-        case .used(let app): return try render(status: .gone, state: "isUsed", app: app, token: token, flash: sent)
-        case .expired(let app): return try render(status: .gone, state: "isExpired", app: app, token: token, flash: sent)
+        case .invalid: return try render(status: .notFound, state: .invalid, app: nil, token: token, flash: false)
+        case .used(let app): return try render(status: .gone, state: .used, app: app, token: token, flash: sent)
+        case .expired(let app): return try render(status: .gone, state: .expired, app: app, token: token, flash: sent)
         case .valid(let app, let expiresAt):
             // The time left, not the lifetime: the page may be opened long after the link was sent.
             let left = TimeLeft.words(until: expiresAt, from: service.clock.now())
-            return try render(status: .ok, state: "isValid", app: app, token: token, flash: sent, expiresIn: left)
+            return try render(status: .ok, state: .valid, app: app, token: token, flash: sent, expiresIn: left)
         }
     }
 
@@ -44,31 +44,37 @@ struct LinkPageController {
         return response
     }
 
+    /// The console's preview names the state as the template does (`isValid`).
     func render(
         status: HTTPResponse.Status, state: String, app: App?, token: String, flash: Bool, expiresIn: String? = nil,
         framing: HTMLPage.Framing = .none
     ) throws -> Response {
-        // Only the link's URLs are shown.
-        let link = RedemptionLink(token: token, scheme: app?.scheme ?? "", publicURL: publicURL, expiresAt: .distantFuture)
-        let nonce = SecretToken.generate(byteCount: 16)
-        var context: [String: Any] = [state: true, "appName": app?.name ?? "Redeem", "cspNonce": nonce]
+        let known: [String: LinkPageModel.State] = ["isValid": .valid, "isUsed": .used, "isExpired": .expired]
+        return try render(
+            status: status, state: known[state] ?? .invalid, app: app, token: token, flash: flash, expiresIn: expiresIn, framing: framing)
+    }
+
+    func render(
+        status: HTTPResponse.Status, state: LinkPageModel.State, app: App?, token: String, flash: Bool, expiresIn: String? = nil,
+        framing: HTMLPage.Framing = .none
+    ) throws -> Response {
+        var page = LinkPageModel(state)
+        if flash { page.messageFlash = Self.flash }
+        // An unknown token names no app: the page says only that the link is not valid.
         if let app {
-            context["iconURL"] = app.iconURL
-            context["appStoreURL"] = app.appStoreURL
-            context["playStoreURL"] = app.playStoreURL
-            context["supportEmail"] = app.supportEmail
-            context["expiresIn"] = expiresIn
-            if state == "isValid" {
-                context["customSchemeURL"] = link.customSchemeURL
-                context["httpsURL"] = link.httpsURL
-                context["qrSVG"] = try QRCode(encoding: link.httpsURL).svg(label: "QR code of this link")
-                context["androidIntentURL"] = Self.androidIntentURL(app: app, token: token)
+            page.expiresIn = expiresIn
+            if state == .valid {
+                // Only the link's URLs are shown.
+                let link = RedemptionLink(token: token, scheme: app.scheme, publicURL: publicURL, expiresAt: .distantFuture)
+                page.customSchemeURL = link.customSchemeURL
+                page.httpsURL = link.httpsURL
+                page.qrSVG = try QRCode(encoding: link.httpsURL).svg(label: "QR code of this link")
+                page.androidIntentURL = Self.androidIntentURL(app: app, token: token)
             } else if service.sendsNewLinks {
-                context["resendAction"] = "/r/\(token)/resend"
+                page.resendAction = "/r/\(token)/resend"
             }
         }
-        if flash { context["messageFlash"] = Self.flash }
-        return HTMLPage.response(templates.render("redeem-link", context.compactMapValues { $0 }), status: status, nonce: nonce, framing: framing)
+        return PageRenderer(templates: templates).response("redeem-link", page, layout: Branding(app), status: status, framing: framing)
     }
 
     /// Android opens the app through an intent, falling back to the Play Store when it is missing.

@@ -1,0 +1,53 @@
+/// `portal-sign-in`: the e-mail form, or one of its states (`sent`, `confirm`, `expired`).
+struct PortalSignInPage: PageModel {
+    /// What was typed, kept on the form; the address the link went to once sent.
+    var email: String? = nil
+    var error: String? = nil
+    var sent = false
+    var confirm = false
+    /// Where the confirm button posts (the sign-in link itself).
+    var action: String? = nil
+    var expired = false
+    /// The form cookie's value, set by `PortalPages.signInPage`.
+    var formToken = ""
+    var mailOff = false
+}
+
+/// `portal-home`: the signed-in buyer's purchases.
+struct PortalHomePage: PageModel {
+    let email: String
+    let csrf: String
+    let purchases: [PortalPurchaseRow]
+    let none: Bool
+    let notice: String?
+}
+
+/// One purchase on the portal's home page.
+struct PortalPurchaseRow: Sendable {
+    let id: String
+    let name: String
+    let price: String
+    let state: String
+    let stateClass: String
+    let bought: String
+    let newLink: Bool
+    let cancel: Bool
+    let resume: Bool
+    let billing: Bool
+    let endsOn: String?
+    let testNote: String?
+}
+
+/// `portal-link`: a fresh redemption link for one purchase, with redeem-step's values (the store badges are the
+/// layout's).
+struct PortalLinkPage: PageModel {
+    let productName: String
+    let emailed: Bool
+    let email: String
+    let customSchemeURL: String
+    let httpsURL: String
+    let qrSVG: String
+    let expiresIn: String
+    let androidIntentURL: String?
+    let keepLink = true
+}
