@@ -17,28 +17,17 @@ struct EmailComposer: Sendable {
         let purchase = try await store.purchase(appID: email.appID, id: email.purchaseID)
         let product = try await store.product(appID: email.appID, id: purchase.productID)
         let link = try await links.issue(for: purchase, now: now)
-        var context: [String: Any] = [
-            "appName": app.name,
-            "productName": product.displayName ?? product.id,
-            "expiresIn": TimeLeft.words(seconds: app.redemptionLinkLifetimeSeconds),
-        ]
         let format = BuyerFormat.english
-        context["purchaseDate"] = format.day(purchase.purchaseDate)
-        context["orderNumber"] = purchase.id
-        context["email"] = email.recipient
-        if let price = purchase.price { context["price"] = price == product.price ? format.product(product) : format.price(price) }
-        context["iconURL"] = absoluteIcon(app)
-        context["appStoreURL"] = app.appStoreURL
-        context["playStoreURL"] = app.playStoreURL
-        if let link {
-            context["httpsURL"] = link.httpsURL
-            context["customSchemeURL"] = link.customSchemeURL
-        }
-        if let support = app.supportEmail { context["supportEmail"] = support }
-        context["manageURL"] = PortalLinks.home(publicURL: links.publicURL, appID: app.id)
+        let mail = PurchaseEmail(
+            appName: app.name, productName: product.displayName ?? product.id,
+            expiresIn: TimeLeft.words(seconds: app.redemptionLinkLifetimeSeconds), purchaseDate: format.day(purchase.purchaseDate),
+            orderNumber: purchase.id, email: email.recipient,
+            price: purchase.price.map { $0 == product.price ? format.product(product) : format.price($0) }, iconURL: absoluteIcon(app),
+            appStoreURL: app.appStoreURL, playStoreURL: app.playStoreURL, httpsURL: link?.httpsURL, customSchemeURL: link?.customSchemeURL,
+            supportEmail: app.supportEmail, manageURL: PortalLinks.home(publicURL: links.publicURL, appID: app.id))
         let name = email.kind == .receipt ? "email-receipt" : "email-new-link"
         let subject = email.kind == .receipt ? "Your \(app.name) purchase" : "Your new \(app.name) link"
-        return try message(email, app: app, subject: subject, template: name, context)
+        return try message(email, app: app, subject: subject, template: name, mail)
     }
 
     /// A one-time portal sign-in link, minted now (only its hash is stored) and valid for 15 minutes from now.
@@ -48,13 +37,11 @@ struct EmailComposer: Sendable {
         try await store.insertPortalSignInToken(
             tokenHash: SecretToken.hash(token), appID: app.id, email: address, now: now,
             expiresAt: now.addingTimeInterval(PortalRules.signInLinkLifetime))
-        var context: [String: Any] = [
-            "appName": app.name, "email": email.recipient, "expiresIn": TimeLeft.words(seconds: Int(PortalRules.signInLinkLifetime)),
-            "signInURL": PortalLinks.signIn(publicURL: links.publicURL, appID: app.id, token: token),
-        ]
-        if let support = app.supportEmail { context["supportEmail"] = support }
-        context["iconURL"] = absoluteIcon(app)
-        return try message(email, app: app, subject: "Sign in to manage your \(app.name) purchases", template: "email-portal-sign-in", context)
+        let mail = PortalSignInEmail(
+            appName: app.name, email: email.recipient, expiresIn: TimeLeft.words(seconds: Int(PortalRules.signInLinkLifetime)),
+            signInURL: PortalLinks.signIn(publicURL: links.publicURL, appID: app.id, token: token), supportEmail: app.supportEmail,
+            iconURL: absoluteIcon(app))
+        return try message(email, app: app, subject: "Sign in to manage your \(app.name) purchases", template: "email-portal-sign-in", mail)
     }
 
     /// The app's icon as an absolute URL, which mail clients need (`/assets/…` is served here); nil without one.
@@ -64,13 +51,42 @@ struct EmailComposer: Sendable {
         return links.publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + icon
     }
 
-    private func message(_ email: QueuedEmail, app: App, subject: String, template: String, _ context: [String: Any]) throws -> MailMessage {
+    private func message(_ email: QueuedEmail, app: App, subject: String, template: String, _ model: some PageModel) throws -> MailMessage {
         // From the app by name, answered to the app's support address, so a buyer's reply reaches the people who can help.
         let from = sender.flatMap { try? MailAddress($0.address, name: app.name) }
         let replyTo = app.supportEmail.flatMap { try? MailAddress($0) }
         return try MailMessage(
             from: from, to: [MailAddress(email.recipient)], replyTo: replyTo, subject: subject,
-            text: templates.render("\(template).txt", context), html: templates.render("\(template).html", context)
+            text: templates.render("\(template).txt", model), html: templates.render("\(template).html", model)
         )
     }
+}
+
+/// The receipt and new-link e-mails: the purchase, its link when the app's policy gives one, and the app's ways in.
+struct PurchaseEmail: PageModel {
+    let appName: String
+    let productName: String
+    let expiresIn: String
+    let purchaseDate: String
+    let orderNumber: String
+    let email: String
+    let price: String?
+    /// Absolute, for mail clients.
+    let iconURL: String?
+    let appStoreURL: String?
+    let playStoreURL: String?
+    let httpsURL: String?
+    let customSchemeURL: String?
+    let supportEmail: String?
+    let manageURL: String
+}
+
+/// The portal's one-time sign-in e-mail.
+struct PortalSignInEmail: PageModel {
+    let appName: String
+    let email: String
+    let expiresIn: String
+    let signInURL: String
+    let supportEmail: String?
+    let iconURL: String?
 }
