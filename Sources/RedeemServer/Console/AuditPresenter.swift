@@ -4,19 +4,17 @@ import RedeemStore
 
 /// The audit log page: each entry with its actor in words, the filters as chosen, and the link to older entries.
 enum AuditPresenter {
-    static func values(_ page: ConsoleService.AuditPage, query: AuditQuery) -> [String: Any] {
+    static func values(_ page: ConsoleService.AuditPage, query: AuditQuery) -> AuditLogPage {
         let appID = query.appID
-        var values: [String: Any] = [
-            "entries": page.entries.map { entry -> [String: Any] in
-                [
-                    "at": ConsolePresenter.date(entry.at), "actor": actor(entry.actor, names: page.actorNames), "action": entry.action,
-                    "object": "\(entry.objectType) \(entry.objectID)", "detail": entry.detail ?? "",
-                ]
+        var values = AuditLogPage(
+            entries: page.entries.map { entry in
+                AuditLogPage.Entry(
+                    at: ConsolePresenter.date(entry.at), actor: actor(entry.actor, names: page.actorNames), action: entry.action,
+                    object: "\(entry.objectType) \(entry.objectID)", detail: entry.detail ?? "")
             },
-            "actors": page.actors.map { ["value": $0, "label": actor($0, names: page.actorNames), "selected": $0 == query.actor] },
-            "actions": page.actions.map { ["value": $0, "selected": $0 == query.action] },
-            "object": query.object ?? "", "filtered": query.actor != nil || query.action != nil || query.object != nil,
-        ]
+            actors: page.actors.map { Choice(value: $0, label: actor($0, names: page.actorNames), selected: $0 == query.actor) },
+            actions: page.actions.map { Choice(value: $0, label: $0, selected: $0 == query.action) },
+            object: query.object ?? "", filtered: query.actor != nil || query.action != nil || query.object != nil)
         if page.more, let last = page.entries.last {
             var next = URLComponents()
             next.path = "/console/apps/\(appID)/audit"
@@ -25,9 +23,9 @@ enum AuditPresenter {
                 query.object.map { URLQueryItem(name: "object", value: $0) },
                 URLQueryItem(name: "before", value: "\(Int64((last.at.timeIntervalSince1970 * 1000).rounded()))_\(last.id)"),
             ].compactMap { $0 }
-            values["older"] = next.string
+            values.older = next.string
         }
-        if query.before != nil { values["newest"] = "/console/apps/\(appID)/audit" }
+        if query.before != nil { values.newest = "/console/apps/\(appID)/audit" }
         return values
     }
 

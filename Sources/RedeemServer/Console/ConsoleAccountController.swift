@@ -16,7 +16,7 @@ struct ConsoleAccountController {
     }
 
     @Sendable func account(_ request: Request, context: ConsoleContext) async throws -> Response {
-        accountPage(context, status: .ok, [:])
+        accountPage(context, status: .ok, AccountPage.Setup?.none)
     }
 
     /// Shows a new secret as a QR code and as text, with the field for the first code.
@@ -30,9 +30,9 @@ struct ConsoleAccountController {
             try await service.confirmEnrolment(context.session, code: context.form["code"] ?? "", ip: context.remoteIP)
             return ConsolePages.redirect("/console/account")
         } catch is SignInRefused {
-            var values = try setupValues(secret: context.session.totpSecret ?? "", email: context.session.operator.email)
-            values["error"] = "That code does not match. Check the time on your phone and try the newest code."
-            return accountPage(context, status: .unauthorized, values)
+            let setup = try setupValues(secret: context.session.totpSecret ?? "", email: context.session.operator.email)
+            return accountPage(
+                context, status: .unauthorized, setup, error: "That code does not match. Check the time on your phone and try the newest code.")
         }
     }
 
@@ -41,25 +41,41 @@ struct ConsoleAccountController {
             try await service.disableTwoFactor(context.session, code: context.form["code"] ?? "", ip: context.remoteIP)
             return ConsolePages.redirect("/console/account")
         } catch is SignInRefused {
-            return accountPage(context, status: .unauthorized, ["error": "That code does not match."])
+            return accountPage(context, status: .unauthorized, nil, error: "That code does not match.")
         }
     }
 
-    func setupValues(secret: String, email: String) throws -> [String: Any] {
+    func setupValues(secret: String, email: String) throws -> AccountPage.Setup {
         let url = TwoFactor.authenticatorURL(secret: secret, email: email)
-        return [
-            "settingUp": true, "typedKey": TwoFactor.typedKey(secret: secret, email: email),
-            "qrSVG": try QRCode(encoding: url).svg(label: "QR code to scan with an authenticator app"),
-        ]
+        return AccountPage.Setup(
+            typedKey: TwoFactor.typedKey(secret: secret, email: email),
+            qrSVG: try QRCode(encoding: url).svg(label: "QR code to scan with an authenticator app"))
     }
 
-    func accountPage(_ context: ConsoleContext, status: HTTPResponse.Status, _ extra: [String: Any]) -> Response {
+    func accountPage(_ context: ConsoleContext, status: HTTPResponse.Status, _ setup: AccountPage.Setup?, error: String? = nil) -> Response {
         let session = context.session
-        var values = extra
-        values["twoFactorOn"] = session.operator.twoFactorEnabledAt != nil
-        values["enabledAt"] = session.operator.twoFactorEnabledAt.map(ConsolePresenter.date)
-        values["mustEnrol"] = session.mustEnrol
-        values["mayTurnOff"] = !(service.ownersNeedTwoFactor && session.operator.role == .owner)
+        let values = AccountPage(
+            settingUp: setup != nil, typedKey: setup?.typedKey, qrSVG: setup?.qrSVG, error: error,
+            twoFactorOn: session.operator.twoFactorEnabledAt != nil, enabledAt: session.operator.twoFactorEnabledAt.map(ConsolePresenter.date),
+            mustEnrol: session.mustEnrol, mayTurnOff: !(service.ownersNeedTwoFactor && session.operator.role == .owner))
         return pages.page("console-account", status: status, context: context, values)
     }
+}
+
+/// The operator's own page: two-factor on or off, or being set up.
+struct AccountPage: PageModel {
+    /// A new secret to scan or type.
+    struct Setup {
+        let typedKey: String
+        let qrSVG: String
+    }
+
+    let settingUp: Bool
+    let typedKey: String?
+    let qrSVG: String?
+    let error: String?
+    let twoFactorOn: Bool
+    let enabledAt: String?
+    let mustEnrol: Bool
+    let mayTurnOff: Bool
 }

@@ -119,52 +119,41 @@ struct ConsoleCatalogController {
         let appID = try context.appID
         // A refused form shows what was typed; the others, what is stored.
         func typedValues(_ form: Form) -> [String: String]? { typed?.form == form ? typed?.values : nil }
-        let products = try await admin.products(appID: appID).map { product -> [String: Any] in
-            var values: [String: Any] = [
-                "id": product.id, "type": product.type.rawValue.replacingOccurrences(of: "_", with: " "),
-                "price": PriceFormat.product(product), "entitlements": product.entitlements.joined(separator: ", "),
-                "subscription": product.type == .subscription, "stores": Self.stores(product.storeIDs, type: product.type),
-            ]
-            // Absent rather than empty: the template shows a name only when there is one.
-            if let name = product.displayName { values["displayName"] = name }
-            if product.price == nil {
-                values["warning"] = "No price: its purchase link cannot sell it (the API, the CLI and offer codes still can). Set one below."
-            }
+        let products = try await admin.products(appID: appID).map { product in
             let stored: [String: String] = [
                 "display_name": product.displayName ?? "", "price_amount": product.price?.plainAmount ?? "",
                 "price_currency": product.price?.currency ?? "", "entitlements": product.entitlements.joined(separator: ", "),
                 "app_store_id": product.storeIDs.appStore ?? "", "play_store_id": product.storeIDs.playStore ?? "",
                 "play_base_plan": product.storeIDs.playBasePlan ?? "",
             ]
-            values["form"] = Self.fields(stored, typed: typedValues(.product(product.id)))
-            return values
+            return ProductsPage.Product(
+                id: product.id, type: product.type.rawValue.replacingOccurrences(of: "_", with: " "), price: PriceFormat.product(product),
+                entitlements: product.entitlements.joined(separator: ", "), subscription: product.type == .subscription,
+                stores: Self.stores(product.storeIDs, type: product.type), displayName: product.displayName,
+                warning: product.price == nil
+                    ? "No price: its purchase link cannot sell it (the API, the CLI and offer codes still can). Set one below." : nil,
+                form: Self.fields(stored, typed: typedValues(.product(product.id))))
         }
-        let entitlements = try await admin.entitlements(appID: appID).map { entitlement -> [String: Any] in
-            var values: [String: Any] = ["id": entitlement.id]
-            if let name = entitlement.displayName { values["displayName"] = name }
-            return values
+        let entitlements = try await admin.entitlements(appID: appID).map {
+            ProductsPage.Entitlement(id: $0.id, displayName: $0.displayName)
         }
         let newProduct = typedValues(.newProduct)
-        var values: [String: Any] = [
-            "products": products, "entitlements": entitlements,
-            "periods": Self.periods.map { period -> [String: Any] in
-                [
-                    "value": period, "label": OfferSummary.words(try! ISO8601Period(parsing: period), unitOnly: false),
-                    "selected": newProduct?["period"] == period,
-                ]
+        let values = ProductsPage(
+            products: products, entitlements: entitlements,
+            periods: Self.periods.map { period in
+                Choice(
+                    value: period, label: OfferSummary.words(try! ISO8601Period(parsing: period), unitOnly: false),
+                    selected: newProduct?["period"] == period)
             },
-            "types": ProductType.allCases.map { type -> [String: Any] in
-                [
-                    "value": type.rawValue, "label": type.rawValue.replacingOccurrences(of: "_", with: " "),
-                    "selected": newProduct?["type"] == type.rawValue,
-                ]
+            types: ProductType.allCases.map { type in
+                Choice(
+                    value: type.rawValue, label: type.rawValue.replacingOccurrences(of: "_", with: " "),
+                    selected: newProduct?["type"] == type.rawValue)
             },
-            "newProduct": Self.fields(
+            newProduct: Self.fields(
                 Dictionary(uniqueKeysWithValues: Self.productFields.map { ($0, $0 == "price_currency" ? "USD" : "") }), typed: newProduct),
-            "newEntitlement": Self.fields(["id": "", "display_name": ""], typed: typedValues(.entitlement)),
-        ]
-        if let error { values["error"] = error }
-        if let notice = ConsolePages.notice(request) { values["notice"] = notice }
+            newEntitlement: Self.fields(["id": "", "display_name": ""], typed: typedValues(.entitlement)),
+            error: error, notice: ConsolePages.notice(request))
         return pages.page("console-products", status: status, context: context, values)
     }
 
@@ -173,13 +162,11 @@ struct ConsoleCatalogController {
     ]
 
     /// A form's values: what was typed when it was refused (and then it opens), else what is stored.
-    static func fields(_ stored: [String: String], typed: [String: String]?) -> [String: Any] {
-        var values: [String: Any] = stored
-        if let typed {
-            for (name, value) in typed where stored[name] != nil { values[name] = value }
-            values["open"] = true
-        }
-        return values
+    static func fields(_ stored: [String: String], typed: [String: String]?) -> FormFields {
+        guard let typed else { return FormFields(values: stored) }
+        var values = stored
+        for (name, value) in typed where stored[name] != nil { values[name] = value }
+        return FormFields(values: values, open: true)
     }
 
     /// Where the stores' SDKs find the product, in words.

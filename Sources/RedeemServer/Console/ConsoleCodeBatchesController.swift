@@ -55,23 +55,21 @@ struct ConsoleCodeBatchesController {
             throw APIError.notFound(
                 "No such batch on this server. A batch's progress and codes are kept by the server that generated it, for an hour.")
         }
-        var values: [String: Any] = [
-            "count": ConsoleOffersController.grouped(job.count), "percent": Int((job.fraction * 100).rounded()), "jobID": job.id,
-            "offerID": job.offerID,
-        ]
+        var values = BatchJobPage(
+            count: ConsoleOffersController.grouped(job.count), percent: Int((job.fraction * 100).rounded()), jobID: job.id, offerID: job.offerID)
         switch job.state {
         case .running(let phase, let done):
-            values["running"] = true
-            values["phase"] =
+            values.running = true
+            values.phase =
                 phase == .storing
                 ? "Storing \(ConsoleOffersController.grouped(done)) of \(ConsoleOffersController.grouped(job.count))" : phase.rawValue
-        case .ready: values["ready"] = true
-        case .downloading: values["downloading"] = true
-        case .downloaded(let at): values["downloaded"] = ConsolePresenter.date(at)
-        case .dropped: values["dropped"] = true
-        case .failed(let reason): values["failed"] = reason
+        case .ready: values.ready = true
+        case .downloading: values.downloading = true
+        case .downloaded(let at): values.downloaded = ConsolePresenter.date(at)
+        case .dropped: values.dropped = true
+        case .failed(let reason): values.failed = reason
         }
-        if let batchID = job.batchID { values["batchID"] = batchID }
+        values.batchID = job.batchID
         var response = pages.page("console-batch-job", context: context, values)
         response.headers[.cacheControl] = "no-store"
         return response

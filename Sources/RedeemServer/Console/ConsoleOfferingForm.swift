@@ -82,25 +82,24 @@ enum ConsoleOfferingForm {
 
     /// The form's values: the fields, and the rows with their choices (the filled ones, then spare empty ones).
     static func values(
-        identifier: String, description: String, metadata: String, isCurrent: Bool, rows filled: [Row], products: [Product]
-    ) -> [String: Any] {
+        identifier: String, description: String, metadata: String, isCurrent: Bool, rows filled: [Row], products: [Product], action: String,
+        submit: String
+    ) -> OfferingFormModel {
         let rows = filled + Array(repeating: Row(), count: max(spareRows, 3 - filled.count))
-        let choices: [(value: String, label: String)] =
-            [("", "— no package —")] + Offering.standardPackages.map { ($0, "\($0) · \(standardLabels[$0] ?? "")") } + [
-                ("custom", "Custom (type it)")
+        let choices =
+            [Choice(value: "", label: "— no package —")]
+            + Offering.standardPackages.map { Choice(value: $0, label: "\($0) · \(standardLabels[$0] ?? "")") } + [
+                Choice(value: "custom", label: "Custom (type it)")
             ]
-        return [
-            "identifier": identifier, "description": description, "metadata": metadata, "isCurrent": isCurrent,
-            "rows": rows.prefix(maxRows).enumerated().map { index, row -> [String: Any] in
-                [
-                    "index": index, "number": index + 1, "custom": row.custom, "noProduct": row.productID.isEmpty,
-                    "choices": choices.map { choice -> [String: Any] in
-                        ["value": choice.value, "label": choice.label, "selected": choice.value == row.choice]
-                    },
-                    "products": products.map { product -> [String: Any] in ["id": product.id, "selected": product.id == row.productID] },
-                ]
+        return OfferingFormModel(
+            identifier: identifier, description: description, metadata: metadata, isCurrent: isCurrent,
+            rows: rows.prefix(maxRows).enumerated().map { index, row in
+                OfferingFormModel.Row(
+                    index: index, number: index + 1, custom: row.custom, noProduct: row.productID.isEmpty,
+                    choices: choices.map { Choice(value: $0.value, label: $0.label, selected: $0.value == row.choice) },
+                    products: products.map { OfferingFormModel.ProductChoice(id: $0.id, selected: $0.id == row.productID) })
             },
-        ]
+            action: action, submit: submit)
     }
 
     /// A field's name as the form labels it, then the reason.
@@ -122,33 +121,28 @@ enum ConsoleOfferingForm {
 
 /// Offerings as the console lists them: each package's product, and what each store's SDK will be shown.
 enum OfferingsPresenter {
-    static func offering(_ offering: Offering, products: [String: Product]) -> [String: Any] {
-        let packages = offering.packages.map { package -> [String: Any] in
+    static func offering(_ offering: Offering, products: [String: Product]) -> OfferingRow {
+        let packages = offering.packages.map { package in
             let product = products[package.productID]
-            var values: [String: Any] = ["id": package.id, "product": package.productID]
-            if let id = product?.storeIDs.appStore { values["appStore"] = id }
-            if let id = product?.storeIDs.playStore {
-                let plan = product?.type == .subscription ? product?.storeIDs.playBasePlan : nil
-                values["playStore"] = plan.map { "\(id):\($0)" } ?? id
-            }
-            return values
+            let plan = product?.type == .subscription ? product?.storeIDs.playBasePlan : nil
+            return OfferingRow.Package(
+                id: package.id, product: package.productID, appStore: product?.storeIDs.appStore,
+                playStore: product?.storeIDs.playStore.map { id in plan.map { "\(id):\($0)" } ?? id })
         }
         // The same rule as `OfferingsDocument`: a store sees the packages whose product has its ID, and an offering
         // left with none is not shown there at all.
-        let onIOS = packages.filter { $0["appStore"] != nil }.count
-        let onAndroid = packages.filter { $0["playStore"] != nil }.count
-        var values: [String: Any] = [
-            "id": offering.id, "isCurrent": offering.isCurrent, "packages": packages,
-            "stores": [
+        let onIOS = packages.filter { $0.appStore != nil }.count
+        let onAndroid = packages.filter { $0.playStore != nil }.count
+        return OfferingRow(
+            id: offering.id, isCurrent: offering.isCurrent, packages: packages,
+            stores: [
                 seen("iOS", onIOS, of: packages.count, article: "an", id: "App Store product ID"),
                 seen("Android", onAndroid, of: packages.count, article: "a", id: "Google Play product ID"),
                 packages.isEmpty ? "The web: not offered (no packages)." : "The web: all \(packages.count), by Redeem's product IDs.",
             ],
-        ]
-        // Absent rather than empty: the template shows them only when there are some.
-        if !offering.description.isEmpty { values["description"] = offering.description }
-        if offering.metadataJSON != "{}" { values["metadata"] = offering.metadataJSON }
-        return values
+            // Absent rather than empty: the template shows them only when there are some.
+            description: offering.description.isEmpty ? nil : offering.description,
+            metadata: offering.metadataJSON == "{}" ? nil : offering.metadataJSON)
     }
 
     /// What one store is shown; `id` names the identifier its products need ("App Store product ID").

@@ -78,15 +78,11 @@ struct ConsoleOfferingsController {
         var form = ConsoleOfferingForm.values(
             identifier: typed?["identifier"] ?? "", description: typed?["description"] ?? "", metadata: typed?["metadata"] ?? "{}",
             isCurrent: typed.map { $0["is_current"] == "yes" } ?? offerings.isEmpty, rows: typed.map(ConsoleOfferingForm.rows) ?? [],
-            products: products)
-        form["open"] = typed != nil
-        form["action"] = "/console/apps/\(appID)/offerings"
-        form["submit"] = "Create offering"
-        var values: [String: Any] = [
-            "offerings": offerings.map { OfferingsPresenter.offering($0, products: byID) }, "form": form, "noProducts": products.isEmpty,
-        ]
-        if let error { values["error"] = error }
-        if let notice = ConsolePages.notice(request) { values["notice"] = notice }
+            products: products, action: "/console/apps/\(appID)/offerings", submit: "Create offering")
+        form.open = typed != nil
+        let values = OfferingsPage(
+            offerings: offerings.map { OfferingsPresenter.offering($0, products: byID) }, form: form, noProducts: products.isEmpty,
+            error: error, notice: ConsolePages.notice(request))
         return pages.page("console-offerings", status: status, context: context, values)
     }
 
@@ -104,12 +100,10 @@ struct ConsoleOfferingsController {
             identifier: offering.id, description: typed?["description"] ?? offering.description,
             metadata: typed?["metadata"] ?? ConsoleOfferingForm.pretty(offering.metadataJSON),
             isCurrent: typed.map { $0["is_current"] == "yes" } ?? offering.isCurrent,
-            rows: typed.map(ConsoleOfferingForm.rows) ?? offering.packages.map { ConsoleOfferingForm.Row($0) }, products: products)
-        form["fixed"] = true
-        form["action"] = "/console/apps/\(appID)/offerings/\(offering.id)"
-        form["submit"] = "Save offering"
-        var values: [String: Any] = ["offering": OfferingsPresenter.offering(offering, products: byID), "form": form]
-        if let error { values["error"] = error }
+            rows: typed.map(ConsoleOfferingForm.rows) ?? offering.packages.map { ConsoleOfferingForm.Row($0) }, products: products,
+            action: "/console/apps/\(appID)/offerings/\(offering.id)", submit: "Save offering")
+        form.fixed = true
+        let values = OfferingPage(offering: OfferingsPresenter.offering(offering, products: byID), form: form, error: error)
         return pages.page("console-offering", status: status, context: context, values)
     }
 }

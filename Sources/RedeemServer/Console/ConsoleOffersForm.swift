@@ -5,19 +5,19 @@ import RedeemStore
 
 /// The offers page's forms: their values after a refusal, their fields read, and their refusals in the page's words.
 extension ConsoleOffersController {
-    static func offerForm(_ typed: [String: String]?) -> [String: Any] {
-        guard let typed else { return ["periods": "1", "price_currency": "USD", "eligible_new": true] }
-        var values: [String: Any] = ["open": true]
+    /// The offer form; a ticked box is a field present with `yes`, an unticked one absent.
+    static func offerForm(_ typed: [String: String]?) -> FormFields {
+        guard let typed else { return FormFields(values: ["periods": "1", "price_currency": "USD", "eligible_new": "yes"]) }
+        var values: [String: String] = [:]
         for name in ["reference_name", "periods", "price_amount", "price_currency", "starts_on", "ends_on"] { values[name] = typed[name] ?? "" }
-        for name in ["eligible_new", "eligible_existing", "eligible_expired", "inactive"] { values[name] = typed[name] == "yes" }
-        return values
+        for name in ["eligible_new", "eligible_existing", "eligible_expired", "inactive"] where typed[name] == "yes" { values[name] = "yes" }
+        return FormFields(values: values, open: true)
     }
 
-    static func codeForm(_ typed: [String: String]?) -> [String: Any] {
-        guard let typed else { return ["max_redemptions": "1000"] }
-        return [
-            "open": true, "code": typed["code"] ?? "", "max_redemptions": typed["max_redemptions"] ?? "", "expires_on": typed["expires_on"] ?? "",
-        ]
+    static func codeForm(_ typed: [String: String]?) -> FormFields {
+        guard let typed else { return FormFields(values: ["max_redemptions": "1000"]) }
+        let values = ["code": typed["code"] ?? "", "max_redemptions": typed["max_redemptions"] ?? "", "expires_on": typed["expires_on"] ?? ""]
+        return FormFields(values: values, open: true)
     }
 
     /// Payment modes in words.

@@ -32,22 +32,18 @@ struct ConsoleOperationsController {
         let appID = try context.appID
         let unsent = try await service.unsentEmails(appID: appID)
         let now = service.clock.now()
-        let rows = unsent.map { row -> [String: Any] in
-            var values: [String: Any] = [
-                "id": row.email.id, "kind": row.email.kind.label, "to": row.email.recipient,
-                "queued": ConsolePresenter.date(row.email.createdAt), "attempts": ConsolePresenter.count(row.email.attempts, "attempt"),
-                "purchase": row.email.purchaseID,
-                "state": row.failedAt != nil ? "failed" : row.email.attempts > 0 ? "retrying" : "queued",
-                "next": row.failedAt == nil ? (row.nextAttemptAt <= now ? "now" : ConsolePresenter.date(row.nextAttemptAt)) : "",
-            ]
-            if let error = row.lastError { values["error"] = error }
-            return values
+        let rows = unsent.map { row in
+            EmailsPage.Row(
+                id: row.email.id, kind: row.email.kind.label, to: row.email.recipient, queued: ConsolePresenter.date(row.email.createdAt),
+                attempts: ConsolePresenter.count(row.email.attempts, "attempt"), purchase: row.email.purchaseID,
+                state: row.failedAt != nil ? "failed" : row.email.attempts > 0 ? "retrying" : "queued",
+                next: row.failedAt == nil ? (row.nextAttemptAt <= now ? "now" : ConsolePresenter.date(row.nextAttemptAt)) : "",
+                error: row.lastError)
         }
         let failed = unsent.filter { $0.failedAt != nil }.count
-        var values: [String: Any] = [
-            "emails": rows, "failedCount": failed, "anyFailed": failed > 0, "mailOn": service.support.emailQueue.mail != nil,
-        ]
-        if let notice = ConsolePages.notice(request) { values["notice"] = notice }
+        let values = EmailsPage(
+            emails: rows, failedCount: failed, anyFailed: failed > 0, mailOn: service.support.emailQueue.mail != nil,
+            notice: ConsolePages.notice(request))
         return pages.page("console-emails", context: context, values)
     }
 
@@ -62,15 +58,14 @@ struct ConsoleOperationsController {
 
     @Sendable func webhookPage(_ request: Request, context: ConsoleContext) async throws -> Response {
         let appID = try context.appID
-        let endpoints = try await webhooks.endpoints(appID: appID).map { endpoint -> [String: Any] in
-            [
-                "id": endpoint.id, "url": endpoint.url, "created": ConsolePresenter.date(endpoint.createdAt),
-                "live": endpoint.disabledAt == nil, "hasAuthorization": endpoint.authorization != nil,
-            ]
+        let endpoints = try await webhooks.endpoints(appID: appID).map { endpoint in
+            WebhooksPage.Endpoint(
+                id: endpoint.id, url: endpoint.url, created: ConsolePresenter.date(endpoint.createdAt), live: endpoint.disabledAt == nil,
+                hasAuthorization: endpoint.authorization != nil)
         }
         let log = try await webhooks.deliveryLog(appID: appID).map(ConsolePresenter.delivery)
-        var values: [String: Any] = ["endpoints": endpoints, "deliveries": log, "anyLive": endpoints.contains { $0["live"] as? Bool == true }]
-        if let notice = ConsolePages.notice(request) { values["notice"] = notice }
+        let values = WebhooksPage(
+            endpoints: endpoints, deliveries: log, anyLive: endpoints.contains(where: \.live), notice: ConsolePages.notice(request))
         return pages.page("console-webhooks", context: context, values)
     }
 
@@ -113,21 +108,15 @@ struct ConsoleOperationsController {
     @Sendable func keysPage(_ request: Request, context: ConsoleContext) async throws -> Response {
         try context.require(.manageKeys, "manage keys")
         let appID = try context.appID
-        let keys = try await admin.keys(appID: appID).map { key -> [String: Any] in
-            var values: [String: Any] = [
-                "id": key.id, "kind": Self.kindLabel(key.kind), "prefix": key.displayPrefix,
-                "created": ConsolePresenter.date(key.createdAt), "live": key.revokedAt == nil,
-            ]
-            if let label = key.label { values["label"] = label }
-            if let revoked = key.revokedAt { values["revoked"] = ConsolePresenter.date(revoked) }
-            values["lastUsed"] = key.lastUsedAt.map(ConsolePresenter.date) ?? "not yet"
-            return values
+        let keys = try await admin.keys(appID: appID).map { key in
+            KeysPage.Key(
+                id: key.id, kind: Self.kindLabel(key.kind), prefix: key.displayPrefix, created: ConsolePresenter.date(key.createdAt),
+                live: key.revokedAt == nil, label: key.label, revoked: key.revokedAt.map(ConsolePresenter.date),
+                lastUsed: key.lastUsedAt.map(ConsolePresenter.date) ?? "not yet")
         }
-        var values: [String: Any] = [
-            "keys": keys,
-            "kinds": [APIKeyKind.publicSandbox, .publicProduction, .secret].map { ["value": $0.rawValue, "label": Self.kindLabel($0)] },
-        ]
-        if let notice = ConsolePages.notice(request) { values["notice"] = notice }
+        let values = KeysPage(
+            keys: keys, kinds: [APIKeyKind.publicSandbox, .publicProduction, .secret].map { Choice(value: $0.rawValue, label: Self.kindLabel($0)) },
+            notice: ConsolePages.notice(request))
         return pages.page("console-keys", context: context, values)
     }
 

@@ -16,23 +16,20 @@ struct ConsoleOverviewController {
         let asked = request.uri.queryParameters["days"].flatMap { Int($0) } ?? 30
         guard Funnel.windows.contains(asked) else { throw APIError.badRequest("days must be 7, 30 or 90.", field: "days") }
         let funnel = try await service.funnel(appID: appID, days: asked)
-        var values: [String: Any] = [
-            "windows": Funnel.windows.map { ["days": $0, "selected": $0 == asked, "url": "/console/apps/\(appID)/overview?days=\($0)"] },
-            "days": asked, "stepsSVG": FunnelChart.steps(funnel), "daysSVG": FunnelChart.days(funnel),
-            "steps": funnel.steps.map { ["name": $0.name, "count": $0.count, "rate": FunnelChart.rate($0.rate, of: $0.of)] },
-            "offerRedemptions": funnel.totals.offerRedemptions, "expiredUnused": funnel.expiredUnused, "newLinkEmails": funnel.newLinkEmails,
-            "median": funnel.medianToRedeem.map(Self.duration) ?? "–", "p90": funnel.p90ToRedeem.map(Self.duration) ?? "–",
-            "revenue": funnel.revenue.sorted { $0.key < $1.key }.map { PriceFormat.string(Price(amountMicros: $0.value, currency: $0.key)) },
-            "rows": funnel.days.reversed().filter(\.hasEvents).map { day -> [String: Any] in
-                [
-                    "day": String(ISODate.format(day.day).prefix(10)), "checkouts": day.checkouts, "purchases": day.purchases,
-                    "elsewhere": day.purchasesElsewhere,
-                    "issued": day.linksIssued, "opened": day.linksOpened, "redeemed": day.linksRedeemed, "offers": day.offerRedemptions,
-                ]
+        let values = OverviewPage(
+            windows: Funnel.windows.map { OverviewPage.Window(days: $0, selected: $0 == asked, url: "/console/apps/\(appID)/overview?days=\($0)") },
+            days: asked, stepsSVG: FunnelChart.steps(funnel), daysSVG: FunnelChart.days(funnel),
+            steps: funnel.steps.map { OverviewPage.Step(name: $0.name, count: $0.count, rate: FunnelChart.rate($0.rate, of: $0.of)) },
+            offerRedemptions: funnel.totals.offerRedemptions, expiredUnused: funnel.expiredUnused, newLinkEmails: funnel.newLinkEmails,
+            median: funnel.medianToRedeem.map(Self.duration) ?? "–", p90: funnel.p90ToRedeem.map(Self.duration) ?? "–",
+            revenue: funnel.revenue.sorted { $0.key < $1.key }.map { PriceFormat.string(Price(amountMicros: $0.value, currency: $0.key)) },
+            rows: funnel.days.reversed().filter(\.hasEvents).map { day in
+                OverviewPage.Row(
+                    day: String(ISODate.format(day.day).prefix(10)), checkouts: day.checkouts, purchases: day.purchases,
+                    elsewhere: day.purchasesElsewhere, issued: day.linksIssued, opened: day.linksOpened, redeemed: day.linksRedeemed,
+                    offers: day.offerRedemptions)
             },
-        ]
-        values["noRevenue"] = funnel.revenue.isEmpty
-        values["purchasesElsewhere"] = funnel.totals.purchasesElsewhere
+            noRevenue: funnel.revenue.isEmpty, purchasesElsewhere: funnel.totals.purchasesElsewhere)
         return pages.page("console-overview", context: context, values)
     }
 
@@ -45,4 +42,45 @@ struct ConsoleOverviewController {
         default: String(format: "%.1f days", seconds / 86_400)
         }
     }
+}
+
+/// The overview: the funnel's steps, its days, the time to redeem and the revenue.
+struct OverviewPage: PageModel {
+    struct Window: Sendable {
+        let days: Int
+        let selected: Bool
+        let url: String
+    }
+
+    struct Step: Sendable {
+        let name: String
+        let count: Int
+        let rate: String
+    }
+
+    struct Row: Sendable {
+        let day: String
+        let checkouts: Int
+        let purchases: Int
+        let elsewhere: Int
+        let issued: Int
+        let opened: Int
+        let redeemed: Int
+        let offers: Int
+    }
+
+    let windows: [Window]
+    let days: Int
+    let stepsSVG: String
+    let daysSVG: String
+    let steps: [Step]
+    let offerRedemptions: Int
+    let expiredUnused: Int
+    let newLinkEmails: Int
+    let median: String
+    let p90: String
+    let revenue: [String]
+    let rows: [Row]
+    let noRevenue: Bool
+    let purchasesElsewhere: Int
 }

@@ -6,39 +6,27 @@ import RedeemCore
 /// switcher, the app's tabs with the current one marked, what their role may do).
 struct ConsolePages: Sendable {
     let templates: Templates
+    var renderer: PageRenderer { PageRenderer(templates: templates) }
 
     /// A signed-in page; the app bar shows when the path names an app.
     /// `showing`: an app the page is about though the path names none (a new app's keys).
     func page(
         _ template: String, status: HTTPResponse.Status = .ok, context: ConsoleContext, showing: App? = nil,
-        framing: HTMLPage.Framing = .none, _ values: [String: Any]
+        framing: HTMLPage.Framing = .none, _ model: some PageModel
     ) -> Response {
         let apps = showing.map { shown in context.apps.contains { $0.id == shown.id } ? context.apps : context.apps + [shown] } ?? context.apps
         return render(
             template, status: status, session: context.session, apps: apps, app: showing ?? context.app, path: context.path,
-            framing: framing, values)
+            framing: framing, model)
     }
 
     func render(
         _ template: String, status: HTTPResponse.Status, session: ConsoleSession?, apps: [App] = [], app: App? = nil, path: String = "",
-        framing: HTMLPage.Framing = .none, _ values: [String: Any]
+        framing: HTMLPage.Framing = .none, cookies: [Cookie] = [], _ model: some PageModel
     ) -> Response {
-        let nonce = SecretToken.generate(byteCount: 16)
-        var context = values
-        context["appName"] = "Redeem console"
-        context["cspNonce"] = nonce
-        if let session {
-            context["csrf"] = session.csrf
-            context["operatorEmail"] = session.operator.email
-            context["role"] = session.operator.role.rawValue
-            for action in OperatorAction.allCases { context["may_\(action.rawValue)"] = session.operator.role.may(action) }
-        }
-        if let app {
-            context["app"] = ["id": app.id, "name": app.name]
-            context["apps"] = apps.map { ["id": $0.id, "name": $0.name, "selected": $0.id == app.id] }
-            context["tab_" + Self.tab(path: path, appID: app.id)] = true
-        }
-        return HTMLPage.response(templates.render(template, context), status: status, nonce: nonce, framing: framing)
+        renderer.response(
+            template, model, layout: ConsoleChrome(session: session, apps: apps, app: app, path: path), status: status, framing: framing,
+            cookies: cookies)
     }
 
     /// The app tab a path belongs to: `/console/apps/{id}/products/…` is `products`; the app's own page is `customers`.
@@ -56,11 +44,11 @@ struct ConsolePages: Sendable {
     /// Secrets a write made (a key, a signing secret, a new app's keys), on this answer only (`no-store`).
     func secretPage(_ secret: ConsoleSecret, context: ConsoleContext, showing: App? = nil) -> Response {
         let values = secret.values.enumerated().map { index, pair in
-            ["label": pair.label, "value": pair.value, "id": index == 0 ? "secret" : "secret-\(index + 1)"]
+            SecretPage.Value(label: pair.label, value: pair.value, id: index == 0 ? "secret" : "secret-\(index + 1)")
         }
         var response = page(
             "console-secret", status: .created, context: context, showing: showing,
-            ["title": secret.title, "what": secret.what, "secrets": values, "hint": secret.hint, "back": secret.back])
+            SecretPage(title: secret.title, what: secret.what, secrets: values, hint: secret.hint, back: secret.back))
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -76,7 +64,7 @@ struct ConsolePages: Sendable {
             ?? app.map { "/console/apps/\($0.id)" } ?? "/console"
         var response = render(
             "console-error", status: error.status, session: session, apps: apps, app: app, path: request.uri.path,
-            ["title": Self.title(for: error.status.code), "message": error.message, "back": back])
+            ConsoleErrorPage(title: Self.title(for: error.status.code), message: error.message, back: back))
         for field in error.headers { response.headers[field.name] = field.value }
         return response
     }

@@ -13,124 +13,108 @@ enum ConsolePresenter {
 
     static func customerURL(appID: String, customerID: String) -> String { "/console/apps/\(appID)/customers/\(customerID)" }
 
-    static func match(_ match: CustomerMatch, appID: String) -> [String: Any] {
-        [
-            "appUserID": match.originalAppUserID, "matched": match.matched, "lastSeen": date(match.lastSeen),
-            "url": customerURL(appID: appID, customerID: match.customerID),
-        ]
+    static func match(_ match: CustomerMatch, appID: String) -> SearchPage.Result {
+        SearchPage.Result(
+            appUserID: match.originalAppUserID, matched: match.matched, lastSeen: date(match.lastSeen),
+            url: customerURL(appID: appID, customerID: match.customerID))
     }
 
-    static func customer(_ view: ConsoleService.CustomerView, now: Date) -> [String: Any] {
-        let entitlements = view.info.subscriber.entitlements.sorted { $0.key < $1.key }.map { id, entitlement -> [String: Any] in
+    static func customer(_ view: ConsoleService.CustomerView, now: Date) -> CustomerPage {
+        let entitlements = view.info.subscriber.entitlements.sorted { $0.key < $1.key }.map { id, entitlement in
             let expires = entitlement.expiresDate.flatMap(ISODate.parse)
             let grace = entitlement.gracePeriodExpiresDate.flatMap(ISODate.parse)
             let active = AccessFacts(expiresDate: expires, gracePeriodExpiresDate: grace).isActive(at: now)
-            return [
-                "id": id, "product": entitlement.productIdentifier, "active": active,
-                "expires": expires.map(date) ?? "never (lifetime)",
-            ]
+            return CustomerPage.Entitlement(
+                id: id, product: entitlement.productIdentifier, active: active, expires: expires.map(date) ?? "never (lifetime)")
         }
         // The person first: the address the app set ($email), else the latest one a purchase was made with.
         let email =
             view.attributes.first { $0.key == "$email" && !$0.value.isEmpty }?.value
             ?? view.purchases.reversed().lazy.compactMap(\.purchase.email).first
-        var customer: [String: Any] = [
-            "id": view.customer.id, "appUserID": view.customer.originalAppUserID, "firstSeen": date(view.customer.firstSeen),
-            "lastSeen": date(view.customer.lastSeen),
-        ]
-        customer["email"] = email
-        return [
-            "customer": customer,
-            "aliases": view.customer.aliases.filter { $0 != view.customer.originalAppUserID },
-            "attributes": view.attributes.map(attribute),
-            "entitlements": entitlements, "noEntitlements": entitlements.isEmpty,
-            "purchases": view.purchases.reversed().map {
+        return CustomerPage(
+            customer: CustomerPage.Person(
+                id: view.customer.id, appUserID: view.customer.originalAppUserID, email: email, firstSeen: date(view.customer.firstSeen),
+                lastSeen: date(view.customer.lastSeen)),
+            aliases: view.customer.aliases.filter { $0 != view.customer.originalAppUserID },
+            attributes: view.attributes.map(attribute),
+            entitlements: entitlements, noEntitlements: entitlements.isEmpty,
+            purchases: view.purchases.reversed().map {
                 purchase($0, now: now, productName: view.productNames[$0.purchase.productID], stripeOn: view.stripeOn)
             },
-            "noPurchases": view.purchases.isEmpty,
-            "grantEntitlements": view.entitlementIDs, "mayGrant": !view.entitlementIDs.isEmpty,
-            "durations": PromotionalDuration.allCases.map { ["value": $0.rawValue, "label": $0.rawValue.replacingOccurrences(of: "_", with: " ")] },
-        ]
+            noPurchases: view.purchases.isEmpty,
+            grantEntitlements: view.entitlementIDs, mayGrant: !view.entitlementIDs.isEmpty,
+            durations: PromotionalDuration.allCases.map {
+                Choice(value: $0.rawValue, label: $0.rawValue.replacingOccurrences(of: "_", with: " "))
+            })
     }
 
-    static func purchase(_ detail: SupportService.PurchaseDetail, now: Date, productName: String? = nil, stripeOn: Bool = true) -> [String: Any] {
+    static func purchase(
+        _ detail: SupportService.PurchaseDetail, now: Date, productName: String? = nil, stripeOn: Bool = true
+    ) -> CustomerPage.PurchaseRow {
         let purchase = detail.purchase
-        var values: [String: Any] = [
-            "id": purchase.id, "product": productName ?? purchase.productID, "productID": purchase.productID,
-            "store": store(purchase.store, sandbox: purchase.isSandbox), "sandbox": purchase.isSandbox,
-            "fastClock": SandboxClock.runs(purchase),
-            "purchased": date(purchase.purchaseDate), "state": state(of: purchase, now: now), "transaction": purchase.storeTransactionID,
-            "isGrant": purchase.store == .promotional, "refunded": purchase.refundedAt != nil,
+        return CustomerPage.PurchaseRow(
+            id: purchase.id, product: productName ?? purchase.productID, productID: purchase.productID,
+            store: store(purchase.store, sandbox: purchase.isSandbox), sandbox: purchase.isSandbox,
+            fastClock: SandboxClock.runs(purchase),
+            purchased: date(purchase.purchaseDate), state: state(of: purchase, now: now), transaction: purchase.storeTransactionID,
+            isGrant: purchase.store == .promotional, refunded: purchase.refundedAt != nil,
             // An action that goes through Stripe is offered only when Stripe is configured; the page says why otherwise.
-            "refundable": offered(SupportRules.refund(purchase), stripeOn: stripeOn),
-            "cancellable": offered(SupportRules.cancelAtPeriodEnd(purchase, now: now), stripeOn: stripeOn),
-            "resumable": offered(SupportRules.resume(purchase, now: now), stripeOn: stripeOn),
-            "needsStripe": !stripeOn && purchase.store == .stripe && purchase.refundedAt == nil,
-            "revocable": PromotionalGrant.revokeRefusal(purchase, now: now) == nil,
-            "transferable": purchase.store != .promotional && purchase.refundedAt == nil,
-            "linkable": purchase.store != .promotional && purchase.refundedAt == nil,
-            "attempts": detail.attempts.map { ["at": date($0.createdAt), "appUserID": $0.appUserID, "outcome": outcome($0.outcome)] },
-            "links": detail.links.map(link),
-            "emails": detail.emails.map(email),
-            "webhooks": detail.webhooks.map(webhook),
-        ]
-        if let email = purchase.email { values["email"] = email }
-        if let expires = purchase.expiresDate { values["expires"] = date(expires) }
-        if let cancelled = purchase.unsubscribeDetectedAt { values["cancelledAt"] = date(cancelled) }
-        if let price = purchase.price { values["price"] = PriceFormat.string(price) }
-        return values
+            refundable: offered(SupportRules.refund(purchase), stripeOn: stripeOn),
+            cancellable: offered(SupportRules.cancelAtPeriodEnd(purchase, now: now), stripeOn: stripeOn),
+            resumable: offered(SupportRules.resume(purchase, now: now), stripeOn: stripeOn),
+            needsStripe: !stripeOn && purchase.store == .stripe && purchase.refundedAt == nil,
+            revocable: PromotionalGrant.revokeRefusal(purchase, now: now) == nil,
+            transferable: purchase.store != .promotional && purchase.refundedAt == nil,
+            linkable: purchase.store != .promotional && purchase.refundedAt == nil,
+            attempts: detail.attempts.map {
+                CustomerPage.Attempt(at: date($0.createdAt), appUserID: $0.appUserID, outcome: outcome($0.outcome))
+            },
+            links: detail.links.map(link), emails: detail.emails.map(email), webhooks: detail.webhooks.map(webhook),
+            email: purchase.email, expires: purchase.expiresDate.map(date), cancelledAt: purchase.unsubscribeDetectedAt.map(date),
+            price: purchase.price.map(PriceFormat.string))
     }
 
     /// A subscriber attribute; `$email` says what it is used for, which depends on who set it: search matches it
     /// either way, the portal and new-link requests only when the app's secret key set it.
-    static func attribute(_ attribute: SubscriberAttributeRecord) -> [String: Any] {
-        var values: [String: Any] = [
-            "key": attribute.key, "value": attribute.value, "updated": date(attribute.updatedAt),
-            "source": attribute.fromBackend ? "secret key" : "app", "trusted": attribute.fromBackend,
-        ]
-        if attribute.key == "$email" {
-            values["use"] =
-                attribute.fromBackend
+    static func attribute(_ attribute: SubscriberAttributeRecord) -> CustomerPage.Attribute {
+        let use: String? =
+            attribute.key != "$email"
+            ? nil
+            : attribute.fromBackend
                 ? "Used by search, the customer portal and new-link requests."
                 : "Used by search only: the portal and new-link requests need it set with the secret key."
-        }
-        return values
+        return CustomerPage.Attribute(
+            key: attribute.key, value: attribute.value, updated: date(attribute.updatedAt),
+            source: attribute.fromBackend ? "secret key" : "app", trusted: attribute.fromBackend, use: use)
     }
 
-    static func link(_ link: IssuedLink) -> [String: Any] {
-        var values: [String: Any] = ["issued": date(link.createdAt), "expires": date(link.expiresAt)]
-        if let opened = link.openedAt { values["opened"] = date(opened) }
-        if let redeemed = link.redeemedAt { values["redeemed"] = date(redeemed) }
-        if let by = link.redeemedBy { values["redeemedBy"] = by }
-        return values
+    static func link(_ link: IssuedLink) -> CustomerPage.Link {
+        CustomerPage.Link(
+            issued: date(link.createdAt), expires: date(link.expiresAt), opened: link.openedAt.map(date), redeemed: link.redeemedAt.map(date),
+            redeemedBy: link.redeemedBy)
     }
 
-    static func email(_ sent: SentEmail) -> [String: Any] {
-        var values: [String: Any] = [
-            "id": sent.email.id, "kind": sent.email.kind.label, "to": sent.email.recipient,
-            "queued": date(sent.email.createdAt), "state": sent.state, "attempts": count(sent.email.attempts, "attempt"),
-            "retryable": sent.sentAt == nil && sent.email.attempts > 0,
-        ]
-        if let error = sent.lastError { values["error"] = error }
-        return values
+    static func email(_ sent: SentEmail) -> CustomerPage.Email {
+        CustomerPage.Email(
+            id: sent.email.id, kind: sent.email.kind.label, to: sent.email.recipient, queued: date(sent.email.createdAt), state: sent.state,
+            attempts: count(sent.email.attempts, "attempt"), retryable: sent.sentAt == nil && sent.email.attempts > 0, error: sent.lastError)
     }
 
     /// A row of the delivery log: state, event, when, and the latest attempt's answer and latency.
-    static func delivery(_ entry: DeliveryLogEntry) -> [String: Any] {
-        var values = webhook(entry.delivery)
-        values["id"] = entry.delivery.id
-        values["eventID"] = entry.delivery.eventID
-        if let attempt = entry.lastAttempt {
-            values["answer"] = attempt.statusCode.map { "HTTP \($0)" } ?? (attempt.error ?? "no answer")
-            values["ms"] = attempt.durationMs
-            values["ok"] = attempt.statusCode.map { (200..<300).contains($0) } ?? false
-        }
-        return values
+    static func delivery(_ entry: DeliveryLogEntry) -> WebhooksPage.Delivery {
+        let attempt = entry.lastAttempt
+        let delivery = webhook(entry.delivery)
+        return WebhooksPage.Delivery(
+            type: delivery.type, at: delivery.at, state: delivery.state, attempts: delivery.attempts, id: entry.delivery.id,
+            eventID: entry.delivery.eventID,
+            answer: attempt.map { $0.statusCode.map { "HTTP \($0)" } ?? ($0.error ?? "no answer") }, ms: attempt?.durationMs,
+            ok: attempt.map { $0.statusCode.map { (200..<300).contains($0) } ?? false } ?? false)
     }
 
-    static func webhook(_ delivery: WebhookDelivery) -> [String: Any] {
+    static func webhook(_ delivery: WebhookDelivery) -> CustomerPage.Webhook {
         let state = delivery.deliveredAt != nil ? "delivered" : delivery.failedAt != nil ? "failed" : delivery.attempts > 0 ? "retrying" : "queued"
-        return ["type": delivery.eventType, "at": date(delivery.createdAt), "state": state, "attempts": count(delivery.attempts, "attempt")]
+        return CustomerPage.Webhook(
+            type: delivery.eventType, at: date(delivery.createdAt), state: state, attempts: count(delivery.attempts, "attempt"))
     }
 
     /// active, in grace, expired or refunded.

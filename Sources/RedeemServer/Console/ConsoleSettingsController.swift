@@ -39,7 +39,7 @@ struct ConsoleSettingsController {
     /// An owner's form for a new app: its name and what its pages show first.
     @Sendable func newAppForm(_ request: Request, context: ConsoleContext) async throws -> Response {
         try context.require(.changeSettings, "create apps")
-        return pages.page("console-new-app", context: context, [:])
+        return pages.page("console-new-app", context: context, NewAppPage(error: nil))
     }
 
     /// Creates the app with its three keys (shown once), through the same `AdminService.createApp` as the admin API
@@ -56,8 +56,8 @@ struct ConsoleSettingsController {
                 back: "/console/apps/\(created.app.id)/settings")
             return pages.secretPage(secret, context: context, showing: created.app)
         } catch let error as ValidationError {
-            var values: [String: Any] = ["error": Self.sentence(error)]
-            for field in ["name", "icon_url", "app_store_url", "play_store_url", "support_email"] { values[field] = form[field] }
+            let typed = form.filter { ["name", "icon_url", "app_store_url", "play_store_url", "support_email"].contains($0.key) }
+            let values = WithFields(model: NewAppPage(error: Self.sentence(error)), fields: FormFields(values: typed))
             return pages.page("console-new-app", status: .unprocessableContent, context: context, values)
         }
     }
@@ -116,7 +116,7 @@ struct ConsoleSettingsController {
     ) -> Response {
         // On a refused save the form shows what was typed; otherwise the stored settings.
         func value(_ field: String, _ stored: String?) -> String { form?[field] ?? stored ?? "" }
-        var values: [String: Any] = [
+        let fields: [String: String] = [
             "name": value("name", app.name), "icon_url": value("icon_url", app.iconURL), "app_store_url": value("app_store_url", app.appStoreURL),
             "play_store_url": value("play_store_url", app.playStoreURL), "support_email": value("support_email", app.supportEmail),
             "ios_team_id": value("ios_team_id", app.iosTeamID), "ios_bundle_id": value("ios_bundle_id", app.iosBundleID),
@@ -124,32 +124,31 @@ struct ConsoleSettingsController {
             "android_cert_fingerprints": form?["android_cert_fingerprints"] ?? app.androidCertFingerprints.joined(separator: "\n"),
             "after_purchase_url": value("after_purchase_url", app.afterPurchaseURL),
             "redemption_link_lifetime_minutes": form?["redemption_link_lifetime_minutes"] ?? String(app.redemptionLinkLifetimeSeconds / 60),
-            "scheme": app.scheme, "warnings": AppSetupCheck.warnings(app, paidCheckout: paidCheckout),
-            "policies": Self.options(
-                RedemptionLinkPolicy.allCases.map(\.rawValue), form?["redemption_link_policy"] ?? app.redemptionLinkPolicy.rawValue),
-            "restores": Self.options(RestoreBehavior.allCases.map(\.rawValue), form?["restore_behavior"] ?? app.restoreBehavior.rawValue),
-            "afterPurchases": Self.options(AfterPurchase.allCases.map(\.rawValue), form?["after_purchase"] ?? app.afterPurchase.rawValue),
-            "taxes": Self.options(CheckoutTax.allCases.map(\.rawValue), form?["checkout_tax"] ?? app.checkoutTax.rawValue),
-            "promotionCodes": form.map { $0["allow_promotion_codes"] == "yes" } ?? app.allowPromotionCodes,
         ]
         let base = publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        values["wellKnown"] = [
-            [
-                "name": "Apple (universal links)", "url": base + "/.well-known/apple-app-site-association",
-                "on": app.iosTeamID != nil && app.iosBundleID != nil,
+        let settings = SettingsPage(
+            scheme: app.scheme, warnings: AppSetupCheck.warnings(app, paidCheckout: paidCheckout),
+            policies: Self.options(
+                RedemptionLinkPolicy.allCases.map(\.rawValue), form?["redemption_link_policy"] ?? app.redemptionLinkPolicy.rawValue),
+            restores: Self.options(RestoreBehavior.allCases.map(\.rawValue), form?["restore_behavior"] ?? app.restoreBehavior.rawValue),
+            afterPurchases: Self.options(AfterPurchase.allCases.map(\.rawValue), form?["after_purchase"] ?? app.afterPurchase.rawValue),
+            taxes: Self.options(CheckoutTax.allCases.map(\.rawValue), form?["checkout_tax"] ?? app.checkoutTax.rawValue),
+            promotionCodes: form.map { $0["allow_promotion_codes"] == "yes" } ?? app.allowPromotionCodes,
+            wellKnown: [
+                SettingsPage.WellKnownFile(
+                    name: "Apple (universal links)", url: base + "/.well-known/apple-app-site-association",
+                    on: app.iosTeamID != nil && app.iosBundleID != nil),
+                SettingsPage.WellKnownFile(
+                    name: "Android (app links)", url: base + "/.well-known/assetlinks.json",
+                    on: app.androidPackageName != nil && !app.androidCertFingerprints.isEmpty),
             ],
-            [
-                "name": "Android (app links)", "url": base + "/.well-known/assetlinks.json",
-                "on": app.androidPackageName != nil && !app.androidCertFingerprints.isEmpty,
-            ],
-        ]
-        if let error { values["error"] = error }
-        if let notice = ConsolePages.notice(request) { values["notice"] = notice }
+            error: error, notice: ConsolePages.notice(request))
+        let values = WithFields(model: settings, fields: FormFields(values: fields))
         return pages.page("console-settings", status: status, context: context, framing: .framesSelf, values)
     }
 
-    static func options(_ all: [String], _ selected: String) -> [[String: Any]] {
-        all.map { ["value": $0, "label": labels[$0] ?? $0.replacingOccurrences(of: "_", with: " "), "selected": $0 == selected] }
+    static func options(_ all: [String], _ selected: String) -> [Choice] {
+        all.map { Choice(value: $0, label: labels[$0] ?? $0.replacingOccurrences(of: "_", with: " "), selected: $0 == selected) }
     }
 
     /// The settings' choices in words.
@@ -161,4 +160,29 @@ struct ConsoleSettingsController {
         "redirect": "Redirect to your page with the link", "redirect_with_details": "Redirect to your page with the purchase's details",
         "none": "No tax", "stripe_tax": "Stripe Tax",
     ]
+}
+
+/// The app's settings: the form's choices, the setup checks and the service files.
+struct SettingsPage: PageModel {
+    struct WellKnownFile: Sendable {
+        let name: String
+        let url: String
+        let on: Bool
+    }
+
+    let scheme: String
+    let warnings: [String]
+    let policies: [Choice]
+    let restores: [Choice]
+    let afterPurchases: [Choice]
+    let taxes: [Choice]
+    let promotionCodes: Bool
+    let wellKnown: [WellKnownFile]
+    let error: String?
+    let notice: String?
+}
+
+/// A new app's form; refused, it comes back with what was typed (as `WithFields`).
+struct NewAppPage: PageModel {
+    let error: String?
 }

@@ -47,7 +47,7 @@ struct ConsoleSignInController {
     @Sendable func codeForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let session = try await anySession(request) else { return ConsolePages.redirect("/console/sign-in") }
         guard session.awaitingCode else { return ConsolePages.redirect("/console") }
-        return pages.render("console-code", status: .ok, session: session, [:])
+        return pages.render("console-code", status: .ok, session: session, SignInPage())
     }
 
     @Sendable func code(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -58,10 +58,10 @@ struct ConsoleSignInController {
             try await service.verifyCode(session, code: form["code"] ?? "", ip: context.remoteIP)
             return ConsolePages.redirect("/console")
         } catch is SignInRefused {
-            return pages.render("console-code", status: .unauthorized, session: session, ["error": "That code is wrong or was already used."])
+            return pages.render("console-code", status: .unauthorized, session: session, SignInPage(error: "That code is wrong or was already used."))
         } catch let limited as RateLimited {
             var response = pages.render(
-                "console-code", status: .tooManyRequests, session: session, ["error": "Too many attempts. Wait a minute, then try again."])
+                "console-code", status: .tooManyRequests, session: session, SignInPage(error: "Too many attempts. Wait a minute, then try again."))
             response.headers[.retryAfter] = APIError.from(limited)?.headers[.retryAfter]
             return response
         }
@@ -95,11 +95,17 @@ struct ConsoleSignInController {
 
     func signInPage(error: String?, email: String, status: HTTPResponse.Status) -> Response {
         let formToken = SecretToken.generate(byteCount: 16)
-        var values: [String: Any] = ["csrf": formToken, "email": email]
-        if let error { values["error"] = error }
-        var response = pages.render("console-sign-in", status: status, session: nil, values)
-        response.setCookie(
-            Cookie(name: ConsoleCookies.signInForm, value: formToken, path: "/console", secure: secureCookies, httpOnly: true, sameSite: .strict))
-        return response
+        let cookie = Cookie(
+            name: ConsoleCookies.signInForm, value: formToken, path: "/console", secure: secureCookies, httpOnly: true, sameSite: .strict)
+        return pages.render(
+            "console-sign-in", status: status, session: nil, cookies: [cookie], SignInPage(csrf: formToken, email: email, error: error))
     }
+}
+
+/// The sign-in and code steps: the address as typed and what was wrong. Before a session, the form's token is the
+/// page's own (`csrf`); on the code step it is the session's, from the chrome.
+struct SignInPage: PageModel {
+    var csrf: String?
+    var email: String?
+    var error: String?
 }

@@ -25,7 +25,7 @@ struct ConsoleSupportController {
     }
 
     @Sendable func home(_ request: Request, context: ConsoleContext) async throws -> Response {
-        guard let first = context.apps.first else { return pages.page("console-search", context: context, ["noApps": true]) }
+        guard let first = context.apps.first else { return pages.page("console-search", context: context, SearchPage(noApps: true)) }
         return ConsolePages.redirect("/console/apps/\(first.id)")
     }
 
@@ -34,19 +34,18 @@ struct ConsoleSupportController {
         let query = request.uri.queryParameters["q"].map { String($0).removingPercentEncoding ?? String($0) } ?? ""
         let pageNumber = max(1, request.uri.queryParameters["page"].flatMap { Int($0) } ?? 1)
         let (matches, more) = query.isEmpty ? ([], false) : try await service.support.search(appID: appID, query: query, page: pageNumber)
-        var values: [String: Any] = [
-            "query": query, "searched": !query.isEmpty, "results": matches.map { ConsolePresenter.match($0, appID: appID) },
-            "noResults": !query.isEmpty && matches.isEmpty,
-        ]
-        if pageNumber > 1 { values["previous"] = ConsolePresenter.searchURL(appID: appID, query: query, page: pageNumber - 1) }
-        if more { values["next"] = ConsolePresenter.searchURL(appID: appID, query: query, page: pageNumber + 1) }
+        var values = SearchPage(
+            query: query, searched: !query.isEmpty, results: matches.map { ConsolePresenter.match($0, appID: appID) },
+            noResults: !query.isEmpty && matches.isEmpty)
+        if pageNumber > 1 { values.previous = ConsolePresenter.searchURL(appID: appID, query: query, page: pageNumber - 1) }
+        if more { values.next = ConsolePresenter.searchURL(appID: appID, query: query, page: pageNumber + 1) }
         return pages.page("console-search", context: context, values)
     }
 
     @Sendable func customer(_ request: Request, context: ConsoleContext) async throws -> Response {
         let view = try await service.customer(appID: try context.appID, id: try context.parameters.decoded("customer_id"))
         var values = ConsolePresenter.customer(view, now: service.clock.now())
-        if let notice = ConsolePages.notice(request) { values["notice"] = notice }
+        values.notice = ConsolePages.notice(request)
         return pages.page("console-customer", context: context, values)
     }
 
@@ -57,12 +56,10 @@ struct ConsoleSupportController {
         let sent = try await service.support.sendNewLink(
             appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), actor: context.session.actor)
         let back = context.form["customer_id"].map { ConsolePresenter.customerURL(appID: appID, customerID: $0) } ?? "/console/apps/\(appID)"
-        var values: [String: Any] = [
-            "purchaseID": sent.purchase.id, "httpsURL": sent.link.httpsURL, "schemeURL": sent.link.customSchemeURL,
-            "expires": ConsolePresenter.date(sent.link.expiresAt), "emailed": sent.emailed, "back": back,
-            "qrSVG": try QRCode(encoding: sent.link.httpsURL).svg(label: "QR code of the new link"),
-        ]
-        if let email = sent.purchase.email { values["email"] = email }
+        let values = NewLinkPage(
+            purchaseID: sent.purchase.id, httpsURL: sent.link.httpsURL, schemeURL: sent.link.customSchemeURL,
+            expires: ConsolePresenter.date(sent.link.expiresAt), emailed: sent.emailed, back: back,
+            qrSVG: try QRCode(encoding: sent.link.httpsURL).svg(label: "QR code of the new link"), email: sent.purchase.email)
         return pages.page("console-new-link", context: context, values)
     }
 

@@ -18,9 +18,9 @@ struct LayeredValues: MustacheParent, Sendable {
 
     /// A property's value, or nil when the model has none or it is nil (so a lower layer may answer).
     static func value(named name: String, in model: Any) -> Any? {
-        if let parent = model as? MustacheParent { return parent.child(named: name) }
+        if let parent = model as? any MustacheParent { return parent.child(named: name) }
         guard let child = Mirror(reflecting: model).children.first(where: { $0.label == name }) else { return nil }
-        guard let optional = child.value as? OptionalValue else { return child.value }
+        guard let optional = child.value as? any OptionalValue else { return child.value }
         return optional.wrappedValue
     }
 }
@@ -53,4 +53,13 @@ struct FormFields: MustacheParent, Sendable {
 /// The nonce the page's `<style>` and `<script>` tags carry for its Content-Security-Policy.
 struct PageNonce: PageModel {
     let cspNonce: String
+}
+
+/// A page whose form fields sit at the top of its template (`{{icon_url}}`) beside the page's own values, which
+/// come first.
+struct WithFields<Model: PageModel>: PageModel, MustacheParent {
+    let model: Model
+    let fields: FormFields
+
+    func child(named name: String) -> Any? { LayeredValues.value(named: name, in: model) ?? fields.child(named: name) }
 }
