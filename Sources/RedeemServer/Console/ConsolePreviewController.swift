@@ -39,7 +39,7 @@ struct ConsolePreviewController {
     @Sendable func link(_ request: Request, context: ConsoleContext) async throws -> Response {
         let app = try await previewApp(request, context)
         return try linkPages.render(
-            status: .ok, state: "isValid", app: app, token: Self.sampleToken, flash: false,
+            status: .ok, state: .valid, app: app, token: Self.sampleToken, flash: false,
             expiresIn: TimeLeft.words(seconds: app.redemptionLinkLifetimeSeconds), framing: .framedBySelf)
     }
 

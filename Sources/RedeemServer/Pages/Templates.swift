@@ -21,11 +21,6 @@ public struct Templates: Sendable {
         return Templates(library: library)
     }
 
-    func render(_ name: String, _ context: [String: Any]) -> String {
-        // Every name was checked at load, so rendering cannot miss.
-        library.render(context, withTemplate: name) ?? ""
-    }
-
     /// A page or an e-mail over its typed values. Every name was checked at load, so rendering cannot miss.
     func render(_ name: String, _ values: LayeredValues) -> String { library.render(values, withTemplate: name) ?? "" }
 

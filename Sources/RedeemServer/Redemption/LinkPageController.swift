@@ -44,16 +44,6 @@ struct LinkPageController {
         return response
     }
 
-    /// The console's preview names the state as the template does (`isValid`).
-    func render(
-        status: HTTPResponse.Status, state: String, app: App?, token: String, flash: Bool, expiresIn: String? = nil,
-        framing: HTMLPage.Framing = .none
-    ) throws -> Response {
-        let known: [String: LinkPageModel.State] = ["isValid": .valid, "isUsed": .used, "isExpired": .expired]
-        return try render(
-            status: status, state: known[state] ?? .invalid, app: app, token: token, flash: flash, expiresIn: expiresIn, framing: framing)
-    }
-
     func render(
         status: HTTPResponse.Status, state: LinkPageModel.State, app: App?, token: String, flash: Bool, expiresIn: String? = nil,
         framing: HTMLPage.Framing = .none
