@@ -95,7 +95,7 @@ public struct ServerDependencies: Sendable {
     var support: SupportService { SupportService(store: store, clock: clock, links: links, emailQueue: emailQueue, stripe: stripeSessions) }
     var console: ConsoleService {
         ConsoleService(
-            store: store, clock: clock, limiter: rateLimiter, support: support, ownersNeedTwoFactor: ownersNeedTwoFactor)
+            sessions: store, store: store, clock: clock, limiter: rateLimiter, support: support, ownersNeedTwoFactor: ownersNeedTwoFactor)
     }
     var portal: PortalService {
         PortalService(

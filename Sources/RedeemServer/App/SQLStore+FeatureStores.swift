@@ -11,7 +11,8 @@ extension SQLStore: IdentityStore {}
 extension SQLStore: OfferingsStore {}
 extension SQLStore: BenchmarkStore {}
 extension SQLStore: CheckoutStore {}
-extension SQLStore: ConsoleStore {}
+extension SQLStore: ConsoleReadStore {}
+extension SQLStore: ConsoleSessionStore {}
 extension SQLStore: CustomerInfoStore {}
 extension SQLStore: EmailStore {}
 extension SQLStore: HitBatchStore {}
@@ -20,11 +21,13 @@ extension SQLStore: KeyStore {}
 extension SQLStore: LinkPageStore {}
 extension SQLStore: MetricsStore {}
 extension SQLStore: OfferCodeStore {}
+extension SQLStore: OperatorStore {}
 extension SQLStore: PurchaseStore {}
 extension SQLStore: RedemptionLinkStore {}
 extension SQLStore: RedemptionStore {}
 extension SQLStore: SandboxRenewalStore {}
 extension SQLStore: StripeEventStore {}
+extension SQLStore: SupportStore {}
 extension SQLStore: UniversalLinkStore {}
 extension SQLStore: WebhookAdminStore {}
 extension SQLStore: WebhookQueueStore {}

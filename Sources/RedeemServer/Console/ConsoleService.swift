@@ -25,7 +25,10 @@ struct SignInRefused: Error {}
 
 /// Signing in and out of the console, the sessions behind its pages, and what the support views read.
 struct ConsoleService: Sendable {
-    let store: any ConsoleStore
+    /// Credentials, sessions and two-factor sign-in.
+    let sessions: any ConsoleSessionStore
+    /// What the pages read.
+    let store: any ConsoleReadStore
     let clock: any RedeemClock
     let limiter: RateLimiter
     let support: SupportService
@@ -45,12 +48,12 @@ struct ConsoleService: Sendable {
     func signIn(email: String, password: String, ip: String?) async throws -> SignedIn {
         let email = Operator.normalize(email: email)
         try await limiter.signIn(ip: ip, email: email)
-        let credentials = try await store.operatorCredentials(email: email)
+        let credentials = try await sessions.operatorCredentials(email: email)
         let matches = Bcrypt.verify(password, hash: credentials?.passwordHash ?? Self.decoyHash)
         guard matches, let op = credentials?.operator, op.disabledAt == nil else { throw SignInRefused() }
         let token = SecretToken.generate(byteCount: 32)
         let awaitingCode = op.twoFactorEnabledAt != nil
-        try await store.createOperatorSession(tokenHash: SecretToken.hash(token), operatorID: op.id, awaitingCode: awaitingCode, now: clock.now())
+        try await sessions.createOperatorSession(tokenHash: SecretToken.hash(token), operatorID: op.id, awaitingCode: awaitingCode, now: clock.now())
         return SignedIn(token: token, awaitingCode: awaitingCode)
     }
 
@@ -58,14 +61,14 @@ struct ConsoleService: Sendable {
     func verifyCode(_ session: ConsoleSession, code: String, ip: String?) async throws {
         try await limiter.signIn(ip: ip, email: session.operator.email)
         guard session.awaitingCode, let secret = session.totpSecret, let step = TwoFactor.matchingStep(code: code, secret: secret, now: clock.now()),
-            try await store.completeSecondFactor(tokenHash: session.tokenHash, operatorID: session.operator.id, step: step)
+            try await sessions.completeSecondFactor(tokenHash: session.tokenHash, operatorID: session.operator.id, step: step)
         else { throw SignInRefused() }
     }
 
     /// A new authenticator secret for the signed-in operator, to scan or type; it counts once a code confirms it.
     func startEnrolment(_ session: ConsoleSession) async throws -> String {
         let secret = TwoFactor.newSecret()
-        try await store.startTwoFactorEnrolment(operatorID: session.operator.id, secret: secret)
+        try await sessions.startTwoFactorEnrolment(operatorID: session.operator.id, secret: secret)
         return secret
     }
 
@@ -78,7 +81,7 @@ struct ConsoleService: Sendable {
         let audit = AuditEntry(
             at: clock.now(), actor: session.actor, action: "operator.two_factor.enable", objectType: "operator", objectID: session.operator.id,
             appID: nil)
-        try await store.enableTwoFactor(operatorID: session.operator.id, step: step, now: clock.now(), audit: audit)
+        try await sessions.enableTwoFactor(operatorID: session.operator.id, step: step, now: clock.now(), audit: audit)
     }
 
     /// Turns two-factor sign-in off, with a current code; refused for owners where the instance requires it.
@@ -93,21 +96,21 @@ struct ConsoleService: Sendable {
         let audit = AuditEntry(
             at: clock.now(), actor: session.actor, action: "operator.two_factor.disable", objectType: "operator", objectID: session.operator.id,
             appID: nil)
-        try await store.disableTwoFactor(email: session.operator.email, audit: audit)
+        try await sessions.disableTwoFactor(email: session.operator.email, audit: audit)
     }
 
     /// The live session a cookie names, or nil (unknown, signed out, idle too long, too old, operator disabled).
     func session(token: String) async throws -> ConsoleSession? {
         guard !token.isEmpty, token.count <= 128 else { return nil }
         let hash = SecretToken.hash(token)
-        guard let record = try await store.operatorSession(tokenHash: hash) else { return nil }
+        guard let record = try await sessions.operatorSession(tokenHash: hash) else { return nil }
         let now = clock.now()
         guard record.operator.disabledAt == nil,
             OperatorSessionRules.isLive(createdAt: record.createdAt, lastSeen: record.lastSeen, endedAt: record.endedAt, now: now),
             !record.awaitingCode || now.timeIntervalSince(record.createdAt) < OperatorSessionRules.codeWindow
         else { return nil }
         if now.timeIntervalSince(record.lastSeen) >= OperatorSessionRules.touchResolution {
-            try await store.touchOperatorSession(tokenHash: hash, now: now)
+            try await sessions.touchOperatorSession(tokenHash: hash, now: now)
         }
         return ConsoleSession(
             operator: record.operator, tokenHash: hash, csrf: Self.csrf(sessionToken: token), awaitingCode: record.awaitingCode,
@@ -115,7 +118,7 @@ struct ConsoleService: Sendable {
     }
 
     func signOut(_ session: ConsoleSession) async throws {
-        try await store.endOperatorSession(tokenHash: session.tokenHash, now: clock.now())
+        try await sessions.endOperatorSession(tokenHash: session.tokenHash, now: clock.now())
     }
 
     static func csrf(sessionToken: String) -> String { SecretToken.hash("console-form:" + sessionToken) }

@@ -6,12 +6,12 @@ import RedeemStore
 /// Operators of the console: created, listed, disabled and given new passwords, from the CLI (and later the console).
 /// Passwords are kept only as bcrypt hashes and never logged; every change is in the audit log.
 public struct OperatorService: Sendable {
-    let store: any ConsoleStore
+    let store: any OperatorStore
     let clock: any RedeemClock
     /// bcrypt's cost: 12 in production (about a quarter of a second per check, which is the point).
     let cost: UInt8
 
-    public init(store: any ConsoleStore, clock: any RedeemClock = SystemClock(), cost: UInt8 = 12) {
+    public init(store: any OperatorStore, clock: any RedeemClock = SystemClock(), cost: UInt8 = 12) {
         self.store = store
         self.clock = clock
         self.cost = cost

@@ -6,14 +6,14 @@ import RedeemStore
 /// redemption link, refund or cancel a purchase, grant and revoke entitlements, transfer a purchase, retry an e-mail. Who may call them is the caller's check (console roles, admin keys);
 /// every write is audited under `actor`.
 public struct SupportService: Sendable {
-    let store: any ConsoleStore
+    let store: any SupportStore
     let clock: any RedeemClock
     let links: RedemptionLinkIssuer
     let emailQueue: EmailQueue
     /// Refunds and cancellations of Stripe purchases; nil when Stripe is not configured (and in the local CLI).
     let stripe: StripeSessions?
 
-    init(store: any ConsoleStore, clock: any RedeemClock, links: RedemptionLinkIssuer, emailQueue: EmailQueue, stripe: StripeSessions?) {
+    init(store: any SupportStore, clock: any RedeemClock, links: RedemptionLinkIssuer, emailQueue: EmailQueue, stripe: StripeSessions?) {
         self.store = store
         self.clock = clock
         self.links = links
@@ -23,7 +23,7 @@ public struct SupportService: Sendable {
 
     public static let pageSize = 25
 
-    /// One page of the customers `query` names exactly (see `ConsoleStore.searchCustomers`), and whether more follow.
+    /// One page of the customers `query` names exactly (see `SupportStore.searchCustomers`), and whether more follow.
     public func search(appID: String, query: String, page: Int) async throws -> (matches: [CustomerMatch], more: Bool) {
         _ = try await store.app(id: appID)
         let found = try await store.searchCustomers(

@@ -1,0 +1,37 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+
+/// What `SupportService` reads and writes. Each write takes its audit entry and commits it with the change; a change
+/// Stripe makes is only asked for here (`recordRequest`) and applied when Stripe's webhook arrives.
+protocol SupportStore: Sendable {
+    func app(id: String) async throws -> App
+    /// Customers one query names by exact value (an app user ID or alias, an e-mail, a purchase, transaction or Stripe ID).
+    func searchCustomers(appID: String, query: String, limit: Int, offset: Int) async throws -> [CustomerMatch]
+    func findCustomer(appID: String, appUserID: AppUserID) async throws -> Customer?
+    func purchases(customerID: String) async throws -> [Purchase]
+    func purchase(appID: String, id: String) async throws -> Purchase
+
+    /// A new link's token, its e-mail and the audit entry, in one transaction; whether the e-mail was queued.
+    func issueLink(
+        appID: String, purchaseID: String, tokenHash: String, now: Date, expiresAt: Date, email: QueuedEmail?, quietPeriod: TimeInterval,
+        audit: AuditEntry
+    ) async throws -> Bool
+    func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> Purchase
+    func setRenewal(appID: String, purchaseID: String, renews: Bool, now: Date, audit: AuditEntry) async throws -> Purchase
+    /// The Stripe payment a refund refunds, once Stripe has reported one.
+    func paymentReference(appID: String, purchaseID: String) async throws -> String?
+    /// Records a request made of Stripe, before it is made (its only local row).
+    func recordRequest(_ entry: AuditEntry) async throws
+    func grantPromotional(appID: String, appUserID: AppUserID, grant: PromotionalGrant, now: Date, audit: AuditEntry) async throws -> Purchase
+    func revokeGrant(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase
+    func transferPurchase(appID: String, purchaseID: String, to appUserID: AppUserID, now: Date, audit: AuditEntry) async throws -> Purchase
+    func retryEmail(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> QueuedEmail
+    func retryFailedEmails(appID: String, now: Date, audit: AuditEntry) async throws -> Int
+
+    // A purchase's timelines, for its detail.
+    func redemptionLinks(appID: String, purchaseID: String) async throws -> [IssuedLink]
+    func redemptionAttempts(appID: String, purchaseID: String) async throws -> [RedemptionAttempt]
+    func emails(purchaseID: String) async throws -> [(email: QueuedEmail, sentAt: Date?, failedAt: Date?, lastError: String?)]
+    func webhookDeliveries(appID: String, transactionID: String, limit: Int) async throws -> [WebhookDelivery]
+}
