@@ -9,6 +9,20 @@ extension SQLStore {
         }
     }
 
+    /// A token issued for one occasion (`issuedFor`), at most once: false when that occasion already has its token.
+    public func issueRedemptionTokenOnce(
+        appID: String, purchaseID: String, tokenHash: String, issuedFor: String, now: Date, expiresAt: Date
+    ) async throws -> Bool {
+        try await write { connection in
+            try await connection.first(
+                """
+                INSERT INTO redemption_tokens (token_hash, app_id, purchase_id, created_at, expires_at, issued_for)
+                VALUES (\(tokenHash), \(appID), \(purchaseID), \(now), \(expiresAt), \(issuedFor))
+                ON CONFLICT DO NOTHING RETURNING token_hash
+                """) != nil
+        }
+    }
+
     /// An operator's new link: the token, its e-mail (unless one went out within `quietPeriod`) and the audit entry,
     /// committed together. Returns whether the e-mail was queued.
     public func issueLink(

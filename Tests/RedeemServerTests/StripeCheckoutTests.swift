@@ -70,6 +70,14 @@ import Testing
                     try await server.send(.get, "/checkout/\(app.id)/monthly/success?session_id=cs_test_fake123456", key: nil))
                 #expect(done.body.contains("Thank you"))
                 #expect(done.body.contains("\(app.scheme)://redeem_web_purchase?redemption_token="))
+                // Opened again (the back button), the return mints no second link and says where the first one is.
+                let purchase = try #require(try await server.deps.store.purchase(appID: app.id, checkoutReference: "cs_test_fake123456"))
+                let linksBefore = try await server.deps.store.redemptionLinks(appID: app.id, purchaseID: purchase.id).count
+                let again = try await server.send(.get, "/checkout/\(app.id)/monthly/success?session_id=cs_test_fake123456", key: nil)
+                #expect(again.status == 200)
+                #expect(again.body.contains("Your link was shown already"))
+                #expect(!again.body.contains("redemption_token="))
+                #expect(try await server.deps.store.redemptionLinks(appID: app.id, purchaseID: purchase.id).count == linksBefore)
             }
         }
     }

@@ -124,12 +124,14 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     HealthController(database: deps.store.database, templates: deps.templates, publicURL: deps.publicURL).addRoutes(to: router)
     try OpenAPIController().addRoutes(to: router)
     try AssetsController.load().addRoutes(to: router)
-    WellKnownController(store: deps.store).addRoutes(to: router)
-    CheckoutPageController(
-        store: deps.store, clock: deps.clock, pages: deps.checkoutPages, service: deps.checkout, publicURL: deps.publicURL,
-        stripe: deps.stripeSessions, links: deps.links
+    WellKnownController(files: AssociationFiles(store: deps.store)).addRoutes(to: router)
+    let purchaseLinks = PurchaseLinkService(
+        store: deps.store, checkout: deps.checkout, stripe: deps.stripeSessions, links: deps.links, clock: deps.clock, publicURL: deps.publicURL)
+    CheckoutPageController(service: purchaseLinks, checkout: deps.checkout, clock: deps.clock, pages: deps.checkoutPages, publicURL: deps.publicURL)
+        .addRoutes(to: router)
+    OfferRedeemPageController(
+        service: deps.offerCodes, flow: OfferClaimFlow(service: deps.offerCodes, stripe: deps.stripeSessions), pages: deps.checkoutPages
     ).addRoutes(to: router)
-    OfferRedeemPageController(service: deps.offerCodes, pages: deps.checkoutPages, stripe: deps.stripeSessions).addRoutes(to: router)
     StripeWebhookController(service: deps.stripeEvents).addRoutes(to: router)
     let linkPages = LinkPageController(service: deps.linkPage, templates: deps.templates, publicURL: deps.publicURL)
     linkPages.addRoutes(to: router)

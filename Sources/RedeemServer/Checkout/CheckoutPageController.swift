@@ -10,13 +10,11 @@ import RedeemStore
 /// buyer's app user ID as a last path segment or `?app_user_id=`. `?email=` prefills and locks the address; any other
 /// query parameter is kept with the purchase and passed on.
 struct CheckoutPageController {
-    let store: any CheckoutStore
+    let service: PurchaseLinkService
+    let checkout: CheckoutService
     let clock: any RedeemClock
     let pages: CheckoutPages
-    let service: CheckoutService
     let publicURL: URL
-    let stripe: StripeSessions?
-    let links: RedemptionLinkIssuer
 
     func addRoutes(to router: Router<AppRequestContext>) {
         for path in ["/sandbox/p/{app_id}/{product_id}", "/sandbox/p/{app_id}/{product_id}/{app_user_id}"] {
@@ -32,14 +30,12 @@ struct CheckoutPageController {
 
     /// The app, product and buyer a link names; 404 for unknown ones, 403 when the anonymous form is not allowed.
     func resolve(_ request: Request, context: AppRequestContext, sandbox: Bool, fields: [String: String] = [:]) async throws -> CheckoutLink {
-        let app = try await store.app(id: try context.parameters.decoded("app_id"))
-        let product = try await store.product(appID: app.id, id: try context.parameters.decoded("product_id"))
         let rawUser =
             context.parameters.get("app_user_id").map { $0.removingPercentEncoding ?? $0 }
             ?? fields["app_user_id"] ?? request.uri.queryParameters["app_user_id"].map(String.init)
-        let buyer = try rawUser.flatMap { $0.isEmpty ? nil : try AppUserID.parse($0) }
-        try service.ensureBuyerAllowed(app: app, buyer: buyer, sandbox: sandbox)
-        return CheckoutLink(app: app, product: product, buyer: buyer, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage]))
+        return try await service.link(
+            appID: try context.parameters.decoded("app_id"), productID: try context.parameters.decoded("product_id"), buyer: rawUser,
+            sandbox: sandbox, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage]))
     }
 
     /// Production links go to Stripe Checkout; the webhook records the purchase, and Stripe sends the buyer back to `paidReturn`.
@@ -55,19 +51,15 @@ struct CheckoutPageController {
         default: throw ValidationError(field: "allow_promotion_codes", reason: "must be true or false")
         }
         if let redirect = Self.offerCodeRedirect(request, link: link, sandbox: false) { return redirect }
-        guard let stripe else { return pages.notForSale(link: link) }
-        try await service.ensureNotOwned(product: link.product, buyer: link.buyer, at: clock.now())
+        guard service.sellsPaid else { return pages.notForSale(link: link) }
         var params: [String: String] = [:]
         for (name, value) in request.uri.queryParameters where !Self.reserved.contains(String(name)) { params[String(name)] = String(value) }
         let base = publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         let overrideQuery = overrides.sorted { $0.key < $1.key }.map { "&\($0.key)=\(CheckoutPages.encode($0.value))" }.joined()
-        let url = try await stripe.createSession(
-            app: app, product: link.product, buyer: link.buyer, email: request.uri.queryParameters["email"].map(String.init),
-            customParams: params,
+        let url = try await service.startPaid(
+            link: link, app: app, email: request.uri.queryParameters["email"].map(String.init), params: params,
             successURL: "\(base)/checkout/\(link.app.id)/\(link.product.id)/success?session_id={CHECKOUT_SESSION_ID}\(overrideQuery)",
-            cancelURL: base + request.uri.path
-        )
-        try await store.recordCheckoutStart(appID: link.app.id, productID: link.product.id, sandbox: false, now: clock.now())
+            cancelURL: base + request.uri.path)
         var response = Response(status: .seeOther)
         response.headers[.location] = url
         response.headers[.cacheControl] = "no-store"
@@ -76,10 +68,11 @@ struct CheckoutPageController {
 
     /// Stripe's return: the success step once the webhook has recorded the purchase, a self-refreshing page until then.
     @Sendable func paidReturn(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let stored = try await store.app(id: try context.parameters.decoded("app_id"))
-        let app = try Self.overriding(stored, with: Self.overrideFields(request), now: clock.now())
-        let product = try await store.product(appID: app.id, id: try context.parameters.decoded("product_id"))
-        let link = CheckoutLink(app: app, product: product, buyer: nil, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage]))
+        var link = try await service.link(
+            appID: try context.parameters.decoded("app_id"), productID: try context.parameters.decoded("product_id"), buyer: nil,
+            sandbox: false, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage]), checkingBuyer: false)
+        let app = try Self.overriding(link.app, with: Self.overrideFields(request), now: clock.now())
+        link = CheckoutLink(app: app, product: link.product, buyer: nil, format: link.format)
         guard let session = request.uri.queryParameters["checkout_id"] ?? request.uri.queryParameters["session_id"],
             (8...255).contains(session.count)
         else {
@@ -88,37 +81,23 @@ struct CheckoutPageController {
                 title: "This isn’t a checkout", text: "This address is where a checkout returns to. Start from the purchase link.")
             return pages.page("message", page, app: app, status: .badRequest)
         }
-        guard let purchase = try await store.purchase(appID: app.id, checkoutReference: String(session)) else {
-            return pages.page("checkout-pending", CheckoutPendingPage(), app: app, status: .ok)
+        switch try await service.paidReturn(app: app, session: String(session)) {
+        case .pending: return pages.page("checkout-pending", CheckoutPendingPage(), app: app, status: .ok)
+        case .completed(let completed, shownBefore: true) where app.afterPurchase == .hosted:
+            return try pages.successPage(
+                link: link, purchase: completed.purchase, showing: .shownBefore, now: clock.now(),
+                manageURL: PortalLinks.home(publicURL: publicURL, appID: app.id))
+        case .completed(let completed, _): return try pages.afterPurchase(link: link, completed: completed, sandbox: completed.purchase.isSandbox)
         }
-        let redemption = try await links.issue(for: purchase, now: clock.now())
-        let owner = try await store.originalAppUserID(customerID: purchase.customerID)
-        let completed = CheckoutService.Completed(
-            purchase: purchase, link: redemption, buyer: (try? AppUserID(validating: owner ?? "")) ?? AppUserID.anonymous()
-        )
-        return try pages.afterPurchase(link: link, completed: completed, sandbox: purchase.isSandbox)
     }
 
     /// The success page, reopened by the link it shows (the redirect after a checkout, a reload, the buyer coming back).
     /// Opening it consumes nothing; once the link is used or expired it says so and points to the customer portal.
     @Sendable func done(_ request: Request, context: AppRequestContext) async throws -> Response {
         let token = try context.parameters.require("token")
-        guard RedemptionLink.isWellFormed(token), let state = try await store.redemptionTokenState(tokenHash: SecretToken.hash(token)) else {
-            throw APIError.notFound("This page’s address is incomplete. Open the link from your receipt e-mail, or sign in to your account.")
-        }
-        let app = try await store.app(id: state.appID)
-        let purchase = try await store.purchase(appID: app.id, id: state.purchaseID)
-        let product = try await store.product(appID: app.id, id: purchase.productID)
+        let (link, purchase, shown) = try await service.reopened(token: token, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage]))
+        let app = link.app
         let now = clock.now()
-        let shown: CheckoutPages.LinkShown =
-            if state.consumedAt != nil {
-                .used
-            } else if state.expiresAt <= now {
-                .expired
-            } else {
-                .live(RedemptionLink(token: token, scheme: app.scheme, publicURL: publicURL, expiresAt: state.expiresAt))
-            }
-        let link = CheckoutLink(app: app, product: product, buyer: nil, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage]))
         return try pages.successPage(
             link: link, purchase: purchase, showing: shown, now: now, manageURL: PortalLinks.home(publicURL: publicURL, appID: app.id))
     }
@@ -128,17 +107,7 @@ struct CheckoutPageController {
         let overrides = Self.overrideFields(request)
         _ = try Self.overriding(link.app, with: overrides, now: clock.now())  // refuse a bad override before the buyer pays
         if let redirect = Self.offerCodeRedirect(request, link: link, sandbox: true) { return redirect }
-        var checkoutID = SecretToken.generate(byteCount: 16)
-        // A checkout started through the JSON API keeps its ID, so its status shows the purchase.
-        if let given = request.uri.queryParameters["checkout_id"],
-            let started = try await store.webCheckout(appID: link.app.id, id: String(given)), started.isSandbox
-        {
-            checkoutID = started.id
-            try await store.advanceWebCheckout(id: started.id, to: .inProgress, now: clock.now())
-        } else {
-            // A checkout started through the JSON API was counted then.
-            try await store.recordCheckoutStart(appID: link.app.id, productID: link.product.id, sandbox: true, now: clock.now())
-        }
+        let checkoutID = try await service.startSandbox(link: link, given: request.uri.queryParameters["checkout_id"].map(String.init))
         var hidden = [HiddenField(name: "checkout_id", value: checkoutID)]
         for (name, value) in overrides { hidden.append(HiddenField(name: name, value: value)) }
         if let buyer = link.buyer, context.parameters.get("app_user_id") == nil {
@@ -183,7 +152,7 @@ struct CheckoutPageController {
         var params: [String: String] = [:]
         for (name, value) in fields where name.hasPrefix("param.") { params[String(name.dropFirst(6))] = value }
         let app = try Self.overriding(link.app, with: fields, now: clock.now())
-        let completed = try await service.complete(
+        let completed = try await checkout.complete(
             app: link.app, product: link.product, buyer: link.buyer, email: email, sandbox: true, store: .rcBilling,
             storeTransactionID: nil, customParams: params, idempotencyKey: checkoutID
         )

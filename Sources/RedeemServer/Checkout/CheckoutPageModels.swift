@@ -20,6 +20,7 @@ struct SuccessPageModel: PageModel {
     var keepLink = false
     var linkUsed = false
     var linkExpired = false
+    var linkShownBefore = false
     var manageURL: String? = nil
 }
 

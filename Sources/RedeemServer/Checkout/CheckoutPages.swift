@@ -56,6 +56,8 @@ struct CheckoutPages: Sendable {
         case live(RedemptionLink)
         case used
         case expired
+        /// Stripe's return opened again: its link was shown the first time, and is not minted twice.
+        case shownBefore
         /// The app's policy gives this purchase no link.
         case none
     }
@@ -89,6 +91,7 @@ struct CheckoutPages: Sendable {
             page.keepLink = true
         case .used: page.linkUsed = true
         case .expired: page.linkExpired = true
+        case .shownBefore: page.linkShownBefore = true
         case .none: break
         }
         return self.page("purchase-success", page, app: link.app, status: .ok, framing: framing)

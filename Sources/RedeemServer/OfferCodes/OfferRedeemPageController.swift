@@ -8,8 +8,8 @@ import RedeemStore
 /// paid ones go through checkout (the built-in one in sandbox).
 struct OfferRedeemPageController {
     let service: OfferCodeService
+    let flow: OfferClaimFlow
     let pages: CheckoutPages
-    let stripe: StripeSessions?
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/redeem") { try await self.show($0, $1, sandbox: false) }
@@ -45,7 +45,7 @@ struct OfferRedeemPageController {
         }
         page.describe(found, code: code, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage]))
         // A paid offer needs Stripe in production: said before the buyer types anything, in the app's name.
-        if found.offer.isPaid, !sandbox, stripe == nil {
+        if found.offer.isPaid, !sandbox, flow.stripe == nil {
             page.error = Self.notPayable(app)
             return self.page(app: app, status: .serviceUnavailable, page)
         }
@@ -82,96 +82,43 @@ struct OfferRedeemPageController {
         return self.page(app: claim.app, status: status, page)
     }
 
-    /// The form's POST: free offers are granted here; paid ones continue to checkout.
+    /// The form's POST: the claim's next step, decided by the flow, as a page.
     func claim(_ request: Request, _ context: AppRequestContext, sandbox: Bool) async throws -> Response {
         let claim = try await Claim.parse(request, service: service)
-        try await service.countClaim(ip: context.remoteIP, appID: claim.app.id, claimant: claim.claimant)
-        if let done = try await alreadyClaimed(claim, sandbox: sandbox) { return done }
-        let found: FoundOfferCode
-        switch try await service.lookUpClaim(appID: claim.app.id, code: claim.code) {
-        case .failure(let failure):
-            let hidden = claim.hiddenFields.filter { $0.name == "id" || $0.name == "app_user_id" }
-            return codeRefused(app: claim.app, sandbox: sandbox, failure: failure, code: claim.code, hidden: hidden, back: nil)
-        case .success(let value): found = value
-        }
-        guard claim.emailIsValid else {
-            return refused(
-                claim, found: found, request: request, sandbox: sandbox, status: .unprocessableContent,
-                error: CheckoutPages.emailRefused, emailRefused: true)
-        }
-        guard found.offer.isPaid else { return try await grant(claim, found: found, request: request, sandbox: sandbox, payment: nil) }
-        // Decided as the redemption will decide it, before anyone pays for what they cannot have.
-        if let failure = try await service.claimRefusal(
-            appID: claim.app.id, code: claim.code, claimant: claim.claimant, email: claim.email, sandbox: sandbox)
-        {
-            return refused(claim, found: found, request: request, sandbox: sandbox, status: failure.pageStatus, error: failure.webMessage)
-        }
-        guard sandbox else { return try await stripeCheckout(claim, found: found) }
-        let checkout = SandboxCheckoutPage(
-            productName: found.product.displayName ?? found.product.id, price: OfferSummary.text(found.offer, product: found.product),
-            action: "/sandbox/redeem/pay", hidden: claim.hiddenFields + [HiddenField(name: "email", value: claim.email)], email: claim.email,
-            emailLocked: true)
-        return pages.page("sandbox-checkout", checkout, app: claim.app, status: .ok)
+        return try render(try await flow.claim(claim, ip: context.remoteIP, sandbox: sandbox), claim: claim, request: request, sandbox: sandbox)
     }
 
-    /// Production: Stripe Checkout for the offer's price; the webhook redeems the code when the payment succeeds.
-    func stripeCheckout(_ claim: Claim, found: FoundOfferCode) async throws -> Response {
-        guard let stripe else {
-            return page(app: claim.app, status: .serviceUnavailable, error: Self.notPayable(claim.app), sandbox: false)
-        }
-        let base = service.publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        let code = OfferCode.normalize(claim.code) ?? OfferCode.normalizeCustom(claim.code) ?? claim.code
-        let url = try await stripe.createOfferSession(
-            app: claim.app, product: found.product, offer: found.offer, code: code, claimant: claim.claimant, email: claim.email,
-            successURL: "\(base)/checkout/\(claim.app.id)/\(found.product.id)/success?session_id={CHECKOUT_SESSION_ID}",
-            cancelURL: OfferCodeLinks.redeemPageBase(publicURL: service.publicURL, appID: claim.app.id) + code
-        )
-        var response = Response(status: .seeOther)
-        response.headers[.location] = url
-        response.headers[.cacheControl] = "no-store"
-        return response
-    }
-
-    /// The sandbox checkout of a paid offer: no money moves; the purchase carries the offer's price.
+    /// The sandbox checkout of a paid offer.
     @Sendable func pay(_ request: Request, context: AppRequestContext) async throws -> Response {
         let claim = try await Claim.parse(request, service: service)
-        // The address was checked on the page before; a form without a valid one was not made by it.
-        guard claim.emailIsValid else { throw ValidationError(field: "email", reason: "must be an e-mail address") }
-        try await service.countPayment(ip: context.remoteIP)
-        if let done = try await alreadyClaimed(claim, sandbox: true) { return done }
-        guard let (found, price) = try await service.paidOffer(appID: claim.app.id, code: claim.code) else {
-            return page(app: claim.app, status: .notFound, error: OfferRedemptionFailure.invalid.message, sandbox: true)
-        }
-        return try await grant(claim, found: found, request: request, sandbox: true, payment: .init(price: price))
+        return try render(try await flow.pay(claim, ip: context.remoteIP), claim: claim, request: request, sandbox: true)
     }
 
-    /// A repeated submit of a claim that already succeeded: its success step again.
-    func alreadyClaimed(_ claim: Claim, sandbox: Bool) async throws -> Response? {
-        guard let purchase = try await service.earlierClaim(appID: claim.app.id, claimID: claim.claimID) else { return nil }
-        let product = try await service.product(appID: claim.app.id, id: purchase.productID)
-        return try await success(claim, purchase: purchase, product: product, sandbox: sandbox)
-    }
-
-    func success(_ claim: Claim, purchase: Purchase, product: Product, sandbox: Bool) async throws -> Response {
-        let link = try await service.newLink(for: purchase)
-        return try pages.afterPurchase(
-            link: CheckoutLink(app: claim.app, product: product, buyer: claim.buyer),
-            completed: CheckoutService.Completed(purchase: purchase, link: link, buyer: claim.claimant), sandbox: sandbox
-        )
-    }
-
-    /// Redeems for the claim's buyer and shows the success step; a repeated submit shows the first result.
-    func grant(
-        _ claim: Claim, found: FoundOfferCode, request: Request, sandbox: Bool, payment: OfferCodeRedemptionRequest.Payment?
-    ) async throws -> Response {
-        let result = try await service.claimOnWeb(
-            appID: claim.app.id, code: claim.code, claimID: claim.claimID, claimant: claim.claimant, email: claim.email, sandbox: sandbox,
-            payment: payment
-        )
-        switch result {
-        case .success(let purchase): return try await success(claim, purchase: purchase, product: found.product, sandbox: sandbox)
-        case .failure(let failure):
+    func render(_ step: OfferClaimFlow.Step, claim: Claim, request: Request, sandbox: Bool) throws -> Response {
+        switch step {
+        case .codeRefused(let failure):
+            let hidden = claim.hiddenFields.filter { $0.name == "id" || $0.name == "app_user_id" }
+            return codeRefused(app: claim.app, sandbox: sandbox, failure: failure, code: claim.code, hidden: hidden, back: nil)
+        case .emailRefused(let found):
+            return refused(
+                claim, found: found, request: request, sandbox: sandbox, status: .unprocessableContent, error: CheckoutPages.emailRefused,
+                emailRefused: true)
+        case .refused(let found, let failure):
             return refused(claim, found: found, request: request, sandbox: sandbox, status: failure.pageStatus, error: failure.webMessage)
+        case .granted(let purchase, let product, let link):
+            return try pages.afterPurchase(
+                link: CheckoutLink(app: claim.app, product: product, buyer: claim.buyer),
+                completed: CheckoutService.Completed(purchase: purchase, link: link, buyer: claim.claimant), sandbox: sandbox)
+        case .stripe(let url):
+            return CheckoutPages.redirect(to: url)
+        case .sandboxPayment(let found):
+            let checkout = SandboxCheckoutPage(
+                productName: found.product.displayName ?? found.product.id, price: OfferSummary.text(found.offer, product: found.product),
+                action: "/sandbox/redeem/pay", hidden: claim.hiddenFields + [HiddenField(name: "email", value: claim.email)],
+                email: claim.email, emailLocked: true)
+            return pages.page("sandbox-checkout", checkout, app: claim.app, status: .ok)
+        case .notPayable:
+            return page(app: claim.app, status: .serviceUnavailable, error: Self.notPayable(claim.app), sandbox: false)
         }
     }
 

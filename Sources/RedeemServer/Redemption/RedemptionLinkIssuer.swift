@@ -18,6 +18,24 @@ struct RedemptionLinkIssuer: Sendable {
         return link
     }
 
+    /// A link issued once for an occasion (`occasion`, such as Stripe's return from one checkout session).
+    enum Once {
+        case issued(RedemptionLink)
+        /// The occasion had its link already; a second would be a second live link for the same page.
+        case issuedBefore
+        /// The app's policy gives this purchase no link.
+        case none
+    }
+
+    func issueOnce(for purchase: Purchase, occasion: String, now: Date) async throws -> Once {
+        let app = try await store.app(id: purchase.appID)
+        guard let link = make(for: purchase, app: app, now: now) else { return .none }
+        let stored = try await store.issueRedemptionTokenOnce(
+            appID: app.id, purchaseID: purchase.id, tokenHash: SecretToken.hash(link.token), issuedFor: occasion, now: now,
+            expiresAt: link.expiresAt)
+        return stored ? .issued(link) : .issuedBefore
+    }
+
     /// A new link for `purchase` of `app`, not stored yet; nil when the app's policy gives none for its environment.
     func make(for purchase: Purchase, app: App, now: Date) -> RedemptionLink? {
         guard app.redemptionLinkPolicy.allowsLinks(sandbox: purchase.isSandbox) else { return nil }

@@ -14,6 +14,10 @@ public protocol RedemptionLinkStore: Sendable {
     func app(id: String) async throws -> App
     /// Stores a new token (by its hash) for a purchase.
     func issueRedemptionToken(appID: String, purchaseID: String, tokenHash: String, now: Date, expiresAt: Date) async throws
+    /// Stores a token issued for one occasion, unless that occasion has one already (then false).
+    func issueRedemptionTokenOnce(
+        appID: String, purchaseID: String, tokenHash: String, issuedFor: String, now: Date, expiresAt: Date
+    ) async throws -> Bool
 }
 
 /// What the link's browser page reads; it never consumes anything.
