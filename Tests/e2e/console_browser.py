@@ -53,7 +53,7 @@ def offerings_and_attributes(page, base, app):
     shots(page, "8e-product-store-ids")
 
     page.get_by_role("navigation", name=app["name"]).get_by_role("link", name="Offerings", exact=True).click()
-    check("the offerings page opens from the app's tabs, empty", page.url.endswith("/offerings") and "None yet." in page.content(), page.url)
+    check("the offerings page opens from the app's tabs, empty", page.url.endswith("/offerings") and "No offerings yet." in page.content() and "Create one below" in page.content(), page.url)
     page.get_by_text("Create an offering").click()
     page.get_by_label("Identifier (what apps ask for, e.g. default)").fill("default")
     page.get_by_label("Description", exact=True).fill("Pro plans")
@@ -340,6 +340,11 @@ def main():
                   and http("GET", base + f"/admin/v1/apps/{app['id']}/products", key=made_key)[0] == 401)
             shots(page, "10-keys")
             page.get_by_role("link", name="Webhooks").click()
+            empty_text = page.locator("p.empty").all_inner_texts()
+            check("an empty webhooks page says what an endpoint is and what to do next",
+                  any("No endpoints yet" in t and "Add one below" in t for t in empty_text)
+                  and any("No deliveries yet" in t for t in empty_text), empty_text)
+            shots(page, "10b-webhooks-empty")
             page.get_by_text("Add an endpoint").click()
             page.get_by_label("URL (https; http only for localhost)").fill(f"http://127.0.0.1:{free_port()}/nobody-listens")
             page.get_by_role("button", name="Add", exact=True).click()
@@ -354,6 +359,12 @@ def main():
             check("a delivery can be replayed", "queued to be sent again" in page.get_by_role("status").inner_text())
             shots(page, "11-webhooks")
             page.get_by_role("link", name="Offers").click()
+            empty_text = page.locator("p.empty").all_inner_texts()
+            check("an empty offers page says what offers, batches and custom codes are and where to create them",
+                  any("No offers yet" in t and "Create an offer" in t for t in empty_text)
+                  and any("No code batches yet" in t for t in empty_text) and any("No custom codes yet" in t for t in empty_text),
+                  empty_text)
+            shots(page, "11b-offers-empty")
             page.get_by_text("Create an offer").click()
             page.get_by_label("Product", exact=True).select_option("pro_monthly")
             page.get_by_label("Reference name (transactions carry it; unique in the app)").fill("Spring trial")
