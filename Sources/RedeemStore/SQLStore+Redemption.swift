@@ -26,15 +26,18 @@ extension SQLStore {
     /// An operator's new link: the token, its e-mail (unless one went out within `quietPeriod`) and the audit entry,
     /// committed together. Returns whether the e-mail was queued.
     public func issueLink(
-        appID: String, purchaseID: String, tokenHash: String, now: Date, expiresAt: Date, email: QueuedEmail?, quietPeriod: TimeInterval,
+        appID: String, purchaseID: String, tokenHash: String?, now: Date, expiresAt: Date, email: QueuedEmail?, quietPeriod: TimeInterval,
         audit: AuditEntry
     ) async throws -> Bool {
         try await write { connection in
-            try await Self.insertToken(appID: appID, purchaseID: purchaseID, tokenHash: tokenHash, now: now, expiresAt: expiresAt, on: connection)
+            if let tokenHash {
+                try await Self.insertToken(appID: appID, purchaseID: purchaseID, tokenHash: tokenHash, now: now, expiresAt: expiresAt, on: connection)
+            }
             var emailed = false
             if let email { emailed = try await Self.enqueue(email, quietPeriod: quietPeriod, on: connection) }
+            guard tokenHash != nil || emailed else { return false }
             var entry = audit
-            entry.detail = emailed ? "shown and e-mailed" : "shown"
+            entry.detail = tokenHash == nil ? "e-mailed" : emailed ? "shown and e-mailed" : "shown"
             try await Self.insertAudit(entry, on: connection)
             return emailed
         }

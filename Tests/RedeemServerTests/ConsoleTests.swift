@@ -220,8 +220,8 @@ import Testing
         }
     }
 
-    /// "Send a new link": the link is shown once with its QR code, e-mailed through real SMTP, works in the app,
-    /// and the action is audited under the operator's name; without the form token it is refused.
+    /// A new link is one token: shown once with its QR code, or e-mailed through real SMTP (the e-mail mints it); each
+    /// works in the app, and each action is audited under the operator's name; without the form token it is refused.
     @Test(arguments: TestDatabases.available)
     func supportSendsANewLinkThatWorksAndIsAudited(_ backend: TestBackend) async throws {
         try await SMTPTestServer.with { smtp in
@@ -236,21 +236,32 @@ import Testing
                 #expect(try await Self.post(server, path, ["csrf": "forged"], cookie: cookie).status == 403)
                 let search = try await server.send(.get, "/console/apps/\(app.id)", key: nil, headers: [.cookie: cookie])
                 let csrf = String(try #require(search.body.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1))
-                let shown = try await Self.post(server, path, ["csrf": csrf], cookie: cookie)
+                // Shown: one token, on this page only; nothing is e-mailed.
+                let shown = try await Self.post(server, path, ["csrf": csrf, "delivery": "show"], cookie: cookie)
                 #expect(shown.status == 200)
                 #expect(shown.headers[.cacheControl] == "no-store")
                 #expect(shown.body.contains("<svg"), "the QR code")
-                #expect(shown.body.contains("e-mailed to buyer7@example.com"))
+                #expect(shown.body.contains("This is the only new link: it was not e-mailed."))
                 let shownLink = String(try #require(shown.body.firstMatch(of: /https:\/\/pay\.example\.com\/r\/[A-Za-z0-9_-]{43}/)?.output))
+                #expect(await server.deps.mailer?.drain() == 0)
+                // E-mailed: one token, minted by the e-mail; nothing is shown.
+                let linksBefore = try await server.deps.store.redemptionLinks(appID: app.id, purchaseID: purchaseID).count
+                let emailed = try await Self.post(server, path, ["csrf": csrf, "delivery": "email"], cookie: cookie)
+                #expect(emailed.status == 303)
+                #expect(emailed.headers[.location] == "/console/apps/\(app.id)?notice=link-emailed")
                 #expect(await server.deps.mailer?.drain() == 1)
+                #expect(try await server.deps.store.redemptionLinks(appID: app.id, purchaseID: purchaseID).count == linksBefore + 1)
                 let mailed = try EmailFlowTests.link(in: try #require(try smtp.received().first))
-                #expect(mailed != shownLink, "each copy is its own single-use link")
+                #expect(mailed != shownLink)
+                // A second e-mail within the quiet period is refused, not queued.
+                #expect(try await Self.post(server, path, ["csrf": csrf, "delivery": "email"], cookie: cookie).status == 409)
                 for link in [shownLink, mailed] {
                     let redeemed = try await RedemptionAPITests.redeem(server, app, user: "buyer-7", token: String(link.split(separator: "/").last!))
                     #expect(redeemed.status == 200, "\(redeemed.body)")
                 }
                 let audit = try await server.deps.store.auditLog(appID: app.id, limit: 50).filter(\.isSupportAction)
-                #expect(audit.map(\.action) == ["purchase.link"])
+                #expect(audit.map(\.action) == ["purchase.link", "purchase.link"])
+                #expect(Set(audit.compactMap(\.detail)) == ["shown", "e-mailed"])
                 #expect(audit.first?.actor == "operator:help@example.com")
                 #expect(audit.first?.objectID == purchaseID)
             }

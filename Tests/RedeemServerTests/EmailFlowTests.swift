@@ -116,9 +116,34 @@ import Testing
                     let done = try await server.landing(
                         try await server.send(.post, "/sandbox/p/\(app.id)/lifetime/\(buyer)", key: nil, json: body, headers: CheckoutTests.form))
                     #expect(done.status == 200, "\(done.body)")
-                    #expect(done.body.contains("e-mailed this link") == emailed, "\(policy)")
+                    #expect(done.body.contains("e-mailed you a link") == emailed, "\(policy)")
                     #expect(await server.deps.mailer?.drain() == (emailed ? 1 : 0))
                 }
+            }
+        }
+    }
+
+    /// The success page and the receipt carry a link each; once the e-mailed one is redeemed, the reopened success page
+    /// says the purchase was added instead of asking for one more step.
+    @Test(arguments: TestDatabases.available) func theSuccessPageKnowsWhenTheEmailedLinkWasUsed(_ backend: TestBackend) async throws {
+        try await SMTPTestServer.with { smtp in
+            try await TestServer.with(backend, mail: try Self.settings(port: smtp.port)) { server in
+                let app = try await CheckoutTests.shop(server)
+                let page = try await server.send(.get, "/sandbox/p/\(app.id)/lifetime", key: nil)
+                let body = "email=ann%40example.com&checkout_id=\(try CheckoutTests.checkoutID(page))"
+                let paid = try await server.send(.post, "/sandbox/p/\(app.id)/lifetime", key: nil, json: body, headers: CheckoutTests.form)
+                let done = try #require(paid.headers[.location])
+                #expect(done.hasPrefix("/checkout/done/"))
+                #expect(try await server.send(.get, done, key: nil).body.contains("redemption_token="))
+                #expect(await server.deps.mailer?.drain() == 1)
+                let mailed = try Self.link(in: try #require(try smtp.received().first))
+                #expect(!done.hasSuffix(String(mailed.split(separator: "/").last!)), "two copies, two tokens")
+                let redeemed = try await RedemptionAPITests.redeem(server, app, user: "ann-phone", token: String(mailed.split(separator: "/").last!))
+                #expect(redeemed.status == 200, "\(redeemed.body)")
+                let reopened = try await server.send(.get, done, key: nil)
+                #expect(reopened.status == 200)
+                #expect(reopened.body.contains("Already added to"))
+                #expect(!reopened.body.contains("redemption_token="))
             }
         }
     }

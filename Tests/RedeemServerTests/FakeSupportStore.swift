@@ -9,7 +9,7 @@ import RedeemStore
 actor FakeSupportStore: SupportStore {
     /// One write the service asked for.
     enum Write: Equatable {
-        case issueLink(purchaseID: String, tokenHash: String, expiresAt: Date, email: QueuedEmail?, quietPeriod: TimeInterval)
+        case issueLink(purchaseID: String, tokenHash: String?, expiresAt: Date, email: QueuedEmail?, quietPeriod: TimeInterval)
         case refund(purchaseID: String)
         case setRenewal(purchaseID: String, renews: Bool)
         case recordRequest
@@ -73,9 +73,11 @@ actor FakeSupportStore: SupportStore {
     // MARK: Writes
 
     func issueLink(
-        appID: String, purchaseID: String, tokenHash: String, now: Date, expiresAt: Date, email: QueuedEmail?, quietPeriod: TimeInterval,
+        appID: String, purchaseID: String, tokenHash: String?, now: Date, expiresAt: Date, email: QueuedEmail?, quietPeriod: TimeInterval,
         audit: AuditEntry
     ) async throws -> Bool {
+        // As the SQL store: neither a token nor an e-mail writes nothing.
+        guard tokenHash != nil || email != nil else { return false }
         record(.issueLink(purchaseID: purchaseID, tokenHash: tokenHash, expiresAt: expiresAt, email: email, quietPeriod: quietPeriod), audit)
         return email != nil
     }

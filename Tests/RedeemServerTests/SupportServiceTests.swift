@@ -92,6 +92,35 @@ import Testing
         #expect(await store.writes.isEmpty)
     }
 
+    /// A new link is one token: shown only (no e-mail), or e-mailed only (no token now; the e-mail mints it).
+    @Test func aNewLinkIsOneTokenShownOrEmailed() async throws {
+        await addApp()
+        await store.add(purchase("pur_1", sandbox: true, email: "buyer@example.com"))
+        await store.add(purchase("pur_3", sandbox: true, email: nil))
+        let service = try service(mail: true)
+
+        let shown = try await service.sendNewLink(appID: "app_1", purchaseID: "pur_1", actor: Self.actor, emailing: false)
+        #expect(!shown.emailed)
+        let purchase = try await service.emailNewLink(appID: "app_1", purchaseID: "pur_1", actor: Self.actor)
+        #expect(purchase.id == "pur_1")
+        let writes = await store.writes
+        try #require(writes.count == 2)
+        guard case .issueLink(_, let shownHash, _, let shownEmail, _) = writes[0].write,
+            case .issueLink(_, let mailedHash, _, let mailedEmail, _) = writes[1].write
+        else {
+            Issue.record("expected two issueLink writes, got \(writes.map(\.write))")
+            return
+        }
+        #expect(shownHash == SecretToken.hash(shown.link.token) && shownEmail == nil)
+        #expect(mailedHash == nil && mailedEmail?.kind == .newLink && mailedEmail?.recipient == "buyer@example.com")
+
+        let refused = await #expect(throws: APIError.self) {
+            try await service.emailNewLink(appID: "app_1", purchaseID: "pur_3", actor: Self.actor)
+        }
+        #expect(refused?.code == ErrorCode.conflict.rawValue && refused?.message.contains("no address") == true)
+        #expect(await store.writes.count == 2)
+    }
+
     @Test func aNewLinkIsStoredOnlyAsItsTokensHashWithItsEmail() async throws {
         await addApp()
         await addApp("app_nolinks", policy: .disabled)

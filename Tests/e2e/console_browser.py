@@ -238,16 +238,30 @@ def main():
             customer_url = page.url
             shots(page, "5-customer")
             check("support sees no Refund button", page.get_by_role("button", name="Refund").count() == 0)
-            page.get_by_role("button", name="Send a new link").click()
+            page.get_by_role("button", name="Show a new link").click()
             shown = page.locator("#https-url").inner_text()
-            check("a new link is shown once, with its QR code", shown.startswith(base + "/r/") and page.locator("figure.qr svg").count() == 1, shown)
+            check("a new link is shown once, with its QR code, and said to be the only one",
+                  shown.startswith(base + "/r/") and page.locator("figure.qr svg").count() == 1
+                  and "This is the only new link: it was not e-mailed." in page.content(), shown)
             shots(page, "6-new-link")
             status, _ = http("POST", base + "/v1/subscribers/redeem_purchase", key=app["keys"]["public_production"],
                              body={"app_user_id": "phone-user-1", "redemption_token": shown.rsplit("/", 1)[-1]})
-            check("the link support sent redeems in the app", status == 200, status)
-            mailed = [m for m in mails_to("Buyer@Example.com", 1) if "/r/" in json.dumps(m["parts"])]
+            check("the link support showed redeems in the app", status == 200, status)
+            page.goto(customer_url)
+            links_before = page.get_by_role("list", name="Redemption links").locator("li").count()
+            mails_before = len(mails_to("Buyer@Example.com", 0))
+            page.get_by_role("button", name="E-mail a new link").click()
+            page.wait_for_load_state()
+            check("e-mailing a new link says so, and shows no link", "on its way to the purchase's e-mail address" in
+                  page.get_by_role("status").inner_text() and page.locator("#https-url").count() == 0, page.url)
+            shots(page, "6a-link-emailed")
+            mailed = mails_to("Buyer@Example.com", mails_before + 1)[mails_before:]
             check("the new link was e-mailed through the real SMTP server", any(base + "/r/" in p["text"] for m in mailed for p in m["parts"]),
                   [m["subject"] for m in mailed])
+            page.goto(customer_url)
+            check("the e-mail's link is the one new token (one more link in the timeline)",
+                  page.get_by_role("list", name="Redemption links").locator("li").count() == links_before + 1,
+                  page.get_by_role("list", name="Redemption links").all_inner_texts())
 
             page.goto(customer_url)
             emails = page.get_by_role("list", name="E-mails").locator("li")
@@ -361,7 +375,7 @@ def main():
             page.get_by_role("link", name="Offers").click()
             empty_text = page.locator("p.empty").all_inner_texts()
             check("an empty offers page says what offers, batches and custom codes are and where to create them",
-                  any("No offers yet" in t and "Create an offer" in t for t in empty_text)
+                  any("No offers yet" in t and "Create one with the form below" in t for t in empty_text)
                   and any("No code batches yet" in t for t in empty_text) and any("No custom codes yet" in t for t in empty_text),
                   empty_text)
             shots(page, "11b-offers-empty")

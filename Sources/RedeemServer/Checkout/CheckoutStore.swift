@@ -17,6 +17,8 @@ protocol CheckoutStore: Sendable {
     func purchase(appID: String, id: String) async throws -> Purchase
     /// The purchase and state of a redemption link, for the success page reopened by its link.
     func redemptionTokenState(tokenHash: String) async throws -> RedemptionTokenState?
+    /// A purchase's links, to tell whether any of them (the e-mailed one, say) was redeemed.
+    func redemptionLinks(appID: String, purchaseID: String) async throws -> [IssuedLink]
     func createWebCheckout(_ checkout: WebCheckout) async throws
     func webCheckout(appID: String?, id: String) async throws -> WebCheckout?
     func advanceWebCheckout(id: String, to status: WebCheckout.Status, now: Date) async throws

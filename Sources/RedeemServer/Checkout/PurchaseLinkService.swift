@@ -61,7 +61,8 @@ struct PurchaseLinkService: Sendable {
         }
     }
 
-    /// The success page reopened by the link it shows: the purchase and the link's state. Consumes nothing.
+    /// The success page reopened by the link it shows: the purchase and the link's state, used once the purchase was
+    /// redeemed through any of its links (the receipt e-mail carries another). Consumes nothing.
     func reopened(token: String, format: BuyerFormat) async throws -> (link: CheckoutLink, purchase: Purchase, shown: CheckoutPages.LinkShown) {
         guard RedemptionLink.isWellFormed(token), let state = try await store.redemptionTokenState(tokenHash: SecretToken.hash(token)) else {
             throw APIError.notFound("This page’s address is incomplete. Open the link from your receipt e-mail, or sign in to your account.")
@@ -70,8 +71,11 @@ struct PurchaseLinkService: Sendable {
         let purchase = try await store.purchase(appID: app.id, id: state.purchaseID)
         let product = try await store.product(appID: app.id, id: purchase.productID)
         let now = clock.now()
+        let redeemedElsewhere =
+            state.consumedAt == nil && state.expiresAt > now
+            ? try await store.redemptionLinks(appID: app.id, purchaseID: purchase.id).contains { $0.redeemedAt != nil } : false
         let shown: CheckoutPages.LinkShown =
-            if state.consumedAt != nil {
+            if state.consumedAt != nil || redeemedElsewhere {
                 .used
             } else if state.expiresAt <= now {
                 .expired

@@ -39,7 +39,7 @@ enum ConsolePresenter {
             attributes: view.attributes.map(attribute),
             entitlements: entitlements, noEntitlements: entitlements.isEmpty,
             purchases: view.purchases.reversed().map {
-                purchase($0, now: now, productName: view.productNames[$0.purchase.productID], stripeOn: view.stripeOn)
+                purchase($0, now: now, productName: view.productNames[$0.purchase.productID], stripeOn: view.stripeOn, mailOn: view.mailOn)
             },
             noPurchases: view.purchases.isEmpty,
             grantEntitlements: view.entitlementIDs, mayGrant: !view.entitlementIDs.isEmpty,
@@ -49,7 +49,7 @@ enum ConsolePresenter {
     }
 
     static func purchase(
-        _ detail: SupportService.PurchaseDetail, now: Date, productName: String? = nil, stripeOn: Bool = true
+        _ detail: SupportService.PurchaseDetail, now: Date, productName: String? = nil, stripeOn: Bool = true, mailOn: Bool = false
     ) -> CustomerPage.PurchaseRow {
         let purchase = detail.purchase
         return CustomerPage.PurchaseRow(
@@ -66,6 +66,7 @@ enum ConsolePresenter {
             revocable: PromotionalGrant.revokeRefusal(purchase, now: now) == nil,
             transferable: purchase.store != .promotional && purchase.refundedAt == nil,
             linkable: purchase.store != .promotional && purchase.refundedAt == nil,
+            emailable: mailOn && purchase.email != nil,
             attempts: detail.attempts.map {
                 CustomerPage.Attempt(at: date($0.createdAt), appUserID: $0.appUserID, outcome: outcome($0.outcome))
             },

@@ -172,6 +172,8 @@ struct ConsoleService: Sendable {
         let productNames: [String: String]
         /// Whether Stripe is configured: refunds and renewal changes of Stripe purchases go through it.
         let stripeOn: Bool
+        /// Whether e-mail is on: a new link may be e-mailed rather than shown.
+        let mailOn: Bool
     }
 
     func customer(appID: String, id: String) async throws -> CustomerView {
@@ -187,6 +189,6 @@ struct ConsoleService: Sendable {
         for product in try await store.products(appID: appID) { names[product.id] = product.displayName }
         return CustomerView(
             customer: customer, info: info, attributes: attributes, purchases: purchases, entitlementIDs: entitlements, productNames: names,
-            stripeOn: support.stripe != nil)
+            stripeOn: support.stripe != nil, mailOn: support.emailQueue.mail != nil)
     }
 }

@@ -49,13 +49,18 @@ struct ConsoleSupportController {
         return pages.page("console-customer", context: context, values)
     }
 
-    /// Issues a new link for a purchase, e-mails it, and shows it once with its QR code. Any role may.
+    /// A new link for a purchase, one token either way: e-mailed to the purchase's address (`delivery=email`; the e-mail
+    /// mints it), or shown once here with its QR code. Any role may.
     @Sendable func newLink(_ request: Request, context: ConsoleContext) async throws -> Response {
         let appID = try context.appID
         try context.require(.sendLink, "send links")
-        let sent = try await service.support.sendNewLink(
-            appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), actor: context.session.actor)
+        let purchaseID = try context.parameters.decoded("purchase_id")
         let back = context.form["customer_id"].map { ConsolePresenter.customerURL(appID: appID, customerID: $0) } ?? "/console/apps/\(appID)"
+        if context.form["delivery"] == "email" {
+            _ = try await service.support.emailNewLink(appID: appID, purchaseID: purchaseID, actor: context.session.actor)
+            return ConsolePages.redirect(ConsolePages.noticeURL(back, .linkEmailed))
+        }
+        let sent = try await service.support.sendNewLink(appID: appID, purchaseID: purchaseID, actor: context.session.actor, emailing: false)
         let values = NewLinkPage(
             purchaseID: sent.purchase.id, httpsURL: sent.link.httpsURL, schemeURL: sent.link.customSchemeURL,
             expires: ConsolePresenter.date(sent.link.expiresAt), emailed: sent.emailed, back: back,

@@ -93,6 +93,8 @@ struct CustomerPage: PageModel {
         let revocable: Bool
         let transferable: Bool
         let linkable: Bool
+        /// A new link may go by e-mail (e-mail is on and the purchase has an address).
+        let emailable: Bool
         let attempts: [Attempt]
         let links: [Link]
         let emails: [Email]

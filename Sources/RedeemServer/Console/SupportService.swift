@@ -39,20 +39,40 @@ public struct SupportService: Sendable {
         public let emailed: Bool
     }
 
-    public func sendNewLink(appID: String, purchaseID: String, actor: String) async throws -> NewLink {
+    /// `emailing` false: the link is only shown (the console's "Show a new link", the portal), so it is the one token.
+    public func sendNewLink(appID: String, purchaseID: String, actor: String, emailing: Bool = true) async throws -> NewLink {
         let purchase = try await store.purchase(appID: appID, id: purchaseID)
         let app = try await store.app(id: appID)
         let now = clock.now()
-        guard let link = links.make(for: purchase, app: app, now: now) else {
-            throw APIError.conflict("This app's redemption-link policy gives no links for this purchase.")
-        }
+        guard let link = links.make(for: purchase, app: app, now: now) else { throw Self.noLinks }
         let emailed = try await store.issueLink(
             appID: appID, purchaseID: purchase.id, tokenHash: SecretToken.hash(link.token), now: now, expiresAt: link.expiresAt,
-            email: emailQueue.email(.newLink, for: purchase, app: app), quietPeriod: emailQueue.newLinkQuietPeriod,
+            email: emailing ? emailQueue.email(.newLink, for: purchase, app: app) : nil, quietPeriod: emailQueue.newLinkQuietPeriod,
             audit: AuditEntry(at: now, actor: actor, action: "purchase.link", objectType: "purchase", objectID: purchase.id, appID: appID))
         if emailed { emailQueue.wake() }
         return NewLink(purchase: purchase, link: link, emailed: emailed)
     }
+
+    /// A new link by e-mail only: the e-mail mints it when sent, so the buyer's link is the one token (nothing is shown).
+    public func emailNewLink(appID: String, purchaseID: String, actor: String) async throws -> Purchase {
+        let purchase = try await store.purchase(appID: appID, id: purchaseID)
+        let app = try await store.app(id: appID)
+        let now = clock.now()
+        guard links.make(for: purchase, app: app, now: now) != nil else { throw Self.noLinks }
+        guard let email = emailQueue.email(.newLink, for: purchase, app: app) else {
+            throw APIError.conflict("No e-mail can go out for this purchase: e-mail is off here, or it has no address. Show a new link instead.")
+        }
+        let queued = try await store.issueLink(
+            appID: appID, purchaseID: purchase.id, tokenHash: nil, now: now, expiresAt: now, email: email, quietPeriod: emailQueue.newLinkQuietPeriod,
+            audit: AuditEntry(at: now, actor: actor, action: "purchase.link", objectType: "purchase", objectID: purchase.id, appID: appID))
+        guard queued else {
+            throw APIError.conflict("A link was e-mailed to this address a moment ago. Wait a few minutes before sending another, or show one here.")
+        }
+        emailQueue.wake()
+        return purchase
+    }
+
+    static let noLinks = APIError.conflict("This app's redemption-link policy gives no links for this purchase.")
 
     /// What a refund or cancellation did: applied here, or asked of Stripe (whose webhook applies it).
     public struct Outcome: Sendable {

@@ -12,9 +12,10 @@ protocol SupportStore: Sendable {
     func purchases(customerID: String) async throws -> [Purchase]
     func purchase(appID: String, id: String) async throws -> Purchase
 
-    /// A new link's token, its e-mail and the audit entry, in one transaction; whether the e-mail was queued.
+    /// A new link's token (nil: the e-mail mints the only one when it is sent), its e-mail and the audit entry, in one
+    /// transaction; whether the e-mail was queued. Nothing is written when there is neither.
     func issueLink(
-        appID: String, purchaseID: String, tokenHash: String, now: Date, expiresAt: Date, email: QueuedEmail?, quietPeriod: TimeInterval,
+        appID: String, purchaseID: String, tokenHash: String?, now: Date, expiresAt: Date, email: QueuedEmail?, quietPeriod: TimeInterval,
         audit: AuditEntry
     ) async throws -> Bool
     func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> Purchase

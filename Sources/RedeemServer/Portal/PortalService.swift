@@ -84,7 +84,8 @@ struct PortalService: Sendable {
 
     func newLink(_ session: Session, purchaseID: String) async throws -> SupportService.NewLink {
         let purchase = try await owned(session, purchaseID: purchaseID)
-        return try await support.sendNewLink(appID: session.appID, purchaseID: purchase.id, actor: Self.actor)
+        // The buyer is on the page that shows it: one token, not a second one by e-mail.
+        return try await support.sendNewLink(appID: session.appID, purchaseID: purchase.id, actor: Self.actor, emailing: false)
     }
 
     func cancel(_ session: Session, purchaseID: String) async throws -> SupportService.Outcome {
