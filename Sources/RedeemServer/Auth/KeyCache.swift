@@ -53,4 +53,16 @@ public final class KeyCache: Sendable {
     func restoreUses(_ uses: [String: Date]) {
         state.withLockedValue { state in state.uses.merge(uses) { max($0, $1) } }
     }
+
+    /// Writes the uses gathered so far; on failure they are kept for the next call, and the error is thrown.
+    func writeUses() async throws {
+        let uses = takeUses()
+        guard !uses.isEmpty else { return }
+        do {
+            try await store.recordKeyUses(uses)
+        } catch {
+            restoreUses(uses)
+            throw error
+        }
+    }
 }

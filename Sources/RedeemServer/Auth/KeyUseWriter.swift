@@ -22,12 +22,9 @@ public struct KeyUseWriter: Service {
 
     /// Writes the uses gathered so far; on failure they wait for the next pass.
     public func flush() async {
-        let uses = cache.takeUses()
-        guard !uses.isEmpty else { return }
         do {
-            try await cache.store.recordKeyUses(uses)
+            try await cache.writeUses()
         } catch {
-            cache.restoreUses(uses)
             logger.warning("could not record key uses", metadata: ["error": "\(error)"])
         }
     }
