@@ -44,7 +44,7 @@ import Testing
             let done = try await server.landing(posted)
             #expect(done.status == 200)
             #expect(done.headers[.cacheControl] == "no-store")
-            #expect(done.body.contains("Thank you"))
+            #expect(done.body.contains("Thank you for your purchase"))
             #expect(!done.body.contains("e-mailed you a link"))  // no SMTP in this test, so nothing was sent
             let link = try #require(done.body.firstMatch(of: /https:\/\/pay\.example\.com\/r\/([A-Za-z0-9_-]{43})/))
             #expect(done.body.contains("\(app.scheme)://redeem_web_purchase?redemption_token=\(link.output.1)"))

@@ -32,6 +32,8 @@ import Testing
             let oneTime = try await OfferCodeAPITests.batch(server, app, offer: offer, count: 1)
             let first = try await Self.claim(server, app, code: oneTime[0], email: "ann@example.com")
             #expect(first.body.contains("Thank you"), "\(first.body)")
+            // A free trial claimed: nothing was bought, so the page does not thank for a purchase.
+            #expect(first.body.contains("<h1>It’s yours</h1>") && !first.body.contains("Thank you for your purchase"))
             // The same person again, with a custom code and the address in another case: refused, in words, form kept.
             let again = try await Self.claim(server, app, code: "SPRING", email: "Ann@Example.com")
             #expect(again.status == 409)

@@ -11,6 +11,8 @@ struct SuccessPageModel: PageModel {
     let email: String
     let purchaseDate: String
     let emailed: Bool
+    /// Nothing was paid (a free offer claimed): no thanks for a purchase.
+    var free = false
     var customSchemeURL: String? = nil
     var httpsURL: String? = nil
     var qrSVG: String? = nil

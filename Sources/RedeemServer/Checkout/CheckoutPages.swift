@@ -78,7 +78,8 @@ struct CheckoutPages: Sendable {
             // What was paid: the product's price and period in words, or what an offer charged.
             price: purchase.price.map { $0 == link.product.price ? link.format.product(link.product) : link.format.price($0) } ?? "Free",
             email: purchase.email ?? "", purchaseDate: link.format.day(purchase.purchaseDate),
-            emailed: emailOn && EmailQueue.mails(purchase, app: link.app), manageURL: manageURL)
+            emailed: emailOn && EmailQueue.mails(purchase, app: link.app), free: purchase.price.map { $0.amountMicros == 0 } ?? true,
+            manageURL: manageURL)
         switch shown {
         case .live(let redemption):
             page.customSchemeURL = redemption.customSchemeURL
