@@ -3,10 +3,10 @@
 (2) custom-code redemptions (each request a new app user, so each is a real redemption with its purchase, quota count,
 one-per-customer record and CustomerInfo answer) against the redemption benchmark's single-UPDATE baseline, in the same
 run, with wrk on loopback. SQLite, and PostgreSQL when REDEEM_BENCH_POSTGRES_URL is set."""
-import json, os, re, sys, tempfile, time, uuid
+import contextlib, json, os, re, statistics, subprocess, sys, tempfile, time, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import CONNECTIONS, DURATION, GENEROUS_LIMITS, cli, postgres_database, serve, wrk  # noqa: E402
+from common import BIN, CONNECTIONS, DURATION, GENEROUS_LIMITS, cli, postgres_database, serve, wrk  # noqa: E402
 
 CODES = int(os.environ.get("REDEEM_BENCH_CODES", "1000000"))
 
@@ -21,21 +21,46 @@ def setup(env):
     return app, offer
 
 
-def generation(label, database_url):
+RUNS = int(os.environ.get("REDEEM_BENCH_RUNS", "5"))
+
+
+def generate_once(database_url):
+    """One `codes generate` of CODES codes into a fresh database: (seconds it reports, whole command's seconds, peak RSS
+    in MB from /usr/bin/time -v)."""
     env = {"REDEEM_DATABASE_URL": database_url}
     _, offer = setup(env)
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "codes.csv")
         started = time.time()
-        printed = cli(["codes", "generate", "--offer", offer["id"], "--count", str(CODES), "--out", out, "--quiet",
-                       "--public-url", "https://redeem.example.com"], env)
+        run = subprocess.run(["/usr/bin/time", "-v", BIN, "codes", "generate", "--offer", offer["id"], "--count", str(CODES),
+                              "--out", out, "--quiet", "--public-url", "https://redeem.example.com"],
+                             capture_output=True, text=True, env={**os.environ, **env}, check=True)
         total = time.time() - started
-        inner = float(re.search(r"in ([\d.]+) s", printed).group(1))
+        inner = float(re.search(r"in ([\d.]+) s", run.stdout).group(1))
+        rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr).group(1)) / 1024
         with open(out) as f:
             lines = sum(1 for _ in f) - 1
     assert lines == CODES, f"{lines} codes in the file"
-    print(f"| {label} | {CODES:,} | {inner:.1f} s | {total:.1f} s |")
+    return inner, total, rss
+
+
+def generation(label, make_database):
+    """RUNS runs, each into a fresh database; prints each and the medians."""
+    runs = []
+    for _ in range(RUNS):
+        with make_database() as url:
+            runs.append(generate_once(url))
+    for inner, total, rss in runs:
+        print(f"  ({label} run: {inner:.1f} s reported, {total:.2f} s whole command, {rss:.0f} MB peak RSS)")
+    median = [statistics.median(column) for column in zip(*runs)]
+    print(f"| {label} | {CODES:,} | {median[0]:.1f} s | {median[1]:.2f} s | {median[2]:.0f} MB |")
     sys.stdout.flush()
+
+
+@contextlib.contextmanager
+def sqlite_database():
+    with tempfile.TemporaryDirectory() as tmp:
+        yield f"sqlite://{tmp}/gen.sqlite"
 
 
 def redemption(label, database_url):
@@ -66,10 +91,14 @@ def each_backend(name, body):
             body("PostgreSQL", url)
 
 
-print("One-time codes: generated, hashed, written to CSV and stored (one transaction)\n")
-print("| backend | codes | generate + store + export | whole command |")
-print("|---|---|---|---|")
-each_backend("gen", generation)
+print(f"One-time codes: generated, hashed, written to CSV and stored (one transaction); median of {RUNS} runs\n")
+print("| backend | codes | generate + store + export | whole command | peak RSS |")
+print("|---|---|---|---|---|")
+generation("SQLite", sqlite_database)
+if os.environ.get("REDEEM_BENCH_POSTGRES_URL"):
+    generation("PostgreSQL", lambda: postgres_database(os.environ["REDEEM_BENCH_POSTGRES_URL"], "offer_bench_gen"))
+if os.environ.get("REDEEM_BENCH_ONLY_GENERATION"):
+    sys.exit(0)
 print(f"\nCustom-code redemptions vs the single-statement baseline (wrk -t1 -c{CONNECTIONS} -d{DURATION}s)\n")
 print("| backend | route | req/s | p50 ms | p99 ms | ratio |")
 print("|---|---|---|---|---|---|")

@@ -1,5 +1,38 @@
 import Foundation
 import RedeemCore
+import Synchronization
+
+/// A batch's code hashes (lowercase hex SHA-256), handed to the store a chunk at a time. Hashes in ascending order
+/// across the chunks insert fastest (appends to the key's B-tree).
+public protocol CodeHashChunks: Sendable {
+    /// Starts again from the first chunk (a transaction the database aborted runs again).
+    func rewind() async throws
+    /// The next chunk, or nil when all were handed over.
+    func next() async throws -> [String]?
+}
+
+/// Hashes already in memory, as chunks of `chunkSize`.
+public final class CodeHashList: CodeHashChunks {
+    let hashes: [String]
+    let chunkSize: Int
+    private let position = Mutex(0)
+
+    public init(_ hashes: [String], chunkSize: Int = 50_000) {
+        self.hashes = hashes
+        self.chunkSize = max(1, chunkSize)
+    }
+
+    public func rewind() { position.withLock { $0 = 0 } }
+
+    public func next() -> [String]? {
+        position.withLock { start in
+            guard start < hashes.count else { return nil }
+            let end = min(hashes.count, start + chunkSize)
+            defer { start = end }
+            return Array(hashes[start..<end])
+        }
+    }
+}
 
 extension SQLStore {
     /// Stores a batch and its codes' hashes in one transaction: all of them or none.
@@ -7,30 +40,62 @@ extension SQLStore {
     public func createCodeBatch(
         _ batch: OfferCodeBatch, codeHashes: [String], audit: AuditEntry? = nil, progress: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
+        var batch = batch
+        batch.count = codeHashes.count
+        try await createCodeBatch(batch, hashes: CodeHashList(codeHashes), audit: audit, progress: progress)
+    }
+
+    /// Stores a batch and its `batch.count` codes' hashes, read a chunk at a time from `hashes`, in one transaction with
+    /// `audit`: all of them or none (a chunk that fails, a duplicate code, or a count that does not match leaves nothing).
+    /// SQLite gets multi-row INSERTs, PostgreSQL a `COPY … FROM STDIN` per chunk. `progress` gets the number stored so far.
+    public func createCodeBatch(
+        _ batch: OfferCodeBatch, hashes: some CodeHashChunks, audit: AuditEntry? = nil, progress: @escaping @Sendable (Int) -> Void = { _ in }
+    ) async throws {
         try await write(audit: audit) { connection in
+            try await hashes.rewind()
             _ = try await Self.offer(appID: batch.appID, id: batch.offerID, on: connection)
             try await connection.query(
                 """
                 INSERT INTO offer_code_batches (id, app_id, offer_id, code_count, expires_at, active, created_at)
-                VALUES (\(batch.id), \(batch.appID), \(batch.offerID), \(codeHashes.count), \(batch.expiresAt), \(batch.isActive),
+                VALUES (\(batch.id), \(batch.appID), \(batch.offerID), \(batch.count), \(batch.expiresAt), \(batch.isActive),
                     \(batch.createdAt))
                 """)
-            let chunk = 1000
-            for start in stride(from: 0, to: codeHashes.count, by: chunk) {
-                let end = min(codeHashes.count, start + chunk)
-                var sql: SQL = "INSERT INTO offer_codes (code_hash, batch_id) VALUES "
-                sql.binds.reserveCapacity((end - start) + 1)
-                sql.binds.append(.text(batch.id))
-                var text = ""
-                text.reserveCapacity((end - start) * 12)
-                for i in start..<end {
-                    sql.binds.append(.text(codeHashes[i]))
-                    text += i == start ? "($\(sql.binds.count), $1)" : ", ($\(sql.binds.count), $1)"
+            var stored = 0
+            var pending = try await hashes.next()
+            while let chunk = pending, stored + chunk.count <= batch.count {
+                // The next chunk is read while this one is inserted.
+                async let following = hashes.next()
+                if let postgres = connection as? PostgresSession {
+                    try await postgres.copyCodeHashes(chunk, batchID: batch.id)
+                } else {
+                    try await Self.insertCodeHashes(chunk, batchID: batch.id, on: connection)
                 }
-                sql.text += text
-                try await connection.query(sql)
-                progress(end)
+                stored += chunk.count
+                progress(stored)
+                pending = try await following
             }
+            guard stored == batch.count else {
+                throw StoreError.conflict("the batch has \(batch.count) codes but \(stored) or more were handed over")
+            }
+        }
+    }
+
+    /// Multi-row INSERTs of 1,000 rows (one prepared statement, reused).
+    static func insertCodeHashes(_ hashes: [String], batchID: String, on connection: any SQLConnection) async throws {
+        let rows = 1000
+        for start in stride(from: 0, to: hashes.count, by: rows) {
+            let end = min(hashes.count, start + rows)
+            var sql: SQL = "INSERT INTO offer_codes (code_hash, batch_id) VALUES "
+            sql.binds.reserveCapacity((end - start) + 1)
+            sql.binds.append(.text(batchID))
+            var text = ""
+            text.reserveCapacity((end - start) * 12)
+            for i in start..<end {
+                sql.binds.append(.text(hashes[i]))
+                text += i == start ? "($\(sql.binds.count), $1)" : ", ($\(sql.binds.count), $1)"
+            }
+            sql.text += text
+            try await connection.query(sql)
         }
     }
 

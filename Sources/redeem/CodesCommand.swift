@@ -70,14 +70,12 @@ struct Codes: AsyncParsableCommand {
                 } else {
                     batchID = try await target.database.withAdmin { admin in
                         let appID = try await admin.store.offer(id: offer).appID
+                        // Written a chunk at a time; the file is complete on disk before any code is stored, and gets
+                        // its name once they are.
                         return try await admin.generateCodes(
-                            appID: appID, offerID: offer, count: count, length: length, expiresAt: expiresAt, progress: progress.report
-                        ) { batch in
-                            // The file is complete on disk before any code is stored; it gets its name once they are.
-                            try Data(batch.csv(publicURL: base).utf8).write(to: partial)
-                            progress.report("written", count)
-                        }
-                    }.batch.id
+                            appID: appID, offerID: offer, count: count, length: length, expiresAt: expiresAt,
+                            into: CodeCSVFile(url: partial, publicURL: base), progress: progress.report)
+                    }.id
                 }
                 try FileManager.default.moveItem(at: partial, to: destination)
             } catch {
@@ -227,9 +225,7 @@ final class Progress: Sendable {
     }
 
     @Sendable func report(_ phase: String, _ done: Int) {
-        // Stores report every 1,000 codes; print about every 5%.
-        let step = max(total / 20, 1000)
-        guard !quiet, phase != "stored" || done == total || done % step < 1000 else { return }
+        guard !quiet else { return }
         let percent = total == 0 ? 100 : done * 100 / total
         FileHandle.standardError.write(Data("\r\(phase) \(done)/\(total) (\(percent)%)\u{1B}[K".utf8))
     }

@@ -104,30 +104,50 @@ extension AdminService {
             appID: appID, id: id, active: active, audit: try audit(active ? "offer.activate" : "offer.deactivate", "offer", id, appID: appID))
     }
 
-    /// Generates `count` one-time codes for an offer and stores their hashes. `progress` hears the phase and a count.
-    /// `beforeStoring` gets the codes first (to write them somewhere safe): when it throws, nothing is stored.
+    /// Generates `count` one-time codes for an offer, writes them to `output` and stores their hashes, a chunk of
+    /// `chunkSize` at a time so that memory holds a chunk, not the batch: each chunk is drawn, written, hashed and kept
+    /// as a sorted run of digests in a temporary file; once every code is written (and `output` has made them safe), the
+    /// runs are merged into the store in ascending order, in one transaction with the audit entry. When writing throws,
+    /// nothing is stored. `progress` hears "generated" and "stored" with a count.
+    @discardableResult
     public func generateCodes(
-        appID: String, offerID: String, count: Int, length: Int = 16, expiresAt: Date,
-        progress: @escaping @Sendable (_ phase: String, _ done: Int) -> Void = { _, _ in },
-        beforeStoring: (GeneratedCodeBatch) throws -> Void = { _ in }
-    ) async throws -> GeneratedCodeBatch {
+        appID: String, offerID: String, count: Int, length: Int = 16, expiresAt: Date, chunkSize: Int = 50_000,
+        into output: some CodeBatchOutput, progress: @escaping @Sendable (_ phase: String, _ done: Int) -> Void = { _, _ in }
+    ) async throws -> OfferCodeBatch {
         let now = clock.now()
         try OfferCodeBatch.validate(count: count, expiresAt: expiresAt, now: now)
         guard OfferCode.lengths.contains(length) else { throw ValidationError(field: "length", reason: "must be 16, 17 or 18") }
         _ = try await store.offer(appID: appID, id: offerID)
         let batch = OfferCodeBatch(
             id: Identifier.make(prefix: "batch"), appID: appID, offerID: offerID, count: count, expiresAt: expiresAt, createdAt: now)
+        let chunkSize = max(1, chunkSize)
         for attempt in 1...2 {
-            let codes = OfferCode.generate(count: count, length: length)
-            progress("generated", count)
-            let hashes = Self.sortedHashes(codes)
-            progress("hashed", count)
-            let generated = GeneratedCodeBatch(batch: batch, codes: codes)
-            try beforeStoring(generated)
+            // The store takes smaller chunks than are drawn: two are in memory at a time (one read, one written).
+            let runs = try SortedDigestRuns(chunkSize: min(chunkSize, 10_000))
+            defer { runs.remove() }
+            try output.start(batch)
+            // The next chunk is drawn, hashed and sorted while this one is written: two cores.
+            let draw = { @Sendable (size: Int) -> (OfferCodeChunk, [CodeDigest]) in
+                var rng = BufferedSystemRandom()
+                let chunk = OfferCodeChunk(count: size, length: length, using: &rng)
+                return (chunk, chunk.digests().sorted())
+            }
+            var next = Task { draw(min(chunkSize, count)) }
+            defer { next.cancel() }
+            var done = 0
+            while done < count {
+                let (chunk, digests) = await next.value
+                done += chunk.count
+                if done < count { next = Task { [done] in draw(min(chunkSize, count - done)) } }
+                try output.write(chunk)
+                try runs.append(sorted: digests)
+                progress("generated", done)
+            }
+            try output.finish()
             do {
                 let audit = try audit("code_batch.create", "code_batch", batch.id, appID: appID, detail: "\(count) codes for \(offerID)")
-                try await store.createCodeBatch(batch, codeHashes: hashes, audit: audit) { progress("stored", $0) }
-                return generated
+                try await store.createCodeBatch(batch, hashes: runs, audit: audit) { progress("stored", $0) }
+                return batch
             } catch let error as StoreError where error.isConflict && attempt == 1 {
                 continue  // A code collided (about 1 in 10^12 per million): draw the whole batch again.
             }
@@ -135,11 +155,15 @@ extension AdminService {
         throw StoreError.conflict("could not draw unique codes")
     }
 
-    /// SHA-256 of each code, in ascending order (the order the store inserts fastest), without duplicates.
-    static func sortedHashes(_ codes: [String]) -> [String] {
-        var hashes = codes.map(SecretToken.hash)
-        hashes.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        return hashes
+    /// Generates a batch as `generateCodes(…into:…)` does, keeping its codes in memory (the admin API answers with them).
+    public func generateCodes(
+        appID: String, offerID: String, count: Int, length: Int = 16, expiresAt: Date,
+        progress: @escaping @Sendable (_ phase: String, _ done: Int) -> Void = { _, _ in }
+    ) async throws -> GeneratedCodeBatch {
+        let list = CodeList()
+        let batch = try await generateCodes(
+            appID: appID, offerID: offerID, count: count, length: length, expiresAt: expiresAt, into: list, progress: progress)
+        return GeneratedCodeBatch(batch: batch, codes: list.codes)
     }
 
     public func setCodeBatchActive(appID: String, id: String, active: Bool) async throws -> OfferCodeBatch {
@@ -182,14 +206,11 @@ extension AdminService {
 
 extension GeneratedCodeBatch {
     /// The batch as CSV, one grouped code per line, with its redemption URL when the public URL is known.
-    public func csv(publicURL: URL?) -> String { csv(publicURL: publicURL, header: true, range: codes.indices) }
-
-    /// Part of the CSV: the codes in `range`, after the header line when `header` (for writing a large batch in pieces).
-    public func csv(publicURL: URL?, header: Bool, range: Range<Int>) -> String {
-        var out = !header ? "" : publicURL == nil ? "code\n" : "code,redemption_url\n"
-        out.reserveCapacity(range.count * (publicURL == nil ? 20 : 120))
+    public func csv(publicURL: URL?) -> String {
+        var out = publicURL == nil ? "code\n" : "code,redemption_url\n"
+        out.reserveCapacity(codes.count * (publicURL == nil ? 20 : 120))
         let base = publicURL.map { OfferCodeLinks.redeemPageBase(publicURL: $0, appID: batch.appID) }
-        for code in codes[range] {
+        for code in codes {
             out += OfferCode.grouped(code)
             if let base { out += "," + base + code }
             out += "\n"

@@ -34,8 +34,9 @@ public protocol AdminStore: RedemptionLinkStore {
     func offer(id: String) async throws -> Offer
     func offers(appID: String, productID: String?) async throws -> [Offer]
     func setOfferActive(appID: String, id: String, active: Bool, audit: AuditEntry?) async throws -> Offer
-    /// Stores a batch and its codes' hashes, all or none.
-    func createCodeBatch(_ batch: OfferCodeBatch, codeHashes: [String], audit: AuditEntry?, progress: @escaping @Sendable (Int) -> Void) async throws
+    /// Stores a batch and its `batch.count` codes' hashes, read a chunk at a time, all or none.
+    func createCodeBatch(
+        _ batch: OfferCodeBatch, hashes: some CodeHashChunks, audit: AuditEntry?, progress: @escaping @Sendable (Int) -> Void) async throws
     func codeBatches(appID: String, offerID: String?) async throws -> [OfferCodeBatch]
     func setCodeBatchActive(appID: String, id: String, active: Bool, audit: AuditEntry?) async throws -> OfferCodeBatch
     func createCustomCode(_ code: CustomOfferCode, audit: AuditEntry?) async throws

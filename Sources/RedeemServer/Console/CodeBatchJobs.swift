@@ -3,13 +3,14 @@ import RedeemCore
 import Synchronization
 
 /// One-time code batches the console is generating, and their codes until the operator who asked downloads them once.
-/// Held in this instance's memory only: the codes never reach the database, a log or another operator.
+/// The codes are held by this instance only, as a CSV file in its temporary directory (readable by its user alone,
+/// deleted once downloaded or dropped): they never reach the database, a log or another operator.
 final class CodeBatchJobs: Sendable {
     enum State: Sendable {
         case running(phase: Phase, done: Int)
-        case ready(GeneratedCodeBatch)
+        case ready(ReadyCodes)
         /// A download is being written; the codes come back if it fails.
-        case downloading(GeneratedCodeBatch)
+        case downloading(ReadyCodes)
         case downloaded(Date)
         /// Not downloaded in time: the codes were dropped (the batch stays, and can be deactivated).
         case dropped
@@ -18,8 +19,13 @@ final class CodeBatchJobs: Sendable {
 
     enum Phase: String, Sendable {
         case drawing = "Drawing codes"
-        case hashing = "Hashing"
         case storing = "Storing"
+    }
+
+    /// A generated batch and the CSV file of its codes.
+    struct ReadyCodes: Sendable {
+        let batch: OfferCodeBatch
+        let file: URL
     }
 
     struct Job: Sendable {
@@ -33,12 +39,11 @@ final class CodeBatchJobs: Sendable {
         var batchID: String?
         var finishedAt: Date?
 
-        /// 0...1: drawing and hashing take the first fifth, storing the rest.
+        /// 0...1: drawing (with hashing and writing) takes the first 40%, storing the rest.
         var fraction: Double {
             switch state {
-            case .running(.drawing, _): 0
-            case .running(.hashing, _): 0.1
-            case .running(.storing, let done): 0.2 + 0.8 * Double(done) / Double(max(count, 1))
+            case .running(.drawing, let done): 0.4 * Double(done) / Double(max(count, 1))
+            case .running(.storing, let done): 0.4 + 0.6 * Double(done) / Double(max(count, 1))
             default: 1
             }
         }
@@ -53,11 +58,16 @@ final class CodeBatchJobs: Sendable {
 
     init(clock: any RedeemClock) { self.clock = clock }
 
-    /// Starts `work` unless another batch is being generated on this instance (one at a time: a million codes take
-    /// about 70 MB until downloaded, and the cores). Returns the job's unguessable ID.
+    /// A new file name for a batch's CSV, in the temporary directory.
+    static func temporaryFile() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("redeem-codes-\(UUID().uuidString).csv")
+    }
+
+    /// Starts `work`, which writes the codes to the file it is given, unless another batch is being generated on this
+    /// instance (one at a time: it takes the cores). Returns the job's unguessable ID.
     func start(
         appID: String, operatorID: String, offerID: String, count: Int,
-        work: @escaping @Sendable (_ progress: @escaping @Sendable (String, Int) -> Void) async throws -> GeneratedCodeBatch
+        work: @escaping @Sendable (_ file: URL, _ progress: @escaping @Sendable (String, Int) -> Void) async throws -> OfferCodeBatch
     ) throws(BatchInProgress) -> String {
         let id = SecretToken.generate(byteCount: 16)
         try jobs.withLock { (jobs) throws(BatchInProgress) in
@@ -67,14 +77,16 @@ final class CodeBatchJobs: Sendable {
                 state: .running(phase: .drawing, done: 0))
         }
         Task {
+            let file = Self.temporaryFile()
             do {
-                let generated = try await work { phase, done in self.progress(id, phase, done) }
+                let batch = try await work(file) { phase, done in self.progress(id, phase, done) }
                 update(id) {
-                    $0.state = .ready(generated)
-                    $0.batchID = generated.batch.id
+                    $0.state = .ready(ReadyCodes(batch: batch, file: file))
+                    $0.batchID = batch.id
                     $0.finishedAt = self.clock.now()
                 }
             } catch {
+                try? FileManager.default.removeItem(at: file)
                 let message = (error as? ValidationError).map { "\($0.field) \($0.reason)" } ?? String(describing: error)
                 update(id) {
                     $0.state = .failed(message)
@@ -106,7 +118,7 @@ final class CodeBatchJobs: Sendable {
     }
 
     /// Takes the codes for a download; nil when they are not (or no longer) there. `finishDownload` settles it.
-    func takeForDownload(_ id: String, appID: String, operatorID: String) -> GeneratedCodeBatch? {
+    func takeForDownload(_ id: String, appID: String, operatorID: String) -> ReadyCodes? {
         expire()
         return jobs.withLock { jobs in
             guard var job = jobs[id], job.appID == appID, job.operatorID == operatorID, case .ready(let generated) = job.state else {
@@ -122,20 +134,17 @@ final class CodeBatchJobs: Sendable {
     func finishDownload(_ id: String, succeeded: Bool) {
         let now = clock.now()
         update(id) { job in
-            guard case .downloading(let generated) = job.state else { return }
-            job.state = succeeded ? .downloaded(now) : .ready(generated)
+            guard case .downloading(let ready) = job.state else { return }
+            job.state = succeeded ? .downloaded(now) : .ready(ready)
+            if succeeded { try? FileManager.default.removeItem(at: ready.file) }
         }
     }
 
     private func progress(_ id: String, _ phase: String, _ done: Int) {
-        let next: Phase =
-            switch phase {
-            case "generated": .hashing
-            default: .storing
-            }
+        let next: Phase = phase == "stored" ? .storing : .drawing
         update(id) { job in
             guard case .running = job.state else { return }
-            job.state = .running(phase: next, done: phase == "stored" ? done : 0)
+            job.state = .running(phase: next, done: done)
         }
     }
 
@@ -154,7 +163,8 @@ final class CodeBatchJobs: Sendable {
                 guard let finished = job.finishedAt else { continue }
                 if now.timeIntervalSince(finished) > Self.forgetAfter {
                     jobs[id] = nil
-                } else if case .ready = job.state, now.timeIntervalSince(finished) > Self.keepCodesFor {
+                } else if case .ready(let ready) = job.state, now.timeIntervalSince(finished) > Self.keepCodesFor {
+                    try? FileManager.default.removeItem(at: ready.file)
                     jobs[id]?.state = .dropped
                 }
             }

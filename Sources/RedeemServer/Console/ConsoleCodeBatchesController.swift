@@ -37,8 +37,10 @@ struct ConsoleCodeBatchesController {
             let admin = admin.acting(as: session.actor)
             let jobID: String
             do {
-                jobID = try jobs.start(appID: appID, operatorID: session.operator.id, offerID: offerID, count: count) { progress in
-                    try await admin.generateCodes(appID: appID, offerID: offerID, count: count, expiresAt: expiresAt, progress: progress)
+                jobID = try jobs.start(appID: appID, operatorID: session.operator.id, offerID: offerID, count: count) { file, progress in
+                    try await admin.generateCodes(
+                        appID: appID, offerID: offerID, count: count, expiresAt: expiresAt,
+                        into: CodeCSVFile(url: file, publicURL: publicURL), progress: progress)
                 }
             } catch {
                 throw StoreError.conflict("another batch is being generated on this server; wait for it to finish")
@@ -81,17 +83,17 @@ struct ConsoleCodeBatchesController {
         try context.require(.changeSettings, "download codes")
         let appID = try context.appID
         let jobID = try context.parameters.decoded("job_id")
-        guard let generated = jobs.takeForDownload(jobID, appID: appID, operatorID: session.operator.id) else {
+        guard let ready = jobs.takeForDownload(jobID, appID: appID, operatorID: session.operator.id) else {
             throw APIError.conflict("These codes were already downloaded, or are no longer kept. Deactivate the batch and generate another.")
         }
         let jobs = jobs
-        let publicURL = publicURL
         let body = ResponseBody { writer in
             do {
-                let step = 20_000
-                for start in stride(from: 0, to: generated.codes.count, by: step) {
-                    let chunk = generated.csv(publicURL: publicURL, header: start == 0, range: start..<min(start + step, generated.codes.count))
-                    try await writer.write(ByteBuffer(string: chunk))
+                // The CSV file, a piece at a time.
+                let handle = try FileHandle(forReadingFrom: ready.file)
+                defer { try? handle.close() }
+                while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty {
+                    try await writer.write(ByteBuffer(bytes: piece))
                 }
                 try await writer.finish(nil)
                 jobs.finishDownload(jobID, succeeded: true)
@@ -104,7 +106,7 @@ struct ConsoleCodeBatchesController {
             status: .ok,
             headers: [
                 .contentType: "text/csv; charset=utf-8", .cacheControl: "no-store",
-                .contentDisposition: "attachment; filename=\"codes-\(generated.batch.id).csv\"",
+                .contentDisposition: "attachment; filename=\"codes-\(ready.batch.id).csv\"",
             ], body: body)
     }
 

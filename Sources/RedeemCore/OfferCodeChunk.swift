@@ -1,0 +1,164 @@
+import Crypto
+
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+
+/// Many one-time codes of one length side by side in one buffer, for batches drawn, written and hashed a chunk at a time.
+public struct OfferCodeChunk: Sendable {
+    /// The codes' ASCII symbols, `length` per code.
+    public let bytes: [UInt8]
+    public let length: Int
+
+    public var count: Int { bytes.count / length }
+
+    /// `count` new codes from the system CSPRNG (see `OfferCode.generate(count:length:using:)`).
+    public init(count: Int, length: Int = 16) {
+        var rng = BufferedSystemRandom()
+        self.init(count: count, length: length, using: &rng)
+    }
+
+    public init<R: RandomNumberGenerator>(count: Int, length: Int, using rng: inout R) {
+        precondition(OfferCode.lengths.contains(length), "offer codes are 16–18 characters")
+        let symbols: [UInt8] = Array("ABCDEFGHJKMNPQRSTUVWXYZ23456789".utf8)
+        self.length = length
+        bytes = [UInt8](unsafeUninitializedCapacity: count * length) { buffer, initialized in
+            var word: UInt64 = 0
+            var bytesLeft = 0
+            var filled = 0
+            while filled < count * length {
+                if bytesLeft == 0 {
+                    word = rng.next()
+                    bytesLeft = 8
+                }
+                let byte = UInt8(truncatingIfNeeded: word)
+                word >>= 8
+                bytesLeft -= 1
+                // Every byte below 248 (8 × 31) picks a symbol, so each is uniform.
+                guard byte < 248 else { continue }
+                buffer[filled] = symbols[Int(byte % 31)]
+                filled += 1
+            }
+            initialized = filled
+        }
+    }
+
+    /// Codes given as canonical strings (tests).
+    public init(codes: [String], length: Int) {
+        precondition(codes.allSatisfy { $0.utf8.count == length })
+        self.length = length
+        bytes = codes.flatMap(\.utf8)
+    }
+
+    public func code(_ index: Int) -> String {
+        String(decoding: bytes[index * length..<(index + 1) * length], as: UTF8.self)
+    }
+
+    public var codes: [String] { (0..<count).map(code) }
+
+    /// Appends code `index` grouped as `OfferCode.grouped` writes it (ABCD-EFGH-JKMN-PQRS; 17 and 18 characters lengthen
+    /// the last group).
+    public func appendGrouped(_ index: Int, to out: inout [UInt8]) {
+        let start = index * length
+        for i in 0..<length {
+            if i == 4 || i == 8 || i == 12 { out.append(UInt8(ascii: "-")) }
+            out.append(bytes[start + i])
+        }
+    }
+
+    public func appendCode(_ index: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: bytes[index * length..<(index + 1) * length])
+    }
+
+    /// Each code's SHA-256, in the chunk's order.
+    public func digests() -> [CodeDigest] {
+        bytes.withUnsafeBytes { raw in
+            (0..<count).map { i in
+                var hasher = SHA256()
+                hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: raw[i * length..<(i + 1) * length]))
+                return hasher.finalize().withUnsafeBytes { CodeDigest($0) }
+            }
+        }
+    }
+}
+
+/// A SHA-256 digest as four big-endian words: ordered as its bytes (and its hex) are.
+public struct CodeDigest: Hashable, Comparable, Sendable {
+    public var a: UInt64, b: UInt64, c: UInt64, d: UInt64
+
+    public init(_ raw: UnsafeRawBufferPointer) {
+        precondition(raw.count == 32)
+        a = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+        b = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        c = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+        d = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+    }
+
+    public static func < (l: CodeDigest, r: CodeDigest) -> Bool {
+        if l.a != r.a { return l.a < r.a }
+        if l.b != r.b { return l.b < r.b }
+        if l.c != r.c { return l.c < r.c }
+        return l.d < r.d
+    }
+
+    /// Lowercase hex, as `SecretToken.hash` writes it.
+    public var hex: String {
+        String(unsafeUninitializedCapacity: 64) { out in
+            let digits: StaticString = "0123456789abcdef"
+            digits.withUTF8Buffer { digits in
+                func put(_ word: UInt64, at offset: Int) {
+                    for i in 0..<16 { out[offset + i] = digits[Int((word >> UInt64(60 - 4 * i)) & 0xf)] }
+                }
+                put(a, at: 0)
+                put(b, at: 16)
+                put(c, at: 32)
+                put(d, at: 48)
+            }
+            return 64
+        }
+    }
+}
+
+/// The system CSPRNG read 4 KB at a time: one system call per 512 draws rather than one per draw, for drawing many
+/// codes. Holds unused random bytes in memory until drawn.
+public struct BufferedSystemRandom: RandomNumberGenerator {
+    private var buffer = [UInt64](repeating: 0, count: 512)
+    private var index = 512
+    #if canImport(Glibc)
+    /// Open for the process's life (the kernel's CSPRNG, as `SystemRandomNumberGenerator` reads it through getrandom).
+    private static let urandom: Int32 = {
+        let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+        precondition(fd >= 0, "cannot open /dev/urandom")
+        return fd
+    }()
+    #endif
+
+    public init() {}
+
+    public mutating func next() -> UInt64 {
+        if index == buffer.count { refill() }
+        defer { index += 1 }
+        return buffer[index]
+    }
+
+    private mutating func refill() {
+        buffer.withUnsafeMutableBytes { raw in
+            #if canImport(Glibc)
+            var filled = 0
+            while filled < raw.count {
+                let n = read(Self.urandom, raw.baseAddress! + filled, raw.count - filled)
+                if n > 0 {
+                    filled += n
+                } else if n == 0 || errno != EINTR {
+                    fatalError("reading /dev/urandom failed: errno \(errno)")
+                }
+            }
+            #else
+            arc4random_buf(raw.baseAddress!, raw.count)
+            #endif
+        }
+        index = 0
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+import Synchronization
+import Testing
+
+/// Batches stored a chunk at a time: every chunk lands, or (one failing, late) nothing does.
+enum CodeBatchCases {
+    typealias C = OfferCases
+
+    /// Chunks handed over as given; the chunk at `failing` throws instead.
+    final class Chunks: CodeHashChunks {
+        struct Failed: Error {}
+        let chunks: [[String]]
+        let failing: Int?
+        private let position = Mutex(0)
+
+        init(_ chunks: [[String]], failing: Int? = nil) {
+            self.chunks = chunks
+            self.failing = failing
+        }
+
+        func rewind() { position.withLock { $0 = 0 } }
+
+        func next() throws -> [String]? {
+            try position.withLock { index in
+                guard index < chunks.count else { return nil }
+                defer { index += 1 }
+                if index == failing { throw Failed() }
+                return chunks[index]
+            }
+        }
+    }
+
+    static func batch(_ offer: Offer, count: Int) -> OfferCodeBatch {
+        OfferCodeBatch(
+            id: Identifier.make(prefix: "batch"), appID: offer.appID, offerID: offer.id, count: count,
+            expiresAt: C.now.addingTimeInterval(30 * C.day),
+            createdAt: C.now)
+    }
+
+    static func audit(_ batch: OfferCodeBatch) -> AuditEntry {
+        AuditEntry(at: C.now, actor: "test", action: "code_batch.create", objectType: "code_batch", objectID: batch.id, appID: batch.appID)
+    }
+
+    /// Nothing of `batch` was stored: no batch, none of `codes` redeems, no audit entry.
+    static func expectNothing(_ store: SQLStore, _ batch: OfferCodeBatch, codes: [String]) async throws {
+        #expect(try await store.codeBatches(appID: batch.appID, offerID: batch.offerID).contains { $0.id == batch.id } == false)
+        for code in codes {
+            #expect(C.failure(try await C.redeem(store, batch.appID, code, by: "u-\(code)")) == .invalid)
+        }
+        let audit = try await store.auditLog(AuditQuery(appID: batch.appID, action: "code_batch.create"), limit: 10).entries
+        #expect(audit.contains { $0.objectID == batch.id } == false)
+    }
+
+    static let all: [StoreCase] = [
+        StoreCase("a batch handed over in three chunks stores every code, with its audit entry") { store in
+            let app = try await C.setUp(store)
+            let offer = try await C.makeOffer(store, appID: app.id)
+            let codes = OfferCode.generate(count: 10)
+            let batch = batch(offer, count: codes.count)
+            let list = CodeHashList(codes.map(SecretToken.hash).sorted(), chunkSize: 4)
+            let seen = Mutex<[Int]>([])
+            try await store.createCodeBatch(batch, hashes: list, audit: audit(batch)) { done in seen.withLock { $0.append(done) } }
+            #expect(seen.withLock { $0 } == [4, 8, 10])
+            #expect(try await store.codeBatches(appID: app.id, offerID: offer.id).map(\.count) == [10])
+            for (i, code) in codes.enumerated() { #expect(try await C.redeem(store, app.id, code, by: "user\(i)").isSuccess) }
+            let audit = try await store.auditLog(AuditQuery(appID: app.id, action: "code_batch.create"), limit: 10).entries
+            #expect(audit.map(\.objectID) == [batch.id])
+        },
+        StoreCase("a later chunk that fails, collides or overruns the count leaves no batch, no codes and no audit entry") { store in
+            let app = try await C.setUp(store)
+            let offer = try await C.makeOffer(store, appID: app.id)
+            let (_, earlier) = try await C.makeBatch(store, offer, count: 1)
+            let codes = OfferCode.generate(count: 9)
+            let hashes = codes.map(SecretToken.hash)
+            let chunks = [Array(hashes[0..<3]), Array(hashes[3..<6]), Array(hashes[6..<9])]
+
+            // The third chunk throws.
+            let failing = batch(offer, count: 9)
+            await #expect(throws: Chunks.Failed.self) {
+                try await store.createCodeBatch(failing, hashes: Chunks(chunks, failing: 2), audit: audit(failing))
+            }
+            try await expectNothing(store, failing, codes: codes)
+
+            // The third chunk holds a code another batch has.
+            let colliding = batch(offer, count: 10)
+            await #expect(throws: StoreError.self) {
+                try await store.createCodeBatch(
+                    colliding, hashes: Chunks(chunks + [[SecretToken.hash(earlier[0])]]), audit: audit(colliding))
+            }
+            try await expectNothing(store, colliding, codes: codes)
+
+            // More (or fewer) codes than the batch says.
+            for count in [8, 10] {
+                let wrong = batch(offer, count: count)
+                await #expect(throws: StoreError.self) { try await store.createCodeBatch(wrong, hashes: Chunks(chunks), audit: audit(wrong)) }
+                try await expectNothing(store, wrong, codes: codes)
+            }
+            // The earlier batch's code still works.
+            #expect(try await C.redeem(store, app.id, earlier[0], by: "first").isSuccess)
+        },
+    ]
+}
