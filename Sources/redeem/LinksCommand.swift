@@ -5,7 +5,73 @@ import RedeemQR
 import RedeemServer
 
 struct Links: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Redemption-link tools.", subcommands: [Test.self])
+    static let configuration = CommandConfiguration(abstract: "Purchase links, and redemption-link tools.", subcommands: [Purchase.self, Test.self])
+
+    struct Purchase: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a product's purchase links: production and sandbox, or the one asked for.",
+            discussion: """
+                With --app-user-id the links are for that app user (…/{app_user_id}); the --utm-* values are added to the \
+                query and kept with the purchase. With --server the server's public URL is used; locally --public-url. \
+                --json prints {"production_url", "sandbox_url"} as the admin API gives it.
+                """
+        )
+        @OptionGroup var app: AppOption
+        @Option(help: "The product's ID.")
+        var product: String
+        @Option(help: "The app user the links are for (the identified form).")
+        var appUserID: String?
+        @Option(help: "utm_source, kept with the purchase.")
+        var utmSource: String?
+        @Option(help: "utm_medium, kept with the purchase.")
+        var utmMedium: String?
+        @Option(help: "utm_campaign, kept with the purchase.")
+        var utmCampaign: String?
+        @Flag(help: "Only the sandbox link (for testing; never for buyers).")
+        var sandbox = false
+        @Flag(help: "Only the production link.")
+        var production = false
+        @Flag(help: "Also print each link as a QR code for the terminal.")
+        var qr = false
+        @Option(help: "Public base URL of the server, for a local database (env REDEEM_PUBLIC_URL; default http://127.0.0.1:8080).")
+        var publicURL: String?
+        @OptionGroup var target: AdminTarget
+        @Flag var json = false
+
+        func validate() throws {
+            if sandbox && production {
+                throw ValidationError("--sandbox and --production cannot be used together; without either, both links are printed")
+            }
+        }
+
+        func run() async throws {
+            let appID = try app.id
+            let utm = ["utm_source": utmSource, "utm_medium": utmMedium, "utm_campaign": utmCampaign].compactMapValues { $0 }
+            let links = try await target.run(
+                local: { admin in
+                    try await admin.purchaseLinks(
+                        appID: appID, productID: product, publicURL: try PublicURL.resolve(publicURL), appUserID: appUserID, utm: utm)
+                },
+                remote: { admin in
+                    // Each value percent-encoded as a path segment is, so `+`, `&` and `=` in it arrive as typed.
+                    let items = (appUserID.map { ["app_user_id": $0] } ?? [:]).merging(utm) { first, _ in first }
+                    let pairs = items.sorted { $0.key < $1.key }.map { "\($0.key)=\(segment($0.value))" }
+                    let query = pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&")
+                    return try await admin.send(
+                        .GET, "/admin/v1/apps/\(segment(appID))/products/\(segment(product))/links\(query)", as: ProductLinks.self)
+                })
+            if json { return try Output.json(links) }
+            var shown: [(label: String, url: String)] = []
+            if !sandbox { shown.append(("Production", links.productionURL)) }
+            if !production { shown.append(("Sandbox", links.sandboxURL)) }
+            for (index, link) in shown.enumerated() {
+                // One link alone prints bare, for scripts; both are labelled.
+                print(shown.count == 1 ? link.url : "\(link.label):\(link.label == "Sandbox" ? "   " : "") \(link.url)")
+                if qr { print(try QRCode(encoding: link.url).terminal()) }
+                if qr && index < shown.count - 1 { print("") }
+            }
+        }
+    }
 
     struct Test: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -206,6 +206,44 @@ def remote_checks(label, env, cwd, base, app):
     check(f"[{label}] a missing --app names --app and REDEEM_APP", no_app.returncode != 0 and "--app / REDEEM_APP" in no_app.stderr, no_app.stderr)
 
 
+def purchase_link_checks(label, env, cwd, base, app):
+    """`redeem links purchase`: both links by default, one with --sandbox, the identified form and UTM values encoded,
+    the same answer locally (with --public-url) and through --server, a terminal QR code, and an unknown product refused."""
+    admin = json.loads(run(["keys", "create", "--admin", "--label", "e2e links", "--json"], env, cwd).stdout)["key"]
+    remote = {**env, "REDEEM_SERVER": base, "REDEEM_ADMIN_KEY": admin}
+    both = run(["links", "purchase", "--app", app["id"], "--product", "pro_monthly", "--public-url", base], env, cwd)
+    check(f"[{label}] links purchase prints the production and the sandbox link",
+          both.returncode == 0 and f"Production: {base}/p/{app['id']}/pro_monthly\n" in both.stdout
+          and f"Sandbox:    {base}/sandbox/p/{app['id']}/pro_monthly\n" in both.stdout, both.stdout + both.stderr)
+    args = ["links", "purchase", "--app", app["id"], "--product", "pro_monthly", "--app-user-id", "vip user+1",
+            "--utm-source", "news&letter", "--utm-campaign", "spring sale"]
+    wanted = f"{base}/sandbox/p/{app['id']}/pro_monthly/vip%20user%2B1?utm_source=news%26letter&utm_campaign=spring%20sale"
+    local = run(args + ["--sandbox", "--public-url", base], env, cwd)
+    check(f"[{label}] links purchase --sandbox prints the one link, the app user ID and UTM values encoded",
+          local.returncode == 0 and local.stdout == wanted + "\n", local.stdout + local.stderr)
+    remote_json = run(args + ["--json"], remote, cwd)
+    local_json = run(args + ["--json", "--public-url", base], env, cwd)
+    answer = json.loads(remote_json.stdout) if remote_json.returncode == 0 else {}
+    check(f"[{label}] --server: links purchase --json answers as the local database does",
+          answer.get("sandbox_url") == wanted and local_json.returncode == 0 and json.loads(local_json.stdout) == answer,
+          remote_json.stdout + remote_json.stderr + local_json.stdout)
+    status, api = http("GET", f"{base}/admin/v1/apps/{app['id']}/products/pro_monthly/links?utm_source=news%26letter",
+                       key=app["keys"]["secret"])
+    check(f"[{label}] the admin API gives the same links", status == 200
+          and api.get("production_url") == f"{base}/p/{app['id']}/pro_monthly?utm_source=news%26letter", (status, api))
+    qr = run(["links", "purchase", "--app", app["id"], "--product", "pro_monthly", "--production", "--qr"], remote, cwd)
+    check(f"[{label}] links purchase --qr prints the link and a terminal QR code",
+          qr.returncode == 0 and qr.stdout.startswith(f"{base}/p/{app['id']}/pro_monthly\n") and ("\u2580" in qr.stdout or "\u2584" in qr.stdout),
+          qr.stdout[:200] + qr.stderr)
+    for target, where in ((env, "locally"), (remote, "through --server")):
+        missing = run(["links", "purchase", "--app", app["id"], "--product", "nope", "--public-url", base], target, cwd)
+        check(f"[{label}] links purchase refuses an unknown product {where}", missing.returncode != 0 and "nope" in missing.stderr,
+              missing.stdout + missing.stderr)
+    bad = run(["links", "purchase", "--app", app["id"], "--product", "pro_monthly", "--app-user-id", "a/b"], remote, cwd)
+    check(f"[{label}] links purchase refuses an app user ID the checkout would refuse, naming the flag",
+          bad.returncode != 0 and "--app-user-id" in bad.stderr, bad.stderr)
+
+
 def scenario(label, env, cwd, browser=False):
     url = env.get("REDEEM_DATABASE_URL") or "redeem.sqlite"
     if not url.startswith("postgres"):
@@ -278,6 +316,7 @@ def scenario(label, env, cwd, browser=False):
         check(f"[{label}] entitlement appears in customer info", "pro" in info["subscriber"]["entitlements"], info)
         offer_http_checks(label, env, cwd, base, app, offer_codes, browser)
         remote_checks(label, env, cwd, base, app)
+        purchase_link_checks(label, env, cwd, base, app)
         status, error = http("GET", base + "/admin/v1/apps", key=app["keys"]["public_sandbox"])
         check(f"[{label}] public key refused on admin route", status == 403, error)
     finally:

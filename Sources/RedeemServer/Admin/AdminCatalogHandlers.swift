@@ -1,6 +1,6 @@
 import RedeemCore
 
-/// `/admin/v1/apps/{app_id}/products` and `/entitlements`.
+/// `/admin/v1/apps/{app_id}/products` (and each product's `/links`) and `/entitlements`.
 extension APIHandlers {
     func createProduct(_ input: Operations.CreateProduct.Input) async throws -> Operations.CreateProduct.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
@@ -16,6 +16,15 @@ extension APIHandlers {
     func getProduct(_ input: Operations.GetProduct.Input) async throws -> Operations.GetProduct.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
         return .ok(.init(body: .json(try await admin.product(appID: appID, id: input.path.productId))))
+    }
+
+    func getProductLinks(_ input: Operations.GetProductLinks.Input) async throws -> Operations.GetProductLinks.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        let query = input.query
+        let utm = ["utm_source": query.utmSource, "utm_medium": query.utmMedium, "utm_campaign": query.utmCampaign].compactMapValues { $0 }
+        let links = try await admin.purchaseLinks(
+            appID: appID, productID: input.path.productId, publicURL: deps.publicURL, appUserID: query.appUserId, utm: utm)
+        return .ok(.init(body: .json(links)))
     }
 
     func updateProduct(_ input: Operations.UpdateProduct.Input) async throws -> Operations.UpdateProduct.Output {

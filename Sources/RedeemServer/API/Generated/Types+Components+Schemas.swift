@@ -497,6 +497,10 @@ extension Components {
                 case apps
             }
         }
+        /// A product's purchase links, production and sandbox, for the same app user and attribution.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ProductLinks`.
+        internal typealias ProductLinks = RedeemServer.ProductLinks
         /// Something an app sells, with the entitlements it unlocks.
         ///
         /// - Remark: Generated from `#/components/schemas/Product`.

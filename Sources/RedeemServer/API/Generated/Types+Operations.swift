@@ -13519,6 +13519,322 @@ internal enum Operations {
             }
         }
     }
+    /// A product's purchase links
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
+    ///
+    /// The product's production link (`/p/{app_id}/{product_id}`, Stripe Checkout) and sandbox link (`/sandbox/p/…`, the sandbox checkout; never share it with buyers), on this server's public URL. With `app_user_id` the links are for that app user (`…/{app_user_id}`, percent-encoded); the `utm_*` values are added to the query, and the purchase keeps them. Blank values are left out. A production link sells only when the server has Stripe and the product a price.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/products/{product_id}/links`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/links/get(getProductLinks)`.
+    internal enum GetProductLinks {
+        internal static let id: Swift.String = "getProductLinks"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/products/{product_id}/links/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// App ID.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/products/{product_id}/links/GET/path/app_id`.
+                internal var appId: Components.Parameters.AppID
+                /// Product ID.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/products/{product_id}/links/GET/path/product_id`.
+                internal var productId: Components.Parameters.ProductID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appId: App ID.
+                ///   - productId: Product ID.
+                internal init(
+                    appId: Components.Parameters.AppID,
+                    productId: Components.Parameters.ProductID
+                ) {
+                    self.appId = appId
+                    self.productId = productId
+                }
+            }
+            internal var path: Operations.GetProductLinks.Input.Path
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/products/{product_id}/links/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// The app user the links are for (the identified form), checked as the checkout checks it (422 on field `app_user_id`); without it, anyone can buy and redeem.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/products/{product_id}/links/GET/query/app_user_id`.
+                internal var appUserId: Swift.String?
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/products/{product_id}/links/GET/query/utm_source`.
+                internal var utmSource: Swift.String?
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/products/{product_id}/links/GET/query/utm_medium`.
+                internal var utmMedium: Swift.String?
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/products/{product_id}/links/GET/query/utm_campaign`.
+                internal var utmCampaign: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - appUserId: The app user the links are for (the identified form), checked as the checkout checks it (422 on field `app_user_id`); without it, anyone can buy and redeem.
+                ///   - utmSource:
+                ///   - utmMedium:
+                ///   - utmCampaign:
+                internal init(
+                    appUserId: Swift.String? = nil,
+                    utmSource: Swift.String? = nil,
+                    utmMedium: Swift.String? = nil,
+                    utmCampaign: Swift.String? = nil
+                ) {
+                    self.appUserId = appUserId
+                    self.utmSource = utmSource
+                    self.utmMedium = utmMedium
+                    self.utmCampaign = utmCampaign
+                }
+            }
+            internal var query: Operations.GetProductLinks.Input.Query
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/products/{product_id}/links/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetProductLinks.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetProductLinks.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetProductLinks.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                path: Operations.GetProductLinks.Input.Path,
+                query: Operations.GetProductLinks.Input.Query = .init(),
+                headers: Operations.GetProductLinks.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/products/{product_id}/links/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/products/{product_id}/links/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.ProductLinks)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.ProductLinks {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetProductLinks.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.GetProductLinks.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The product's links.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/links/get(getProductLinks)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetProductLinks.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetProductLinks.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/links/get(getProductLinks)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/links/get(getProductLinks)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The app, product, entitlement or key does not exist (code 7004).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/links/get(getProductLinks)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field failed validation (code 7001); `field` names it.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/links/get(getProductLinks)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/links/get(getProductLinks)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/links/get(getProductLinks)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// List entitlements
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.

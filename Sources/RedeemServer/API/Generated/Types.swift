@@ -396,6 +396,15 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PATCH /admin/v1/apps/{app_id}/products/{product_id}`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/patch(updateProduct)`.
     func updateProduct(_ input: Operations.UpdateProduct.Input) async throws -> Operations.UpdateProduct.Output
+    /// A product's purchase links
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
+    ///
+    /// The product's production link (`/p/{app_id}/{product_id}`, Stripe Checkout) and sandbox link (`/sandbox/p/…`, the sandbox checkout; never share it with buyers), on this server's public URL. With `app_user_id` the links are for that app user (`…/{app_user_id}`, percent-encoded); the `utm_*` values are added to the query, and the purchase keeps them. Blank values are left out. A production link sells only when the server has Stripe and the product a price.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/products/{product_id}/links`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/links/get(getProductLinks)`.
+    func getProductLinks(_ input: Operations.GetProductLinks.Input) async throws -> Operations.GetProductLinks.Output
     /// List entitlements
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
@@ -1319,6 +1328,25 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// A product's purchase links
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
+    ///
+    /// The product's production link (`/p/{app_id}/{product_id}`, Stripe Checkout) and sandbox link (`/sandbox/p/…`, the sandbox checkout; never share it with buyers), on this server's public URL. With `app_user_id` the links are for that app user (`…/{app_user_id}`, percent-encoded); the `utm_*` values are added to the query, and the purchase keeps them. Blank values are left out. A production link sells only when the server has Stripe and the product a price.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/products/{product_id}/links`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/links/get(getProductLinks)`.
+    internal func getProductLinks(
+        path: Operations.GetProductLinks.Input.Path,
+        query: Operations.GetProductLinks.Input.Query = .init(),
+        headers: Operations.GetProductLinks.Input.Headers = .init()
+    ) async throws -> Operations.GetProductLinks.Output {
+        try await getProductLinks(Operations.GetProductLinks.Input(
+            path: path,
+            query: query,
+            headers: headers
         ))
     }
     /// List entitlements
