@@ -153,14 +153,17 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
         service: deps.console, pages: consolePages, admin: deps.admin, publicURL: deps.publicURL, paidCheckout: deps.stripe != nil
     )
     .addRoutes(to: console)
-    ConsoleCatalogController(service: deps.console, pages: consolePages, admin: deps.admin).addRoutes(to: console)
+    ConsoleCatalogController(
+        service: deps.console, pages: consolePages, admin: deps.admin, publicURL: deps.publicURL, paidCheckout: deps.stripe != nil
+    ).addRoutes(to: console)
     ConsoleOfferingsController(service: deps.console, pages: consolePages, admin: deps.admin).addRoutes(to: console)
     ConsolePreviewController(
         service: deps.console, admin: deps.admin, checkoutPages: deps.checkoutPages, linkPages: linkPages, publicURL: deps.publicURL
     )
     .addRoutes(to: console)
     let jobs = CodeBatchJobs(clock: deps.clock)
-    let offersPage = OffersPage(service: deps.console, pages: consolePages, admin: deps.admin, jobs: jobs)
+    let offersPage = OffersPage(
+        service: deps.console, pages: consolePages, admin: deps.admin, jobs: jobs, publicURL: deps.publicURL, paidCheckout: deps.stripe != nil)
     ConsoleOffersController(service: deps.console, pages: consolePages, admin: deps.admin, offersPage: offersPage).addRoutes(to: console)
     ConsoleCodeBatchesController(
         service: deps.console, pages: consolePages, admin: deps.admin, jobs: jobs, publicURL: deps.publicURL, offersPage: offersPage

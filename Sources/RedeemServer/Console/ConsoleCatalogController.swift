@@ -3,12 +3,16 @@ import Hummingbird
 import RedeemCore
 import RedeemStore
 
-/// `/console/apps/{app_id}/products`: products (prices and periods in words) and entitlements. Any operator reads;
-/// owners create and edit, through `AdminService` (validated and audited there, as from the admin API and the CLI).
+/// `/console/apps/{app_id}/products`: products (prices and periods in words, purchase links) and entitlements. Any
+/// operator reads; owners create and edit, through `AdminService` (validated and audited there, as from the admin API
+/// and the CLI).
 struct ConsoleCatalogController {
     let service: ConsoleService
     let pages: ConsolePages
     let admin: AdminService
+    let publicURL: URL
+    /// Whether this server has Stripe, without which production links sell nothing.
+    let paidCheckout: Bool
 
     func addRoutes(to router: RouterGroup<ConsoleContext>) {
         router.get("/console/apps/{app_id}/products", use: products)
@@ -119,6 +123,7 @@ struct ConsoleCatalogController {
         let appID = try context.appID
         // A refused form shows what was typed; the others, what is stored.
         func typedValues(_ form: Form) -> [String: String]? { typed?.form == form ? typed?.values : nil }
+        let links = ConsoleLinks.options(request)
         let products = try await admin.products(appID: appID).map { product in
             let stored: [String: String] = [
                 "display_name": product.displayName ?? "", "price_amount": product.price?.plainAmount ?? "",
@@ -132,14 +137,15 @@ struct ConsoleCatalogController {
                 stores: Self.stores(product.storeIDs, type: product.type), displayName: product.displayName,
                 warning: product.price == nil
                     ? "No price: its purchase link cannot sell it (the API, the CLI and offer codes still can). Set one below." : nil,
-                form: Self.fields(stored, typed: typedValues(.product(product.id))))
+                form: Self.fields(stored, typed: typedValues(.product(product.id))),
+                links: try ConsoleLinks.product(product, publicURL: publicURL, options: links.options, paidCheckout: paidCheckout))
         }
         let entitlements = try await admin.entitlements(appID: appID).map {
             ProductsPage.Entitlement(id: $0.id, displayName: $0.displayName)
         }
         let newProduct = typedValues(.newProduct)
         let values = ProductsPage(
-            products: products, entitlements: entitlements,
+            products: products, entitlements: entitlements, linkForm: links.form,
             periods: Self.periods.map { period in
                 Choice(
                     value: period, label: OfferSummary.words(try! ISO8601Period(parsing: period), unitOnly: false),
@@ -153,7 +159,7 @@ struct ConsoleCatalogController {
             newProduct: Self.fields(
                 Dictionary(uniqueKeysWithValues: Self.productFields.map { ($0, $0 == "price_currency" ? "USD" : "") }), typed: newProduct),
             newEntitlement: Self.fields(["id": "", "display_name": ""], typed: typedValues(.entitlement)),
-            error: error, notice: ConsolePages.notice(request))
+            error: error ?? links.error, notice: ConsolePages.notice(request))
         return pages.page("console-products", status: status, context: context, values)
     }
 

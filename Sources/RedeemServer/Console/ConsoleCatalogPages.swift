@@ -11,6 +11,8 @@ struct ProductsPage: PageModel {
         let warning: String?
         /// The product's edit form, as stored or as typed when refused.
         let form: FormFields
+        /// Its production and sandbox purchase links, for the link form's app user and UTM values.
+        let links: [ConsoleLink]
     }
 
     struct Entitlement: Sendable {
@@ -20,6 +22,8 @@ struct ProductsPage: PageModel {
 
     let products: [Product]
     let entitlements: [Entitlement]
+    /// The link form's values (`app_user_id`, `utm_*`); open when any was given.
+    let linkForm: FormFields
     let periods: [Choice]
     let types: [Choice]
     let newProduct: FormFields

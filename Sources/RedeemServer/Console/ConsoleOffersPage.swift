@@ -10,6 +10,9 @@ struct OffersPage: Sendable {
     let pages: ConsolePages
     let admin: AdminService
     let jobs: CodeBatchJobs
+    let publicURL: URL
+    /// Whether this server has Stripe, without which a paid offer's production link sells nothing.
+    let paidCheckout: Bool
 
     /// `typed`: a refused form as it was sent, so it opens again with what was typed (the offer form or the code form,
     /// told apart by the request's path).
@@ -38,8 +41,12 @@ struct OffersPage: Sendable {
         let batches = try await admin.codeBatches(appID: appID, offerID: nil).map {
             OffersPresenter.batch($0, offerName: names[$0.offerID] ?? $0.offerID, now: now)
         }
-        let customCodes = try await admin.customCodes(appID: appID, offerID: nil).map {
-            OffersPresenter.customCode($0, offerName: names[$0.offerID] ?? $0.offerID, now: now)
+        let offersByID = Dictionary(offers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let customCodes = try await admin.customCodes(appID: appID, offerID: nil).map { code in
+            let usable = code.isActive && !(code.expiresAt.map { $0 <= now } ?? false) && offersByID[code.offerID]?.isActive == true
+            return OffersPresenter.customCode(
+                code, offerName: names[code.offerID] ?? code.offerID, now: now,
+                links: usable ? ConsoleLinks.code(code, offer: offersByID[code.offerID], publicURL: publicURL, paidCheckout: paidCheckout) : [])
         }
         let pendingJobs = jobs.pending(appID: appID, operatorID: session.operator.id).map { job in
             let ready = if case .ready = job.state { true } else { false }
@@ -99,10 +106,10 @@ enum OffersPresenter {
             expires: ConsolePresenter.date(batch.expiresAt), expired: batch.expiresAt <= now, active: batch.isActive)
     }
 
-    static func customCode(_ code: CustomOfferCode, offerName: String, now: Date) -> OffersPageModel.CustomCode {
+    static func customCode(_ code: CustomOfferCode, offerName: String, now: Date, links: [ConsoleLink]) -> OffersPageModel.CustomCode {
         OffersPageModel.CustomCode(
             id: code.id, code: code.code, offer: offerName, active: code.isActive, used: ConsoleOffersController.grouped(code.redemptionCount),
             cap: ConsoleOffersController.grouped(code.maxRedemptions), full: code.redemptionCount >= code.maxRedemptions,
-            expires: code.expiresAt.map(ConsolePresenter.date), expired: code.expiresAt.map { $0 <= now } ?? false)
+            expires: code.expiresAt.map(ConsolePresenter.date), expired: code.expiresAt.map { $0 <= now } ?? false, links: links)
     }
 }

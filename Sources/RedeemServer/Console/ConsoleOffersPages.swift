@@ -42,6 +42,8 @@ struct OffersPageModel: PageModel {
         let full: Bool
         let expires: String?
         let expired: Bool
+        /// The offer's page with this code, production and sandbox; none when the code cannot be used now.
+        let links: [ConsoleLink]
     }
 
     struct Job: Sendable {

@@ -6,7 +6,12 @@ import RedeemCore
 enum FormBody {
     static func parse(_ request: Request, limit: Int = 64 * 1024) async throws -> [String: String] {
         let buffer = try await request.body.collect(upTo: limit)
-        let text = String(buffer: buffer).replacingOccurrences(of: "+", with: "%20")
+        return fields(String(buffer: buffer))
+    }
+
+    /// Form-encoded text (a body, or the query a GET form sends) as name → value: `+` is a space, `%2B` a plus.
+    static func fields(_ encoded: String) -> [String: String] {
+        let text = encoded.replacingOccurrences(of: "+", with: "%20")
         var fields: [String: String] = [:]
         for item in URLComponents(string: "?" + text)?.queryItems ?? [] where fields[item.name] == nil {
             fields[item.name] = item.value ?? ""
