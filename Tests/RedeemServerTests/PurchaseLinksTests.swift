@@ -64,6 +64,10 @@ import Testing
             let refused = try await server.send(.get, path + "?app_user_id=a%2Fb", key: app.secret)
             #expect(refused.status == 422)
             #expect(try refused.string("field") == "app_user_id")
+            // A UTM value past the contract's 255 characters is refused by name, not put in a link.
+            let long = try await server.send(.get, path + "?utm_source=" + String(repeating: "a", count: 256), key: app.secret)
+            #expect(long.status == 422)
+            #expect(try long.string("field") == "utm_source")
             #expect(try await server.send(.get, "/admin/v1/apps/\(app.id)/products/nope/links", key: app.secret).status == 404)
             #expect(try await server.send(.get, "/admin/v1/apps/app_nope/products/monthly/links", key: server.adminKey).status == 404)
             #expect(try await server.send(.get, path, key: app.publicSandbox).status == 403)

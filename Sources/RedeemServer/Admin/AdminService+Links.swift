@@ -23,6 +23,10 @@ extension AdminService {
     public func purchaseLinks(
         appID: String, productID: String, publicURL: URL, appUserID: String? = nil, utm: [String: String] = [:]
     ) async throws -> ProductLinks {
+        // The contract's bound: a value longer than 255 characters is refused by name, never put in a link.
+        for (name, value) in utm where value.count > 255 {
+            throw ValidationError(field: name, reason: "must be at most 255 characters")
+        }
         let product = try await store.product(appID: appID, id: productID)
         let options = PurchaseLinks.Options(appUserID: appUserID, utm: utm)
         if let appUserID = options.appUserID { _ = try AppUserID(validating: appUserID) }
