@@ -25,32 +25,7 @@ public enum OfferCode {
     }
 
     public static func generate<R: RandomNumberGenerator>(count: Int, length: Int, using rng: inout R) -> [String] {
-        precondition(lengths.contains(length), "offer codes are 16–18 characters")
-        let symbols = Array("ABCDEFGHJKMNPQRSTUVWXYZ23456789".utf8)
-        var codes: [String] = []
-        codes.reserveCapacity(count)
-        var word: UInt64 = 0
-        var bytesLeft = 0
-        for _ in 0..<count {
-            let code = String(unsafeUninitializedCapacity: length) { buffer in
-                var filled = 0
-                while filled < length {
-                    if bytesLeft == 0 {
-                        word = rng.next()
-                        bytesLeft = 8
-                    }
-                    let byte = UInt8(truncatingIfNeeded: word)
-                    word >>= 8
-                    bytesLeft -= 1
-                    guard byte < 248 else { continue }
-                    buffer[filled] = symbols[Int(byte % 31)]
-                    filled += 1
-                }
-                return length
-            }
-            codes.append(code)
-        }
-        return codes
+        OfferCodeChunk(count: count, length: length, using: &rng).codes
     }
 
     /// The canonical form of what a buyer typed, or nil when it cannot be a one-time code.

@@ -22,7 +22,7 @@ public struct OfferCodeChunk: Sendable {
 
     public init<R: RandomNumberGenerator>(count: Int, length: Int, using rng: inout R) {
         precondition(OfferCode.lengths.contains(length), "offer codes are 16–18 characters")
-        let symbols: [UInt8] = Array("ABCDEFGHJKMNPQRSTUVWXYZ23456789".utf8)
+        let symbols: [UInt8] = Array(String(OfferCode.alphabet).utf8)
         self.length = length
         bytes = [UInt8](unsafeUninitializedCapacity: count * length) { buffer, initialized in
             var word: UInt64 = 0
