@@ -54,11 +54,9 @@ struct PurchaseLinkService: Sendable {
         let once = try await links.issueOnce(for: purchase, occasion: "checkout_return:" + SecretToken.hash(session), now: clock.now())
         let owner = try await store.originalAppUserID(customerID: purchase.customerID)
         let buyer = (try? AppUserID(validating: owner ?? "")) ?? AppUserID.anonymous()
-        switch once {
-        case .issued(let link): return .completed(.init(purchase: purchase, link: link, buyer: buyer), shownBefore: false)
-        case .issuedBefore: return .completed(.init(purchase: purchase, link: nil, buyer: buyer), shownBefore: true)
-        case .none: return .completed(.init(purchase: purchase, link: nil, buyer: buyer), shownBefore: false)
-        }
+        let link: RedemptionLink? = if case .issued(let link) = once { link } else { nil }
+        let shownBefore = if case .issuedBefore = once { true } else { false }
+        return .completed(.init(purchase: purchase, link: link, buyer: buyer), shownBefore: shownBefore)
     }
 
     /// The success page reopened by the link it shows: the purchase and the link's state, used once the purchase was

@@ -24,12 +24,12 @@ struct RedemptionLinkIssuer: Sendable {
         /// The occasion had its link already; a second would be a second live link for the same page.
         case issuedBefore
         /// The app's policy gives this purchase no link.
-        case none
+        case noLink
     }
 
     func issueOnce(for purchase: Purchase, occasion: String, now: Date) async throws -> Once {
         let app = try await store.app(id: purchase.appID)
-        guard let link = make(for: purchase, app: app, now: now) else { return .none }
+        guard let link = make(for: purchase, app: app, now: now) else { return .noLink }
         let stored = try await store.issueRedemptionTokenOnce(
             appID: app.id, purchaseID: purchase.id, tokenHash: SecretToken.hash(link.token), issuedFor: occasion, now: now,
             expiresAt: link.expiresAt)
