@@ -42,6 +42,7 @@ python3 Tests/e2e/console_browser.py .build/debug/redeem  # the console in Chrom
 python3 Tests/e2e/portal_browser.py .build/debug/redeem   # the customer portal in Chromium; screenshots in test-artifacts/portal
 python3 Tests/e2e/offer_claims_browser.py .build/debug/redeem  # web offer claims by e-mail in Chromium, SQLite then PostgreSQL; screenshots in test-artifacts/offer-claims
 python3 Tests/e2e/buyer_forms_browser.py .build/debug/redeem  # a buyer's typos and a server without Stripe are never a dead end, in Chromium; screenshots in test-artifacts/buyer-forms
+python3 Tests/e2e/team_browser.py .build/debug/redeem  # an invitation from the real SMTP server, a disabled session, a password reset, in Chromium; screenshots in test-artifacts/team
 python3 Tests/e2e/purchase_links_browser.py .build/debug/redeem  # a product's link copied from the console and bought through, in Chromium; screenshots in test-artifacts/purchase-links
 python3 Tests/e2e/metrics_e2e.py .build/debug/redeem     # GET /metrics on its own loopback listener, each documented metric; GET /
 python3 Tests/e2e/tracing_e2e.py .build/debug/redeem     # spans per request to an OTLP/HTTP collector, no tokens in them

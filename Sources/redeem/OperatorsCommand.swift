@@ -9,7 +9,7 @@ import RedeemStore
 struct Operators: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Console operators: create, list, disable, enable and reset passwords.",
-        subcommands: [Create.self, List.self, Disable.self, Enable.self, ResetPassword.self, ResetTwoFactor.self]
+        subcommands: [Create.self, Invite.self, List.self, Disable.self, Enable.self, ResetPassword.self, ResetTwoFactor.self]
     )
 
     static let actor = CLI.actor
@@ -44,6 +44,31 @@ struct Operators: AsyncParsableCommand {
             }
             if json { return try Output.json(op) }
             print("Created operator \(op.email) (\(op.role.rawValue)). Sign in at /console.")
+        }
+    }
+
+    /// For headless set-ups: the invitation's link is printed to hand over, not e-mailed.
+    struct Invite: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Invite an operator: prints a one-time link (7 days) where they choose their name and password.")
+        @Argument(help: "The invitee's e-mail address (their sign-in name).")
+        var email: String
+        @Option(help: "owner (everything) or support (look up, send links, re-send e-mails, grant).")
+        var role: OperatorRole
+        @Option(help: "The server's public base URL (env REDEEM_PUBLIC_URL), which the link starts with.")
+        var publicURL: String?
+        @OptionGroup var database: DatabaseOptions
+
+        func run() async throws {
+            let raw = publicURL ?? Environment.value("REDEEM_PUBLIC_URL") ?? "http://127.0.0.1:8080"
+            guard let base = URL(string: raw), base.scheme == "https" || base.scheme == "http" else {
+                throw ConfigurationError(setting: "--public-url / REDEEM_PUBLIC_URL", reason: "'\(raw)' is not an http(s) URL")
+            }
+            let link = try await database.withStore { store in
+                try await TeamService.invite(store: store, email: email, role: role, publicURL: base, actor: Operators.actor)
+            }
+            print("Invited \(Operator.normalize(email: email)) as \(role.rawValue). Give them this link (it works once, for 7 days):")
+            print(link)
         }
     }
 

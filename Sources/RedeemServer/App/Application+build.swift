@@ -17,6 +17,8 @@ public struct ServerDependencies: Sendable {
     public let mail: MailSettings?
     /// Sends queued e-mail; nil without SMTP settings.
     public let mailer: EmailDeliveryWorker?
+    /// Sends the team's invitations and password-reset links; nil without SMTP settings.
+    public let teamMailer: TeamMailer?
     /// Delivers server notifications.
     public let webhooks: WebhookDeliveryWorker
     /// Stripe's webhook signing secret (`whsec_…`); nil leaves `/webhooks/stripe` off.
@@ -51,6 +53,9 @@ public struct ServerDependencies: Sendable {
         let composer = EmailComposer(
             store: store, links: RedemptionLinkIssuer(store: store, publicURL: publicURL), templates: templates, sender: mail?.smtp.from)
         self.mailer = mail.map { EmailDeliveryWorker(store: store, composer: composer, settings: $0, clock: clock, logger: logger) }
+        self.teamMailer = mail.map {
+            TeamMailer(store: store, settings: $0, templates: templates, clock: clock, publicURL: publicURL, logger: logger)
+        }
         self.webhooks = WebhookDeliveryWorker(store: store, clock: clock, logger: logger)
     }
 
@@ -97,6 +102,7 @@ public struct ServerDependencies: Sendable {
         ConsoleService(
             sessions: store, store: store, clock: clock, limiter: rateLimiter, support: support, ownersNeedTwoFactor: ownersNeedTwoFactor)
     }
+    var team: TeamService { TeamService(store: store, clock: clock, limiter: rateLimiter, mailer: teamMailer, publicURL: publicURL) }
     var portal: PortalService {
         PortalService(
             store: store, clock: clock, limiter: rateLimiter, emailQueue: emailQueue, support: support, stripe: stripeSessions, publicURL: publicURL)
@@ -141,6 +147,8 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     let consolePages = ConsolePages(templates: deps.templates)
     ConsoleSignInController(service: deps.console, pages: consolePages, secureCookies: deps.publicURL.scheme == "https").addRoutes(to: router)
     let gate = ConsoleSessionMiddleware(service: deps.console, pages: consolePages)
+    TeamLinksController(service: deps.team, console: deps.console, pages: consolePages, secureCookies: deps.publicURL.scheme == "https")
+        .addRoutes(to: router)
     ConsoleAccountController(service: deps.console, pages: consolePages)
         .addRoutes(
             to: router.group().add(middleware: ConsoleSessionMiddleware(service: deps.console, pages: consolePages, enrolling: true)).group(
@@ -149,6 +157,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     ConsoleSupportController(service: deps.console, pages: consolePages).addRoutes(to: console)
     ConsoleOperationsController(service: deps.console, pages: consolePages, admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: console)
     ConsoleOverviewController(service: deps.console, pages: consolePages).addRoutes(to: console)
+    TeamController(service: deps.team, pages: consolePages, clock: deps.clock).addRoutes(to: console)
     ConsoleSettingsController(
         service: deps.console, pages: consolePages, admin: deps.admin, publicURL: deps.publicURL, paidCheckout: deps.stripe != nil
     )
@@ -219,6 +228,7 @@ public func buildApplication(
         SandboxRenewalWorker(store: store, clock: clock, logger: logger),
     ]
     if let mailer = deps.mailer { services.append(mailer) }
+    if let teamMailer = deps.teamMailer { services.append(teamMailer) }
     if let tracing, let endpoint = configuration.otlpEndpoint {
         services.append(tracing)
         logger.info("tracing to \(endpoint)")

@@ -28,6 +28,7 @@ extension SQLStore: RedemptionStore {}
 extension SQLStore: SandboxRenewalStore {}
 extension SQLStore: StripeEventStore {}
 extension SQLStore: SupportStore {}
+extension SQLStore: TeamStore {}
 extension SQLStore: UniversalLinkStore {}
 extension SQLStore: WebhookAdminStore {}
 extension SQLStore: WebhookQueueStore {}
@@ -38,5 +39,15 @@ extension SupportService {
         self.init(
             store: store, clock: clock, links: RedemptionLinkIssuer(store: store, publicURL: publicURL),
             emailQueue: EmailQueue(store: store, mail: nil, mailer: nil, clock: clock), stripe: nil)
+    }
+}
+
+extension TeamService {
+    /// For the CLI (`redeem operators invite`): an invitation whose link is returned to print, not e-mailed.
+    public static func invite(store: SQLStore, email: String, role: OperatorRole, publicURL: URL, actor: String) async throws -> String {
+        let clock = SystemClock()
+        let limiter = RateLimiter(counter: MemoryCounters(), limits: RateLimits(), clock: clock)
+        let service = TeamService(store: store, clock: clock, limiter: limiter, mailer: nil, publicURL: publicURL)
+        return try await service.invite(email: email, role: role, actor: actor).link ?? ""
     }
 }

@@ -26,7 +26,8 @@ struct ConsoleChrome: PageModel {
         may = NameSet(names: Set(OperatorAction.allCases.filter { role?.may($0) == true }.map(\.rawValue)))
         self.app = app.map { AppChoice(id: $0.id, name: $0.name, selected: true) }
         self.apps = app == nil ? [] : apps.map { AppChoice(id: $0.id, name: $0.name, selected: $0.id == app?.id) }
-        tab = NameSet(names: app.map { [ConsolePages.tab(path: path, appID: $0.id)] } ?? [])
+        // The team's page is the instance's, not an app's: its own tab in the bar.
+        tab = NameSet(names: path.hasPrefix("/console/team") ? ["team"] : app.map { [ConsolePages.tab(path: path, appID: $0.id)] } ?? [])
     }
 }
 

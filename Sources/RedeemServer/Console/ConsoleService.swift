@@ -23,6 +23,9 @@ struct ConsoleSession: Sendable {
 /// The wrong e-mail or the wrong password: one answer for both, so the form reveals no account.
 struct SignInRefused: Error {}
 
+/// The right password for a disabled operator.
+struct OperatorDisabled: Error {}
+
 /// Signing in and out of the console, the sessions behind its pages, and what the support views read.
 struct ConsoleService: Sendable {
     /// Credentials, sessions and two-factor sign-in.
@@ -50,7 +53,9 @@ struct ConsoleService: Sendable {
         try await limiter.signIn(ip: ip, email: email)
         let credentials = try await sessions.operatorCredentials(email: email)
         let matches = Bcrypt.verify(password, hash: credentials?.passwordHash ?? Self.decoyHash)
-        guard matches, let op = credentials?.operator, op.disabledAt == nil else { throw SignInRefused() }
+        guard matches, let op = credentials?.operator else { throw SignInRefused() }
+        // Said only to whoever knows the password: an owner disabled the account.
+        guard op.disabledAt == nil else { throw OperatorDisabled() }
         let token = SecretToken.generate(byteCount: 32)
         let awaitingCode = op.twoFactorEnabledAt != nil
         try await sessions.createOperatorSession(tokenHash: SecretToken.hash(token), operatorID: op.id, awaitingCode: awaitingCode, now: clock.now())

@@ -20,7 +20,12 @@ struct ConsoleSignInController {
 
     @Sendable func signInForm(_ request: Request, context: AppRequestContext) async throws -> Response {
         if let session = try await anySession(request) { return ConsolePages.redirect(session.awaitingCode ? "/console/sign-in/code" : "/console") }
-        return signInPage(error: nil, email: "", status: .ok)
+        var page = signInPage(error: nil, email: "", status: .ok)
+        // After a password reset (`TeamLinksController`): a fixed sentence, so a link cannot put words here.
+        if request.uri.queryParameters["reset"] == "done" {
+            page = signInPage(error: nil, email: "", status: .ok, notice: "Your password is changed. Sign in with it.")
+        }
+        return page
     }
 
     @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -36,6 +41,9 @@ struct ConsoleSignInController {
             return response
         } catch is SignInRefused {
             return signInPage(error: "The e-mail or password is wrong.", email: email, status: .unauthorized)
+        } catch is OperatorDisabled {
+            return signInPage(
+                error: "This account is disabled. Ask an owner of the console to enable it on the Team page.", email: email, status: .forbidden)
         } catch let limited as RateLimited {
             var response = signInPage(error: "Too many attempts. Wait a minute, then try again.", email: email, status: .tooManyRequests)
             response.headers[.retryAfter] = APIError.from(limited)?.headers[.retryAfter]
@@ -93,12 +101,12 @@ struct ConsoleSignInController {
         Cookie(name: name, value: "", maxAge: 0, path: "/console", secure: secureCookies, httpOnly: true, sameSite: .strict)
     }
 
-    func signInPage(error: String?, email: String, status: HTTPResponse.Status) -> Response {
+    func signInPage(error: String?, email: String, status: HTTPResponse.Status, notice: String? = nil) -> Response {
         let formToken = SecretToken.generate(byteCount: 16)
         let cookie = Cookie(
             name: ConsoleCookies.signInForm, value: formToken, path: "/console", secure: secureCookies, httpOnly: true, sameSite: .strict)
         return pages.render(
-            "console-sign-in", status: status, session: nil, cookies: [cookie], SignInPage(csrf: formToken, email: email, error: error))
+            "console-sign-in", status: status, session: nil, cookies: [cookie], SignInPage(csrf: formToken, email: email, error: error, notice: notice))
     }
 }
 
@@ -108,4 +116,5 @@ struct SignInPage: PageModel {
     var csrf: String?
     var email: String?
     var error: String?
+    var notice: String?
 }

@@ -63,6 +63,19 @@ struct RateLimiter: Sendable {
         try await check([("portallink:ip:\(ip ?? "unknown")", limits.redeemPerIP)])
     }
 
+    /// Asking for a console password-reset link: per client and per address, as the portal's sign-in links are.
+    func passwordReset(ip: String?, email: String) async throws {
+        try await check([
+            ("reset:ip:\(ip ?? "unknown")", limits.newLinkPerIP),
+            ("reset:email:\(SecretToken.hash(email))", limits.newLinkPerEmail),
+        ])
+    }
+
+    /// Opening or using a team link (an invitation or a password reset; a guess at a token costs a hit).
+    func teamLink(ip: String?) async throws {
+        try await check([("teamlink:ip:\(ip ?? "unknown")", limits.redeemPerIP)])
+    }
+
     /// A console sign-in attempt, counted before the password is checked.
     func signIn(ip: String?, email: String) async throws {
         try await check([
