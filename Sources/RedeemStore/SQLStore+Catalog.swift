@@ -53,6 +53,7 @@ extension SQLStore {
                     \(product.storeIDs.appStore), \(product.storeIDs.playStore), \(product.storeIDs.playBasePlan), \(product.createdAt))
                 """)
             try await Self.link(product, on: connection)
+            try await Self.syncDefaultPrice(product, now: product.createdAt, on: connection)
         }
     }
 
@@ -70,6 +71,7 @@ extension SQLStore {
             guard !rows.isEmpty else { throw StoreError.notFound("product '\(product.id)'") }
             try await connection.query("DELETE FROM product_entitlements WHERE app_id = \(product.appID) AND product_id = \(product.id)")
             try await Self.link(product, on: connection)
+            try await Self.syncDefaultPrice(product, now: product.createdAt, on: connection)
         }
     }
 

@@ -34,6 +34,10 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
     public var automaticTax = false
     /// Stripe Checkout's "Add promotion code" field, for the account's Stripe promotion codes.
     public var allowPromotionCodes = false
+    /// A Stripe Price made for this price (`line_items[0][price]`); nil sends `price_data` inline.
+    public var priceID: String? = nil
+    /// Subscriptions only: `subscription_data[trial_period_days]`, a free trial before the first charge.
+    public var trialPeriodDays: Int? = nil
 
     public init(
         secretKey: String, idempotencyKey: String, mode: Mode, productName: String,
@@ -84,12 +88,16 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
         case .payment: fields.append(("mode", "payment"))
         case .subscription: fields.append(("mode", "subscription"))
         }
-        fields += [
-            ("\(item)[price_data][currency]", currency.lowercased()),
-            ("\(item)[price_data][product_data][name]", productName),
-            ("\(item)[price_data][unit_amount]", String(unitAmount)),
-        ]
-        if case .subscription(let interval) = mode {
+        if let priceID {
+            fields.append(("\(item)[price]", priceID))
+        } else {
+            fields += [
+                ("\(item)[price_data][currency]", currency.lowercased()),
+                ("\(item)[price_data][product_data][name]", productName),
+                ("\(item)[price_data][unit_amount]", String(unitAmount)),
+            ]
+        }
+        if priceID == nil, case .subscription(let interval) = mode {
             fields += [
                 ("\(item)[price_data][recurring][interval]", interval.unit.rawValue),
                 ("\(item)[price_data][recurring][interval_count]", String(interval.count)),
@@ -100,6 +108,7 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
         if let clientReferenceID { fields.append(("client_reference_id", clientReferenceID)) }
         if automaticTax { fields += [("automatic_tax[enabled]", "true"), ("billing_address_collection", "required")] }
         if allowPromotionCodes { fields.append(("allow_promotion_codes", "true")) }
+        if case .subscription = mode, let trialPeriodDays { fields.append(("subscription_data[trial_period_days]", String(trialPeriodDays))) }
         let copyTo =
             switch mode {
             case .payment: "payment_intent_data[metadata]"
@@ -121,6 +130,8 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
         try check(!productName.isEmpty, "productName", "must not be empty")
         try check(unitAmount >= 0, "unitAmount", "must not be negative")
         try check(quantity >= 1, "quantity", "must be at least 1")
+        try check(priceID.map { $0.hasPrefix("price_") && $0.count <= 255 } ?? true, "priceID", "must be a Stripe Price ID (price_…)")
+        try check(trialPeriodDays.map { (1...730).contains($0) } ?? true, "trialPeriodDays", "must be between 1 and 730 days")
         try check(currency.count == 3 && currency.allSatisfy { $0.isASCII && $0.isLetter }, "currency", "must be an ISO 4217 code")
         for (field, url) in [("successURL", successURL), ("cancelURL", cancelURL)] {
             try check(url.hasPrefix("https://") || url.hasPrefix("http://"), field, "must be an http(s) URL")

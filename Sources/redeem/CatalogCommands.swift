@@ -41,7 +41,7 @@ struct ProductFields: ParsableArguments {
 
 struct Products: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Create, change and list products.", subcommands: [Create.self, Update.self, List.self])
+        abstract: "Create, change and list products.", subcommands: [Create.self, Update.self, List.self, Prices.self, Trial.self])
 
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change a product's name, entitlements, price or group.")
@@ -304,6 +304,120 @@ struct Keys: AsyncParsableCommand {
                 remote: { _ = try await $0.sendRaw(.DELETE, "/admin/v1/apps/\(segment(try app.id))/keys/\(segment(id))") }
             )
             print("Revoked \(id).")
+        }
+    }
+}
+
+extension Products {
+    /// `redeem products prices list|add|remove`: a product's prices per currency.
+    struct Prices: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A product's prices, one per currency (buyers pick with ?currency=, or by their browser's region).",
+            subcommands: [ListPrices.self, Add.self, Remove.self])
+    }
+
+    static func pricesPath(_ appID: String, _ productID: String) -> String {
+        "/admin/v1/apps/\(segment(appID))/products/\(segment(productID))/prices"
+    }
+
+    static func show(_ view: ProductPricingView, json: Bool) throws {
+        if json { return try Output.json(view) }
+        for row in view.prices {
+            print("\(row.currency)  \(row.amount)\(row.isDefault ? "  (default)" : "")\(row.stripePriceID.map { "  \($0)" } ?? "")")
+        }
+        print("Free trial: \(view.trialDays.map { "\($0) days" } ?? "none")")
+    }
+
+    struct ListPrices: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List a product's prices and its trial.")
+        @OptionGroup var app: AppOption
+        @Option var id: String
+        @OptionGroup var target: AdminTarget
+        @Flag var json = false
+
+        func run() async throws {
+            let appID = try app.id
+            let view = try await target.run(
+                local: { ProductPricingView(productID: id, try await $0.productBilling(appID: appID, productID: id)) },
+                remote: { try await $0.send(.GET, Products.pricesPath(appID, id), as: ProductPricingView.self) })
+            try Products.show(view, json: json)
+        }
+    }
+
+    struct PriceBody: Encodable {
+        let amount: String
+        let `default`: Bool
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add or change the price in a currency, e.g. --currency EUR --amount 4.49 (--default makes it the product's price).")
+        @OptionGroup var app: AppOption
+        @Option var id: String
+        @Option(help: "ISO 4217 code, e.g. EUR.") var currency: String
+        @Option(help: "Decimal amount with the currency's decimals, e.g. 4.49 or 700 (JPY).") var amount: String
+        @Flag(name: .customLong("default"), help: "Make it the product's default price.") var makeDefault = false
+        @OptionGroup var target: AdminTarget
+        @Flag var json = false
+
+        func run() async throws {
+            let appID = try app.id
+            let view = try await target.run(
+                local: {
+                    let billing = try await $0.setProductPrice(
+                        appID: appID, productID: id, currency: currency, amount: amount, makeDefault: makeDefault)
+                    return ProductPricingView(productID: id, billing)
+                },
+                remote: {
+                    try await $0.send(
+                        .PUT, Products.pricesPath(appID, id) + "/\(segment(currency))", body: PriceBody(amount: amount, default: makeDefault),
+                        as: ProductPricingView.self)
+                })
+            try Products.show(view, json: json)
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove the price in a currency (not the default).")
+        @OptionGroup var app: AppOption
+        @Option var id: String
+        @Option var currency: String
+        @OptionGroup var target: AdminTarget
+        @Flag var json = false
+
+        func run() async throws {
+            let appID = try app.id
+            let view = try await target.run(
+                local: { ProductPricingView(productID: id, try await $0.removeProductPrice(appID: appID, productID: id, currency: currency)) },
+                remote: { try await $0.send(.DELETE, Products.pricesPath(appID, id) + "/\(segment(currency))", as: ProductPricingView.self) })
+            try Products.show(view, json: json)
+        }
+    }
+
+    struct TrialBody: Encodable {
+        let trialDays: Int
+        enum CodingKeys: String, CodingKey { case trialDays = "trial_days" }
+    }
+
+    struct Trial: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a subscription's free trial for web buyers, in days (0 removes it); one trial per buyer and product.")
+        @OptionGroup var app: AppOption
+        @Option var id: String
+        @Option(help: "1–365 days; 0 removes the trial.") var days: Int
+        @OptionGroup var target: AdminTarget
+        @Flag var json = false
+
+        func run() async throws {
+            let appID = try app.id
+            let view = try await target.run(
+                local: { ProductPricingView(productID: id, try await $0.setProductTrial(appID: appID, productID: id, days: days)) },
+                remote: {
+                    try await $0.send(
+                        .PUT, "/admin/v1/apps/\(segment(appID))/products/\(segment(id))/trial", body: TrialBody(trialDays: days),
+                        as: ProductPricingView.self)
+                })
+            try Products.show(view, json: json)
         }
     }
 }

@@ -71,6 +71,12 @@ struct ServerOptions: ParsableArguments {
         )
         configuration.databasePoolSize = try database.resolvedPoolSize()
         configuration.benchmarkRoutes = benchmarkRoutes || Environment.value("REDEEM_BENCHMARK_ROUTES") == "1"
+        if let text = Environment.value("REDEEM_SANDBOX_TRIAL_SECONDS") {
+            guard let seconds = Double(text), (1...86_400).contains(seconds) else {
+                throw ConfigurationError(setting: "REDEEM_SANDBOX_TRIAL_SECONDS", reason: "must be a number of seconds from 1 to 86400")
+            }
+            configuration.sandboxTrialSeconds = seconds
+        }
         if let text = metricsPort ?? Environment.value("REDEEM_METRICS_PORT") {
             guard let value = Int(text), (1...65535).contains(value), value != port else {
                 throw ConfigurationError(

@@ -14,6 +14,7 @@ import Testing
     struct Recorded: Sendable {
         let headers: HTTPFields
         let form: [String: String]
+        var path = "/v1/checkout/sessions"
     }
 
     /// Runs a fake `POST /v1/checkout/sessions` that records requests and answers like Stripe.
@@ -28,6 +29,20 @@ import Testing
             let form = Dictionary(pairs.map { ($0[0], $0.count > 1 ? $0[1] : "") }, uniquingKeysWith: { a, _ in a })
             recorded.withLockedValue { $0.append(Recorded(headers: request.headers, form: form)) }
             let json = #"{"id": "cs_test_fake123456", "object": "checkout.session", "url": "https://checkout.stripe.com/c/pay/cs_test_fake123456"}"#
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
+        }
+        // `POST /v1/prices`: a Price per request, numbered, as Stripe answers one.
+        router.post("/v1/prices") { request, _ -> Response in
+            let buffer = try await request.body.collect(upTo: 1 << 20)
+            let pairs = String(buffer: buffer).split(separator: "&").map {
+                $0.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+            }
+            let form = Dictionary(pairs.map { ($0[0], $0.count > 1 ? $0[1] : "") }, uniquingKeysWith: { a, _ in a })
+            let count = recorded.withLockedValue {
+                $0.append(Recorded(headers: request.headers, form: form, path: "/v1/prices"))
+                return $0.filter { $0.path == "/v1/prices" }.count
+            }
+            let json = #"{"id": "price_fake\#(count)", "object": "price", "currency": "\#(form["currency"] ?? "")"}"#
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
         }
         let fake = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))

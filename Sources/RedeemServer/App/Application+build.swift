@@ -83,7 +83,12 @@ public struct ServerDependencies: Sendable {
     }
     var emailQueue: EmailQueue { EmailQueue(store: store, mail: mail, mailer: mailer, clock: clock) }
     var redemption: RedemptionService { RedemptionService(store: store, emailQueue: emailQueue, limiter: rateLimiter, clock: clock) }
-    var checkout: CheckoutService { CheckoutService(store: store, links: links, emailQueue: emailQueue, clock: clock) }
+    var checkout: CheckoutService {
+        CheckoutService(store: store, links: links, emailQueue: emailQueue, clock: clock, sandboxTrialLength: sandboxTrialLength)
+    }
+    /// How long a sandbox checkout's free trial lasts.
+    public var sandboxTrialLength: TimeInterval = SandboxClock.trialLength
+    var stripePrices: StripePriceSync { StripePriceSync(stripe: stripeSessions, store: store, logger: Logger(label: "redeem")) }
     var checkoutPages: CheckoutPages { CheckoutPages(templates: templates, emailOn: mail != nil) }
     var stripeSessions: StripeSessions? { stripe.map { StripeSessions(settings: $0, client: .shared) } }
     var offerCodes: OfferCodeService {
@@ -163,7 +168,8 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     )
     .addRoutes(to: console)
     ConsoleCatalogController(
-        service: deps.console, pages: consolePages, admin: deps.admin, publicURL: deps.publicURL, paidCheckout: deps.stripe != nil
+        service: deps.console, pages: consolePages, admin: deps.admin, publicURL: deps.publicURL, paidCheckout: deps.stripe != nil,
+        stripePrices: deps.stripePrices
     ).addRoutes(to: console)
     ConsoleOfferingsController(service: deps.console, pages: consolePages, admin: deps.admin).addRoutes(to: console)
     ConsolePreviewController(
@@ -219,13 +225,14 @@ public func buildApplication(
     deps.benchmarkRoutes = configuration.benchmarkRoutes
     deps.ownersNeedTwoFactor = configuration.ownersNeedTwoFactor
     deps.trustedProxies = configuration.trustedProxies
+    deps.sandboxTrialLength = configuration.sandboxTrialSeconds
     if deps.mailer == nil { logger.warning("no SMTP settings (--smtp-url): e-mail is off, and expired links cannot be re-sent") }
     deps.tracing = tracing != nil
     let router = try buildRouter(deps)
     // The store closes last: services shut down in reverse order, and the key-use writer flushes on its way out.
     var services: [any Service] = [
         StoreService(store: store), KeyUseWriter(cache: deps.keyCache, logger: logger), deps.webhooks,
-        SandboxRenewalWorker(store: store, clock: clock, logger: logger),
+        SandboxRenewalWorker(store: store, clock: clock, logger: logger, interval: SandboxRenewalWorker.interval(trialLength: deps.sandboxTrialLength)),
     ]
     if let mailer = deps.mailer { services.append(mailer) }
     if let teamMailer = deps.teamMailer { services.append(teamMailer) }

@@ -11,6 +11,7 @@ extension SQLStore: IdentityStore {}
 extension SQLStore: OfferingsStore {}
 extension SQLStore: BenchmarkStore {}
 extension SQLStore: CheckoutStore {}
+extension SQLStore: ProductPricingStore {}
 extension SQLStore: ConsoleReadStore {}
 extension SQLStore: ConsoleSessionStore {}
 extension SQLStore: CustomerInfoStore {}

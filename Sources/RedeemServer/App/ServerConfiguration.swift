@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
     public var stripe: StripeSettings?
     /// Serves the redemption benchmark's baseline route.
     public var benchmarkRoutes = false
+    /// How long a sandbox checkout's free trial lasts (RevenueCat's 5 minutes; `REDEEM_SANDBOX_TRIAL_SECONDS` shortens it for tests).
+    public var sandboxTrialSeconds: TimeInterval = 300
     /// Console owners must enrol and use an authenticator app.
     public var ownersNeedTwoFactor = false
     /// `GET /metrics` (Prometheus) on its own listener at this port; nil leaves metrics off, costing nothing.

@@ -35,11 +35,31 @@ struct CheckoutPageController {
             ?? fields["app_user_id"] ?? request.uri.queryParameters["app_user_id"].map(String.init)
         return try await service.link(
             appID: try context.parameters.decoded("app_id"), productID: try context.parameters.decoded("product_id"), buyer: rawUser,
-            sandbox: sandbox, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage]))
+            sandbox: sandbox, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage]),
+            currency: fields["currency"] ?? request.uri.queryParameters["currency"].map(String.init),
+            acceptLanguage: request.headers[.acceptLanguage])
+    }
+
+    /// A link's page, or the product's currencies when `?currency=` named one it lacks (422, never a server error).
+    func pricedPage(_ request: Request, _ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let refused as CurrencyUnavailable {
+            let format = BuyerFormat(acceptLanguage: request.headers[.acceptLanguage])
+            let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }.sorted { $0.0 < $1.0 }
+            let page = CurrencyChoicePage(
+                productName: refused.product.displayName ?? refused.product.id, requested: refused.requested,
+                choices: CheckoutPricing.links(refused.available, path: request.uri.path, query: query, product: refused.product, format: format))
+            return pages.page("checkout-currency", page, app: refused.app, status: .unprocessableContent)
+        }
     }
 
     /// Production links go to Stripe Checkout; the webhook records the purchase, and Stripe sends the buyer back to `paidReturn`.
     @Sendable func productionPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await pricedPage(request) { try await productionCheckout(request, context: context) }
+    }
+
+    func productionCheckout(_ request: Request, context: AppRequestContext) async throws -> Response {
         let link = try await resolve(request, context: context, sandbox: false)
         // The link's own settings are checked first, so a bad one is refused wherever the link leads.
         let overrides = Self.overrideFields(request)
@@ -103,6 +123,10 @@ struct CheckoutPageController {
     }
 
     @Sendable func sandboxPage(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await pricedPage(request) { try await sandboxCheckout(request, context: context) }
+    }
+
+    func sandboxCheckout(_ request: Request, context: AppRequestContext) async throws -> Response {
         let link = try await resolve(request, context: context, sandbox: true)
         let overrides = Self.overrideFields(request)
         _ = try Self.overriding(link.app, with: overrides, now: clock.now())  // refuse a bad override before the buyer pays
@@ -116,6 +140,8 @@ struct CheckoutPageController {
         for (name, value) in request.uri.queryParameters where !Self.reserved.contains(String(name)) {
             hidden.append(HiddenField(name: "param." + String(name), value: String(value)))
         }
+        // The chosen currency rides along, so the payment charges the price the page showed.
+        if let chosen = link.pricing?.chosen { hidden.append(HiddenField(name: "currency", value: chosen.currency)) }
         let email = request.uri.queryParameters["email"].map(String.init)
         return sandboxForm(link: link, request: request, hidden: hidden, email: email, emailLocked: email != nil, status: .ok)
     }
@@ -128,6 +154,13 @@ struct CheckoutPageController {
         var page = SandboxCheckoutPage(
             productName: link.product.displayName ?? link.product.id, price: link.format.product(link.product), action: request.uri.path,
             hidden: hidden, codeAction: request.uri.path, email: email, emailLocked: emailLocked, error: error)
+        if let pricing = link.pricing {
+            if link.product.type == .subscription, let days = pricing.trialDays { page.trial = Self.trialWords(days) }
+            let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }.sorted { $0.0 < $1.0 }
+            page.otherCurrencies = CheckoutPricing.links(
+                pricing.others, path: request.uri.path, query: query, product: link.product, format: link.format)
+            page.hasOtherCurrencies = !page.otherCurrencies.isEmpty
+        }
         // The code form leads to the offer page and back; a buyer named in the query rides along (a path one is in `action`).
         if let buyer = hidden.first(where: { $0.name == "app_user_id" })?.value {
             page.codeHidden = [HiddenField(name: "app_user_id", value: buyer)]
@@ -135,7 +168,14 @@ struct CheckoutPageController {
         return pages.page("sandbox-checkout", page, app: link.app, status: status)
     }
 
+    /// `7-day free trial`: the product's offer; a buyer who had it before pays at once (said on the page).
+    static func trialWords(_ days: Int) -> String { "\(days)-day free trial for new subscribers" }
+
     @Sendable func sandboxPay(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await pricedPage(request) { try await sandboxPayment(request, context: context) }
+    }
+
+    func sandboxPayment(_ request: Request, context: AppRequestContext) async throws -> Response {
         let fields = try await FormBody.parse(request)
         let link = try await resolve(request, context: context, sandbox: true, fields: fields)
         guard let checkoutID = fields["checkout_id"], (16...64).contains(checkoutID.count) else {
@@ -152,9 +192,10 @@ struct CheckoutPageController {
         var params: [String: String] = [:]
         for (name, value) in fields where name.hasPrefix("param.") { params[String(name.dropFirst(6))] = value }
         let app = try Self.overriding(link.app, with: fields, now: clock.now())
+        let trialDays = try await checkout.trialDays(product: link.product, offered: link.pricing?.trialDays, buyer: link.buyer, email: email)
         let completed = try await checkout.complete(
             app: link.app, product: link.product, buyer: link.buyer, email: email, sandbox: true, store: .rcBilling,
-            storeTransactionID: nil, customParams: params, idempotencyKey: checkoutID
+            storeTransactionID: nil, customParams: params, idempotencyKey: checkoutID, trialDays: trialDays
         )
         return try pages.afterPurchase(
             link: CheckoutLink(app: app, product: link.product, buyer: link.buyer, format: link.format), completed: completed, sandbox: true)

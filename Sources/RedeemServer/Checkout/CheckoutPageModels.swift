@@ -38,6 +38,11 @@ struct SandboxCheckoutPage: PageModel {
     var email: String? = nil
     var emailLocked = false
     var error: String? = nil
+    /// The product's free trial in words, when it has one.
+    var trial: String? = nil
+    /// The same checkout in the product's other currencies.
+    var otherCurrencies: [CurrencyLink] = []
+    var hasOtherCurrencies = false
 }
 
 /// `checkout-pending`: only the layout's values.

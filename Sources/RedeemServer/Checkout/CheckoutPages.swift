@@ -10,6 +10,8 @@ struct CheckoutLink {
     let buyer: AppUserID?
     /// Prices and dates in the buyer's locale (the request's `Accept-Language`).
     var format: BuyerFormat = .english
+    /// The price chosen for this buyer among the product's (its `price` is set to it), the others, and the trial.
+    var pricing: LinkPricing? = nil
 }
 
 /// The pages every checkout ends on (the hosted success page, or the app's redirect) and the checkout pages' frame,

@@ -9,6 +9,8 @@ struct CheckoutService: Sendable {
     let links: RedemptionLinkIssuer
     let emailQueue: EmailQueue
     let clock: any RedeemClock
+    /// How long a sandbox trial lasts (`SandboxClock.trialLength` unless a test or demo shortens it).
+    var sandboxTrialLength: TimeInterval = SandboxClock.trialLength
 
     struct Completed: Sendable {
         let purchase: Purchase
@@ -30,19 +32,32 @@ struct CheckoutService: Sendable {
         if CheckoutRules.alreadyOwns(buyer: buyer, product: product, purchases: purchases, at: now) { throw CheckoutError.alreadyOwned(product) }
     }
 
+    /// The trial this buyer gets of a product offering `trialDays`: none when their customer or address had it before.
+    func trialDays(product: Product, offered trialDays: Int?, buyer: AppUserID?, email: String?) async throws -> Int? {
+        guard product.type == .subscription, trialDays != nil else { return nil }
+        let facts = try await store.trialFacts(appID: product.appID, productID: product.id, buyer: buyer, email: email, trialDays: trialDays)
+        return CheckoutPricing.trial(TrialRules.decide(productID: product.id, facts: facts))
+    }
+
     /// `buyer` nil is an anonymous checkout: the purchase belongs to a new anonymous ID until it is redeemed.
+    /// `trialDays` (decided by `trialDays(product:…)`) starts a free trial on the sandbox clock, at no charge.
     func complete(
         app: App, product: Product, buyer: AppUserID?, email: String, sandbox: Bool, store storeName: Store,
-        storeTransactionID: String?, customParams: [String: String], idempotencyKey: String
+        storeTransactionID: String?, customParams: [String: String], idempotencyKey: String, trialDays: Int? = nil
     ) async throws -> Completed {
         let now = clock.now()
         let owner = buyer ?? AppUserID.anonymous()
         try await ensureNotOwned(product: product, buyer: buyer, at: now)
-        let grant = PurchaseGrant(
+        var grant = PurchaseGrant(
             appID: app.id, appUserID: owner, productID: product.id, store: storeName, isSandbox: sandbox, purchaseDate: now,
             expiresDate: sandbox ? product.period.flatMap { try? SandboxClock.expiry(period: $0, from: now) } : nil,
             storeTransactionID: storeTransactionID, price: product.price, email: email, customParams: customParams
         )
+        if trialDays != nil, sandbox, let price = product.price {
+            grant.periodType = .trial
+            grant.expiresDate = SandboxClock.trialEnd(from: now, length: sandboxTrialLength)
+            grant.price = Price(amountMicros: 0, currency: price.currency)
+        }
         var grantWithReference = grant
         grantWithReference.checkoutReference = idempotencyKey
         let fingerprint = SecretToken.hash("\(app.id)|\(product.id)|\(buyer?.rawValue ?? "anonymous")|\(email)|\(sandbox)")

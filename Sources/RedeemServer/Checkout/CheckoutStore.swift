@@ -22,4 +22,10 @@ protocol CheckoutStore: Sendable {
     func createWebCheckout(_ checkout: WebCheckout) async throws
     func webCheckout(appID: String?, id: String) async throws -> WebCheckout?
     func advanceWebCheckout(id: String, to status: WebCheckout.Status, now: Date) async throws
+    /// The product's prices per currency and its trial.
+    func productBilling(appID: String, productID: String) async throws -> ProductBilling
+    /// What `TrialRules` decides from: the buyer's and the address's earlier purchases of the product.
+    func trialFacts(appID: String, productID: String, buyer: AppUserID?, email: String?, trialDays: Int?) async throws -> TrialFacts
+    /// The Stripe Price made for a price, kept for the next checkout.
+    func setStripePriceID(_ stripePriceID: String, for price: ProductPrice) async throws
 }

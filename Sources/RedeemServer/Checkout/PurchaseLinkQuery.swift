@@ -6,7 +6,7 @@ import RedeemCore
 /// parameters kept with the purchase.
 extension CheckoutPageController {
     static let reserved: Set<String> = [
-        "app_user_id", "email", "checkout_id", "after_purchase", "after_purchase_url", "allow_promotion_codes", "code",
+        "app_user_id", "email", "checkout_id", "after_purchase", "after_purchase_url", "allow_promotion_codes", "code", "currency",
     ]
 
     /// A purchase link with `?code=`: the offer code's page, which shows the offer and its price before any payment.

@@ -17,14 +17,20 @@ struct PurchaseLinkService: Sendable {
 
     /// The app, product and buyer a link names; 404 for unknown ones, 403 when the anonymous form is not allowed.
     /// `checkingBuyer` false: Stripe's return, whose buyer was checked when the checkout began.
+    /// The price is chosen from `currency` (`?currency=`; one the product lacks throws `CurrencyUnavailable`), the
+    /// browser's `acceptLanguage` regions, else the default, and set as the link's product's `price`.
     func link(
-        appID: String, productID: String, buyer rawUser: String?, sandbox: Bool, format: BuyerFormat, checkingBuyer: Bool = true
+        appID: String, productID: String, buyer rawUser: String?, sandbox: Bool, format: BuyerFormat, checkingBuyer: Bool = true,
+        currency: String? = nil, acceptLanguage: String? = nil
     ) async throws -> CheckoutLink {
         let app = try await store.app(id: appID)
-        let product = try await store.product(appID: app.id, id: productID)
+        var product = try await store.product(appID: app.id, id: productID)
         let buyer = try rawUser.flatMap { $0.isEmpty ? nil : try AppUserID.parse($0) }
         if checkingBuyer { try checkout.ensureBuyerAllowed(app: app, buyer: buyer, sandbox: sandbox) }
-        return CheckoutLink(app: app, product: product, buyer: buyer, format: format)
+        let billing = try await store.productBilling(appID: app.id, productID: product.id)
+        let pricing = try CheckoutPricing.choose(app: app, product: product, billing: billing, requested: currency, acceptLanguage: acceptLanguage)
+        if let pricing { product.price = pricing.chosen.price }
+        return CheckoutLink(app: app, product: product, buyer: buyer, format: format, pricing: pricing)
     }
 
     /// A Stripe Checkout Session for the link (`app` with the link's own settings), counted in the funnel; its URL.
@@ -33,8 +39,13 @@ struct PurchaseLinkService: Sendable {
     ) async throws -> String {
         guard let stripe else { throw CheckoutError.paidCheckoutUnavailable(hint: "use a sandbox link") }
         try await checkout.ensureNotOwned(product: link.product, buyer: link.buyer, at: clock.now())
+        let trialDays = try await checkout.trialDays(product: link.product, offered: link.pricing?.trialDays, buyer: link.buyer, email: email)
+        // The Stripe Price made when the price was set; without one (set before Stripe was configured, or through the
+        // catalog's `price`), `price_data` inline as before.
+        let stripePrice = link.pricing?.chosen.stripePriceID
         let url = try await stripe.createSession(
-            app: app, product: link.product, buyer: link.buyer, email: email, customParams: params, successURL: successURL, cancelURL: cancelURL)
+            app: app, product: link.product, buyer: link.buyer, email: email, customParams: params, successURL: successURL, cancelURL: cancelURL,
+            stripePriceID: stripePrice, trialDays: trialDays)
         try await store.recordCheckoutStart(appID: link.app.id, productID: link.product.id, sandbox: false, now: clock.now())
         return url
     }

@@ -24,15 +24,46 @@ struct StripeSessions: Sendable {
     let client: HTTPClient
 
     /// A session for `product`, carrying Redeem's metadata so the webhook can grant it; returns Stripe's hosted URL.
+    /// `stripePriceID` names the Stripe Price made for the chosen price (else `price_data` inline); `trialDays` starts a
+    /// Stripe trial (`subscription_data[trial_period_days]`), marked in the metadata so the webhook records a trial.
     func createSession(
-        app: App, product: Product, buyer: AppUserID?, email: String?, customParams: [String: String], successURL: String, cancelURL: String
+        app: App, product: Product, buyer: AppUserID?, email: String?, customParams: [String: String], successURL: String, cancelURL: String,
+        stripePriceID: String? = nil, trialDays: Int? = nil
     ) async throws -> String {
         guard let price = product.price else { throw APIError.conflict("Product '\(product.id)' has no price, so it cannot be sold.") }
         let mode: StripeCheckoutRequest.Mode = try product.period.map { .subscription(try StripeRecurringInterval(iso8601: $0)) } ?? .payment
+        var metadata = customParams
+        let trial = product.type == .subscription ? trialDays : nil
+        if let trial { metadata["redeem_trial_days"] = String(trial) }
         return try await create(
             app: app, product: product, productName: product.displayName ?? product.id, price: price, mode: mode, buyer: buyer,
-            email: email, metadata: customParams, successURL: successURL, cancelURL: cancelURL
+            email: email, metadata: metadata, successURL: successURL, cancelURL: cancelURL, stripePriceID: stripePriceID, trialDays: trial
         )
+    }
+
+    /// The Stripe Price of `price`: the one made before, else a new one (`POST /v1/prices`), handed to `save`.
+    func stripePriceID(for price: ProductPrice, product: Product, save: (String) async throws -> Void) async throws -> String {
+        if let id = price.stripePriceID { return id }
+        let unitAmount: Int
+        do { unitAmount = try price.price.stripeAmount() } catch {
+            throw APIError.conflict("This price cannot be charged through Stripe: \(error.reason).")
+        }
+        let recurring = try product.period.map { try StripeRecurringInterval(iso8601: $0) }
+        let request = try StripePriceRequest(
+            secretKey: settings.secretKey,
+            // The same price asks once: a retry after a lost answer gets the same Stripe Price back.
+            idempotencyKey: SecretToken.hash(
+                "price|\(price.appID)|\(price.productID)|\(price.currency)|\(price.price.amountMicros)|\(product.period ?? "")"),
+            productName: product.displayName ?? product.id, unitAmount: unitAmount, currency: price.currency, recurring: recurring,
+            metadata: ["app_id": price.appID, "product_id": price.productID]
+        ).httpRequest()
+        let (status, body) = try await Self.send(request, settings: settings, client: client)
+        let id: String
+        do { id = try StripePriceRequest.decodeResponse(statusCode: status, body: body) } catch {
+            throw APIError(.upstreamRefused, "Stripe refused the price: \(error)")
+        }
+        try await save(id)
+        return id
     }
 
     /// A one-time payment of a paid offer's price (pay-as-you-go offers are paid for all their periods up front);
@@ -49,7 +80,7 @@ struct StripeSessions: Sendable {
 
     private func create(
         app: App, product: Product, productName: String, price: Price, mode: StripeCheckoutRequest.Mode, buyer: AppUserID?, email: String?,
-        metadata extra: [String: String], successURL: String, cancelURL: String
+        metadata extra: [String: String], successURL: String, cancelURL: String, stripePriceID: String? = nil, trialDays: Int? = nil
     ) async throws -> String {
         var metadata = extra
         let unitAmount: Int
@@ -68,6 +99,8 @@ struct StripeSessions: Sendable {
         )
         checkout.automaticTax = app.checkoutTax == .stripeTax
         checkout.allowPromotionCodes = app.allowPromotionCodes
+        checkout.priceID = stripePriceID
+        checkout.trialPeriodDays = trialDays
         let request = try checkout.httpRequest()
         let (status, body) = try await Self.send(request, settings: settings, client: client)
         do {

@@ -13,12 +13,48 @@ struct ConsoleCatalogController {
     let publicURL: URL
     /// Whether this server has Stripe, without which production links sell nothing.
     let paidCheckout: Bool
+    /// Makes the Stripe Prices of a changed product's prices, when Stripe is configured.
+    var stripePrices: StripePriceSync? = nil
 
     func addRoutes(to router: RouterGroup<ConsoleContext>) {
         router.get("/console/apps/{app_id}/products", use: products)
         router.post("/console/apps/{app_id}/products", use: createProduct)
         router.post("/console/apps/{app_id}/products/{product_id}", use: updateProduct)
         router.post("/console/apps/{app_id}/entitlements", use: createEntitlement)
+        router.post("/console/apps/{app_id}/products/{product_id}/prices", use: setPrice)
+        router.post("/console/apps/{app_id}/products/{product_id}/prices/{currency}/remove", use: removePrice)
+        router.post("/console/apps/{app_id}/products/{product_id}/trial", use: setTrial)
+    }
+
+    /// Adds or changes a price in a currency; the Stripe Price follows when Stripe is configured.
+    @Sendable func setPrice(_ request: Request, context: ConsoleContext) async throws -> Response {
+        let productID = try context.parameters.decoded("product_id")
+        return try await write(request, context, .price(productID)) { form, appID, admin in
+            let billing = try await admin.setProductPrice(
+                appID: appID, productID: productID, currency: form["currency"] ?? "", amount: form["amount"] ?? "",
+                makeDefault: form["default"] == "on")
+            if let stripePrices { _ = await stripePrices.sync(billing, product: try await admin.product(appID: appID, id: productID)) }
+            return .productSaved
+        }
+    }
+
+    @Sendable func removePrice(_ request: Request, context: ConsoleContext) async throws -> Response {
+        let productID = try context.parameters.decoded("product_id")
+        let currency = try context.parameters.decoded("currency")
+        return try await write(request, context, .price(productID)) { _, appID, admin in
+            _ = try await admin.removeProductPrice(appID: appID, productID: productID, currency: currency)
+            return .productSaved
+        }
+    }
+
+    @Sendable func setTrial(_ request: Request, context: ConsoleContext) async throws -> Response {
+        let productID = try context.parameters.decoded("product_id")
+        return try await write(request, context, .trial(productID)) { form, appID, admin in
+            let text = (form["trial_days"] ?? "").trimmingCharacters(in: .whitespaces)
+            guard text.isEmpty || Int(text) != nil else { throw ValidationError(field: "trial_days", reason: "must be a number of days, 0 for none") }
+            _ = try await admin.setProductTrial(appID: appID, productID: productID, days: Int(text) ?? 0)
+            return .productSaved
+        }
     }
 
     static let periods = ["P1W", "P1M", "P2M", "P3M", "P6M", "P1Y"]
@@ -65,6 +101,8 @@ struct ConsoleCatalogController {
         case newProduct
         case product(String)
         case entitlement
+        case price(String)
+        case trial(String)
     }
 
     /// An owner's catalog write, through the admin service acting as the operator: refused values and duplicates come
@@ -96,6 +134,10 @@ struct ConsoleCatalogController {
         case "store_identifiers.app_store": "App Store product ID: \(error.reason)."
         case "store_identifiers.play_store": "Google Play product ID: \(error.reason)."
         case "store_identifiers.play_base_plan": "Google Play base plan: \(error.reason)."
+        case "price.amount": "Amount: \(error.reason)."
+        case "price.currency": "Currency: \(error.reason)."
+        case "currency": "Currency: \(error.reason)."
+        case "trial_days": "Free trial (days): \(error.reason)."
         default: ConsolePages.describe(error)
         }
     }
@@ -124,7 +166,11 @@ struct ConsoleCatalogController {
         // A refused form shows what was typed; the others, what is stored.
         func typedValues(_ form: Form) -> [String: String]? { typed?.form == form ? typed?.values : nil }
         let links = ConsoleLinks.options(request)
-        let products = try await admin.products(appID: appID).map { product in
+        let catalog = try await admin.products(appID: appID)
+        var billings: [String: ProductBilling] = [:]
+        for product in catalog { billings[product.id] = try await admin.productBilling(appID: appID, productID: product.id) }
+        let products = try catalog.map { product in
+            let billing = billings[product.id] ?? ProductBilling(prices: [])
             let stored: [String: String] = [
                 "display_name": product.displayName ?? "", "price_amount": product.price?.plainAmount ?? "",
                 "price_currency": product.price?.currency ?? "", "entitlements": product.entitlements.joined(separator: ", "),
@@ -138,6 +184,7 @@ struct ConsoleCatalogController {
                 warning: product.price == nil
                     ? "No price: its purchase link cannot sell it (the API, the CLI and offer codes still can). Set one below." : nil,
                 form: Self.fields(stored, typed: typedValues(.product(product.id))),
+                pricing: Self.pricing(product, billing, typedPrice: typedValues(.price(product.id)), typedTrial: typedValues(.trial(product.id))),
                 links: try ConsoleLinks.product(product, publicURL: publicURL, options: links.options, paidCheckout: paidCheckout))
         }
         let entitlements = try await admin.entitlements(appID: appID).map {
@@ -183,5 +230,20 @@ struct ConsoleCatalogController {
             stores.append("Google Play: \(id)" + (type == .subscription ? ids.playBasePlan.map { " (base plan \($0))" } ?? "" : ""))
         }
         return stores
+    }
+
+    /// A product's prices per currency and its trial, with their forms (as typed when refused).
+    static func pricing(_ product: Product, _ billing: ProductBilling, typedPrice: [String: String]?, typedTrial: [String: String]?)
+        -> ProductsPage.Pricing
+    {
+        ProductsPage.Pricing(
+            prices: billing.prices.map {
+                ProductsPage.PriceRow(
+                    currency: $0.currency, amount: PriceFormat.string($0.price), isDefault: $0.isDefault, stripePriceID: $0.stripePriceID)
+            },
+            trial: billing.trialDays.map { "\($0)-day free trial" },
+            subscription: product.type == .subscription,
+            priceForm: fields(["currency": "", "amount": ""], typed: typedPrice),
+            trialForm: fields(["trial_days": billing.trialDays.map(String.init) ?? "0"], typed: typedTrial))
     }
 }

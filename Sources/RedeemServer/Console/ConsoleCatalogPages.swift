@@ -11,8 +11,26 @@ struct ProductsPage: PageModel {
         let warning: String?
         /// The product's edit form, as stored or as typed when refused.
         let form: FormFields
+        /// Its prices per currency and its trial, with their forms.
+        let pricing: Pricing
         /// Its production and sandbox purchase links, for the link form's app user and UTM values.
         let links: [ConsoleLink]
+    }
+
+    /// A product's prices per currency and its free trial, with their forms.
+    struct Pricing: Sendable {
+        let prices: [PriceRow]
+        let trial: String?
+        let subscription: Bool
+        let priceForm: FormFields
+        let trialForm: FormFields
+    }
+
+    struct PriceRow: Sendable {
+        let currency: String
+        let amount: String
+        let isDefault: Bool
+        let stripePriceID: String?
     }
 
     struct Entitlement: Sendable {

@@ -18,6 +18,11 @@ public struct SandboxRenewalWorker: Service {
         self.interval = interval
     }
 
+    /// A pass every 15 seconds, or often enough to convert a shortened sandbox trial within a third of its length.
+    public static func interval(trialLength: TimeInterval) -> Duration {
+        .milliseconds(Int64(min(15, max(1, trialLength / 3)) * 1000))
+    }
+
     /// A pass at start, then one per `interval`, until shutdown (which does not wait out the interval).
     public func run() async throws {
         let loop = QueueWorkerLoop(interval: interval)
@@ -25,12 +30,17 @@ public struct SandboxRenewalWorker: Service {
         await loop.run { [self] in await self.renewDue() }
     }
 
+    /// Trials that ended convert first (their paid period starts at the trial's end), then due subscriptions renew.
     @discardableResult
     public func renewDue() async -> Int {
         do {
-            return try await store.renewSandboxSubscriptions(now: clock.now(), maxRenewals: 6) { period in
-                (try? SandboxClock.expiry(period: period, from: Date(timeIntervalSince1970: 0)).timeIntervalSince1970) ?? 300
+            let converted = try await store.convertSandboxTrials(now: clock.now()) { trialEnd, period in
+                (try? SandboxClock.paidPeriodEnd(trialEnd: trialEnd, period: period)) ?? trialEnd.addingTimeInterval(300)
             }
+            return try await converted
+                + store.renewSandboxSubscriptions(now: clock.now(), maxRenewals: 6) { period in
+                    (try? SandboxClock.expiry(period: period, from: Date(timeIntervalSince1970: 0)).timeIntervalSince1970) ?? 300
+                }
         } catch {
             logger.error("sandbox renewals failed", metadata: ["error": "\(error)"])
             return 0

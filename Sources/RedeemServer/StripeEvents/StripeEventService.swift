@@ -47,7 +47,10 @@ struct StripeEventService: Sendable {
             return nil
         case .invoicePaid(let invoice):
             guard let purchase = try await subscription(invoice.subscriptionID, tx) else { return nil }
-            if invoice.billingReason != .subscriptionCreate, let end = invoice.periodEnd { try await tx.renew(purchase, until: end) }
+            if invoice.billingReason != .subscriptionCreate, let end = invoice.periodEnd {
+                // The first charge after a trial is its conversion, whichever of this and the subscription's update comes first.
+                if purchase.periodType == .trial { try await tx.convertTrial(purchase, until: end) } else { try await tx.renew(purchase, until: end) }
+            }
             // The latest payment is what an operator's refund refunds.
             if let paymentIntent = invoice.paymentIntentID { try await tx.setPaymentReference(purchase, paymentIntent) }
         case .invoicePaymentFailed(let invoice):
@@ -57,6 +60,9 @@ struct StripeEventService: Sendable {
             guard let purchase = try await Self.subscription(subscription.id, tx) else { return nil }
             if ["canceled", "incomplete_expired"].contains(subscription.status.rawValue) {
                 try await tx.expire(purchase, at: subscription.endedAt ?? event.created)
+            } else if subscription.status == .active, purchase.periodType == .trial {
+                // trialing → active: the trial converted to paid.
+                try await tx.convertTrial(purchase, until: subscription.currentPeriodEnd ?? purchase.expiresDate ?? event.created)
             } else {
                 try await tx.setWillRenew(purchase, willRenew: !subscription.cancelAtPeriodEnd, periodEnd: subscription.currentPeriodEnd)
             }
@@ -118,7 +124,7 @@ struct StripeEventService: Sendable {
             throw StripeEventError.noRedeemMetadata
         }
         let buyer = try session.metadata["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse($0) } ?? AppUserID.anonymous()
-        let reserved: Set<String> = ["app_id", "product_id", "app_user_id", "redeem_checkout_id", "redeem_offer_code"]
+        let reserved: Set<String> = ["app_id", "product_id", "app_user_id", "redeem_checkout_id", "redeem_offer_code", "redeem_trial_days"]
         var grant = PurchaseGrant(
             appID: appID, appUserID: buyer, productID: productID, store: .stripe, isSandbox: !livemode, purchaseDate: session.created,
             storeTransactionID: session.subscriptionID ?? session.id,
@@ -126,6 +132,11 @@ struct StripeEventService: Sendable {
             email: session.email, customParams: session.metadata.filter { !reserved.contains($0.key) }
         )
         grant.checkoutReference = session.metadata["redeem_checkout_id"] ?? session.id
+        // A Stripe trial: nothing charged yet; it ends after its days unless Stripe reports otherwise.
+        if let days = session.metadata["redeem_trial_days"].flatMap(Int.init), (1...730).contains(days) {
+            grant.periodType = .trial
+            grant.expiresDate = TrialRules.trialEnd(days: days, from: session.created)
+        }
         return grant
     }
 }

@@ -17,6 +17,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/ProductID`.
         internal typealias ProductID = Swift.String
+        /// An ISO 4217 currency code such as EUR (any case).
+        ///
+        /// - Remark: Generated from `#/components/parameters/PriceCurrency`.
+        internal typealias PriceCurrency = Swift.String
         /// Entitlement ID.
         ///
         /// - Remark: Generated from `#/components/parameters/EntitlementID`.

@@ -497,6 +497,147 @@ extension Components {
                 case apps
             }
         }
+        /// A product's prices, one per currency (the default first), and its free trial.
+        ///
+        /// - Remark: Generated from `#/components/schemas/ProductPricing`.
+        internal struct ProductPricing: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ProductPricing/product_id`.
+            internal var productId: Swift.String
+            /// Days of free trial for a first-time web buyer; absent for none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductPricing/trial_days`.
+            internal var trialDays: Swift.Int?
+            /// - Remark: Generated from `#/components/schemas/ProductPricing/prices`.
+            internal var prices: [Components.Schemas.ProductPriceView]
+            /// Creates a new `ProductPricing`.
+            ///
+            /// - Parameters:
+            ///   - productId:
+            ///   - trialDays: Days of free trial for a first-time web buyer; absent for none.
+            ///   - prices:
+            internal init(
+                productId: Swift.String,
+                trialDays: Swift.Int? = nil,
+                prices: [Components.Schemas.ProductPriceView]
+            ) {
+                self.productId = productId
+                self.trialDays = trialDays
+                self.prices = prices
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case productId = "product_id"
+                case trialDays = "trial_days"
+                case prices
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ProductPriceView`.
+        internal struct ProductPriceView: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ProductPriceView/currency`.
+            internal var currency: Swift.String
+            /// Decimal text with the currency's own decimals (`4.49`, `700`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductPriceView/amount`.
+            internal var amount: Swift.String
+            /// - Remark: Generated from `#/components/schemas/ProductPriceView/is_default`.
+            internal var isDefault: Swift.Bool
+            /// The Stripe Price made for it, once Stripe is configured and it was needed.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductPriceView/stripe_price_id`.
+            internal var stripePriceId: Swift.String?
+            /// Creates a new `ProductPriceView`.
+            ///
+            /// - Parameters:
+            ///   - currency:
+            ///   - amount: Decimal text with the currency's own decimals (`4.49`, `700`).
+            ///   - isDefault:
+            ///   - stripePriceId: The Stripe Price made for it, once Stripe is configured and it was needed.
+            internal init(
+                currency: Swift.String,
+                amount: Swift.String,
+                isDefault: Swift.Bool,
+                stripePriceId: Swift.String? = nil
+            ) {
+                self.currency = currency
+                self.amount = amount
+                self.isDefault = isDefault
+                self.stripePriceId = stripePriceId
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case currency
+                case amount
+                case isDefault = "is_default"
+                case stripePriceId = "stripe_price_id"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ProductPriceInput`.
+        internal struct ProductPriceInput: Codable, Hashable, Sendable {
+            /// Decimal text such as `4.49` (a point, never a comma), with at most the currency's decimals.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductPriceInput/amount`.
+            internal var amount: Swift.String
+            /// Make this the product's default price.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductPriceInput/default`.
+            internal var _default: Swift.Bool?
+            /// Creates a new `ProductPriceInput`.
+            ///
+            /// - Parameters:
+            ///   - amount: Decimal text such as `4.49` (a point, never a comma), with at most the currency's decimals.
+            ///   - _default: Make this the product's default price.
+            internal init(
+                amount: Swift.String,
+                _default: Swift.Bool? = nil
+            ) {
+                self.amount = amount
+                self._default = _default
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case amount
+                case _default = "default"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.amount = try container.decode(
+                    Swift.String.self,
+                    forKey: .amount
+                )
+                self._default = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: ._default
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "amount",
+                    "default"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ProductTrialInput`.
+        internal struct ProductTrialInput: Codable, Hashable, Sendable {
+            /// 1–365 days; 0 removes the trial.
+            ///
+            /// - Remark: Generated from `#/components/schemas/ProductTrialInput/trial_days`.
+            internal var trialDays: Swift.Int
+            /// Creates a new `ProductTrialInput`.
+            ///
+            /// - Parameters:
+            ///   - trialDays: 1–365 days; 0 removes the trial.
+            internal init(trialDays: Swift.Int) {
+                self.trialDays = trialDays
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case trialDays = "trial_days"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.trialDays = try container.decode(
+                    Swift.Int.self,
+                    forKey: .trialDays
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "trial_days"
+                ])
+            }
+        }
         /// A product's purchase links, production and sandbox, for the same app user and attribution.
         ///
         /// - Remark: Generated from `#/components/schemas/ProductLinks`.

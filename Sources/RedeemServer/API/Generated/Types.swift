@@ -405,6 +405,42 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/products/{product_id}/links`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/links/get(getProductLinks)`.
     func getProductLinks(_ input: Operations.GetProductLinks.Input) async throws -> Operations.GetProductLinks.Output
+    /// A product's prices and trial
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
+    ///
+    /// The product's prices, one per currency (the default first: the product's `price`, what a buyer pays when neither `?currency=` nor the browser's region picks another), each with the Stripe Price made for it, and the product's free trial in days.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/products/{product_id}/prices`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/prices/get(getProductPrices)`.
+    func getProductPrices(_ input: Operations.GetProductPrices.Input) async throws -> Operations.GetProductPrices.Output
+    /// Add or change a product's price in a currency
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
+    ///
+    /// Sets the price in `currency` (ISO 4217, any case). The amount must have the currency's decimals and be chargeable by Stripe (422 on field `price.amount` or `price.currency`). `default: true`, or being the product's first price, makes it the product's `price`. When Stripe is configured, a Stripe Price is made for it (`POST /v1/prices`; if Stripe does not answer, the first checkout in that currency makes it), and a changed amount gets a new one. Audited.
+    ///
+    /// - Remark: HTTP `PUT /admin/v1/apps/{app_id}/products/{product_id}/prices/{currency}`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/prices/{currency}/put(setProductPrice)`.
+    func setProductPrice(_ input: Operations.SetProductPrice.Input) async throws -> Operations.SetProductPrice.Output
+    /// Remove a product's price in a currency
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
+    ///
+    /// Removes the price in `currency`. The default price cannot be removed (422: make another currency the default first, or clear the product's `price`); a currency the product has no price in is a 404. Audited.
+    ///
+    /// - Remark: HTTP `DELETE /admin/v1/apps/{app_id}/products/{product_id}/prices/{currency}`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/prices/{currency}/delete(removeProductPrice)`.
+    func removeProductPrice(_ input: Operations.RemoveProductPrice.Input) async throws -> Operations.RemoveProductPrice.Output
+    /// Set a subscription's free trial
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
+    ///
+    /// A free trial of `trial_days` (1–365; 0 removes it) for web buyers of a subscription. Each buyer gets one trial per product: a customer, or an e-mail address, that bought the product before pays at once. Stripe checkout sends `subscription_data[trial_period_days]`; the sandbox runs the trial on its accelerated clock. One-time products are refused (422 on field `trial_days`). Audited.
+    ///
+    /// - Remark: HTTP `PUT /admin/v1/apps/{app_id}/products/{product_id}/trial`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/trial/put(setProductTrial)`.
+    func setProductTrial(_ input: Operations.SetProductTrial.Input) async throws -> Operations.SetProductTrial.Output
     /// List entitlements
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
@@ -1347,6 +1383,78 @@ extension APIProtocol {
             path: path,
             query: query,
             headers: headers
+        ))
+    }
+    /// A product's prices and trial
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
+    ///
+    /// The product's prices, one per currency (the default first: the product's `price`, what a buyer pays when neither `?currency=` nor the browser's region picks another), each with the Stripe Price made for it, and the product's free trial in days.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/products/{product_id}/prices`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/prices/get(getProductPrices)`.
+    internal func getProductPrices(
+        path: Operations.GetProductPrices.Input.Path,
+        headers: Operations.GetProductPrices.Input.Headers = .init()
+    ) async throws -> Operations.GetProductPrices.Output {
+        try await getProductPrices(Operations.GetProductPrices.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Add or change a product's price in a currency
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
+    ///
+    /// Sets the price in `currency` (ISO 4217, any case). The amount must have the currency's decimals and be chargeable by Stripe (422 on field `price.amount` or `price.currency`). `default: true`, or being the product's first price, makes it the product's `price`. When Stripe is configured, a Stripe Price is made for it (`POST /v1/prices`; if Stripe does not answer, the first checkout in that currency makes it), and a changed amount gets a new one. Audited.
+    ///
+    /// - Remark: HTTP `PUT /admin/v1/apps/{app_id}/products/{product_id}/prices/{currency}`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/prices/{currency}/put(setProductPrice)`.
+    internal func setProductPrice(
+        path: Operations.SetProductPrice.Input.Path,
+        headers: Operations.SetProductPrice.Input.Headers = .init(),
+        body: Operations.SetProductPrice.Input.Body
+    ) async throws -> Operations.SetProductPrice.Output {
+        try await setProductPrice(Operations.SetProductPrice.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove a product's price in a currency
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
+    ///
+    /// Removes the price in `currency`. The default price cannot be removed (422: make another currency the default first, or clear the product's `price`); a currency the product has no price in is a 404. Audited.
+    ///
+    /// - Remark: HTTP `DELETE /admin/v1/apps/{app_id}/products/{product_id}/prices/{currency}`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/prices/{currency}/delete(removeProductPrice)`.
+    internal func removeProductPrice(
+        path: Operations.RemoveProductPrice.Input.Path,
+        headers: Operations.RemoveProductPrice.Input.Headers = .init()
+    ) async throws -> Operations.RemoveProductPrice.Output {
+        try await removeProductPrice(Operations.RemoveProductPrice.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Set a subscription's free trial
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
+    ///
+    /// A free trial of `trial_days` (1–365; 0 removes it) for web buyers of a subscription. Each buyer gets one trial per product: a customer, or an e-mail address, that bought the product before pays at once. Stripe checkout sends `subscription_data[trial_period_days]`; the sandbox runs the trial on its accelerated clock. One-time products are refused (422 on field `trial_days`). Audited.
+    ///
+    /// - Remark: HTTP `PUT /admin/v1/apps/{app_id}/products/{product_id}/trial`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/trial/put(setProductTrial)`.
+    internal func setProductTrial(
+        path: Operations.SetProductTrial.Input.Path,
+        headers: Operations.SetProductTrial.Input.Headers = .init(),
+        body: Operations.SetProductTrial.Input.Body
+    ) async throws -> Operations.SetProductTrial.Output {
+        try await setProductTrial(Operations.SetProductTrial.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// List entitlements
