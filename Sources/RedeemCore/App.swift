@@ -65,6 +65,16 @@ public struct App: Codable, Hashable, Sendable {
     public var checkoutTax: CheckoutTax
     /// Stripe Checkout shows its "Add promotion code" field (Stripe promotion codes); a link may turn it on too.
     public var allowPromotionCodes: Bool
+    /// Checkout branding (`branding`): a logo (https) and colours for light and dark; nil keeps the pages' own.
+    public var brandLogoURL: String?
+    public var brandAccent: HexColor?
+    public var brandBackground: HexColor?
+    public var brandForeground: HexColor?
+    public var brandAccentDark: HexColor?
+    public var brandBackgroundDark: HexColor?
+    public var brandForegroundDark: HexColor?
+    /// When an operator last chose the redemption link policy (a first step); nil while it is the default, unchosen.
+    public var linkPolicyChosenAt: Date? = nil
     public var createdAt: Date
     public var updatedAt: Date
 
@@ -77,7 +87,7 @@ public struct App: Codable, Hashable, Sendable {
         restoreBehavior: RestoreBehavior = .transfer, redemptionLinkLifetimeSeconds: Int = App.defaultLinkLifetimeSeconds,
         supportEmail: String? = nil, afterPurchase: AfterPurchase = .hosted, afterPurchaseURL: String? = nil,
         offerCodeQuotaPerQuarter: Int = OfferQuota.defaultPerQuarter, checkoutTax: CheckoutTax = .none, allowPromotionCodes: Bool = false,
-        createdAt: Date, updatedAt: Date
+        branding: CheckoutBranding = CheckoutBranding(), createdAt: Date, updatedAt: Date
     ) {
         self.id = id
         self.name = name
@@ -100,6 +110,7 @@ public struct App: Codable, Hashable, Sendable {
         self.allowPromotionCodes = allowPromotionCodes
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.branding = branding
     }
 
     enum CodingKeys: String, CodingKey {
@@ -120,8 +131,29 @@ public struct App: Codable, Hashable, Sendable {
         case offerCodeQuotaPerQuarter = "offer_code_quota_per_quarter"
         case checkoutTax = "checkout_tax"
         case allowPromotionCodes = "allow_promotion_codes"
+        case brandLogoURL = "brand_logo_url"
+        case brandAccent = "brand_accent"
+        case brandBackground = "brand_background"
+        case brandForeground = "brand_foreground"
+        case brandAccentDark = "brand_accent_dark"
+        case brandBackgroundDark = "brand_background_dark"
+        case brandForegroundDark = "brand_foreground_dark"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
+    }
+
+    /// The branding columns as one value.
+    public var branding: CheckoutBranding {
+        get {
+            CheckoutBranding(
+                logoURL: brandLogoURL, light: BrandPalette(accent: brandAccent, background: brandBackground, foreground: brandForeground),
+                dark: BrandPalette(accent: brandAccentDark, background: brandBackgroundDark, foreground: brandForegroundDark))
+        }
+        set {
+            brandLogoURL = newValue.logoURL
+            (brandAccent, brandBackground, brandForeground) = (newValue.light.accent, newValue.light.background, newValue.light.foreground)
+            (brandAccentDark, brandBackgroundDark, brandForegroundDark) = (newValue.dark.accent, newValue.dark.background, newValue.dark.foreground)
+        }
     }
 
     /// A new custom URL scheme, `rdm-` plus 10 hex digits.

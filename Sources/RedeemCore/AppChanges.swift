@@ -19,6 +19,14 @@ public struct AppChanges: Codable, Hashable, Sendable {
     public var offerCodeQuotaPerQuarter: Int?
     public var checkoutTax: String?
     public var allowPromotionCodes: Bool?
+    /// Checkout branding: an https logo URL and `#rrggbb` colours; an empty string clears one.
+    public var brandLogoURL: String?
+    public var brandAccent: String?
+    public var brandBackground: String?
+    public var brandForeground: String?
+    public var brandAccentDark: String?
+    public var brandBackgroundDark: String?
+    public var brandForegroundDark: String?
 
     public init() {}
 
@@ -40,6 +48,13 @@ public struct AppChanges: Codable, Hashable, Sendable {
         case offerCodeQuotaPerQuarter = "offer_code_quota_per_quarter"
         case checkoutTax = "checkout_tax"
         case allowPromotionCodes = "allow_promotion_codes"
+        case brandLogoURL = "brand_logo_url"
+        case brandAccent = "brand_accent"
+        case brandBackground = "brand_background"
+        case brandForeground = "brand_foreground"
+        case brandAccentDark = "brand_accent_dark"
+        case brandBackgroundDark = "brand_background_dark"
+        case brandForegroundDark = "brand_foreground_dark"
     }
 
     /// A new app from these settings, with defaults for the rest.
@@ -86,6 +101,7 @@ public struct AppChanges: Codable, Hashable, Sendable {
                 throw ValidationError(field: "redemption_link_policy", reason: "must be one of disabled, sandbox_only, enabled")
             }
             next.redemptionLinkPolicy = value
+            next.linkPolicyChosenAt = now
         }
         if let behavior = restoreBehavior {
             guard let value = RestoreBehavior(rawValue: behavior) else {
@@ -128,8 +144,34 @@ public struct AppChanges: Codable, Hashable, Sendable {
         if next.afterPurchase != .hosted, next.afterPurchaseURL == nil {
             throw ValidationError(field: "after_purchase_url", reason: "is required when after_purchase redirects")
         }
+        try applyBranding(to: &next)
         next.updatedAt = now
         app = next
+    }
+
+    /// The logo (https only: it is loaded by buyers' browsers) and the colours, then the contrast rule on the result.
+    func applyBranding(to app: inout App) throws(ValidationError) {
+        app.brandLogoURL = try Self.text(
+            brandLogoURL, current: app.brandLogoURL, field: "brand_logo_url", reason: "must be an absolute https URL",
+            valid: Formats.isHTTPSURL)
+        let colors: [(String?, WritableKeyPath<App, HexColor?>, String)] = [
+            (brandAccent, \.brandAccent, "brand_accent"), (brandBackground, \.brandBackground, "brand_background"),
+            (brandForeground, \.brandForeground, "brand_foreground"), (brandAccentDark, \.brandAccentDark, "brand_accent_dark"),
+            (brandBackgroundDark, \.brandBackgroundDark, "brand_background_dark"),
+            (brandForegroundDark, \.brandForegroundDark, "brand_foreground_dark"),
+        ]
+        for (value, path, field) in colors {
+            guard let value else { continue }
+            if value.isEmpty {
+                app[keyPath: path] = nil
+                continue
+            }
+            guard let color = HexColor(value) else {
+                throw ValidationError(field: field, reason: "must be a hex colour such as #4338ca")
+            }
+            app[keyPath: path] = color
+        }
+        if let refusal = BrandingCheck.refusal(app.branding) { throw refusal }
     }
 
     static func url(_ value: String?, field: String, current: String?) throws(ValidationError) -> String? {

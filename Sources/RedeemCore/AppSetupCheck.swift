@@ -21,7 +21,7 @@ public enum AppSetupCheck {
         if app.supportEmail == nil {
             warnings.append("There is no support e-mail: pages cannot say where to ask for help.")
         }
-        if linksOn, app.iosTeamID == nil || app.iosBundleID == nil, app.androidPackageName == nil {
+        if linksOn, !hasAppLinks(app) {
             warnings.append("No universal-link or app-link settings: HTTPS links open the link page instead of the app.")
         }
         return warnings

@@ -21,6 +21,15 @@ extension App {
             allowPromotionCodes: (row.optionalInt("allow_promotion_codes") ?? 0) != 0,
             createdAt: try row.date("created_at"), updatedAt: try row.date("updated_at")
         )
+        // Colours were validated on the way in; one that no longer reads is dropped rather than reaching a page.
+        brandLogoURL = row.optionalString("brand_logo_url")
+        brandAccent = row.optionalString("brand_accent").flatMap(HexColor.init)
+        brandBackground = row.optionalString("brand_background").flatMap(HexColor.init)
+        brandForeground = row.optionalString("brand_foreground").flatMap(HexColor.init)
+        brandAccentDark = row.optionalString("brand_accent_dark").flatMap(HexColor.init)
+        brandBackgroundDark = row.optionalString("brand_background_dark").flatMap(HexColor.init)
+        brandForegroundDark = row.optionalString("brand_foreground_dark").flatMap(HexColor.init)
+        linkPolicyChosenAt = row.optionalDate("link_policy_chosen_at")
     }
 }
 

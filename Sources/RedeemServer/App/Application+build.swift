@@ -164,7 +164,9 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     ConsoleOverviewController(service: deps.console, pages: consolePages).addRoutes(to: console)
     TeamController(service: deps.team, pages: consolePages, clock: deps.clock).addRoutes(to: console)
     ConsoleSettingsController(
-        service: deps.console, pages: consolePages, admin: deps.admin, publicURL: deps.publicURL, paidCheckout: deps.stripe != nil
+    let firstSteps = FirstStepsService(store: deps.store, mailConfigured: deps.mail != nil, stripeConfigured: deps.stripe != nil)
+        service: deps.console, pages: consolePages, admin: deps.admin, publicURL: deps.publicURL, paidCheckout: deps.stripe != nil,
+        firstSteps: firstSteps
     )
     .addRoutes(to: console)
     ConsoleCatalogController(

@@ -33,6 +33,7 @@ extension SQLStore: TeamStore {}
 extension SQLStore: UniversalLinkStore {}
 extension SQLStore: WebhookAdminStore {}
 extension SQLStore: WebhookQueueStore {}
+extension SQLStore: FirstStepsStore {}
 
 extension SupportService {
     /// For the CLI: links against `publicURL`; e-mail is left to the running server (nothing is queued).

@@ -102,9 +102,10 @@ struct CheckoutPages: Sendable {
 
     /// A checkout page in the app's name, icon, support address and store badges.
     func page(
-        _ name: String, _ model: some PageModel, app: App, status: HTTPResponse.Status, framing: HTMLPage.Framing = .none
+        _ name: String, _ model: some PageModel, app: App, status: HTTPResponse.Status, framing: HTMLPage.Framing = .none,
+        scheme: ColorScheme? = nil
     ) -> Response {
-        PageRenderer(templates: templates).response(name, model, layout: Branding(app), status: status, framing: framing)
+        PageRenderer(templates: templates).response(name, model, layout: Branding(app, scheme: scheme), status: status, framing: framing)
     }
 
     static func encode(_ value: String) -> String { PercentEncoding.component(value) }

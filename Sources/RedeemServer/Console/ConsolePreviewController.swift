@@ -2,9 +2,10 @@ import Foundation
 import Hummingbird
 import RedeemCore
 
-/// `/console/apps/{app_id}/preview/{success|link}`: the buyer's success and link pages as the app's settings would make
-/// them, rendered by the same code as the real pages, with a sample purchase and a link that redeems nothing. The
-/// settings form passes what is typed (not yet saved) in the query; a value that would be refused is left out.
+/// `/console/apps/{app_id}/preview/{success|link|checkout}`: the buyer's success, link and sandbox checkout pages as the
+/// app's settings would make them, rendered by the same code as the real pages, with a sample purchase and a link that
+/// redeems nothing. The settings form passes what is typed (not yet saved) in the query; a value that would be refused
+/// is left out. The checkout takes `scheme=light|dark`, so the branding's two schemes show side by side.
 struct ConsolePreviewController {
     let service: ConsoleService
     let admin: AdminService
@@ -18,6 +19,7 @@ struct ConsolePreviewController {
     func addRoutes(to router: RouterGroup<ConsoleContext>) {
         router.get("/console/apps/{app_id}/preview/success", use: success)
         router.get("/console/apps/{app_id}/preview/link", use: link)
+        router.get("/console/apps/{app_id}/preview/checkout", use: checkout)
     }
 
     @Sendable func success(_ request: Request, context: ConsoleContext) async throws -> Response {
@@ -43,6 +45,17 @@ struct ConsolePreviewController {
             expiresIn: TimeLeft.words(seconds: app.redemptionLinkLifetimeSeconds), framing: .framedBySelf)
     }
 
+    /// The sandbox checkout's form in the app's branding; its form goes nowhere (it has no checkout behind it).
+    @Sendable func checkout(_ request: Request, context: ConsoleContext) async throws -> Response {
+        let app = try await previewApp(request, context)
+        let product = try await admin.products(appID: app.id).first { $0.price != nil } ?? Self.sampleProduct(app: app, now: service.clock.now())
+        let page = SandboxCheckoutPage(
+            productName: product.displayName ?? product.id, price: BuyerFormat.english.product(product), action: "#", hidden: [],
+            codeAction: "#", email: "buyer@example.com")
+        let scheme = request.uri.queryParameters["scheme"].flatMap { ColorScheme(rawValue: String($0)) }
+        return checkoutPages.page("sandbox-checkout", page, app: app, status: .ok, framing: .framedBySelf, scheme: scheme)
+    }
+
     /// The stored app with each typed value that would be accepted.
     func previewApp(_ request: Request, _ context: ConsoleContext) async throws -> App {
         var app = try context.currentApp
@@ -58,6 +71,18 @@ struct ConsolePreviewController {
             changes[keyPath: path] = raw.removingPercentEncoding ?? raw
             try? changes.apply(to: &app, now: now)
         }
+        // The branding as a whole: a colour is judged with the others (contrast), so a refused set leaves the saved one.
+        var branding = AppChanges()
+        let brandFields: [(String, WritableKeyPath<AppChanges, String?>)] = [
+            ("brand_logo_url", \.brandLogoURL), ("brand_accent", \.brandAccent), ("brand_background", \.brandBackground),
+            ("brand_foreground", \.brandForeground), ("brand_accent_dark", \.brandAccentDark),
+            ("brand_background_dark", \.brandBackgroundDark), ("brand_foreground_dark", \.brandForegroundDark),
+        ]
+        for (name, path) in brandFields {
+            guard let raw = query[name[...]].map(String.init) else { continue }
+            branding[keyPath: path] = raw.removingPercentEncoding ?? raw
+        }
+        try? branding.apply(to: &app, now: now)
         if let minutes = query["redemption_link_lifetime_minutes"].flatMap({ Int($0) }) {
             var changes = AppChanges()
             changes.redemptionLinkLifetimeSeconds = minutes * 60

@@ -12,6 +12,8 @@ struct ConsoleSettingsController {
     let publicURL: URL
     /// Whether Stripe is configured; its absence is a setup warning.
     let paidCheckout: Bool
+    /// The app's first steps, shown here even when complete.
+    let firstSteps: FirstStepsService
 
     func addRoutes(to router: RouterGroup<ConsoleContext>) {
         router.get("/console/apps/{app_id}/settings", use: settings)
@@ -21,7 +23,7 @@ struct ConsoleSettingsController {
     }
 
     @Sendable func settings(_ request: Request, context: ConsoleContext) async throws -> Response {
-        page(app: try context.currentApp, form: nil, error: nil, status: .ok, request: request, context: context)
+        try await page(app: try context.currentApp, form: nil, error: nil, status: .ok, request: request, context: context)
     }
 
     @Sendable func save(_ request: Request, context: ConsoleContext) async throws -> Response {
@@ -31,7 +33,7 @@ struct ConsoleSettingsController {
             _ = try await admin.acting(as: context.session.actor).updateApp(id: app.id, Self.changes(from: context.form))
             return ConsolePages.redirect(ConsolePages.noticeURL("/console/apps/\(app.id)/settings", .settingsSaved))
         } catch let error as ValidationError {
-            return page(
+            return try await page(
                 app: app, form: context.form, error: Self.sentence(error), status: .unprocessableContent, request: request, context: context)
         }
     }
@@ -91,6 +93,7 @@ struct ConsoleSettingsController {
         changes.checkoutTax = form["checkout_tax"]
         // A checkbox sends nothing when off: the settings form (which has the tax field) turns it off then.
         if form["checkout_tax"] != nil { changes.allowPromotionCodes = form["allow_promotion_codes"] == "yes" }
+        for field in brandFields { changes[keyPath: field.path] = form[field.name] }
         if let minutes = form["redemption_link_lifetime_minutes"] {
             guard let value = Int(minutes) else {
                 throw ValidationError(field: "redemption_link_lifetime_seconds", reason: "must be a whole number of minutes")
@@ -100,9 +103,20 @@ struct ConsoleSettingsController {
         return changes
     }
 
+    /// The checkout branding's fields: the form's name, the change it makes, its label.
+    static var brandFields: [(name: String, path: WritableKeyPath<AppChanges, String?>, label: String)] {
+        [
+            ("brand_logo_url", \.brandLogoURL, "Logo URL"), ("brand_accent", \.brandAccent, "Accent (light)"),
+            ("brand_background", \.brandBackground, "Background (light)"), ("brand_foreground", \.brandForeground, "Text colour (light)"),
+            ("brand_accent_dark", \.brandAccentDark, "Accent (dark)"), ("brand_background_dark", \.brandBackgroundDark, "Background (dark)"),
+            ("brand_foreground_dark", \.brandForegroundDark, "Text colour (dark)"),
+        ]
+    }
+
     /// A field's name as the form labels it.
     static func label(_ field: String) -> String {
-        switch field {
+        if let brand = brandFields.first(where: { $0.name == field }) { return brand.label }
+        return switch field {
         case "redemption_link_lifetime_seconds": "Link lifetime"
         case "android_cert_fingerprints": "Certificate fingerprints"
         default:
@@ -113,7 +127,7 @@ struct ConsoleSettingsController {
 
     func page(
         app: App, form: [String: String]?, error: String?, status: HTTPResponse.Status, request: Request, context: ConsoleContext
-    ) -> Response {
+    ) async throws -> Response {
         // On a refused save the form shows what was typed; otherwise the stored settings.
         func value(_ field: String, _ stored: String?) -> String { form?[field] ?? stored ?? "" }
         let fields: [String: String] = [
@@ -124,10 +138,17 @@ struct ConsoleSettingsController {
             "android_cert_fingerprints": form?["android_cert_fingerprints"] ?? app.androidCertFingerprints.joined(separator: "\n"),
             "after_purchase_url": value("after_purchase_url", app.afterPurchaseURL),
             "redemption_link_lifetime_minutes": form?["redemption_link_lifetime_minutes"] ?? String(app.redemptionLinkLifetimeSeconds / 60),
+            "brand_logo_url": value("brand_logo_url", app.brandLogoURL), "brand_accent": value("brand_accent", app.brandAccent?.hex),
+            "brand_background": value("brand_background", app.brandBackground?.hex),
+            "brand_foreground": value("brand_foreground", app.brandForeground?.hex),
+            "brand_accent_dark": value("brand_accent_dark", app.brandAccentDark?.hex),
+            "brand_background_dark": value("brand_background_dark", app.brandBackgroundDark?.hex),
+            "brand_foreground_dark": value("brand_foreground_dark", app.brandForegroundDark?.hex),
         ]
         let base = publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         let settings = SettingsPage(
             scheme: app.scheme, warnings: AppSetupCheck.warnings(app, paidCheckout: paidCheckout),
+            brandWarnings: BrandingCheck.warnings(app.branding),
             policies: Self.options(
                 RedemptionLinkPolicy.allCases.map(\.rawValue), form?["redemption_link_policy"] ?? app.redemptionLinkPolicy.rawValue),
             restores: Self.options(RestoreBehavior.allCases.map(\.rawValue), form?["restore_behavior"] ?? app.restoreBehavior.rawValue),
@@ -142,7 +163,7 @@ struct ConsoleSettingsController {
                     name: "Android (app links)", url: base + "/.well-known/assetlinks.json",
                     on: app.androidPackageName != nil && !app.androidCertFingerprints.isEmpty),
             ],
-            error: error, notice: ConsolePages.notice(request))
+            error: error, notice: ConsolePages.notice(request), firstSteps: try await firstSteps.panel(app, evenWhenComplete: true))
         let values = WithFields(model: settings, fields: FormFields(values: fields))
         return pages.page("console-settings", status: status, context: context, framing: .framesSelf, values)
     }
@@ -172,6 +193,8 @@ struct SettingsPage: PageModel {
 
     let scheme: String
     let warnings: [String]
+    /// The saved branding's contrast warnings (a refused one never saves).
+    let brandWarnings: [String]
     let policies: [Choice]
     let restores: [Choice]
     let afterPurchases: [Choice]
@@ -180,6 +203,7 @@ struct SettingsPage: PageModel {
     let wellKnown: [WellKnownFile]
     let error: String?
     let notice: String?
+    let firstSteps: FirstStepsPanel
 }
 
 /// A new app's form; refused, it comes back with what was typed (as `WithFields`).

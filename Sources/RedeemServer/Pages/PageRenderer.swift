@@ -18,20 +18,27 @@ struct PageRenderer: Sendable {
     }
 }
 
-/// The layout of a page in an app's name: its name, icon, support address and store pages; Redeem's name when the
-/// app is unknown.
+/// The layout of a page in an app's name: its name, icon or logo, colours, support address and store pages; Redeem's
+/// name and colours when the app is unknown.
 struct Branding: PageModel {
     let appName: String
     let appID: String?
     let iconURL: String?
+    /// The checkout branding's logo (https), shown in place of the icon.
+    let logoURL: String?
+    /// The checkout branding's colours (layout-head reads `theme`); nil keeps the pages' own.
+    let theme: BuyerTheme?
     let supportEmail: String?
     let appStoreURL: String?
     let playStoreURL: String?
 
-    init(_ app: App?) {
+    /// `scheme`: the console's preview of one colour scheme.
+    init(_ app: App?, scheme: ColorScheme? = nil) {
         appName = app?.name ?? "Redeem"
         appID = app?.id
         iconURL = app?.iconURL
+        logoURL = app?.brandLogoURL
+        theme = app.flatMap { BuyerTheme($0.branding, forcing: scheme) }
         supportEmail = app?.supportEmail
         appStoreURL = app?.appStoreURL
         playStoreURL = app?.playStoreURL
@@ -42,6 +49,8 @@ struct Branding: PageModel {
         appName = name
         appID = nil
         iconURL = nil
+        logoURL = nil
+        theme = nil
         supportEmail = nil
         appStoreURL = nil
         playStoreURL = nil
