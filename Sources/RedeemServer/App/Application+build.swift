@@ -117,6 +117,7 @@ public struct ServerDependencies: Sendable {
         info.withManagementURL(PortalLinks.home(publicURL: publicURL, appID: appID))
     }
     var purchases: PurchaseService { PurchaseService(store: store, links: links, emailQueue: emailQueue, clock: clock) }
+    public var subscriptionMetrics: SubscriptionMetricsService { SubscriptionMetricsService(store: store, clock: clock) }
 }
 
 /// The router with every route: public, SDK (`/v1`, any key of the app) and admin (`/admin/v1`, secret keys).
@@ -161,10 +162,10 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     let console = router.group().add(middleware: gate).group(context: ConsoleContext.self)
     ConsoleSupportController(service: deps.console, pages: consolePages).addRoutes(to: console)
     ConsoleOperationsController(service: deps.console, pages: consolePages, admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: console)
-    ConsoleOverviewController(service: deps.console, pages: consolePages).addRoutes(to: console)
+    ConsoleOverviewController(service: deps.console, metrics: deps.subscriptionMetrics, pages: consolePages).addRoutes(to: console)
     TeamController(service: deps.team, pages: consolePages, clock: deps.clock).addRoutes(to: console)
-    ConsoleSettingsController(
     let firstSteps = FirstStepsService(store: deps.store, mailConfigured: deps.mail != nil, stripeConfigured: deps.stripe != nil)
+    ConsoleSettingsController(
         service: deps.console, pages: consolePages, admin: deps.admin, publicURL: deps.publicURL, paidCheckout: deps.stripe != nil,
         firstSteps: firstSteps
     )
@@ -243,7 +244,10 @@ public func buildApplication(
         logger.info("tracing to \(endpoint)")
     }
     if let registry, let port = configuration.metricsPort {
-        services.append(MetricsServer.application(registry: registry, store: store, host: configuration.metricsHost, port: port, logger: logger))
+        let gauges = SubscriptionGauges(registry: registry, service: deps.subscriptionMetrics)
+        services.append(
+            MetricsServer.application(
+                registry: registry, store: store, subscriptions: gauges, host: configuration.metricsHost, port: port, logger: logger))
         logger.info("metrics at http://\(configuration.metricsHost):\(port)/metrics")
     }
     return Application(

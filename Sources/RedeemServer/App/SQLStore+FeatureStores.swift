@@ -29,11 +29,12 @@ extension SQLStore: RedemptionStore {}
 extension SQLStore: SandboxRenewalStore {}
 extension SQLStore: StripeEventStore {}
 extension SQLStore: SupportStore {}
+extension SQLStore: SubscriptionMetricsStore {}
 extension SQLStore: TeamStore {}
 extension SQLStore: UniversalLinkStore {}
 extension SQLStore: WebhookAdminStore {}
-extension SQLStore: WebhookQueueStore {}
 extension SQLStore: FirstStepsStore {}
+extension SQLStore: WebhookQueueStore {}
 
 extension SupportService {
     /// For the CLI: links against `publicURL`; e-mail is left to the running server (nothing is queued).
@@ -52,4 +53,9 @@ extension TeamService {
         let service = TeamService(store: store, clock: clock, limiter: limiter, mailer: nil, publicURL: publicURL)
         return try await service.invite(email: email, role: role, actor: actor).link ?? ""
     }
+}
+
+extension SubscriptionMetricsService {
+    /// For the CLI: metrics read from a local database.
+    public init(store: SQLStore, clock: any RedeemClock = SystemClock()) { self.init(store: store as any SubscriptionMetricsStore, clock: clock) }
 }

@@ -2,9 +2,11 @@ import Foundation
 import Hummingbird
 import RedeemCore
 
-/// `/console/apps/{app_id}/overview`: the funnel of the last 7, 30 or 90 days, drawn and in numbers. Any operator.
+/// `/console/apps/{app_id}/overview`: subscription metrics and the funnel of the last 7, 30 or 90 days, drawn and in
+/// numbers, for production or sandbox (`?environment=`). Any operator.
 struct ConsoleOverviewController {
     let service: ConsoleService
+    let metrics: SubscriptionMetricsService
     let pages: ConsolePages
 
     func addRoutes(to router: RouterGroup<ConsoleContext>) {
@@ -15,9 +17,17 @@ struct ConsoleOverviewController {
         let appID = try context.appID
         let asked = request.uri.queryParameters["days"].flatMap { Int($0) } ?? 30
         guard Funnel.windows.contains(asked) else { throw APIError.badRequest("days must be 7, 30 or 90.", field: "days") }
+        let environmentName = request.uri.queryParameters["environment"].map(String.init) ?? MetricsEnvironment.production.rawValue
+        guard let environment = MetricsEnvironment(rawValue: environmentName) else {
+            throw APIError.badRequest("environment must be production or sandbox.", field: "environment")
+        }
         let funnel = try await service.funnel(appID: appID, days: asked)
+        let subscriptions = try await metrics.metrics(appID: appID, environment: environment, days: asked)
+        let url = { (days: Int, environment: MetricsEnvironment) in "/console/apps/\(appID)/overview?environment=\(environment.rawValue)&days=\(days)"
+        }
         let values = OverviewPage(
-            windows: Funnel.windows.map { OverviewPage.Window(days: $0, selected: $0 == asked, url: "/console/apps/\(appID)/overview?days=\($0)") },
+            metrics: MetricsSection(subscriptions, days: asked, url: url),
+            windows: Funnel.windows.map { OverviewPage.Window(days: $0, selected: $0 == asked, url: url($0, environment)) },
             days: asked, stepsSVG: FunnelChart.steps(funnel), daysSVG: FunnelChart.days(funnel),
             steps: funnel.steps.map { OverviewPage.Step(name: $0.name, count: $0.count, rate: FunnelChart.rate($0.rate, of: $0.of)) },
             offerRedemptions: funnel.totals.offerRedemptions, expiredUnused: funnel.expiredUnused, newLinkEmails: funnel.newLinkEmails,
@@ -46,6 +56,8 @@ struct ConsoleOverviewController {
 
 /// The overview: the funnel's steps, its days, the time to redeem and the revenue.
 struct OverviewPage: PageModel {
+    let metrics: MetricsSection
+
     struct Window: Sendable {
         let days: Int
         let selected: Bool

@@ -27,12 +27,14 @@ enum MetricsServer {
     }
 
     static func application(
-        registry: PrometheusCollectorRegistry, store: any MetricsStore, host: String, port: Int, logger: Logger
+        registry: PrometheusCollectorRegistry, store: any MetricsStore, subscriptions: SubscriptionGauges? = nil, host: String, port: Int,
+        logger: Logger
     ) -> some ApplicationProtocol {
         let router = Router()
         let gauges = QueueGauges(registry: registry)
         router.get("/metrics") { _, _ -> Response in
             try await gauges.refresh(from: store)
+            try await subscriptions?.refresh()
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(string: registry.emitToString())))

@@ -497,6 +497,41 @@ extension Components {
                 case apps
             }
         }
+        /// Subscription metrics of one app in one environment; amounts per currency, dates as YYYY-MM-DD (UTC).
+        ///
+        /// - Remark: Generated from `#/components/schemas/SubscriptionMetricsReport`.
+        internal typealias SubscriptionMetricsReport = RedeemServer.MetricsReport
+        /// - Remark: Generated from `#/components/schemas/MetricsMoney`.
+        internal struct MetricsMoney: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MetricsMoney/currency`.
+            internal var currency: Swift.String
+            /// Exact, with the currency's decimals.
+            ///
+            /// - Remark: Generated from `#/components/schemas/MetricsMoney/amount`.
+            internal var amount: Swift.String
+            /// - Remark: Generated from `#/components/schemas/MetricsMoney/amount_micros`.
+            internal var amountMicros: Swift.Int64
+            /// Creates a new `MetricsMoney`.
+            ///
+            /// - Parameters:
+            ///   - currency:
+            ///   - amount: Exact, with the currency's decimals.
+            ///   - amountMicros:
+            internal init(
+                currency: Swift.String,
+                amount: Swift.String,
+                amountMicros: Swift.Int64
+            ) {
+                self.currency = currency
+                self.amount = amount
+                self.amountMicros = amountMicros
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case currency
+                case amount
+                case amountMicros = "amount_micros"
+            }
+        }
         /// A product's prices, one per currency (the default first), and its free trial.
         ///
         /// - Remark: Generated from `#/components/schemas/ProductPricing`.

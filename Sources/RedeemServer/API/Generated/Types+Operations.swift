@@ -15060,6 +15060,333 @@ internal enum Operations {
             }
         }
     }
+    /// An app's subscription metrics
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// Active subscriptions and trials and MRR per currency now; over the `days` days ending today (UTC): new customers, trials started and converted, churn, refunds and revenue per day, as RevenueCat's Charts define them (docs/console.md). Production and sandbox are never mixed.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/metrics`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/metrics/get(getSubscriptionMetrics)`.
+    internal enum GetSubscriptionMetrics {
+        internal static let id: Swift.String = "getSubscriptionMetrics"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/metrics/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// App ID.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/metrics/GET/path/app_id`.
+                internal var appId: Components.Parameters.AppID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appId: App ID.
+                internal init(appId: Components.Parameters.AppID) {
+                    self.appId = appId
+                }
+            }
+            internal var path: Operations.GetSubscriptionMetrics.Input.Path
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/metrics/GET/query`.
+            internal struct Query: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/metrics/GET/query/environment`.
+                internal enum EnvironmentPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case production = "production"
+                    case sandbox = "sandbox"
+                }
+                /// Which purchases to count; production unless given.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/metrics/GET/query/environment`.
+                internal var environment: Operations.GetSubscriptionMetrics.Input.Query.EnvironmentPayload?
+                /// The window, in days ending today (UTC); 30 unless given.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/metrics/GET/query/days`.
+                internal var days: Swift.Int?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - environment: Which purchases to count; production unless given.
+                ///   - days: The window, in days ending today (UTC); 30 unless given.
+                internal init(
+                    environment: Operations.GetSubscriptionMetrics.Input.Query.EnvironmentPayload? = nil,
+                    days: Swift.Int? = nil
+                ) {
+                    self.environment = environment
+                    self.days = days
+                }
+            }
+            internal var query: Operations.GetSubscriptionMetrics.Input.Query
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/metrics/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSubscriptionMetrics.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSubscriptionMetrics.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetSubscriptionMetrics.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - query:
+            ///   - headers:
+            internal init(
+                path: Operations.GetSubscriptionMetrics.Input.Path,
+                query: Operations.GetSubscriptionMetrics.Input.Query = .init(),
+                headers: Operations.GetSubscriptionMetrics.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.query = query
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/metrics/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/metrics/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SubscriptionMetricsReport)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.SubscriptionMetricsReport {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetSubscriptionMetrics.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.GetSubscriptionMetrics.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The metrics.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/metrics/get(getSubscriptionMetrics)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetSubscriptionMetrics.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetSubscriptionMetrics.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (code 7000): no body, invalid JSON, or a missing or mistyped field (`field` names it).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/metrics/get(getSubscriptionMetrics)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/metrics/get(getSubscriptionMetrics)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/metrics/get(getSubscriptionMetrics)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The app, product, entitlement or key does not exist (code 7004).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/metrics/get(getSubscriptionMetrics)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// A field failed validation (code 7001); `field` names it.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/metrics/get(getSubscriptionMetrics)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.UnprocessableContent)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.UnprocessableContent {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/metrics/get(getSubscriptionMetrics)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/metrics/get(getSubscriptionMetrics)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// List entitlements
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.

@@ -441,6 +441,15 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `PUT /admin/v1/apps/{app_id}/products/{product_id}/trial`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/trial/put(setProductTrial)`.
     func setProductTrial(_ input: Operations.SetProductTrial.Input) async throws -> Operations.SetProductTrial.Output
+    /// An app's subscription metrics
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// Active subscriptions and trials and MRR per currency now; over the `days` days ending today (UTC): new customers, trials started and converted, churn, refunds and revenue per day, as RevenueCat's Charts define them (docs/console.md). Production and sandbox are never mixed.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/metrics`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/metrics/get(getSubscriptionMetrics)`.
+    func getSubscriptionMetrics(_ input: Operations.GetSubscriptionMetrics.Input) async throws -> Operations.GetSubscriptionMetrics.Output
     /// List entitlements
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
@@ -1455,6 +1464,25 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// An app's subscription metrics
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// Active subscriptions and trials and MRR per currency now; over the `days` days ending today (UTC): new customers, trials started and converted, churn, refunds and revenue per day, as RevenueCat's Charts define them (docs/console.md). Production and sandbox are never mixed.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/metrics`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/metrics/get(getSubscriptionMetrics)`.
+    internal func getSubscriptionMetrics(
+        path: Operations.GetSubscriptionMetrics.Input.Path,
+        query: Operations.GetSubscriptionMetrics.Input.Query = .init(),
+        headers: Operations.GetSubscriptionMetrics.Input.Headers = .init()
+    ) async throws -> Operations.GetSubscriptionMetrics.Output {
+        try await getSubscriptionMetrics(Operations.GetSubscriptionMetrics.Input(
+            path: path,
+            query: query,
+            headers: headers
         ))
     }
     /// List entitlements

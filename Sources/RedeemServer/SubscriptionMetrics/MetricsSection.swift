@@ -1,0 +1,67 @@
+import Foundation
+import RedeemCore
+
+/// The overview's subscription metrics: the environment and window switches, the headline tiles and the charts.
+struct MetricsSection: Sendable {
+    struct Choice: Sendable {
+        let name: String
+        let selected: Bool
+        let url: String
+    }
+
+    struct Tile: Sendable {
+        /// The element's id, for tests: `active-subscriptions`, `mrr`, …
+        let id: String
+        let label: String
+        /// One line per currency where the value is money.
+        let lines: [String]
+        let hint: String
+    }
+
+    struct Chart: Sendable {
+        let title: String
+        let svg: String
+    }
+
+    let environment: String
+    let sandbox: Bool
+    let environments: [Choice]
+    let tiles: [Tile]
+    let charts: [Chart]
+    let from: String
+    let to: String
+
+    init(_ metrics: SubscriptionMetrics, days: Int, url: (Int, MetricsEnvironment) -> String) {
+        environment = metrics.environment.rawValue
+        sandbox = metrics.environment == .sandbox
+        environments = MetricsEnvironment.allCases.map {
+            Choice(name: $0 == .production ? "Production" : "Sandbox", selected: $0 == metrics.environment, url: url(days, $0))
+        }
+        let money = { (amounts: [String: Int64]) in
+            amounts.isEmpty ? ["–"] : amounts.sorted { $0.key < $1.key }.map { PriceFormat.string(Price(amountMicros: $0.value, currency: $0.key)) }
+        }
+        let rate =
+            metrics.churnRate.map { String(format: "%.1f%% of %d active at the start", $0 * 100, metrics.activeAtStart) }
+            ?? "none active at the start"
+        tiles = [
+            Tile(id: "active-subscriptions", label: "Active subscriptions", lines: ["\(metrics.activeSubscriptions)"], hint: "paid, unexpired, now"),
+            Tile(id: "active-trials", label: "Active trials", lines: ["\(metrics.activeTrials)"], hint: "now"),
+            Tile(id: "mrr", label: "MRR", lines: money(metrics.mrr), hint: "prices normalised to a month"),
+            Tile(id: "revenue", label: "Revenue", lines: money(metrics.revenue), hint: "purchases and renewals, less refunds"),
+            Tile(id: "new-customers", label: "New customers", lines: ["\(metrics.newCustomers)"], hint: "first seen in the window"),
+            Tile(
+                id: "trial-conversions", label: "Trial conversions", lines: ["\(metrics.trialConversions)"],
+                hint: "\(metrics.trialsStarted) trial\(metrics.trialsStarted == 1 ? "" : "s") started"),
+            Tile(id: "churned", label: "Churned", lines: ["\(metrics.churned)"], hint: rate),
+            Tile(
+                id: "refunds", label: "Refunds", lines: ["\(metrics.refunds)"],
+                hint: metrics.refunded.isEmpty ? "none" : money(metrics.refunded).joined(separator: ", ")),
+        ]
+        let currencies = Set(metrics.days.flatMap { $0.revenue.keys }).sorted()
+        charts =
+            [Chart(title: "Active subscriptions and trials", svg: MetricsCharts.active(metrics))]
+            + currencies.map { Chart(title: "Revenue per day, \($0)", svg: MetricsCharts.revenue(metrics, currency: $0)) }
+        from = MetricsCharts.day(metrics.from)
+        to = MetricsCharts.day(metrics.to.addingTimeInterval(-86_400))
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import RedeemCore
+
+extension SQLStore {
+    /// What `SubscriptionMetrics.compute` needs for one app and environment over the `days` days ending today (UTC):
+    /// the purchases that started before the window's end and whose access (expiry, grace period) ran into the window
+    /// or that were refunded in it or never expire, with their product's period; and the customers first seen in the
+    /// window, with whether they bought in production and in sandbox. Core judges them; no rule is restated here.
+    public func subscriptionMetricsFacts(
+        appID: String, environment: MetricsEnvironment, days: Int, now: Date
+    ) async throws
+        -> SubscriptionMetrics.Facts
+    {
+        let (from, to) = Funnel.window(days: days, now: now)
+        // A trial that ended up to a day before the window can still convert inside it.
+        let since = from.addingTimeInterval(-SubscriptionMetrics.conversionGrace)
+        return try await read { connection in
+            let purchases = try await connection.query(
+                """
+                SELECT p.customer_id, p.store, p.period_type, p.price_amount_micros, p.price_currency, p.original_purchase_date,
+                    p.expires_date, p.grace_period_expires_date, p.refunded_at, pr.period AS product_period
+                FROM purchases p JOIN products pr ON pr.app_id = p.app_id AND pr.id = p.product_id
+                WHERE p.app_id = \(appID) AND p.is_sandbox = \(environment.isSandbox ? 1 : 0) AND p.original_purchase_date < \(to)
+                    AND (p.expires_date IS NULL OR p.expires_date >= \(since) OR p.grace_period_expires_date >= \(since)
+                        OR p.refunded_at >= \(from))
+                """
+            ).map { row in
+                let store = Store(rawValue: try row.string("store"))
+                let period = try row.optionalString("product_period").map { try ISO8601Period(parsing: $0) }
+                return SubscriptionMetrics.PurchaseFact(
+                    customerID: try row.string("customer_id"), store: store, periodType: try row.enumeration("period_type"),
+                    price: row.price(micros: "price_amount_micros", currency: "price_currency"), period: period,
+                    sandboxClock: environment.isSandbox && store == .rcBilling,
+                    originalPurchaseDate: try row.date("original_purchase_date"),
+                    access: AccessFacts(
+                        expiresDate: row.optionalDate("expires_date"), gracePeriodExpiresDate: row.optionalDate("grace_period_expires_date"),
+                        refundedAt: row.optionalDate("refunded_at")))
+            }
+            let customers = try await connection.query(
+                """
+                SELECT c.first_seen,
+                    CASE WHEN EXISTS (SELECT 1 FROM purchases p WHERE p.customer_id = c.id AND p.is_sandbox = 0) THEN 1 ELSE 0 END AS production,
+                    CASE WHEN EXISTS (SELECT 1 FROM purchases p WHERE p.customer_id = c.id AND p.is_sandbox = 1) THEN 1 ELSE 0 END AS sandbox
+                FROM customers c WHERE c.app_id = \(appID) AND c.first_seen >= \(from) AND c.first_seen < \(to)
+                """
+            ).map { row in
+                SubscriptionMetrics.CustomerFact(
+                    firstSeen: try row.date("first_seen"), hasProductionPurchase: try row.bool("production"),
+                    hasSandboxPurchase: try row.bool("sandbox"))
+            }
+            return SubscriptionMetrics.Facts(purchases: purchases, customers: customers)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+import RedeemTestSupport
+import Testing
+
+/// The facts subscription metrics read, on both engines: the rows written come back with their dates, prices and
+/// product periods; purchases that ended before the window and the other environment's are not read.
+@Suite struct SubscriptionMetricsStoreTests {
+    static func date(_ text: String) -> Date { ISODate.parse(text)! }
+    static let now = date("2026-06-01T12:00:00Z")
+
+    static func buy(
+        _ store: SQLStore, _ appID: String, _ user: String, _ product: String, at: String, storeName: Store = .stripe, sandbox: Bool = false,
+        price: String? = "9.99"
+    ) async throws -> Purchase {
+        let grant = PurchaseGrant(
+            appID: appID, appUserID: Fixture.user(user), productID: product, store: storeName, isSandbox: sandbox, purchaseDate: date(at),
+            price: price.map { try! Price(text: $0, currency: "USD") }, email: nil)
+        return try await store.grant(grant, idempotency: nil, now: date(at)).purchase
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func factsMatchTheRowsWritten(_ backend: TestBackend) async throws {
+        try await TestDatabases.withStore(backend) { store in
+            let app = try await Fixture.app(store)
+            try await Fixture.catalog(store, appID: app.id)
+            let alice = try await Self.buy(store, app.id, "alice", "monthly", at: "2026-05-20T10:00:00Z")
+            let carol = try await Self.buy(store, app.id, "carol", "monthly", at: "2026-05-25T10:00:00Z")
+            // Stripe reports the refund.
+            _ = try await store.processStoreEvent(
+                source: "stripe", eventID: "evt_refund", type: "charge.refunded", now: Self.date("2026-05-26T08:00:00Z")
+            ) {
+                try await $0.refund(carol)
+            }
+            _ = try await Self.buy(store, app.id, "erin", "lifetime", at: "2026-05-28T10:00:00Z", price: "20.00")
+            _ = try await Self.buy(store, app.id, "dave", "monthly", at: "2026-03-01T10:00:00Z")  // expired Apr 1: not read
+            _ = try await Self.buy(store, app.id, "sam", "monthly", at: "2026-05-22T10:00:00Z", storeName: .external, sandbox: true)
+
+            let production = try await store.subscriptionMetricsFacts(appID: app.id, environment: .production, days: 30, now: Self.now)
+            let byStart = production.purchases.sorted { $0.originalPurchaseDate < $1.originalPurchaseDate }
+            #expect(byStart.map(\.originalPurchaseDate) == ["2026-05-20T10:00:00Z", "2026-05-25T10:00:00Z", "2026-05-28T10:00:00Z"].map(Self.date))
+            #expect(byStart[0].customerID == alice.customerID && byStart[0].store == .stripe && byStart[0].periodType == .normal)
+            #expect(byStart[0].price == Price(amountMicros: 9_990_000, currency: "USD") && byStart[0].period == ISO8601Period(months: 1))
+            #expect(byStart[0].access == alice.access && byStart[0].access.expiresDate == Self.date("2026-06-20T10:00:00Z"))
+            #expect(byStart[1].access.refundedAt == Self.date("2026-05-26T08:00:00Z"))
+            #expect(byStart[2].period == nil && byStart[2].access.expiresDate == nil && byStart[2].price?.amountMicros == 20_000_000)
+            #expect(!byStart.contains { $0.sandboxClock })
+            // alice, carol, erin and sam were first seen in the window; dave in March.
+            #expect(production.customers.count == 4)
+            #expect(production.customers.filter { $0.environment == .sandbox }.map(\.firstSeen) == [Self.date("2026-05-22T10:00:00Z")])
+
+            let sandbox = try await store.subscriptionMetricsFacts(appID: app.id, environment: .sandbox, days: 30, now: Self.now)
+            #expect(sandbox.purchases.map(\.originalPurchaseDate) == [Self.date("2026-05-22T10:00:00Z")])
+
+            let metrics = SubscriptionMetrics.compute(facts: production, environment: .production, days: 30, now: Self.now)
+            #expect(metrics.activeSubscriptions == 1 && metrics.mrr == ["USD": 9_990_000] && metrics.refunds == 1 && metrics.newCustomers == 3)
+            #expect(metrics.revenue == ["USD": 29_990_000], "9.99 + 9.99 - 9.99 + 20.00")
+        }
+    }
+}
