@@ -128,6 +128,24 @@ import Testing
                     cookie: "redeem_console_team_form=\(form.cookie ?? "")")
                 #expect(expired.status == 410 && expired.body.contains("expired") && expired.body.contains("send it again"))
                 #expect(try await server.deps.store.operators().count == 1)
+                // The owner sends it again: a new link for a new week, the old one dead.
+                let lateID = try #require(try await server.deps.store.openInvitations().first { $0.email == "late@example.com" }?.id)
+                // A week idle ended the owner's session too: they sign in again.
+                let later = try await C.signIn(server)
+                let page = try await server.send(.get, "/console/team", key: nil, headers: Self.cookie(later))
+                #expect(page.body.contains("expired"))
+                let resent = try await Self.act(server, "/console/team/invitations/\(lateID)/resend", session: later)
+                #expect(resent.status == 303 && resent.headers[.location] == "/console/team?notice=resent")
+                #expect(await server.deps.teamMailer?.drain() == 1)
+                let again = try #require(try smtp.received().last { $0.rcptTos == ["late@example.com"] })
+                let fresh = Self.path(of: try Self.link(in: again, "invitation"))
+                #expect(fresh != late)
+                #expect(try await Self.open(server, late).reply.status == 404)
+                let joined = try await Self.submit(server, fresh, ["name": "Late", "password": C.password, "confirm": C.password])
+                #expect(joined.status == 303, "\(joined.body)")
+                #expect(try await server.deps.store.operators().first { $0.email == "late@example.com" }?.role == .owner)
+                let actions = try await server.deps.store.auditLog().map(\.action)
+                #expect(actions.contains("team.invitation.revoke") && actions.contains("team.invitation.resend"))
             }
         }
     }
@@ -162,8 +180,18 @@ import Testing
             let promoted = try await Self.act(server, "/console/team/operators/\(helper.id)/role", ["role": "owner"], session: ownerSession)
             #expect(promoted.status == 303)
             #expect(try await server.deps.store.operators().first { $0.id == helper.id }?.role == .owner)
+            // An owner clears another's lost authenticator; they enrol again.
+            try await server.deps.store.startTwoFactorEnrolment(operatorID: helper.id, secret: "JBSWY3DPEHPK3PXP")
+            let audit = AuditEntry(
+                at: TestServer.start, actor: "test", action: "operator.two_factor.enable", objectType: "operator", objectID: helper.id, appID: nil)
+            try await server.deps.store.enableTwoFactor(operatorID: helper.id, step: 1, now: TestServer.start, audit: audit)
+            let cleared = try await Self.act(server, "/console/team/operators/\(helper.id)/reset-two-factor", session: ownerSession)
+            #expect(cleared.status == 303 && cleared.headers[.location] == "/console/team?notice=two-factor")
+            #expect(try await server.deps.store.operators().first { $0.id == helper.id }?.twoFactorEnabledAt == nil)
             let actions = try await server.deps.store.auditLog().map(\.action)
-            for action in ["operator.disable", "operator.enable", "operator.role"] { #expect(actions.contains(action), "\(action)") }
+            for action in ["operator.disable", "operator.enable", "operator.role", "operator.two_factor.reset"] {
+                #expect(actions.contains(action), "\(action)")
+            }
         }
     }
 
@@ -220,6 +248,23 @@ import Testing
                     if expected == 429 { #expect(reply.headers[.retryAfter] != nil && reply.body.contains("Too many tries")) }
                 }
             }
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func withoutEmailTheOwnerIsShownTheLinkOnce(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            _ = try await C.owner(server)
+            let owner = try await C.signIn(server)
+            let invited = try await Self.act(server, "/console/team/invitations", ["email": "solo@example.com", "role": "support"], session: owner)
+            #expect(invited.status == 201 && invited.headers[.cacheControl] == "no-store")
+            let link = String(try #require(invited.body.firstMatch(of: /https:\/\/pay\.example\.com\/console\/invitation\/[A-Za-z0-9_-]{43}/)).output)
+            #expect(try await Self.invitationState(server, link: link) == .pending)
+            let again = try await server.send(.get, "/console/team", key: nil, headers: Self.cookie(owner))
+            #expect(!again.body.contains(link), "shown once")
+            // The reset page says e-mail is off rather than offering a form that cannot work.
+            let reset = try await Self.open(server, "/console/reset")
+            #expect(reset.reply.status == 200 && reset.reply.body.contains("E-mail is off") && reset.token == nil)
         }
     }
 }
