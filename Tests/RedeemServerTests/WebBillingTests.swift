@@ -125,7 +125,10 @@ import Testing
                 #expect(session.form["subscription_data[trial_period_days]"] == "14")
                 #expect(session.form["metadata[redeem_trial_days]"] == "14")
                 // Someone who had the product pays at once: no trial in their session.
-                _ = try await server.grant(app, #"{"app_user_id": "old", "product_id": "monthly", "purchase_date": "2026-01-01T00:00:00Z", "expires_date": "2026-02-01T00:00:00Z"}"#)
+                _ = try await server.grant(
+                    app,
+                    #"{"app_user_id": "old", "product_id": "monthly", "purchase_date": "2026-01-01T00:00:00Z", "expires_date": "2026-02-01T00:00:00Z"}"#
+                )
                 #expect(try await server.send(.get, "/p/\(app.id)/monthly/old", key: nil).status == 303)
                 let again = try #require(recorded.withLockedValue { $0.last { $0.path == "/v1/checkout/sessions" } })
                 #expect(again.form["subscription_data[trial_period_days]"] == nil)
@@ -144,7 +147,8 @@ import Testing
             _ = try await Self.setTrial(server, app, "monthly", days: 7)
             let page = try await server.send(.get, "/sandbox/p/\(app.id)/monthly/tia", key: nil)
             #expect(page.body.contains("7-day free trial"))
-            #expect(try await Self.pay(server, "/sandbox/p/\(app.id)/monthly/tia", email: "tia@example.com").status == 303)
+            let started = try await server.landing(try await Self.pay(server, "/sandbox/p/\(app.id)/monthly/tia", email: "tia@example.com"))
+            #expect(started.body.contains("Free trial, then $4.99 / month"))
             var info = try await server.send(.get, "/v1/subscribers/tia", key: app.publicSandbox).object()
             #expect(info.value(at: "subscriber.subscriptions.monthly.period_type") as? String == "trial")
             let trialEnd = TestServer.start.addingTimeInterval(SandboxClock.trialLength)

@@ -29,6 +29,8 @@ class FakeStripe(BaseHTTPRequestHandler):
     def do_POST(self):
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         body = json.dumps({"id": "cs_test_contract", "url": "https://checkout.stripe.com/c/pay/cs_test_contract"}).encode()
+        if self.path.startswith("/v1/prices"):  # a product's price added through the admin API gets its Stripe Price
+            body = json.dumps({"id": "price_contract", "object": "price"}).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))

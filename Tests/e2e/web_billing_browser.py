@@ -51,6 +51,12 @@ def main():
                   "--price", "9.99", "--currency", "USD", "--entitlement", "pro", "--display-name", "Pro with trial"], env)
     trial = json.loads(run_cli(BIN, ["products", "trial", "--app", app["id"], "--id", "pro_trial", "--days", "7", "--json"], env))
     check("the CLI sets the trial", trial.get("trial_days") == 7, trial)
+    yen = json.loads(run_cli(BIN, ["products", "prices", "add", "--app", app["id"], "--id", "pro_trial", "--currency", "jpy", "--amount", "1500",
+                                   "--json"], env))
+    check("the CLI adds a JPY price beside the default", [(r["currency"], r["amount"], r["is_default"]) for r in yen.get("prices", [])]
+          == [("USD", "9.99", True), ("JPY", "1500", False)], yen)
+    listed = run_cli(BIN, ["products", "prices", "list", "--app", app["id"], "--id", "pro_trial"], env)
+    check("the CLI lists prices and the trial", "JPY  1500" in listed and "Free trial: 7 days" in listed, listed)
     run_cli(BIN, ["operators", "create", "--email", "owner@example.com", "--role", "owner", "--password-stdin"], env, stdin=PASSWORD + "\n")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -113,6 +119,7 @@ def main():
             check("the checkout offers the trial", "7-day free trial" in page.content())
             shots(page, "5-checkout-trial")
             check("the trial purchase completes", buy(page, base, app, "pro_trial", "tia", "tia@example.com", (390, 844)))
+            check("the success page says what follows the trial", "Free trial, then $9.99 / month" in page.content())
             shots(page, "6-trial-success")
             started = time.monotonic()
             status, body = http("GET", f"{base}/v1/subscribers/tia", key=app["keys"]["public_sandbox"])

@@ -78,7 +78,7 @@ struct CheckoutPages: Sendable {
         var page = SuccessPageModel(
             productName: link.product.displayName ?? link.product.id,
             // What was paid: the product's price and period in words, or what an offer charged.
-            price: purchase.price.map { $0 == link.product.price ? link.format.product(link.product) : link.format.price($0) } ?? "Free",
+            price: Self.paid(purchase, link: link),
             email: purchase.email ?? "", purchaseDate: link.format.day(purchase.purchaseDate),
             emailed: emailOn && EmailQueue.mails(purchase, app: link.app), free: purchase.price.map { $0.amountMicros == 0 } ?? true,
             manageURL: manageURL)
@@ -98,6 +98,15 @@ struct CheckoutPages: Sendable {
         case .none: break
         }
         return self.page("purchase-success", page, app: link.app, status: .ok, framing: framing)
+    }
+
+    /// What was paid: the product's price and period in words, what an offer charged, or a free trial and what follows it.
+    static func paid(_ purchase: Purchase, link: CheckoutLink) -> String {
+        if purchase.periodType == .trial, purchase.offer == nil {
+            guard let price = link.product.price, price.currency == purchase.price?.currency else { return "Free trial" }
+            return "Free trial, then " + link.format.product(link.product)
+        }
+        return purchase.price.map { $0 == link.product.price ? link.format.product(link.product) : link.format.price($0) } ?? "Free"
     }
 
     /// A checkout page in the app's name, icon, support address and store badges.
