@@ -65,6 +65,8 @@ public enum OperatorSessionRules {
 /// What a console operator can do; `OperatorRole.may` decides who may.
 public enum OperatorAction: String, CaseIterable, Sendable {
     case lookUp, sendLink, resendEmail, grant, refund, revoke, cancel, transfer, changeSettings, manageKeys
+    /// A customer's whole record: their addresses unmasked, the export, the erasure (owners).
+    case seeEmails, exportCustomer, eraseCustomer
     /// Invite, disable and re-enable operators, change roles, reset their two-factor sign-in (`TeamRules`).
     case manageTeam
 }

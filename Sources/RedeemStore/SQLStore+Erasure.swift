@@ -3,7 +3,9 @@ import RedeemCore
 
 /// Erasing a customer (RevenueCat's `DELETE /v1/subscribers/{id}`, a GDPR erasure request), in one transaction: the
 /// customer, its IDs and attributes go; its purchases stay for the books, moved to a new customer no ID reaches, with no
-/// e-mail address, no link parameters, no redemption links or attempts, no e-mails, no webhook deliveries about them.
+/// e-mail address, no link parameters, no redemption links or attempts, no e-mails, no webhook deliveries about them;
+/// and the customer's addresses go from every other row of the app that holds them. `CustomerFeedStoreTests` writes an
+/// address everywhere it can go and scans every text column of every table after.
 extension SQLStore {
     /// Returns false when no customer has `appUserID`.
     public func eraseCustomer(appID: String, appUserID: AppUserID, now: Date, audit: AuditEntry) async throws -> Bool {
@@ -66,6 +68,10 @@ extension SQLStore {
                 try await connection.query("DELETE FROM email_outbox WHERE app_id = \(appID) AND LOWER(recipient) = \(email)")
                 try await connection.query(
                     "UPDATE web_checkouts SET app_user_id = NULL, email = NULL WHERE app_id = \(appID) AND LOWER(email) = \(email)")
+                // The address is the person's wherever it was given: a purchase or an offer claim made under another ID
+                // (signed out, or on the web) keeps its record but not the address.
+                try await connection.query("UPDATE purchases SET email = NULL WHERE app_id = \(appID) AND LOWER(email) = \(email)")
+                try await connection.query("UPDATE offer_redemptions SET email = NULL WHERE app_id = \(appID) AND LOWER(email) = \(email)")
                 try await connection.query("DELETE FROM portal_sign_in_tokens WHERE app_id = \(appID) AND email = \(email)")
                 try await connection.query("DELETE FROM portal_sessions WHERE app_id = \(appID) AND email = \(email)")
                 // An audit entry that named the address keeps what was done, not to whom.

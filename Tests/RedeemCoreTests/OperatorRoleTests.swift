@@ -6,6 +6,8 @@ import Testing
         #expect(OperatorAction.allCases.allSatisfy { OperatorRole.owner.may($0) })
         let support = Set(OperatorAction.allCases.filter { OperatorRole.support.may($0) })
         #expect(support == [.lookUp, .sendLink, .resendEmail, .grant])
+        // A customer's addresses in full, their export and their erasure are the owner's.
+        #expect(![.seeEmails, .exportCustomer, .eraseCustomer].contains { OperatorRole.support.may($0) })
     }
 
     @Test func sessionsEndWhenIdleTooOldOrEnded() {

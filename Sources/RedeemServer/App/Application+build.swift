@@ -160,7 +160,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
             to: router.group().add(middleware: ConsoleSessionMiddleware(service: deps.console, pages: consolePages, enrolling: true)).group(
                 context: ConsoleContext.self))
     let console = router.group().add(middleware: gate).group(context: ConsoleContext.self)
-    ConsoleSupportController(service: deps.console, pages: consolePages).addRoutes(to: console)
+    ConsoleSupportController(service: deps.console, erasure: deps.erasure, pages: consolePages).addRoutes(to: console)
     ConsoleOperationsController(service: deps.console, pages: consolePages, admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: console)
     ConsoleOverviewController(service: deps.console, metrics: deps.subscriptionMetrics, pages: consolePages).addRoutes(to: console)
     TeamController(service: deps.team, pages: consolePages, clock: deps.clock).addRoutes(to: console)

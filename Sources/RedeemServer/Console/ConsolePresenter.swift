@@ -19,62 +19,6 @@ enum ConsolePresenter {
             url: customerURL(appID: appID, customerID: match.customerID))
     }
 
-    static func customer(_ view: ConsoleService.CustomerView, now: Date) -> CustomerPage {
-        let entitlements = view.info.subscriber.entitlements.sorted { $0.key < $1.key }.map { id, entitlement in
-            let expires = entitlement.expiresDate.flatMap(ISODate.parse)
-            let grace = entitlement.gracePeriodExpiresDate.flatMap(ISODate.parse)
-            let active = AccessFacts(expiresDate: expires, gracePeriodExpiresDate: grace).isActive(at: now)
-            return CustomerPage.Entitlement(
-                id: id, product: entitlement.productIdentifier, active: active, expires: expires.map(date) ?? "never (lifetime)")
-        }
-        // The person first: the address the app set ($email), else the latest one a purchase was made with.
-        let email =
-            view.attributes.first { $0.key == "$email" && !$0.value.isEmpty }?.value
-            ?? view.purchases.reversed().lazy.compactMap(\.purchase.email).first
-        return CustomerPage(
-            customer: CustomerPage.Person(
-                id: view.customer.id, appUserID: view.customer.originalAppUserID, email: email, firstSeen: date(view.customer.firstSeen),
-                lastSeen: date(view.customer.lastSeen)),
-            aliases: view.customer.aliases.filter { $0 != view.customer.originalAppUserID },
-            attributes: view.attributes.map(attribute),
-            entitlements: entitlements, noEntitlements: entitlements.isEmpty,
-            purchases: view.purchases.reversed().map {
-                purchase($0, now: now, productName: view.productNames[$0.purchase.productID], stripeOn: view.stripeOn, mailOn: view.mailOn)
-            },
-            noPurchases: view.purchases.isEmpty,
-            grantEntitlements: view.entitlementIDs, mayGrant: !view.entitlementIDs.isEmpty,
-            durations: PromotionalDuration.allCases.map {
-                Choice(value: $0.rawValue, label: $0.rawValue.replacingOccurrences(of: "_", with: " "))
-            })
-    }
-
-    static func purchase(
-        _ detail: SupportService.PurchaseDetail, now: Date, productName: String? = nil, stripeOn: Bool = true, mailOn: Bool = false
-    ) -> CustomerPage.PurchaseRow {
-        let purchase = detail.purchase
-        return CustomerPage.PurchaseRow(
-            id: purchase.id, product: productName ?? purchase.productID, productID: purchase.productID,
-            store: store(purchase.store, sandbox: purchase.isSandbox), sandbox: purchase.isSandbox,
-            fastClock: SandboxClock.runs(purchase),
-            purchased: date(purchase.purchaseDate), state: state(of: purchase, now: now), transaction: purchase.storeTransactionID,
-            isGrant: purchase.store == .promotional, refunded: purchase.refundedAt != nil,
-            // An action that goes through Stripe is offered only when Stripe is configured; the page says why otherwise.
-            refundable: offered(SupportRules.refund(purchase), stripeOn: stripeOn),
-            cancellable: offered(SupportRules.cancelAtPeriodEnd(purchase, now: now), stripeOn: stripeOn),
-            resumable: offered(SupportRules.resume(purchase, now: now), stripeOn: stripeOn),
-            needsStripe: !stripeOn && purchase.store == .stripe && purchase.refundedAt == nil,
-            revocable: PromotionalGrant.revokeRefusal(purchase, now: now) == nil,
-            transferable: purchase.store != .promotional && purchase.refundedAt == nil,
-            linkable: purchase.store != .promotional && purchase.refundedAt == nil,
-            emailable: mailOn && purchase.email != nil,
-            attempts: detail.attempts.map {
-                CustomerPage.Attempt(at: date($0.createdAt), appUserID: $0.appUserID, outcome: outcome($0.outcome))
-            },
-            links: detail.links.map(link), emails: detail.emails.map(email), webhooks: detail.webhooks.map(webhook),
-            email: purchase.email, expires: purchase.expiresDate.map(date), cancelledAt: purchase.unsubscribeDetectedAt.map(date),
-            price: purchase.price.map(PriceFormat.string))
-    }
-
     /// A subscriber attribute; `$email` says what it is used for, which depends on who set it: search matches it
     /// either way, the portal and new-link requests only when the app's secret key set it.
     static func attribute(_ attribute: SubscriberAttributeRecord) -> CustomerPage.Attribute {
@@ -89,18 +33,6 @@ enum ConsolePresenter {
             source: attribute.fromBackend ? "secret key" : "app", trusted: attribute.fromBackend, use: use)
     }
 
-    static func link(_ link: IssuedLink) -> CustomerPage.Link {
-        CustomerPage.Link(
-            issued: date(link.createdAt), expires: date(link.expiresAt), opened: link.openedAt.map(date), redeemed: link.redeemedAt.map(date),
-            redeemedBy: link.redeemedBy)
-    }
-
-    static func email(_ sent: SentEmail) -> CustomerPage.Email {
-        CustomerPage.Email(
-            id: sent.email.id, kind: sent.email.kind.label, to: sent.email.recipient, queued: date(sent.email.createdAt), state: sent.state,
-            attempts: count(sent.email.attempts, "attempt"), retryable: sent.sentAt == nil && sent.email.attempts > 0, error: sent.lastError)
-    }
-
     /// A row of the delivery log: state, event, when, and the latest attempt's answer and latency.
     static func delivery(_ entry: DeliveryLogEntry) -> WebhooksPage.Delivery {
         let attempt = entry.lastAttempt
@@ -112,10 +44,9 @@ enum ConsolePresenter {
             ok: attempt.map { $0.statusCode.map { (200..<300).contains($0) } ?? false } ?? false)
     }
 
-    static func webhook(_ delivery: WebhookDelivery) -> CustomerPage.Webhook {
+    static func webhook(_ delivery: WebhookDelivery) -> (type: String, at: String, state: String, attempts: String) {
         let state = delivery.deliveredAt != nil ? "delivered" : delivery.failedAt != nil ? "failed" : delivery.attempts > 0 ? "retrying" : "queued"
-        return CustomerPage.Webhook(
-            type: delivery.eventType, at: date(delivery.createdAt), state: state, attempts: count(delivery.attempts, "attempt"))
+        return (delivery.eventType, date(delivery.createdAt), state, count(delivery.attempts, "attempt"))
     }
 
     /// active, in grace, expired or refunded.

@@ -164,36 +164,4 @@ struct ConsoleService: Sendable {
         }
         return AuditPage(entries: entries, more: more, actors: facets.actors, actions: facets.actions, actorNames: names)
     }
-
-    /// What the customer page shows: the customer, the CustomerInfo the app sees, its subscriber attributes, and each
-    /// purchase with its links, attempts, e-mails and webhook deliveries.
-    struct CustomerView: Sendable {
-        let customer: Customer
-        let info: CustomerInfo
-        let attributes: [SubscriberAttributeRecord]
-        let purchases: [SupportService.PurchaseDetail]
-        let entitlementIDs: [String]
-        /// Each product's display name, where it has one.
-        let productNames: [String: String]
-        /// Whether Stripe is configured: refunds and renewal changes of Stripe purchases go through it.
-        let stripeOn: Bool
-        /// Whether e-mail is on: a new link may be e-mailed rather than shown.
-        let mailOn: Bool
-    }
-
-    func customer(appID: String, id: String) async throws -> CustomerView {
-        let customer = try await store.customer(appID: appID, id: id)
-        // Looking is not a sighting: the customer's "last seen" and their place in search stay as the app left them.
-        let info = try await store.observedCustomerInfo(
-            appID: appID, appUserID: try AppUserID(validating: customer.originalAppUserID), now: clock.now())
-        var purchases: [SupportService.PurchaseDetail] = []
-        for purchase in try await store.purchases(customerID: customer.id) { purchases.append(try await support.detail(of: purchase)) }
-        let entitlements = try await store.entitlements(appID: appID).map(\.id)
-        let attributes = try await store.attributeRecords(customerID: customer.id)
-        var names: [String: String] = [:]
-        for product in try await store.products(appID: appID) { names[product.id] = product.displayName }
-        return CustomerView(
-            customer: customer, info: info, attributes: attributes, purchases: purchases, entitlementIDs: entitlements, productNames: names,
-            stripeOn: support.stripe != nil, mailOn: support.emailQueue.mail != nil)
-    }
 }

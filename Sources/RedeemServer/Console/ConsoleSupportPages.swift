@@ -1,10 +1,29 @@
-/// The support pages' models: customer search, the customer, a new link, the audit log.
+/// The support pages' models: the customer list and search, the customer, a new link, the audit log.
 struct SearchPage: PageModel {
     struct Result: Sendable {
         let appUserID: String
         let matched: String
         let lastSeen: String
         let url: String
+    }
+
+    /// A recent customer in the list.
+    struct Row: Sendable {
+        let name: String
+        let appUserID: String?
+        let email: String?
+        let status: String
+        let statusClass: String
+        let sandbox: Bool
+        let lastSeen: String
+        let url: String
+    }
+
+    /// A filter link, marked when it is the one shown.
+    struct Filter: Sendable {
+        let label: String
+        let url: String
+        let selected: Bool
     }
 
     var noApps = false
@@ -14,13 +33,28 @@ struct SearchPage: PageModel {
     var noResults = false
     var previous: String?
     var next: String?
+    /// The list of recent customers (when nothing is searched), its filters and what to do when it is empty.
+    var listing = false
+    var customers: [Row] = []
+    var filters: [Filter] = []
+    var environments: [Filter] = []
+    var filtered = false
+    var emptyList: String?
+    var capped = false
+    var firstPage: String?
+    var notice: String?
 }
 
+/// One customer, centred on the person: who they are and what they have at the top, their purchases with the support
+/// actions (the most recent open, the rest folded), then one history, newest first, a page at a time.
 struct CustomerPage: PageModel {
     struct Person: Sendable {
         let id: String
         let appUserID: String
+        /// The address to show (masked for a role that may not see addresses), if any is known.
         let email: String?
+        let masked: Bool
+        let anonymous: Bool
         let firstSeen: String
         let lastSeen: String
     }
@@ -30,6 +64,11 @@ struct CustomerPage: PageModel {
         let product: String
         let active: Bool
         let expires: String
+    }
+
+    struct Fact: Sendable {
+        let label: String
+        let value: String
     }
 
     struct Attribute: Sendable {
@@ -42,36 +81,15 @@ struct CustomerPage: PageModel {
         let use: String?
     }
 
-    struct Attempt: Sendable {
+    struct Entry: Sendable {
         let at: String
-        let appUserID: String
-        let outcome: String
-    }
-
-    struct Link: Sendable {
-        let issued: String
-        let expires: String
-        let opened: String?
-        let redeemed: String?
-        let redeemedBy: String?
-    }
-
-    struct Email: Sendable {
-        let id: String
         let kind: String
-        let to: String
-        let queued: String
-        let state: String
-        let attempts: String
-        let retryable: Bool
-        let error: String?
-    }
-
-    struct Webhook: Sendable {
-        let type: String
-        let at: String
-        let state: String
-        let attempts: String
+        let summary: String
+        let detail: String?
+        let link: String?
+        let problem: Bool
+        /// A failed or retrying e-mail that may be sent again.
+        let retryEmailID: String?
     }
 
     struct PurchaseRow: Sendable {
@@ -95,10 +113,6 @@ struct CustomerPage: PageModel {
         let linkable: Bool
         /// A new link may go by e-mail (e-mail is on and the purchase has an address).
         let emailable: Bool
-        let attempts: [Attempt]
-        let links: [Link]
-        let emails: [Email]
-        let webhooks: [Webhook]
         let email: String?
         let expires: String?
         let cancelledAt: String?
@@ -107,15 +121,26 @@ struct CustomerPage: PageModel {
 
     let customer: Person
     let aliases: [String]
+    /// `$displayName`, `$email`, `$phoneNumber` and the like, at the top.
+    let keyAttributes: [Fact]
     let attributes: [Attribute]
+    /// Active entitlements, with their expiry.
     let entitlements: [Entitlement]
-    let noEntitlements: Bool
-    let purchases: [PurchaseRow]
+    let lapsedEntitlements: [Entitlement]
+    let openPurchases: [PurchaseRow]
+    let foldedPurchases: [PurchaseRow]
     let noPurchases: Bool
+    let feed: [Entry]
+    /// The feed's next, older page; and the way back to its start.
+    var older: String?
+    var newest: String?
     let grantEntitlements: [String]
     let mayGrant: Bool
     let durations: [Choice]
     var notice: String?
+    /// The erase form as typed, and why it was refused.
+    var eraseTyped = ""
+    var eraseError: String?
 }
 
 /// A new link for a purchase, shown once with its QR code.

@@ -1,0 +1,262 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+
+/// The Customers pages' values: the list of recent customers, and one customer with their history as feed entries
+/// that Core's `CustomerFeed` orders, pages and folds.
+enum CustomerPresenter {
+    /// Attributes shown at the top, by key, in this order.
+    static let keyAttributes: [(key: String, label: String)] = [
+        ("$displayName", "Name"), ("$phoneNumber", "Phone"), ("$mediaSource", "Media source"), ("$campaign", "Campaign"),
+    ]
+
+    static func page(
+        _ view: ConsoleService.PersonView, appID: String, seesEmails: Bool, before: CustomerFeed.Cursor?
+    ) -> CustomerPage {
+        let facts = view.facts
+        let now = view.now
+        func show(_ email: String) -> String { seesEmails ? email : EmailMasking.mask(email) }
+        let entitlements = view.info.subscriber.entitlements.sorted { $0.key < $1.key }.map { id, entitlement in
+            let expires = entitlement.expiresDate.flatMap(ISODate.parse)
+            let grace = entitlement.gracePeriodExpiresDate.flatMap(ISODate.parse)
+            return CustomerPage.Entitlement(
+                id: id, product: view.productNames[entitlement.productIdentifier] ?? entitlement.productIdentifier,
+                active: AccessFacts(expiresDate: expires, gracePeriodExpiresDate: grace).isActive(at: now),
+                expires: expires.map { ConsolePresenter.date($0) } ?? "never (lifetime)")
+        }
+        // The person first: the address the app set ($email), else the latest one a purchase was made with.
+        let email =
+            facts.attributes.first { $0.key == "$email" && !$0.value.isEmpty }?.value
+            ?? facts.purchases.reversed().lazy.compactMap(\.email).first
+        var keyFacts: [CustomerPage.Fact] = []
+        for (key, label) in keyAttributes {
+            guard let value = facts.attributes.first(where: { $0.key == key && !$0.value.isEmpty })?.value else { continue }
+            if key == "$phoneNumber" && !seesEmails { continue }
+            keyFacts.append(CustomerPage.Fact(label: label, value: value))
+        }
+        for attribute in facts.attributes where !attribute.key.hasPrefix("$") && keyFacts.count < 6 {
+            keyFacts.append(CustomerPage.Fact(label: attribute.key, value: attribute.value))
+        }
+        let name = { (purchase: Purchase) in view.productNames[purchase.productID] ?? purchase.productID }
+        let feed = CustomerFeed.page(
+            entries(facts, appID: appID, productName: name, show: show), purchases: facts.purchases.map { ($0.id, $0.purchaseDate) },
+            before: before)
+        let rows = Dictionary(
+            uniqueKeysWithValues: facts.purchases.map {
+                ($0.id, purchase($0, now: now, productName: name($0), stripeOn: view.stripeOn, mailOn: view.mailOn, show: show))
+            })
+        let base = ConsolePresenter.customerURL(appID: appID, customerID: facts.customer.id)
+        var page = CustomerPage(
+            customer: CustomerPage.Person(
+                id: facts.customer.id, appUserID: facts.customer.originalAppUserID, email: email.map(show), masked: !seesEmails,
+                anonymous: facts.customer.originalAppUserID.hasPrefix("$RCAnonymousID:"), firstSeen: ConsolePresenter.date(facts.customer.firstSeen),
+                lastSeen: ConsolePresenter.date(facts.customer.lastSeen)),
+            aliases: facts.customer.aliases.filter { $0 != facts.customer.originalAppUserID },
+            keyAttributes: keyFacts,
+            attributes: facts.attributes.map(ConsolePresenter.attribute).map { seesEmails || $0.key != "$email" ? $0 : masked($0) },
+            entitlements: entitlements.filter(\.active), lapsedEntitlements: entitlements.filter { !$0.active },
+            openPurchases: feed.openPurchaseIDs.compactMap { rows[$0] }, foldedPurchases: feed.foldedPurchaseIDs.compactMap { rows[$0] },
+            noPurchases: facts.purchases.isEmpty,
+            feed: feed.entries.map(entry),
+            grantEntitlements: view.entitlementIDs, mayGrant: !view.entitlementIDs.isEmpty,
+            durations: PromotionalDuration.allCases.map {
+                Choice(value: $0.rawValue, label: $0.rawValue.replacingOccurrences(of: "_", with: " "))
+            })
+        if let older = feed.older { page.older = base + "?before=" + older.text + "#history" }
+        if before != nil { page.newest = base + "#history" }
+        return page
+    }
+
+    static func masked(_ attribute: CustomerPage.Attribute) -> CustomerPage.Attribute {
+        CustomerPage.Attribute(
+            key: attribute.key, value: EmailMasking.mask(attribute.value), updated: attribute.updated, source: attribute.source,
+            trusted: attribute.trusted, use: attribute.use)
+    }
+
+    static func entry(_ entry: CustomerFeedEntry) -> CustomerPage.Entry {
+        CustomerPage.Entry(
+            at: ConsolePresenter.date(entry.at), kind: entry.kind.rawValue, summary: entry.summary, detail: entry.detail, link: entry.link,
+            problem: entry.problem, retryEmailID: entry.kind == .email && entry.problem ? String(entry.id.dropFirst(2)) : nil)
+    }
+
+    /// Every fact about the customer as a feed entry, in no particular order (Core's `CustomerFeed` orders them).
+    static func entries(
+        _ facts: CustomerFacts, appID: String, productName: (Purchase) -> String, show: (String) -> String
+    ) -> [CustomerFeedEntry] {
+        var out: [CustomerFeedEntry] = []
+        let byID = Dictionary(uniqueKeysWithValues: facts.purchases.map { ($0.id, $0) })
+        let byTransaction = Dictionary(facts.purchases.map { ($0.storeTransactionID, $0) }, uniquingKeysWith: { a, _ in a })
+        let anchor = { (id: String) in "#purchase-\(id)" }
+        for p in facts.purchases {
+            let product = productName(p)
+            let how = p.store == .promotional ? "Granted" : p.isSandbox ? "Bought (sandbox)" : "Bought"
+            let detail = [p.price.map(PriceFormat.string), ConsolePresenter.store(p.store, sandbox: p.isSandbox)].compactMap { $0 }
+            out.append(
+                CustomerFeedEntry(
+                    at: p.purchaseDate, kind: .purchase, id: "p:\(p.id)", purchaseID: p.id, summary: "\(how) \(product)",
+                    detail: detail.joined(separator: " · "), link: anchor(p.id)))
+            if let at = p.refundedAt {
+                out.append(
+                    CustomerFeedEntry(
+                        at: at, kind: .refund, id: "r:\(p.id)", purchaseID: p.id, summary: "Refunded \(product)", link: anchor(p.id), problem: true))
+            }
+            if let at = p.unsubscribeDetectedAt {
+                out.append(
+                    CustomerFeedEntry(
+                        at: at, kind: .cancellation, id: "c:\(p.id)", purchaseID: p.id, summary: "Renewal of \(product) turned off",
+                        detail: p.expiresDate.map { "access until " + ConsolePresenter.date($0) }, link: anchor(p.id)))
+            }
+            if let at = p.billingIssuesDetectedAt {
+                out.append(
+                    CustomerFeedEntry(
+                        at: at, kind: .renewal, id: "b:\(p.id)", purchaseID: p.id, summary: "Billing issue on \(product)", link: anchor(p.id),
+                        problem: true))
+            }
+        }
+        for (index, link) in facts.links.enumerated() {
+            let product = byID[link.purchaseID].map(productName) ?? link.purchaseID
+            out.append(
+                CustomerFeedEntry(
+                    at: link.link.createdAt, kind: .linkIssued, id: "l:\(link.purchaseID):\(index)", purchaseID: link.purchaseID,
+                    summary: "Redemption link issued", detail: "\(product) · expires \(ConsolePresenter.date(link.link.expiresAt))",
+                    link: anchor(link.purchaseID)))
+            if let at = link.link.redeemedAt {
+                out.append(
+                    CustomerFeedEntry(
+                        at: at, kind: .linkRedeemed, id: "k:\(link.purchaseID):\(index)", purchaseID: link.purchaseID,
+                        summary: "Link redeemed", detail: "\(product) · by \(link.link.redeemedBy ?? "unknown")", link: anchor(link.purchaseID)))
+            }
+        }
+        for attempt in facts.attempts {
+            let redeemed = attempt.attempt.outcome == "redeemed"
+            let product = attempt.purchaseID.flatMap { byID[$0] }.map(productName)
+            out.append(
+                CustomerFeedEntry(
+                    at: attempt.attempt.createdAt, kind: .attempt, id: "a:\(attempt.attempt.id)", purchaseID: attempt.purchaseID,
+                    summary: redeemed
+                        ? "Redemption attempt: redeemed" : "Redemption attempt refused: \(ConsolePresenter.outcome(attempt.attempt.outcome))",
+                    detail: ([product].compactMap { $0 } + ["by \(attempt.attempt.appUserID)"]).joined(separator: " · "),
+                    link: attempt.purchaseID.flatMap { byID[$0] != nil ? anchor($0) : nil }, problem: !redeemed))
+        }
+        for sent in facts.emails {
+            let state = SentEmail((sent.email, sent.sentAt, sent.failedAt, sent.lastError)).state
+            let retryable = sent.sentAt == nil && sent.email.attempts > 0
+            out.append(
+                CustomerFeedEntry(
+                    at: sent.sentAt ?? sent.email.createdAt, kind: .email, id: "e:\(sent.email.id)", purchaseID: sent.email.purchaseID,
+                    summary: "E-mail (\(sent.email.kind.label)) \(state)",
+                    detail: (["to \(show(sent.email.recipient))"] + [sent.lastError].compactMap { $0 }).joined(separator: " · "),
+                    link: anchor(sent.email.purchaseID), problem: retryable))
+        }
+        // One entry per event, however many endpoints it went to.
+        var events: [String: [CustomerFacts.Webhook]] = [:]
+        for webhook in facts.webhooks { events[webhook.delivery.eventID, default: []].append(webhook) }
+        for (eventID, deliveries) in events {
+            guard let earliest = deliveries.min(by: { $0.delivery.createdAt < $1.delivery.createdAt }) else { continue }
+            let first = earliest.delivery
+            let delivered = deliveries.filter { $0.delivery.deliveredAt != nil }.count
+            let failed = deliveries.filter { $0.delivery.failedAt != nil }.count
+            let purchase = earliest.transactionID.flatMap { byTransaction[$0] }
+            let renewal = first.eventType == "RENEWAL"
+            let reach = "\(first.eventType) delivered to \(delivered) of \(ConsolePresenter.count(deliveries.count, "endpoint"))"
+            out.append(
+                CustomerFeedEntry(
+                    at: first.createdAt, kind: renewal ? .renewal : .webhook, id: "w:\(eventID)", purchaseID: purchase?.id,
+                    summary: renewal ? "Renewed \(purchase.map(productName) ?? "")" : "Webhook event \(first.eventType)",
+                    detail: ([purchase.map(productName)].compactMap { $0 } + [reach]).joined(separator: " · "),
+                    link: "/console/apps/\(appID)/webhooks", problem: failed > 0))
+        }
+        for audit in facts.audit {
+            out.append(
+                CustomerFeedEntry(
+                    at: audit.at, kind: .support, id: "s:\(audit.id)", purchaseID: audit.objectType == "purchase" ? audit.objectID : nil,
+                    summary: "Support: \(action(audit.action))",
+                    detail: ([actor(audit.actor)] + [audit.detail].compactMap { $0 }).joined(separator: " · "),
+                    link: audit.objectType == "purchase" && byID[audit.objectID] != nil ? anchor(audit.objectID) : nil))
+        }
+        return out
+    }
+
+    /// `purchase.refund` → "refund"; `grant.create` → "grant create".
+    static func action(_ raw: String) -> String {
+        let words = raw.split(separator: ".").map(String.init)
+        if words.first == "purchase" || words.first == "customer" {
+            return words.dropFirst().joined(separator: " ").replacingOccurrences(of: "_", with: " ")
+        }
+        return words.joined(separator: " ").replacingOccurrences(of: "_", with: " ")
+    }
+
+    /// `operator:ann@example.com` → "by ann@example.com"; `key:…` → "by an API key".
+    static func actor(_ raw: String) -> String {
+        if raw.hasPrefix("operator:") { return "by " + raw.dropFirst("operator:".count) }
+        if raw.hasPrefix("key:") { return "by an API key" }
+        if raw == "cli" { return "by the command line" }
+        if raw == "customer:portal" { return "by the customer (portal)" }
+        return "by \(raw)"
+    }
+
+    static func purchase(
+        _ purchase: Purchase, now: Date, productName: String, stripeOn: Bool, mailOn: Bool, show: (String) -> String
+    ) -> CustomerPage.PurchaseRow {
+        CustomerPage.PurchaseRow(
+            id: purchase.id, product: productName, productID: purchase.productID,
+            store: ConsolePresenter.store(purchase.store, sandbox: purchase.isSandbox), sandbox: purchase.isSandbox,
+            fastClock: SandboxClock.runs(purchase), purchased: ConsolePresenter.date(purchase.purchaseDate),
+            state: ConsolePresenter.state(of: purchase, now: now), transaction: purchase.storeTransactionID,
+            isGrant: purchase.store == .promotional, refunded: purchase.refundedAt != nil,
+            // An action that goes through Stripe is offered only when Stripe is configured; the page says why otherwise.
+            refundable: ConsolePresenter.offered(SupportRules.refund(purchase), stripeOn: stripeOn),
+            cancellable: ConsolePresenter.offered(SupportRules.cancelAtPeriodEnd(purchase, now: now), stripeOn: stripeOn),
+            resumable: ConsolePresenter.offered(SupportRules.resume(purchase, now: now), stripeOn: stripeOn),
+            needsStripe: !stripeOn && purchase.store == .stripe && purchase.refundedAt == nil,
+            revocable: PromotionalGrant.revokeRefusal(purchase, now: now) == nil,
+            transferable: purchase.store != .promotional && purchase.refundedAt == nil,
+            linkable: purchase.store != .promotional && purchase.refundedAt == nil,
+            emailable: mailOn && purchase.email != nil,
+            email: purchase.email.map(show), expires: purchase.expiresDate.map { ConsolePresenter.date($0) },
+            cancelledAt: purchase.unsubscribeDetectedAt.map { ConsolePresenter.date($0) }, price: purchase.price.map(PriceFormat.string))
+    }
+
+    // MARK: The list
+
+    static func row(_ listing: CustomerListing, appID: String, now: Date, seesEmails: Bool) -> SearchPage.Row {
+        let customer = listing.customer
+        let purchases = listing.purchases
+        let email = purchases.reversed().lazy.compactMap(\.email).first.map { seesEmails ? $0 : EmailMasking.mask($0) }
+        let anonymous = customer.originalAppUserID.hasPrefix("$RCAnonymousID:")
+        let (status, css) = state(purchases, now: now)
+        return SearchPage.Row(
+            name: email ?? (anonymous ? "Anonymous customer" : customer.originalAppUserID), appUserID: customer.originalAppUserID,
+            email: email, status: status, statusClass: css, sandbox: !purchases.isEmpty && purchases.allSatisfy(\.isSandbox),
+            lastSeen: ConsolePresenter.date(customer.lastSeen), url: ConsolePresenter.customerURL(appID: appID, customerID: customer.id))
+    }
+
+    /// The customer's state in a word, the most pressing first, judged by the list's own filters.
+    static func state(_ purchases: [Purchase], now: Date) -> (String, String) {
+        if CustomerListFilter.billingIssue.matches(purchases, now: now) { return ("billing issue", "grace") }
+        if CustomerListFilter.trial.matches(purchases, now: now) { return ("in trial", "active") }
+        if CustomerListFilter.active.matches(purchases, now: now) { return ("active", "active") }
+        if CustomerListFilter.refunded.matches(purchases, now: now) { return ("refunded", "refunded") }
+        return purchases.isEmpty ? ("no purchases", "none") : ("expired", "expired")
+    }
+
+    /// The list's URL with a filter, an environment and a cursor.
+    static func listURL(
+        appID: String, filter: CustomerListFilter, environment: CustomerListFilter.Environment, before: (Date, String)? = nil
+    )
+        -> String
+    {
+        var items: [String] = []
+        if filter != .all { items.append("status=\(filter.rawValue)") }
+        if environment != .any { items.append("env=\(environment.rawValue)") }
+        if let (at, id) = before { items.append("before=" + CustomerFeed.Cursor(at: at, id: id).text) }
+        return "/console/apps/\(appID)" + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
+    }
+
+    static let filterLabels: [CustomerListFilter: String] = [
+        .all: "All", .active: "Active", .trial: "In trial", .refunded: "Refunded", .billingIssue: "Billing issue",
+    ]
+    static let environmentLabels: [CustomerListFilter.Environment: String] = [
+        .any: "Production and sandbox", .production: "Production", .sandbox: "Sandbox",
+    ]
+}
