@@ -22,7 +22,7 @@ import Testing
                 app,
                 #"{"app_user_id": "bob", "product_id": "monthly", "purchase_date": "2026-05-21T10:00:00Z", "price": {"amount": "4.00", "currency": "EUR"}}"#
             )
-            _ = try await server.grant(
+            let sandboxPurchase = try await server.grant(
                 app,
                 #"{"app_user_id": "sam", "product_id": "monthly", "is_sandbox": true, "purchase_date": "2026-05-22T10:00:00Z", "price": {"amount": "1.00", "currency": "USD"}}"#
             )
@@ -43,6 +43,15 @@ import Testing
             let month = try await server.send(.get, path + "?environment=sandbox", key: server.adminKey).object()
             #expect((month["revenue"] as? [[String: Any]])?.first?["amount_micros"] as? Int == 1_000_000)
             #expect(month["new_customers"] as? Int == 1 && month["days"] as? Int == 30)
+
+            // Refunded today: the day's revenue is negative, written with its sign.
+            let purchaseID = try #require((try sandboxPurchase.object()["purchase"] as? [String: Any])?["id"] as? String)
+            #expect(
+                try await server.send(.post, "/admin/v1/apps/\(app.id)/purchases/\(purchaseID)/refund", key: app.secret, json: "{}").status == 200)
+            let refunded = try await server.send(.get, path + "?environment=sandbox", key: server.adminKey).object()
+            let today = try #require((refunded["daily"] as? [[String: Any]])?.last)
+            #expect((today["revenue"] as? [[String: Any]])?.first?["amount"] as? String == "-1.00")
+            #expect((refunded["refunded"] as? [[String: Any]])?.first?["amount"] as? String == "1.00" && refunded["refunds"] as? Int == 1)
 
             for bad in ["0", "366"] {
                 let refused = try await server.send(.get, path + "?days=" + bad, key: app.secret)

@@ -140,6 +140,8 @@ def main():
     cli(["codes", "generate", "--offer", offer["id"], "--count", "3", "--out", os.path.join(workdir, "codes.csv")], env)
     with open(os.path.join(workdir, "codes.csv")) as f:
         codes = [row["code"] for row in csv.DictReader(f)]
+    gauges_app = json.loads(cli(["apps", "create", "--name", "Metrics Gauges", "--json"], env))
+    cli(["products", "create", "--app", gauges_app["id"], "--id", "monthly", "--type", "subscription", "--period", "P1M", "--entitlement", "pro"], env)
     hooks_app = json.loads(cli(["apps", "create", "--name", "Metrics Hooks", "--json"], env))
     cli(["products", "create", "--app", hooks_app["id"], "--id", "pro", "--type", "non_consumable", "--entitlement", "pro"], env)
     healthy, failing = WebhookReceiver(os.path.join(workdir, "healthy")), WebhookReceiver(os.path.join(workdir, "failing"), 1_000_000)
@@ -155,7 +157,32 @@ def main():
                               env=env, stdout=subprocess.DEVNULL, stderr=log)
     try:
         check("serve starts with a metrics listener", wait_healthy(base, server))
+        # Subscription gauges: a known app's subscriptions, recorded before the first scrape computes them.
+        for body in ({"app_user_id": "g1", "price": {"amount": "4.99", "currency": "USD"}},
+                     {"app_user_id": "g2", "price": {"amount": "3.00", "currency": "EUR"}},
+                     {"app_user_id": "g3", "price": {"amount": "9.99", "currency": "USD"}},
+                     {"app_user_id": "g4", "period_type": "trial"},
+                     {"app_user_id": "g5", "is_sandbox": True, "price": {"amount": "1.00", "currency": "USD"}}):
+            status, _ = http("POST", base + "/v1/purchases", key=gauges_app["keys"]["secret"], body={**body, "product_id": "monthly"},
+                             headers={"Idempotency-Key": uuid.uuid4().hex})
+            check(f"gauges: {body['app_user_id']}'s subscription is recorded", status == 201, status)
         status, kind, before = scrape(metrics)
+        labels = {"app": gauges_app["id"], "environment": "production"}
+        check("redeem_active_subscriptions and redeem_active_trials count the app's production subscriptions and trials",
+              (value(before, "redeem_active_subscriptions", **labels), value(before, "redeem_active_trials", **labels)) == (3, 1),
+              re.findall(r"redeem_active_.*", before))
+        check("redeem_mrr is per currency: 4.99 + 9.99 USD and 3.00 EUR a month",
+              (value(before, "redeem_mrr", currency="USD", **labels), value(before, "redeem_mrr", currency="EUR", **labels)) == (14.98, 3.0),
+              re.findall(r"redeem_mrr.*", before))
+        sandbox = {"app": gauges_app["id"], "environment": "sandbox"}
+        check("sandbox is apart: one subscription, 1.00 USD MRR",
+              (value(before, "redeem_active_subscriptions", **sandbox), value(before, "redeem_mrr", currency="USD", **sandbox)) == (1, 1.0),
+              re.findall(r"redeem_(?:active_subscriptions|mrr)\{.*sandbox.*", before))
+        http("POST", base + "/v1/purchases", key=gauges_app["keys"]["secret"], body={"app_user_id": "g6", "product_id": "monthly"},
+             headers={"Idempotency-Key": uuid.uuid4().hex})
+        check("a scrape within the minute reads the cached gauges, not the database",
+              value(scrape(metrics)[2], "redeem_active_subscriptions", **labels) == 3)
+        status, kind, before = scrape(metrics)  # the counters below move from here
         check("GET /metrics answers in Prometheus's text format", status == 200 and kind.startswith("text/plain; version=0.0.4"), kind)
         public, _, _ = fetch(base + "/metrics")
         check("the public port does not serve /metrics", public == 404, public)

@@ -21,9 +21,11 @@ enum MetricsCharts {
         let plot = Double(height - top - bottom)
         let y = { (value: Int64) in Double(top) + Double(high - value) / Double(span) * plot }
         let step = Double(width - left - right) / Double(max(values.count, 1))
-        let label = { (micros: Int64) in Price(amountMicros: micros, currency: currency).plainAmount }
+        let label = { (micros: Int64) in MetricsReport.Money.text(Price(amountMicros: micros, currency: currency)) }
         var svg = open("Revenue per day in \(currency)")
-        svg += axis(yLabels: [(y(high), label(high)), (y(low), label(low))] + (low < 0 ? [(y(0), "0")] : []), days: metrics.days.map(\.day))
+        // Zero gets its label when it sits apart from both bounds.
+        let zero = low < 0 && y(0) - y(high) > 14 && y(low) - y(0) > 14 ? [(y(0), "0")] : []
+        svg += axis(yLabels: [(y(high), label(high)), (y(low), label(low))] + zero, days: metrics.days.map(\.day))
         for (index, value) in values.enumerated() where value != 0 {
             let x = Double(left) + Double(index) * step + step * 0.15
             let top = min(y(value), y(0))

@@ -38,7 +38,9 @@ struct MetricsSection: Sendable {
             Choice(name: $0 == .production ? "Production" : "Sandbox", selected: $0 == metrics.environment, url: url(days, $0))
         }
         let money = { (amounts: [String: Int64]) in
-            amounts.isEmpty ? ["–"] : amounts.sorted { $0.key < $1.key }.map { PriceFormat.string(Price(amountMicros: $0.value, currency: $0.key)) }
+            amounts.isEmpty
+                ? ["–"]
+                : amounts.sorted { $0.key < $1.key }.map { MetricsReport.Money.text(Price(amountMicros: $0.value, currency: $0.key)) + " " + $0.key }
         }
         let rate =
             metrics.churnRate.map { String(format: "%.1f%% of %d active at the start", $0 * 100, metrics.activeAtStart) }
@@ -59,7 +61,7 @@ struct MetricsSection: Sendable {
         ]
         let currencies = Set(metrics.days.flatMap { $0.revenue.keys }).sorted()
         charts =
-            [Chart(title: "Active subscriptions and trials", svg: MetricsCharts.active(metrics))]
+            [Chart(title: "Active subscriptions (violet) and trials (green)", svg: MetricsCharts.active(metrics))]
             + currencies.map { Chart(title: "Revenue per day, \($0)", svg: MetricsCharts.revenue(metrics, currency: $0)) }
         from = MetricsCharts.day(metrics.from)
         to = MetricsCharts.day(metrics.to.addingTimeInterval(-86_400))
