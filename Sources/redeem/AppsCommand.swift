@@ -37,6 +37,15 @@ struct Apps: AsyncParsableCommand {
         var checkoutTax: String?
         @Option(help: "Stripe promotion codes at Stripe Checkout: true or false.")
         var allowPromotionCodes: Bool?
+        @Option(help: "Checkout branding: the logo on every buyer page (https); empty shows the icon.")
+        var logo: String?
+        @Option(help: "Checkout branding: the accent colour in light mode, #rrggbb (empty: Redeem's).")
+        var accent: String?
+        @Option(help: "The card's background in light mode, #rrggbb.") var background: String?
+        @Option(help: "The text colour in light mode, #rrggbb.") var foreground: String?
+        @Option(help: "The accent colour in dark mode, #rrggbb.") var accentDark: String?
+        @Option(help: "The card's background in dark mode, #rrggbb.") var backgroundDark: String?
+        @Option(help: "The text colour in dark mode, #rrggbb.") var foregroundDark: String?
 
         func changes(name: String?) -> AppChanges {
             var changes = AppChanges()
@@ -57,6 +66,13 @@ struct Apps: AsyncParsableCommand {
             changes.offerCodeQuotaPerQuarter = offerCodeQuota
             changes.checkoutTax = checkoutTax
             changes.allowPromotionCodes = allowPromotionCodes
+            changes.brandLogoURL = logo
+            changes.brandAccent = accent
+            changes.brandBackground = background
+            changes.brandForeground = foreground
+            changes.brandAccentDark = accentDark
+            changes.brandBackgroundDark = backgroundDark
+            changes.brandForegroundDark = foregroundDark
             return changes
         }
     }
@@ -143,6 +159,13 @@ struct Apps: AsyncParsableCommand {
         }
     }
 
+    /// `accent #0f5132, background #ffffff`; nil when none is set.
+    static func colours(_ palette: BrandPalette) -> String? {
+        let set = [("accent", palette.accent), ("background", palette.background), ("text", palette.foreground)]
+            .compactMap { name, color in color.map { "\(name) \($0.hex)" } }
+        return set.isEmpty ? nil : set.joined(separator: ", ")
+    }
+
     /// Every setting, one per line, unset ones shown as such.
     static func describe(_ app: App) -> String {
         let rows: [(String, String?)] = [
@@ -157,6 +180,7 @@ struct Apps: AsyncParsableCommand {
             ("after purchase", app.afterPurchase.rawValue + (app.afterPurchaseURL.map { " → \($0)" } ?? "")),
             ("checkout", "tax \(app.checkoutTax.rawValue), promotion codes \(app.allowPromotionCodes ? "on" : "off")"),
             ("offer-code quota", "\(app.offerCodeQuotaPerQuarter) per quarter"),
+            ("logo", app.brandLogoURL), ("colours (light)", Self.colours(app.branding.light)), ("colours (dark)", Self.colours(app.branding.dark)),
         ]
         let width = rows.map(\.0.count).max() ?? 0
         let lines = rows.map { "  " + $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + ($0.1 ?? "(not set)") }
