@@ -267,4 +267,18 @@ import Testing
             #expect(reset.reply.status == 200 && reset.reply.body.contains("E-mail is off") && reset.token == nil)
         }
     }
+
+    @Test(arguments: TestDatabases.available)
+    func anInvitedOwnerEnrolsWhereTheServerRequiresTwoFactor(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend, ownersNeedTwoFactor: true) { server in
+            let owner = try await C.owner(server)
+            let link = try await TeamService.invite(
+                store: server.deps.store, email: "boss@example.com", role: .owner, publicURL: server.deps.publicURL, actor: "operator:\(owner.email)")
+            let joined = try await Self.submit(server, Self.path(of: link), ["name": "Boss", "password": C.password, "confirm": C.password])
+            #expect(joined.status == 303)
+            let session = try #require(C.cookieValue(joined, "redeem_console"))
+            let console = try await server.send(.get, "/console/team", key: nil, headers: Self.cookie(session))
+            #expect(console.status == 303 && console.headers[.location] == "/console/account", "only enrolment is open")
+        }
+    }
 }
