@@ -131,6 +131,8 @@ import Testing
                 return page.body.matches(of: /data-step="([a-z_]+)" data-done="yes"/).map { String($0.1) }
             }
             #expect(try await done() == [])
+            let overview = try await server.send(.get, "/console/apps/\(app.id)/overview", key: nil, headers: [.cookie: owner])
+            #expect(overview.body.contains("First steps") && overview.body.contains("0 of 7 done"))
             let first = try await server.send(.get, "/console/apps/\(app.id)/settings", key: nil, headers: [.cookie: owner])
             #expect(first.body.contains(##"<a href="/console/apps/\##(app.id)/webhooks">Add a webhook endpoint</a>"##))
             #expect(first.body.contains("Sandbox only"))

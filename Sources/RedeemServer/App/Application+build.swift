@@ -162,9 +162,10 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     let console = router.group().add(middleware: gate).group(context: ConsoleContext.self)
     ConsoleSupportController(service: deps.console, erasure: deps.erasure, pages: consolePages).addRoutes(to: console)
     ConsoleOperationsController(service: deps.console, pages: consolePages, admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: console)
-    ConsoleOverviewController(service: deps.console, metrics: deps.subscriptionMetrics, pages: consolePages).addRoutes(to: console)
-    TeamController(service: deps.team, pages: consolePages, clock: deps.clock).addRoutes(to: console)
     let firstSteps = FirstStepsService(store: deps.store, mailConfigured: deps.mail != nil, stripeConfigured: deps.stripe != nil)
+    ConsoleOverviewController(service: deps.console, metrics: deps.subscriptionMetrics, pages: consolePages, firstSteps: firstSteps).addRoutes(
+        to: console)
+    TeamController(service: deps.team, pages: consolePages, clock: deps.clock).addRoutes(to: console)
     ConsoleSettingsController(
         service: deps.console, pages: consolePages, admin: deps.admin, publicURL: deps.publicURL, paidCheckout: deps.stripe != nil,
         firstSteps: firstSteps

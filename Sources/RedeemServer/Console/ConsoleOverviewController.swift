@@ -8,6 +8,8 @@ struct ConsoleOverviewController {
     let service: ConsoleService
     let metrics: SubscriptionMetricsService
     let pages: ConsolePages
+    /// A new app's first steps, shown until every one is done.
+    var firstSteps: FirstStepsService? = nil
 
     func addRoutes(to router: RouterGroup<ConsoleContext>) {
         router.get("/console/apps/{app_id}/overview", use: overview)
@@ -27,6 +29,7 @@ struct ConsoleOverviewController {
         }
         let values = OverviewPage(
             metrics: MetricsSection(subscriptions, days: asked, url: url),
+            firstSteps: try await firstSteps?.panel(try context.currentApp, evenWhenComplete: false),
             windows: Funnel.windows.map { OverviewPage.Window(days: $0, selected: $0 == asked, url: url($0, environment)) },
             days: asked, stepsSVG: FunnelChart.steps(funnel), daysSVG: FunnelChart.days(funnel),
             steps: funnel.steps.map { OverviewPage.Step(name: $0.name, count: $0.count, rate: FunnelChart.rate($0.rate, of: $0.of)) },
@@ -57,6 +60,8 @@ struct ConsoleOverviewController {
 /// The overview: the funnel's steps, its days, the time to redeem and the revenue.
 struct OverviewPage: PageModel {
     let metrics: MetricsSection
+    /// `console-first-steps`: nil, or hidden once complete.
+    var firstSteps: FirstStepsPanel? = nil
 
     struct Window: Sendable {
         let days: Int
