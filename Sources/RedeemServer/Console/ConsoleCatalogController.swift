@@ -233,9 +233,9 @@ struct ConsoleCatalogController {
     }
 
     /// A product's prices per currency and its trial, with their forms (as typed when refused).
-    static func pricing(_ product: Product, _ billing: ProductBilling, typedPrice: [String: String]?, typedTrial: [String: String]?)
-        -> ProductsPage.Pricing
-    {
+    static func pricing(
+        _ product: Product, _ billing: ProductBilling, typedPrice: [String: String]?, typedTrial: [String: String]?
+    ) -> ProductsPage.Pricing {
         ProductsPage.Pricing(
             prices: billing.prices.map {
                 ProductsPage.PriceRow(

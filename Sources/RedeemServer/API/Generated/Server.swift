@@ -9191,7 +9191,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
     ///
-    /// Sets the price in `currency` (ISO 4217, any case). The amount must have the currency's decimals and be chargeable by Stripe (422 on field `price.amount` or `price.currency`). `default: true`, or being the product's first price, makes it the product's `price`. When Stripe is configured, a Stripe Price is made for it (`POST /v1/prices`; if Stripe does not answer, the first checkout in that currency makes it), and a changed amount gets a new one. Audited.
+    /// Sets the price in `currency` (ISO 4217, any case). The amount must have the currency's decimals and be chargeable by Stripe (422 on field `price.amount` or `price.currency`). `default: true`, or being the product's first price, makes it the product's `price`. When Stripe is configured, a Stripe Price is made for it (`POST /v1/prices`) and Checkout Sessions name it; without one (Stripe did not answer, or the price came from the product's `price`) checkout sends the price inline, and a changed amount gets a new one. Audited.
     ///
     /// - Remark: HTTP `PUT /admin/v1/apps/{app_id}/products/{product_id}/prices/{currency}`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/products/{product_id}/prices/{currency}/put(setProductPrice)`.
