@@ -47,6 +47,7 @@ python3 Tests/e2e/purchase_links_browser.py .build/debug/redeem  # a product's l
 python3 Tests/e2e/metrics_browser.py .build/debug/redeem  # a known history's subscription metrics on the overview at 1280 and 390 px and from redeem metrics --json; screenshots in test-artifacts/metrics
 python3 Tests/e2e/web_billing_browser.py .build/debug/redeem  # a EUR price added in the console and bought with ?currency=EUR, a sandbox trial converted on the accelerated clock; screenshots in test-artifacts/web-billing
 python3 Tests/e2e/metrics_e2e.py .build/debug/redeem     # GET /metrics on its own loopback listener, each documented metric; GET /
+python3 Tests/e2e/branding_browser.py .build/debug/redeem  # first steps ticked as an app is set up, checkout branding previewed light and dark and applied to the sandbox checkout; screenshots in test-artifacts/branding
 python3 Tests/e2e/tracing_e2e.py .build/debug/redeem     # spans per request to an OTLP/HTTP collector, no tokens in them
 python3 Tests/e2e/log_secrets.py .build/debug/redeem     # a whole flow at trace and debug level: no key, token, link or session in the log
 python3 Tests/e2e/postgres_outage.py .build/debug/redeem  # PostgreSQL restarts under load: 503s, never 500s or hangs; recovers
