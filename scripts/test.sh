@@ -44,6 +44,7 @@ python3 Tests/e2e/offer_claims_browser.py .build/debug/redeem  # web offer claim
 python3 Tests/e2e/buyer_forms_browser.py .build/debug/redeem  # a buyer's typos and a server without Stripe are never a dead end, in Chromium; screenshots in test-artifacts/buyer-forms
 python3 Tests/e2e/team_browser.py .build/debug/redeem  # an invitation from the real SMTP server, a disabled session, a password reset, in Chromium; screenshots in test-artifacts/team
 python3 Tests/e2e/purchase_links_browser.py .build/debug/redeem  # a product's link copied from the console and bought through, in Chromium; screenshots in test-artifacts/purchase-links
+python3 Tests/e2e/customer_browser.py .build/debug/redeem  # the Customers tab, a customer's page (30 purchases stay short), export and erasure with the database file scanned after, in Chromium; screenshots in test-artifacts/customer
 python3 Tests/e2e/metrics_browser.py .build/debug/redeem  # a known history's subscription metrics on the overview at 1280 and 390 px and from redeem metrics --json; screenshots in test-artifacts/metrics
 python3 Tests/e2e/web_billing_browser.py .build/debug/redeem  # a EUR price added in the console and bought with ?currency=EUR, a sandbox trial converted on the accelerated clock; screenshots in test-artifacts/web-billing
 python3 Tests/e2e/metrics_e2e.py .build/debug/redeem     # GET /metrics on its own loopback listener, each documented metric; GET /

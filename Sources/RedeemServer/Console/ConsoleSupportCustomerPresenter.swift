@@ -257,6 +257,6 @@ enum CustomerPresenter {
         .all: "All", .active: "Active", .trial: "In trial", .refunded: "Refunded", .billingIssue: "Billing issue",
     ]
     static let environmentLabels: [CustomerListFilter.Environment: String] = [
-        .any: "Production and sandbox", .production: "Production", .sandbox: "Sandbox",
+        .any: "All environments", .production: "Production", .sandbox: "Sandbox",
     ]
 }
