@@ -106,7 +106,8 @@ struct ConsoleSignInController {
         let cookie = Cookie(
             name: ConsoleCookies.signInForm, value: formToken, path: "/console", secure: secureCookies, httpOnly: true, sameSite: .strict)
         return pages.render(
-            "console-sign-in", status: status, session: nil, cookies: [cookie], SignInPage(csrf: formToken, email: email, error: error, notice: notice))
+            "console-sign-in", status: status, session: nil, cookies: [cookie],
+            SignInPage(csrf: formToken, email: email, error: error, notice: notice))
     }
 }
 
