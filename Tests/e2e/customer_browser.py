@@ -4,9 +4,11 @@ against `redeem serve` on SQLite. The landing lists recent customers, newest act
 them (refunded, sandbox); a customer's page leads with their e-mail and active entitlements and shows one history,
 newest first; a customer with 30 purchases stays a short page at 1280 px; the owner's export downloads JSON with the
 purchases; the owner erases a customer (a mistyped ID is refused first), and the database file, once the server has
-stopped, holds the address nowhere. Screenshots at 1280 and 390 px go to test-artifacts/customer/.
+stopped, holds the address nowhere. With REDEEM_TEST_POSTGRES_URL set, the walk runs again on a fresh PostgreSQL
+database, whose data (pg_dump) then holds the address nowhere. Screenshots (of the SQLite run) at 1280 and 390 px go to
+test-artifacts/customer/.
 Usage: customer_browser.py path/to/redeem. Prints 'N passed, M failed'."""
-import json, os, subprocess, sys
+import json, os, subprocess, sys, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from support import HANG_GUARD, check, finish, free_port, http, run_cli, scratch_dir, screenshots, wait_healthy  # noqa: E402
@@ -18,21 +20,24 @@ PASSWORD = "a long console password"
 FORGET = "forget.me@example.com"
 
 
+SHOOT = [True]
+
+
 def shots(page, name):
-    screenshots(page, ARTIFACTS, name)
+    if SHOOT[0]:
+        screenshots(page, ARTIFACTS, name)
 
 
 def feed_times(page):
     return [t.inner_text() for t in page.locator("ol.feed time").all()]
 
 
-def main():
+def walk(database_url, scan):
+    """The whole walk against `database_url`; `scan(workdir)` then returns where the address or the ID is still found."""
     from playwright.sync_api import sync_playwright
 
-    os.makedirs(ARTIFACTS, exist_ok=True)
     workdir = scratch_dir("redeem-customer-")
-    database = os.path.join(workdir, "redeem.sqlite")
-    env = {**os.environ, "REDEEM_DATABASE_URL": database}
+    env = {**os.environ, "REDEEM_DATABASE_URL": database_url or os.path.join(workdir, "redeem.sqlite")}
     run_cli(BIN, ["migrate"], env)
     app = json.loads(run_cli(BIN, ["apps", "create", "--name", "Customers Demo", "--support-email", "help@example.com", "--json"], env))
     run_cli(BIN, ["products", "create", "--app", app["id"], "--id", "pro_monthly", "--type", "subscription", "--period", "P1M",
@@ -158,19 +163,46 @@ def main():
         server.terminate()
         server.wait(timeout=HANG_GUARD)
         stopped = True
-        # At rest (the server closed the database, so the log is folded in), the file holds no trace of the address.
-        found = []
-        for name in os.listdir(workdir):
-            if name.startswith("redeem.sqlite"):
-                data = open(os.path.join(workdir, name), "rb").read().lower()
-                if FORGET.encode() in data or b"gdpr-user" in data:
-                    found.append(name)
-        check("the SQLite database file holds neither the address nor the ID", not found, found)
+        found = scan(workdir)
+        check(f"the database ({'PostgreSQL' if database_url else 'SQLite file'}) holds neither the address nor the ID", not found, found)
     finally:
         if not stopped:
             server.terminate()
             server.wait(timeout=HANG_GUARD)
         log.close()
+
+
+def scan_sqlite(workdir):
+    """At rest (the server closed the database, so the log is folded in): the files that still hold a trace."""
+    found = []
+    for name in os.listdir(workdir):
+        if name.startswith("redeem.sqlite"):
+            data = open(os.path.join(workdir, name), "rb").read().lower()
+            if FORGET.encode() in data or b"gdpr-user" in data:
+                found.append(name)
+    return found
+
+
+def main():
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    walk(None, scan_sqlite)
+    pg = os.environ.get("REDEEM_TEST_POSTGRES_URL")
+    if pg:
+        name = "redeem_customer_" + uuid.uuid4().hex[:12]
+        subprocess.run(["psql", pg, "-qc", f"CREATE DATABASE {name}"], check=True, capture_output=True)
+        url = pg.rsplit("/", 1)[0] + "/" + name
+        try:
+            SHOOT[0] = False
+
+            def scan_postgres(_):
+                dump = subprocess.run(["pg_dump", "--data-only", url], check=True, capture_output=True, text=True).stdout.lower()
+                return [trace for trace in (FORGET, "gdpr-user") if trace in dump]
+
+            walk(url, scan_postgres)
+        finally:
+            subprocess.run(["psql", pg, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], capture_output=True)
+    else:
+        print("skip the PostgreSQL walk: REDEEM_TEST_POSTGRES_URL is not set")
     finish()
 
 
