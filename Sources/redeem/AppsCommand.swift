@@ -37,15 +37,24 @@ struct Apps: AsyncParsableCommand {
         var checkoutTax: String?
         @Option(help: "Stripe promotion codes at Stripe Checkout: true or false.")
         var allowPromotionCodes: Bool?
-        @Option(help: "Checkout branding: the logo on every buyer page (https); empty shows the icon.")
+        @Option(
+            name: [.customLong("logo"), .customLong("brand-logo-url")],
+            help: "Checkout branding: the logo on every buyer page (https); empty shows the icon.")
         var logo: String?
-        @Option(help: "Checkout branding: the accent colour in light mode, #rrggbb (empty: Redeem's).")
+        @Option(
+            name: [.customLong("accent"), .customLong("brand-accent")],
+            help: "Checkout branding: the accent colour in light mode, #rrggbb (empty: Redeem's).")
         var accent: String?
-        @Option(help: "The card's background in light mode, #rrggbb.") var background: String?
-        @Option(help: "The text colour in light mode, #rrggbb.") var foreground: String?
-        @Option(help: "The accent colour in dark mode, #rrggbb.") var accentDark: String?
-        @Option(help: "The card's background in dark mode, #rrggbb.") var backgroundDark: String?
-        @Option(help: "The text colour in dark mode, #rrggbb.") var foregroundDark: String?
+        @Option(name: [.customLong("background"), .customLong("brand-background")], help: "The card's background in light mode, #rrggbb.")
+        var background: String?
+        @Option(name: [.customLong("foreground"), .customLong("brand-foreground")], help: "The text colour in light mode, #rrggbb.")
+        var foreground: String?
+        @Option(name: [.customLong("accent-dark"), .customLong("brand-accent-dark")], help: "The accent colour in dark mode, #rrggbb.")
+        var accentDark: String?
+        @Option(name: [.customLong("background-dark"), .customLong("brand-background-dark")], help: "The card's background in dark mode, #rrggbb.")
+        var backgroundDark: String?
+        @Option(name: [.customLong("foreground-dark"), .customLong("brand-foreground-dark")], help: "The text colour in dark mode, #rrggbb.")
+        var foregroundDark: String?
 
         func changes(name: String?) -> AppChanges {
             var changes = AppChanges()
