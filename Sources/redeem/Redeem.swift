@@ -12,7 +12,8 @@ struct Redeem: AsyncParsableCommand {
         abstract: "Self-hosted web-to-app purchases: redemption links, offer codes and customer info.",
         subcommands: [
             Serve.self, Demo.self, Migrate.self, Apps.self, Products.self, Entitlements.self, Keys.self, Links.self, Purchases.self, Offers.self,
-            Codes.self, Offerings.self, Webhooks.self, Customers.self, Grants.self, Emails.self, Overview.self, Metrics.self, Operators.self, Audit.self,
+            Codes.self, Offerings.self, Webhooks.self, Customers.self, Grants.self, Emails.self, Overview.self, Metrics.self, Operators.self,
+            Audit.self,
             Backup.self, Restore.self,
             Bench.self,
         ]

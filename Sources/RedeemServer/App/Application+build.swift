@@ -236,7 +236,8 @@ public func buildApplication(
     // The store closes last: services shut down in reverse order, and the key-use writer flushes on its way out.
     var services: [any Service] = [
         StoreService(store: store), KeyUseWriter(cache: deps.keyCache, logger: logger), deps.webhooks,
-        SandboxRenewalWorker(store: store, clock: clock, logger: logger, interval: SandboxRenewalWorker.interval(trialLength: deps.sandboxTrialLength)),
+        SandboxRenewalWorker(
+            store: store, clock: clock, logger: logger, interval: SandboxRenewalWorker.interval(trialLength: deps.sandboxTrialLength)),
     ]
     if let mailer = deps.mailer { services.append(mailer) }
     if let teamMailer = deps.teamMailer { services.append(teamMailer) }
