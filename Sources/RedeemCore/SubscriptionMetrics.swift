@@ -38,11 +38,13 @@ public struct SubscriptionMetrics: Sendable, Equatable {
         /// A sandbox checkout's subscription, renewed on the sandbox clock.
         public var sandboxClock: Bool
         public var originalPurchaseDate: Date
+        /// When a trial that converted in place (its row now `normal`) became paid.
+        public var trialEndedAt: Date?
         public var access: AccessFacts
 
         public init(
             customerID: String, store: Store, periodType: PeriodType, price: Price?, period: ISO8601Period?, sandboxClock: Bool = false,
-            originalPurchaseDate: Date, access: AccessFacts
+            originalPurchaseDate: Date, trialEndedAt: Date? = nil, access: AccessFacts
         ) {
             self.customerID = customerID
             self.store = store
@@ -51,7 +53,22 @@ public struct SubscriptionMetrics: Sendable, Equatable {
             self.period = period
             self.sandboxClock = sandboxClock
             self.originalPurchaseDate = originalPurchaseDate
+            self.trialEndedAt = trialEndedAt
             self.access = access
+        }
+
+        /// A trial converted in place as what it was: the trial up to its end, then a paid subscription from there (so
+        /// its conversion is seen and its renewals are counted from the first paid day). Anything else as it is.
+        var phases: [PurchaseFact] {
+            guard let trialEnd = trialEndedAt, periodType != .trial, trialEnd > originalPurchaseDate else { return [self] }
+            var trial = self
+            trial.periodType = .trial
+            trial.trialEndedAt = nil
+            trial.access = AccessFacts(expiresDate: trialEnd, refundedAt: access.refundedAt.flatMap { $0 < trialEnd ? $0 : nil })
+            var paid = self
+            paid.trialEndedAt = nil
+            paid.originalPurchaseDate = trialEnd
+            return [trial, paid]
         }
 
         public var isSubscription: Bool { access.expiresDate != nil }
@@ -141,7 +158,7 @@ public struct SubscriptionMetrics: Sendable, Equatable {
         let (from, to) = Funnel.window(days: days, now: now)
         // The window so far: from its first midnight up to and including now.
         let inWindow = { (date: Date) in date >= from && date <= now }
-        let purchases = facts.purchases
+        let purchases = facts.purchases.flatMap(\.phases)
         let paid = purchases.filter { $0.isSubscription && $0.isPaid }
         let trials = purchases.filter { $0.isSubscription && $0.isTrial }
 

@@ -18,7 +18,7 @@ extension SQLStore {
             let purchases = try await connection.query(
                 """
                 SELECT p.customer_id, p.store, p.period_type, p.price_amount_micros, p.price_currency, p.original_purchase_date,
-                    p.expires_date, p.grace_period_expires_date, p.refunded_at, pr.period AS product_period
+                    p.expires_date, p.grace_period_expires_date, p.refunded_at, p.trial_ended_at, pr.period AS product_period
                 FROM purchases p JOIN products pr ON pr.app_id = p.app_id AND pr.id = p.product_id
                 WHERE p.app_id = \(appID) AND p.is_sandbox = \(environment.isSandbox ? 1 : 0) AND p.original_purchase_date < \(to)
                     AND (p.expires_date IS NULL OR p.expires_date >= \(since) OR p.grace_period_expires_date >= \(since)
@@ -31,7 +31,7 @@ extension SQLStore {
                     customerID: try row.string("customer_id"), store: store, periodType: try row.enumeration("period_type"),
                     price: row.price(micros: "price_amount_micros", currency: "price_currency"), period: period,
                     sandboxClock: environment.isSandbox && store == .rcBilling,
-                    originalPurchaseDate: try row.date("original_purchase_date"),
+                    originalPurchaseDate: try row.date("original_purchase_date"), trialEndedAt: row.optionalDate("trial_ended_at"),
                     access: AccessFacts(
                         expiresDate: row.optionalDate("expires_date"), gracePeriodExpiresDate: row.optionalDate("grace_period_expires_date"),
                         refundedAt: row.optionalDate("refunded_at")))

@@ -54,18 +54,21 @@ extension SQLStore {
 }
 
 extension LifecycleTransaction {
-    /// A trial became paid: `period_type` normal, the product's price in the trial's currency (else its default), the
-    /// expiry moved to the first paid period's end, and `RENEWAL` with `is_trial_conversion`. A purchase no longer in
-    /// its trial is left alone, so Stripe's invoice and subscription events convert it once between them.
+    /// A trial became paid: `period_type` normal, `trial_ended_at` the trial's end (or now, when Stripe ends it early), the
+    /// product's price in the trial's currency (else its default), the expiry moved to the first paid period's end, and
+    /// `RENEWAL` with `is_trial_conversion`. A purchase no longer in its trial is left alone, so Stripe's invoice and
+    /// subscription events convert it once between them.
     public func convertTrial(_ purchase: Purchase, until expiry: Date) async throws {
         guard purchase.periodType == .trial else { return }
         let billing = try await SQLStore.productBilling(appID: purchase.appID, productID: purchase.productID, on: connection)
         let price = (purchase.price.flatMap { billing.price(in: $0.currency) } ?? billing.defaultPrice)?.price ?? purchase.price
         let end = max(expiry, purchase.expiresDate ?? expiry)
+        let trialEnded = min(purchase.expiresDate ?? now, now)
         guard
             let row = try await connection.first(
                 """
-                UPDATE purchases SET period_type = 'normal', expires_date = \(end), price_amount_micros = \(price?.amountMicros),
+                UPDATE purchases SET period_type = 'normal', trial_ended_at = \(trialEnded), expires_date = \(end),
+                    price_amount_micros = \(price?.amountMicros),
                     price_currency = \(price?.currency), billing_issues_detected_at = NULL
                 WHERE id = \(purchase.id) AND period_type = 'trial' RETURNING *
                 """)

@@ -107,6 +107,20 @@ import Testing
         #expect(m.churned == 1 && m.activeSubscriptions == 0)
     }
 
+    /// A trial converted in place (one row, now `normal`, with `trial_ended_at`) counts as the trial it was and as a
+    /// conversion, and is paid from the trial's end: Nov 12 and its renewal Dec 12 are outside; only Nov 12 counts.
+    @Test func trialConvertedInPlace() {
+        var fact = Self.fact("i", "P1M", "9.99", start: "2026-11-05", expires: "2026-12-12", store: .stripe)
+        fact.trialEndedAt = Self.date("2026-11-12")
+        let m = SubscriptionMetrics.compute(facts: .init(purchases: [fact], customers: []), environment: .production, days: 30, now: Self.now)
+        #expect(m.trialsStarted == 1 && m.trialConversions == 1)
+        #expect(m.activeSubscriptions == 1 && m.activeTrials == 0 && m.mrr == ["USD": 9_990_000])
+        #expect(m.revenue == ["USD": 9_990_000], "one paid day, Nov 12, not Nov 5")
+        let trialDay = m.days.first { $0.day == Self.date("2026-11-06") }
+        #expect(trialDay?.activeTrials == 1 && trialDay?.activeSubscriptions == 0)
+        #expect(m.days.first { $0.day == Self.date("2026-11-12") }?.revenue == ["USD": 9_990_000])
+    }
+
     /// A subscription in its billing grace period is still active (AccessFacts' one definition).
     @Test func gracePeriodIsActive() {
         let fact = Self.fact("g", "P1M", "9.99", start: "2026-10-26", expires: "2026-11-26", grace: "2026-12-02")

@@ -128,6 +128,9 @@ import Testing
             let converted = try await store.purchase(appID: app.id, id: kept.id)
             #expect(converted.periodType == .normal && converted.price == Self.eur("4.49"))
             #expect(converted.expiresDate == trialEnd.addingTimeInterval(300))
+            // The metrics read when the trial became paid (its row is `normal` now), so they see the conversion.
+            let facts = try await store.subscriptionMetricsFacts(appID: app.id, environment: .sandbox, days: 1, now: trialEnd.addingTimeInterval(3))
+            #expect(facts.purchases.filter { $0.trialEndedAt == trialEnd }.count == 1)
             #expect(try await store.purchase(appID: app.id, id: cancelled.id).periodType == .trial)
             let events = try await store.database.read {
                 try await $0.query("SELECT body FROM webhook_deliveries WHERE app_id = \(app.id) ORDER BY created_at, id")
