@@ -148,7 +148,7 @@ def offerings_and_attributes(page, base, app):
     page.locator("table a").first.click()
     page.wait_for_load_state()
     check("the anonymous buyer's page is headed by their address, the ID beneath",
-          page.locator("h1").inner_text() == "web.buyer@example.com" and anonymous in page.locator("p.lead").inner_text(),
+          page.locator("h1").inner_text() == "web.buyer@example.com" and anonymous in page.locator("p.ids").inner_text(),
           page.locator("body").inner_text()[:300])
     shots(page, "8j-anonymous-customer")
     page.get_by_role("link", name="Products").click()
@@ -227,17 +227,20 @@ def main():
             shots(page, "4-results")
             page.locator("table a").first.click()
             page.wait_for_load_state()
-            row = page.locator("section[aria-labelledby=h-entitlements] tbody tr")
-            check("the customer page shows the active entitlement", row.count() == 1 and row.first.inner_text().split()[:2] == ["pro", "active"],
-                  row.all_inner_texts())
-            timeline = page.get_by_role("list", name="Redemption attempts").locator("li")
-            check("the redemption attempt is in the timeline, with who redeemed", timeline.count() == 1 and "phone-user-1" in timeline.first.inner_text(),
-                  timeline.all_inner_texts())
-            links = page.get_by_role("list", name="Redemption links").locator("li")
-            check("the purchase's link shows who redeemed it", links.count() == 1 and "redeemed" in links.first.inner_text(), links.all_inner_texts())
+            have = page.get_by_role("list", name="Active entitlements").locator("li")
+            check("the customer page shows the active entitlement at the top", have.count() == 1 and have.first.inner_text().split()[:2] == ["pro", "active"],
+                  have.all_inner_texts())
+            feed = page.get_by_role("list", name="History, newest first").locator("li")
+            attempts = feed.filter(has_text="Redemption attempt")
+            check("the redemption attempt is in the history, with who redeemed", attempts.count() == 1 and "phone-user-1" in attempts.first.inner_text(),
+                  feed.all_inner_texts())
+            redeemed = feed.filter(has_text="Link redeemed")
+            check("the history shows who redeemed the purchase's link", redeemed.count() == 1 and "phone-user-1" in redeemed.first.inner_text(),
+                  feed.all_inner_texts())
             customer_url = page.url
             shots(page, "5-customer")
             check("support sees no Refund button", page.get_by_role("button", name="Refund").count() == 0)
+            page.locator(".purchase summary", has_text="Details and actions").first.click()
             page.get_by_role("button", name="Show a new link").click()
             shown = page.locator("#https-url").inner_text()
             check("a new link is shown once, with its QR code, and said to be the only one",
@@ -248,8 +251,10 @@ def main():
                              body={"app_user_id": "phone-user-1", "redemption_token": shown.rsplit("/", 1)[-1]})
             check("the link support showed redeems in the app", status == 200, status)
             page.goto(customer_url)
-            links_before = page.get_by_role("list", name="Redemption links").locator("li").count()
+            issued = page.get_by_role("list", name="History, newest first").locator("li").filter(has_text="Redemption link issued")
+            links_before = issued.count()
             mails_before = len(mails_to("Buyer@Example.com", 0))
+            page.locator(".purchase summary", has_text="Details and actions").first.click()
             page.get_by_role("button", name="E-mail a new link").click()
             page.wait_for_load_state()
             check("e-mailing a new link says so, and shows no link", "on its way to the purchase's e-mail address" in
@@ -259,13 +264,12 @@ def main():
             check("the new link was e-mailed through the real SMTP server", any(base + "/r/" in p["text"] for m in mailed for p in m["parts"]),
                   [m["subject"] for m in mailed])
             page.goto(customer_url)
-            check("the e-mail's link is the one new token (one more link in the timeline)",
-                  page.get_by_role("list", name="Redemption links").locator("li").count() == links_before + 1,
-                  page.get_by_role("list", name="Redemption links").all_inner_texts())
+            check("the e-mail's link is the one new token (one more link in the history)", issued.count() == links_before + 1,
+                  issued.all_inner_texts())
 
             page.goto(customer_url)
-            emails = page.get_by_role("list", name="E-mails").locator("li")
-            check("the customer page lists the e-mails sent", emails.count() >= 1 and "delivered" in emails.all_inner_texts()[-1], emails.all_inner_texts())
+            emails = page.get_by_role("list", name="History, newest first").locator("li").filter(has_text="E-mail (")
+            check("the history lists the e-mails sent", emails.count() >= 1 and "delivered" in emails.all_inner_texts()[0], emails.all_inner_texts())
             page.get_by_text("Grant an entitlement").click()
             page.get_by_label("Entitlement", exact=True).select_option("pro")
             page.get_by_label("For", exact=True).select_option("monthly")
@@ -291,6 +295,7 @@ def main():
             page.get_by_role("searchbox", name="Search").fill(granted["purchase"]["id"])
             page.get_by_role("button", name="Search").click()
             page.locator("table a").first.click()
+            page.evaluate("document.querySelectorAll('.purchase details').forEach(d => d.open = true)")
             page.get_by_role("button", name="Refund").click()
             check("the refund needs its box ticked", page.locator(".purchase .pill", has_text="refunded").count() == 0)
             page.get_by_label("Refund pro_monthly and revoke its access").check()
@@ -302,6 +307,7 @@ def main():
             status, info = http("GET", base + "/v1/subscribers/phone-user-1", key=app["keys"]["secret"])
             check("the refund ended the bought access; only the grant is left",
                   status == 200 and info["subscriber"]["entitlements"]["pro"]["product_identifier"] == "rc_promo_pro_monthly", info)
+            page.evaluate("document.querySelectorAll('.purchase details').forEach(d => d.open = true)")
             page.get_by_label("End this grant now").check()
             page.get_by_role("button", name="Revoke").click()
             page.wait_for_load_state()
