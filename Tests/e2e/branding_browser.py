@@ -9,7 +9,7 @@ Usage: branding_browser.py path/to/redeem. Prints 'N passed, M failed'."""
 import json, os, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import HANG_GUARD, check, finish, free_port, http, run_cli, scratch_dir, screenshots, wait_for, wait_healthy  # noqa: E402
+from support import HANG_GUARD, check, chromium, console_sign_in, desktop_context, finish, free_port, http, run_cli, scratch_dir, screenshots, wait_for, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -56,16 +56,12 @@ def main():
     try:
         check("serve starts", wait_healthy(base, server))
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-            context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US", color_scheme="light")
-            context.set_default_timeout(HANG_GUARD * 1000)
+            browser = chromium(p)
+            context = desktop_context(browser, color_scheme="light")
             # The logo is https (as required); the browser gets it from here instead of the network.
             context.route(LOGO, lambda route: route.fulfill(status=200, content_type="image/svg+xml", body=LOGO_SVG))
             page = context.new_page()
-            page.goto(base + "/console/sign-in")
-            page.get_by_label("E-mail").fill("owner@example.com")
-            page.get_by_label("Password").fill(PASSWORD)
-            page.get_by_role("button", name="Sign in").click()
+            console_sign_in(page, base, "owner@example.com", PASSWORD)
 
             page.goto(f"{base}/console/apps/{app['id']}/overview")
             check("a new app's overview shows its first steps", page.locator("#first-steps").count() == 1)

@@ -11,7 +11,7 @@ Usage: customer_browser.py path/to/redeem. Prints 'N passed, M failed'."""
 import json, os, subprocess, sys, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import HANG_GUARD, check, finish, free_port, http, run_cli, scratch_dir, screenshots, wait_healthy  # noqa: E402
+from support import HANG_GUARD, check, chromium, console_sign_in, desktop_context, finish, free_port, http, run_cli, scratch_dir, screenshots, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -74,14 +74,10 @@ def walk(database_url, scan):
         buy("alice", "pro_monthly", "alice@example.com", sandbox=True)
 
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-            context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US", accept_downloads=True)
-            context.set_default_timeout(HANG_GUARD * 1000)
+            browser = chromium(p)
+            context = desktop_context(browser, height=800, accept_downloads=True)
             page = context.new_page()
-            page.goto(base + "/console/sign-in")
-            page.get_by_label("E-mail").fill("owner@example.com")
-            page.get_by_label("Password").fill(PASSWORD)
-            page.get_by_role("button", name="Sign in").click()
+            console_sign_in(page, base, "owner@example.com", PASSWORD)
             page.wait_for_load_state()
 
             # The landing: recent customers, newest activity first, and filters.

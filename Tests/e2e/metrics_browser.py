@@ -8,7 +8,7 @@ test-artifacts/metrics/. Usage: metrics_browser.py path/to/redeem. Prints 'N pas
 import datetime, json, os, subprocess, sys, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import HANG_GUARD, check, finish, free_port, http, run_cli, scratch_dir, screenshots, wait_healthy  # noqa: E402
+from support import HANG_GUARD, check, chromium, console_sign_in, desktop_context, finish, free_port, http, run_cli, scratch_dir, screenshots, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -91,14 +91,10 @@ def main():
         check("the sandbox purchase is refunded through the admin API", status == 200, answer)
 
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-            context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-            context.set_default_timeout(HANG_GUARD * 1000)
+            browser = chromium(p)
+            context = desktop_context(browser)
             page = context.new_page()
-            page.goto(base + "/console/sign-in")
-            page.get_by_label("E-mail").fill("owner@example.com")
-            page.get_by_label("Password").fill(PASSWORD)
-            page.get_by_role("button", name="Sign in").click()
+            console_sign_in(page, base, "owner@example.com", PASSWORD)
             page.wait_for_load_state()
             for width, height in ((1280, 900), (390, 844)):
                 page.set_viewport_size({"width": width, "height": height})

@@ -9,7 +9,7 @@ test-artifacts/purchase-links/. Usage: purchase_links_browser.py path/to/redeem.
 import json, os, subprocess, sys, urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import HANG_GUARD, check, finish, free_port, http, run_cli, scratch_dir, screenshots, wait_healthy  # noqa: E402
+from support import HANG_GUARD, check, chromium, console_sign_in, desktop_context, finish, free_port, http, run_cli, scratch_dir, screenshots, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -85,15 +85,11 @@ def main():
     try:
         check("serve starts", wait_healthy(base, server))
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-            context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+            browser = chromium(p)
+            context = desktop_context(browser)
             context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base)
-            context.set_default_timeout(HANG_GUARD * 1000)  # waits for elements end when they appear; this only guards a hang
             page = context.new_page()
-            page.goto(base + "/console/sign-in")
-            page.get_by_label("E-mail").fill("owner@example.com")
-            page.get_by_label("Password").fill(PASSWORD)
-            page.get_by_role("button", name="Sign in").click()
+            console_sign_in(page, base, "owner@example.com", PASSWORD)
             page.goto(f"{base}/console/apps/{app['id']}/products")
             check("Products lists each product's links, closed", page.locator("details.links").count() == 2
                   and page.locator("details.links[open]").count() == 0, page.locator("details.links").count())

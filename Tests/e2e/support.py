@@ -191,3 +191,23 @@ def screenshots(page, directory, name):
         width = page.evaluate("document.documentElement.scrollWidth")
         check(f"{name}: no wider than the {label} screen ({size[0]} px)", width <= size[0], width)
     page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def chromium(playwright):
+    """Debian's Chromium, driven by Playwright (its own browser download is not used)."""
+    return playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+
+
+def desktop_context(browser, height=900, **options):
+    """A 1280 px wide English context whose waits end when the element appears; the timeout only guards a hang."""
+    context = browser.new_context(viewport={"width": 1280, "height": height}, locale="en-US", **options)
+    context.set_default_timeout(HANG_GUARD * 1000)
+    return context
+
+
+def console_sign_in(page, base, email, password):
+    """Signs in to the console through its form."""
+    page.goto(base + "/console/sign-in")
+    page.get_by_label("E-mail").fill(email)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Sign in").click()

@@ -8,7 +8,7 @@ test-artifacts/team/. Usage: team_browser.py path/to/redeem. Prints 'N passed, M
 import json, os, re, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import HANG_GUARD, MailServer, check, finish, free_port, run_cli, scratch_dir, screenshots, secrets_in, wait_healthy  # noqa: E402
+from support import HANG_GUARD, MailServer, check, chromium, console_sign_in, finish, free_port, run_cli, scratch_dir, screenshots, secrets_in, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -25,13 +25,6 @@ def shots(page, name):
 
 def text(message):
     return next((p["text"] for p in message["parts"] if p["content_type"] == "text/plain"), "")
-
-
-def sign_in(page, base, email, password):
-    page.goto(base + "/console/sign-in")
-    page.get_by_label("E-mail").fill(email)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Sign in").click()
 
 
 def main():
@@ -53,11 +46,11 @@ def main():
     try:
         check("serve starts", wait_healthy(base, server))
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+            browser = chromium(p)
             owner = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
             owner.set_default_timeout(HANG_GUARD * 1000)  # waits end when the element appears; this only guards a hang
             desk = owner.new_page()
-            sign_in(desk, base, "owner@example.com", OWNER_PASSWORD)
+            console_sign_in(desk, base, "owner@example.com", OWNER_PASSWORD)
             desk.get_by_role("link", name="Team").click()
             check("the bar's Team tab opens the team page", desk.url == base + "/console/team" and "No invitations waiting" in desk.content(),
                   desk.url)
@@ -111,7 +104,7 @@ def main():
             phone.set_viewport_size({"width": 390, "height": 844})
             phone.goto(base + "/console/team")
             check("the disabled operator's session has ended", phone.url == base + "/console/sign-in", phone.url)
-            sign_in(phone, base, INVITEE, FIRST_PASSWORD)
+            console_sign_in(phone, base, INVITEE, FIRST_PASSWORD)
             check("and signing in says the account is disabled", "This account is disabled" in phone.content())
             shots(phone, "8-disabled-sign-in")
 
@@ -139,9 +132,9 @@ def main():
             phone.get_by_role("button", name="Set the new password").click()
             check("the new password is set", "Your password is changed" in phone.content(), phone.url)
             shots(phone, "11-reset-done")
-            sign_in(phone, base, INVITEE, FIRST_PASSWORD)
+            console_sign_in(phone, base, INVITEE, FIRST_PASSWORD)
             check("the old password stops working", "The e-mail or password is wrong" in phone.content())
-            sign_in(phone, base, INVITEE, NEW_PASSWORD)
+            console_sign_in(phone, base, INVITEE, NEW_PASSWORD)
             check("the new one signs in", phone.url.startswith(f"{base}/console/apps/"), phone.url)
             phone.goto(links["reset"])
             check("the reset link works once", "This link does not work" in phone.content())

@@ -10,7 +10,7 @@ webhook queue. Screenshots go to test-artifacts/web-billing/. Usage: web_billing
 import json, os, subprocess, sys, time, urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import HANG_GUARD, check, finish, free_port, http, run_cli, scratch_dir, screenshots, wait_for, wait_healthy  # noqa: E402
+from support import HANG_GUARD, check, chromium, console_sign_in, desktop_context, finish, free_port, http, run_cli, scratch_dir, screenshots, wait_for, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -67,14 +67,10 @@ def main():
         status, _ = http("POST", f"{base}/admin/v1/apps/{app['id']}/webhooks", key=app["keys"]["secret"], body={"url": "http://127.0.0.1:9/x"})
         check("a webhook endpoint records the events", status == 201, status)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
-            context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
-            context.set_default_timeout(HANG_GUARD * 1000)
+            browser = chromium(p)
+            context = desktop_context(browser)
             page = context.new_page()
-            page.goto(base + "/console/sign-in")
-            page.get_by_label("E-mail").fill("owner@example.com")
-            page.get_by_label("Password").fill(PASSWORD)
-            page.get_by_role("button", name="Sign in").click()
+            console_sign_in(page, base, "owner@example.com", PASSWORD)
 
             # The owner adds a EUR price: a refused amount keeps what was typed.
             page.goto(f"{base}/console/apps/{app['id']}/products")
