@@ -30,23 +30,35 @@ extension SQLStore {
     /// Leases up to `limit` due e-mails for `lease` seconds; another worker (or instance) skips leased rows, and on
     /// PostgreSQL rows another instance is claiming right now.
     public func claimDueEmails(now: Date, lease: TimeInterval, limit: Int) async throws -> [QueuedEmail] {
-        let until = now.addingTimeInterval(lease)
-        return try await write { connection in
-            let skipLocked = connection.engine == .postgres ? "FOR UPDATE SKIP LOCKED" : ""
-            return try await connection.query(
-                """
-                UPDATE email_outbox SET locked_until = \(until)
-                WHERE id IN (
-                    SELECT id FROM email_outbox
-                    WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= \(now)
-                        AND (locked_until IS NULL OR locked_until <= \(now))
-                    ORDER BY next_attempt_at LIMIT \(limit)
-                    \(unsafeRaw: skipLocked)
-                ) AND sent_at IS NULL AND failed_at IS NULL AND (locked_until IS NULL OR locked_until <= \(now))
-                RETURNING *
-                """
-            ).map(QueuedEmail.init(row:)).sorted { $0.createdAt < $1.createdAt }
+        try await write { connection in
+            try await Self.leaseDue(.purchaseEmails, now: now, lease: lease, limit: limit, on: connection)
+                .map(QueuedEmail.init(row:)).sorted { $0.createdAt < $1.createdAt }
         }
+    }
+
+    /// The e-mail outboxes: purchase e-mails (an app's, about a purchase) and team e-mails (an operator's, about no app).
+    enum Outbox: String {
+        case purchaseEmails = "email_outbox"
+        case teamEmails = "team_emails"
+    }
+
+    /// Leases up to `limit` due rows of `outbox` for `lease` seconds and returns them; another worker (or instance)
+    /// skips leased rows, and on PostgreSQL rows another instance is claiming right now.
+    static func leaseDue(_ outbox: Outbox, now: Date, lease: TimeInterval, limit: Int, on connection: any SQLConnection) async throws -> [SQLRow] {
+        let until = now.addingTimeInterval(lease)
+        let skipLocked = connection.engine == .postgres ? "FOR UPDATE SKIP LOCKED" : ""
+        return try await connection.query(
+            """
+            UPDATE \(unsafeRaw: outbox.rawValue) SET locked_until = \(until)
+            WHERE id IN (
+                SELECT id FROM \(unsafeRaw: outbox.rawValue)
+                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= \(now)
+                    AND (locked_until IS NULL OR locked_until <= \(now))
+                ORDER BY next_attempt_at LIMIT \(limit)
+                \(unsafeRaw: skipLocked)
+            ) AND sent_at IS NULL AND failed_at IS NULL AND (locked_until IS NULL OR locked_until <= \(now))
+            RETURNING *
+            """)
     }
 
     public func markEmailSent(id: String, at date: Date) async throws {

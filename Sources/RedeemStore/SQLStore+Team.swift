@@ -311,22 +311,9 @@ extension SQLStore {
 
     /// Leases up to `limit` due team e-mails for `lease` seconds, as `claimDueEmails` does the purchase e-mails.
     public func claimDueTeamEmails(now: Date, lease: TimeInterval, limit: Int) async throws -> [TeamEmail] {
-        let until = now.addingTimeInterval(lease)
-        return try await write { connection in
-            let skipLocked = connection.engine == .postgres ? "FOR UPDATE SKIP LOCKED" : ""
-            return try await connection.query(
-                """
-                UPDATE team_emails SET locked_until = \(until)
-                WHERE id IN (
-                    SELECT id FROM team_emails
-                    WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= \(now)
-                        AND (locked_until IS NULL OR locked_until <= \(now))
-                    ORDER BY next_attempt_at LIMIT \(limit)
-                    \(unsafeRaw: skipLocked)
-                ) AND sent_at IS NULL AND failed_at IS NULL AND (locked_until IS NULL OR locked_until <= \(now))
-                RETURNING *
-                """
-            ).map(TeamEmail.init(row:)).sorted { $0.createdAt < $1.createdAt }
+        try await write { connection in
+            try await Self.leaseDue(.teamEmails, now: now, lease: lease, limit: limit, on: connection)
+                .map(TeamEmail.init(row:)).sorted { $0.createdAt < $1.createdAt }
         }
     }
 
