@@ -85,6 +85,8 @@ import Testing
             #expect(junk.status == 422 && !junk.body.contains("<script>"))
             let paid = try await Self.pay(server, path, email: "eve@example.com", currency: "EUR")
             #expect(paid.status == 303)
+            let success = try await server.send(.get, try #require(paid.headers[.location]), key: nil)
+            #expect(success.body.contains("€4.49 / month"), "the success page says what was paid, with the period")
             let purchase = try #require(try await server.deps.store.purchases(appID: app.id, email: "eve@example.com").first)
             #expect(purchase.price == (try Price(text: "4.49", currency: "EUR")))
             let info = try await server.send(.get, "/v1/subscribers/eve", key: app.publicSandbox).object()

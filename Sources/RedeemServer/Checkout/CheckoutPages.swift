@@ -106,7 +106,15 @@ struct CheckoutPages: Sendable {
             guard let price = link.product.price, price.currency == purchase.price?.currency else { return "Free trial" }
             return "Free trial, then " + link.format.product(link.product)
         }
-        return purchase.price.map { $0 == link.product.price ? link.format.product(link.product) : link.format.price($0) } ?? "Free"
+        guard let paid = purchase.price else { return "Free" }
+        if paid == link.product.price { return link.format.product(link.product) }
+        // Bought in another of the product's currencies (`?currency=`): that price, with the product's period.
+        if purchase.offer == nil, paid.currency != link.product.price?.currency {
+            var product = link.product
+            product.price = paid
+            return link.format.product(product)
+        }
+        return link.format.price(paid)
     }
 
     /// A checkout page in the app's name, icon, support address and store badges.
