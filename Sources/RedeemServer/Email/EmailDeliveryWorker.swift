@@ -17,7 +17,7 @@ public final class EmailDeliveryWorker: Service, Sendable {
     let clock: any RedeemClock
     let logger: Logger
     let pollInterval: Duration
-    let maxAttempts = 12
+    static let maxAttempts = 12
     /// SMTP sessions at once: one server, so a few suffice; a stuck session holds one slot until its timeout.
     let concurrency = 4
     private let loop: QueueWorkerLoop
@@ -91,9 +91,8 @@ public final class EmailDeliveryWorker: Service, Sendable {
                 logger.info("e-mail interrupted by shutdown", metadata: ["email_id": "\(email.id)"])
                 return false
             }
-            let transient = (error as? MailError)?.isTransient ?? !(error is StoreError)
             let attempts = email.attempts + 1
-            let retryAt = transient && attempts < maxAttempts ? now.addingTimeInterval(Self.backoff(attempts: attempts)) : nil
+            let retryAt = Self.retryAt(after: error, attempts: attempts, now: now)
             logger.warning(
                 "e-mail not sent",
                 metadata: [
@@ -103,6 +102,13 @@ public final class EmailDeliveryWorker: Service, Sendable {
             RedeemMetrics.emailAttempt(retryAt == nil ? "failed" : "retry")
             return false
         }
+    }
+
+    /// When a failed e-mail (purchase or team) is tried again: after a transient failure, with backoff, until
+    /// `maxAttempts`; nil when it has failed for good.
+    static func retryAt(after error: any Error, attempts: Int, now: Date) -> Date? {
+        let transient = (error as? MailError)?.isTransient ?? !(error is StoreError)
+        return transient && attempts < maxAttempts ? now.addingTimeInterval(backoff(attempts: attempts)) : nil
     }
 
     /// 30 s, 1 min, 2 min, … up to an hour.

@@ -15,7 +15,6 @@ public final class TeamMailer: Service, Sendable {
     let clock: any RedeemClock
     let logger: Logger
     let publicURL: URL
-    let maxAttempts = 12
     private let loop: QueueWorkerLoop
 
     init(store: any TeamStore, settings: MailSettings, templates: Templates, clock: any RedeemClock, publicURL: URL, logger: Logger) {
@@ -61,9 +60,8 @@ public final class TeamMailer: Service, Sendable {
             return true
         } catch {
             if Task.isCancelled { return false }
-            let transient = (error as? MailError)?.isTransient ?? !(error is StoreError)
             let attempts = email.attempts + 1
-            let retryAt = transient && attempts < maxAttempts ? now.addingTimeInterval(EmailDeliveryWorker.backoff(attempts: attempts)) : nil
+            let retryAt = EmailDeliveryWorker.retryAt(after: error, attempts: attempts, now: now)
             logger.warning("team e-mail not sent", metadata: ["email_id": "\(email.id)", "attempt": "\(attempts)", "error": "\(error)"])
             try? await store.markTeamEmailFailed(id: email.id, error: "\(error)", retryAt: retryAt, at: now)
             return false
