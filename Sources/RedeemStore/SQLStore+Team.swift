@@ -245,8 +245,8 @@ extension SQLStore {
             try await Self.insertTeamEmail(TeamEmail(kind: .passwordReset, recipient: op.email, subjectID: op.id, createdAt: now), on: connection)
             try await Self.insertAudit(
                 AuditEntry(
-                    at: now, actor: "operator:\(op.email)", action: "operator.password_reset.request", objectType: "operator", objectID: op.id,
-                    appID: nil, detail: "from the sign-in page"),
+                    at: now, actor: "sign-in page", action: "operator.password_reset.request", objectType: "operator", objectID: op.id,
+                    appID: nil, detail: "asked for anonymously; the link went to the operator's address"),
                 on: connection)
             return true
         }
