@@ -59,17 +59,28 @@ let package = Package(
         .target(name: "SQLKernel", swiftSettings: strict),
         // Our SQLite engine: one writer with group commit, pooled readers, each connection on its own thread.
         .target(name: "FastSQLite", dependencies: ["CSQLite3", "SQLKernel"], swiftSettings: strict),
+        // Our PostgreSQL engine: PostgresNIO's pooled client behind the same kernel protocols; the only target that
+        // imports the driver, so SQLSTATEs become `StoreError`s here.
         .target(
-            name: "RedeemStore",
+            name: "PostgresEngine",
             dependencies: [
-                "FastSQLite",
                 "SQLKernel",
-                "RedeemCore",
-                "RedeemWebhooks",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "RedeemStore",
+            dependencies: [
+                "FastSQLite",
+                "PostgresEngine",
+                "SQLKernel",
+                "RedeemCore",
+                "RedeemWebhooks",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: strict
@@ -146,7 +157,12 @@ let package = Package(
         ),
         .testTarget(
             name: "RedeemStoreTests",
-            dependencies: ["RedeemBenchSupport", "RedeemStore", "RedeemTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "PostgresEngine", "RedeemBenchSupport", "RedeemStore", "RedeemTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "FastSQLiteTests", dependencies: ["FastSQLite", "SQLKernel"], swiftSettings: strict),

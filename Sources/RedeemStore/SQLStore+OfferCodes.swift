@@ -65,8 +65,10 @@ extension SQLStore {
             while let chunk = pending, stored + chunk.count <= batch.count {
                 // The next chunk is read while this one is inserted.
                 async let following = hashes.next()
-                if let postgres = connection as? PostgresSession {
-                    try await postgres.copyCodeHashes(chunk, batchID: batch.id)
+                if let bulk = connection as? any SQLBulkCopying {
+                    // Hashes are hex and batch IDs `batch_` and hex: nothing in a row needs escaping.
+                    let suffix = "\t" + batch.id
+                    try await bulk.copy(into: "offer_codes", columns: ["code_hash", "batch_id"], rows: chunk.map { $0 + suffix })
                 } else {
                     try await Self.insertCodeHashes(chunk, batchID: batch.id, on: connection)
                 }

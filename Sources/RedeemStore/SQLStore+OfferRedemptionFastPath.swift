@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import RedeemCore
 import RedeemWebhooks
 
@@ -76,7 +75,7 @@ extension SQLStore {
             rows = try await single { try await $0.query(statement) }
         } catch let error as StoreError where error.isConflict {
             return nil  // the claimant, or its record of this offer, was created meanwhile
-        } catch let error where Self.lostARace(error) {
+        } catch let error as StoreError where error.isRaceLost {
             return nil  // the code was taken, or no stripe with room was free
         }
         guard rows.first?.optionalString("customer_ref") != nil, let snapshot = try Self.snapshot(appID: request.appID, rows: rows)

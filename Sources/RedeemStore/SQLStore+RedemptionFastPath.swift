@@ -1,5 +1,4 @@
 import Foundation
-import PostgresNIO
 import RedeemCore
 
 /// A redemption on PostgreSQL in two statements after the rate limit, for the common cases: a fresh link and an
@@ -63,7 +62,7 @@ extension SQLStore {
             rows = try await single { try await $0.query(statement) }
         } catch let error as StoreError where error.isConflict {
             return nil  // the claimant was created meanwhile (a unique violation)
-        } catch let error where Self.lostARace(error) {
+        } catch let error as StoreError where error.isRaceLost {
             return nil  // the purchase or its owner changed meanwhile
         }
         // No claimant row: the token was taken meanwhile.
@@ -211,15 +210,5 @@ extension SQLStore {
         LEFT JOIN product_entitlements pe ON pe.app_id = pr.app_id AND pe.product_id = pr.id
         ORDER BY p.purchase_date, p.id, pe.entitlement_id
         """
-    }
-
-    /// The statement found the facts it was decided on changed: its assertion failed, a row it moved to a deleted owner
-    /// was added meanwhile (a foreign key), or it crossed another redemption (a deadlock). Nothing of it was committed.
-    static func lostARace(_ error: any Error) -> Bool {
-        ["RD001", "23503", "40P01", "40001"].contains((error as? PSQLError)?.serverInfo?[.sqlState] ?? "")
-    }
-
-    static func isAssertion(_ error: any Error) -> Bool {
-        (error as? PSQLError)?.serverInfo?[.sqlState] == "RD001"
     }
 }

@@ -1,6 +1,7 @@
 import FastSQLite
 import Foundation
 import Logging
+import PostgresEngine
 import RedeemCore
 
 /// `RedeemStore` in portable SQL, run by either engine.
@@ -9,6 +10,8 @@ public final class SQLStore: Sendable {
     /// How stale `last_seen` may get before a read refreshes it.
     public static let lastSeenResolution = Customer.lastSeenResolution
     var lastSeenResolution: TimeInterval { Self.lastSeenResolution }
+    /// PostgreSQL connections per process unless configured otherwise.
+    public static let defaultPostgresPoolSize = PostgresBackend.defaultPoolSize
 
     public init(database: any SQLDatabase) {
         self.database = database
@@ -18,7 +21,7 @@ public final class SQLStore: Sendable {
     /// `poolSize` caps PostgreSQL connections per process (SQLite has one writer and its own readers); `connectionWait`
     /// bounds a PostgreSQL call's wait for one.
     public static func open(
-        url: String, poolSize: Int = PostgresBackend.defaultPoolSize, connectionWait: Duration = .seconds(10), logger: Logger
+        url: String, poolSize: Int = defaultPostgresPoolSize, connectionWait: Duration = .seconds(10), logger: Logger
     ) async throws -> SQLStore {
         switch try DatabaseLocation(url) {
         case .sqlite(let path):

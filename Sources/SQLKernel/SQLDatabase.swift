@@ -26,3 +26,10 @@ public enum SQLEngine: String, Sendable {
 extension SQLConnection {
     public func first(_ sql: SQL) async throws -> SQLRow? { try await query(sql).first }
 }
+
+/// A connection that can append many rows in the engine's bulk format (`COPY … FROM STDIN` on PostgreSQL). Rows are
+/// text: fields separated by a tab, with no tab, newline or backslash inside a field. A duplicate key fails the copy
+/// (and the transaction) with `StoreError.uniqueViolation`.
+public protocol SQLBulkCopying: SQLConnection {
+    func copy(into table: String, columns: [String], rows: [String]) async throws
+}

@@ -8,6 +8,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case idempotencyMismatch
         case uniqueViolation(String)
         case unavailable(String)
+        case raceLost(String, retryable: Bool)
     }
 
     let code: Code
@@ -21,6 +22,13 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The database cannot be reached or is restarting; nothing was done, and trying again later may succeed.
     public static func unavailable(_ reason: String) -> StoreError { StoreError(code: .unavailable(reason)) }
 
+    /// A concurrent change won: a statement's re-check of the facts it was decided on failed, a row it refers to was
+    /// deleted meanwhile, or the engine aborted it as a deadlock victim or a serialization failure. Nothing of it was
+    /// committed; deciding again on fresh facts may succeed. `retryable`: the same statement may simply run again.
+    package static func raceLost(_ detail: String, retryable: Bool = false) -> StoreError {
+        StoreError(code: .raceLost(detail, retryable: retryable))
+    }
+
     public var isNotFound: Bool { if case .notFound = code { true } else { false } }
     public var isConflict: Bool {
         switch code {
@@ -30,6 +38,9 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     }
     public var isIdempotencyMismatch: Bool { code == .idempotencyMismatch }
     public var isUnavailable: Bool { if case .unavailable = code { true } else { false } }
+    public var isRaceLost: Bool { if case .raceLost = code { true } else { false } }
+    /// A deadlock victim or serialization failure: the whole transaction may run again as it was.
+    package var isRetryableRace: Bool { if case .raceLost(_, true) = code { true } else { false } }
 
     public var description: String {
         switch code {
@@ -40,6 +51,7 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .idempotencyMismatch: "the idempotency key was used with a different request"
         case .uniqueViolation(let detail): "already exists (\(detail))"
         case .unavailable(let reason): "the database is unavailable (\(reason))"
+        case .raceLost(let detail, _): "a concurrent change won (\(detail)); nothing was committed"
         }
     }
 }

@@ -12,7 +12,7 @@ struct DatabaseOptions: ParsableArguments {
     )
     var databaseURL: String?
 
-    @Option(help: "PostgreSQL connections this process may open, 1-1000 (env REDEEM_DATABASE_POOL_SIZE; default \(PostgresBackend.defaultPoolSize))")
+    @Option(help: "PostgreSQL connections this process may open, 1-1000 (env REDEEM_DATABASE_POOL_SIZE; default \(SQLStore.defaultPostgresPoolSize))")
     var databasePoolSize: Int?
 
     var resolvedURL: String {
@@ -22,7 +22,7 @@ struct DatabaseOptions: ParsableArguments {
     func resolvedPoolSize() throws -> Int {
         let setting = "--database-pool-size / REDEEM_DATABASE_POOL_SIZE"
         if let databasePoolSize { return try Self.checkedPoolSize(databasePoolSize, setting: setting) }
-        guard let text = Environment.value("REDEEM_DATABASE_POOL_SIZE") else { return PostgresBackend.defaultPoolSize }
+        guard let text = Environment.value("REDEEM_DATABASE_POOL_SIZE") else { return SQLStore.defaultPostgresPoolSize }
         guard let size = Int(text) else { throw ConfigurationError(setting: setting, reason: "'\(text)' is not a whole number") }
         return try Self.checkedPoolSize(size, setting: setting)
     }

@@ -133,7 +133,7 @@ import Testing
             let statement = SQLStore.offerApply(
                 request, found: facts.found, claimantID: "cus_late", isNew: true, insert: insert, purchase: purchase, quotaFirst: 0,
                 codeFirst: 0, quota: facts.quota, deliveries: [], endpoints: [])
-            await #expect { try await store.database.read { try await $0.query(statement) } } throws: { SQLStore.lostARace($0) }
+            await #expect { try await store.database.read { try await $0.query(statement) } } throws: { ($0 as? StoreError)?.isRaceLost == true }
             #expect(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("late")) == nil)
             #expect(try await Self.quotaUsed(store, app.id) == 2)
             #expect(try await store.offerRedemptions(appID: app.id).contains { $0.appUserID == "late" } == false)
@@ -181,7 +181,7 @@ import Testing
             }
             try await store.database.transaction { holder in
                 try await holder.query("SELECT 1 FROM offer_custom_code_stripes WHERE code_id = \(code.id) AND stripe = 1 FOR UPDATE")
-                await #expect { try await Self.runWithoutWaiting(store, statement) } throws: { SQLStore.lostARace($0) }
+                await #expect { try await Self.runWithoutWaiting(store, statement) } throws: { ($0 as? StoreError)?.isRaceLost == true }
             }
             #expect(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("late")) == nil)
             #expect(try await Self.quotaUsed(store, app.id) == 1)

@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import RedeemTestSupport
 import Testing
 
+@testable import PostgresEngine
 @testable import RedeemStore
 
 // The time limit is the hang guard: a call the watch failed to give up would wait an hour.

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PostgresEngine
 import RedeemStore
 import RedeemTestSupport
 import Synchronization

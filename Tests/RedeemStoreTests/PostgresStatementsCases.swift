@@ -3,6 +3,7 @@ import PostgresNIO
 import RedeemTestSupport
 import Testing
 
+@testable import PostgresEngine
 @testable import RedeemStore
 
 @Suite struct PostgresStatementsCases {

@@ -110,7 +110,7 @@ struct RedemptionFastPathCases {
                 appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: false,
                 ownerIDs: ["bob"], purchase: purchase,
                 outcome: .redeemed(purchase, association: .transfer), deliveries: [], endpoints: [], now: Fixture.now)
-            await #expect { try await store.database.read { try await $0.query(statement) } } throws: { SQLStore.lostARace($0) }
+            await #expect { try await store.database.read { try await $0.query(statement) } } throws: { ($0 as? StoreError)?.isRaceLost == true }
             #expect(try await store.redemptionTokenState(tokenHash: hash)?.consumedAt == nil)
             #expect(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("zed")) == nil)
             #expect(try await store.redemptionAttempts(appID: app.id, purchaseID: purchase.id).isEmpty)
@@ -202,7 +202,7 @@ struct RedemptionFastPathCases {
                     VALUES (\(app.id), 'signed-in', \(purchase.customerID), \(Fixture.now))
                     """)
             }
-            await #expect { try await store.database.read { try await $0.query(statement) } } throws: { SQLStore.lostARace($0) }
+            await #expect { try await store.database.read { try await $0.query(statement) } } throws: { ($0 as? StoreError)?.isRaceLost == true }
             #expect(try await store.redemptionTokenState(tokenHash: hash)?.consumedAt == nil)
             #expect(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("zed")) == nil)
             #expect(try await RedemptionCases.owner(store, app.id, purchase) == purchase.customerID)
@@ -355,7 +355,7 @@ struct RedemptionFastPathCases {
                 appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: false,
                 ownerIDs: ["bob"], purchase: purchase,
                 outcome: .redeemed(purchase, association: .transfer), deliveries: [], endpoints: [], now: Fixture.now)
-            await #expect { try await store.database.read { try await $0.query(statement) } } throws: { SQLStore.lostARace($0) }
+            await #expect { try await store.database.read { try await $0.query(statement) } } throws: { ($0 as? StoreError)?.isRaceLost == true }
             #expect(try await store.redemptionTokenState(tokenHash: hash)?.consumedAt == nil)
             let described = try await store.redeemDescribed(appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), now: Fixture.now)
             guard case .redeemed = described.outcome else {

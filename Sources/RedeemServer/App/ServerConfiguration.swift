@@ -8,7 +8,7 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     public var databaseURL: String
     /// PostgreSQL connections this process may open (`--database-pool-size`).
-    public var databasePoolSize = PostgresBackend.defaultPoolSize
+    public var databasePoolSize = SQLStore.defaultPostgresPoolSize
     /// The public base URL (`https://…`) that links and pages use; defaults to the listening address.
     public var publicURL: URL
     public var migrateOnStart: Bool

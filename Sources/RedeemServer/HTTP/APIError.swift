@@ -93,6 +93,8 @@ extension APIError {
         case let error as StoreError where error.isNotFound: return .notFound(error.description)
         case let error as StoreError where error.isIdempotencyMismatch: return .conflict(error.description)
         case let error as StoreError where error.isConflict: return .conflict(error.description)
+        case let error as StoreError where error.isRaceLost:
+            return .conflict("A concurrent change to the same records won; nothing was done. Try again.")
         case let error as DecodingError: return .badRequest(Self.describe(error), field: Self.field(of: error))
         case let error as UnreadableDate:
             return .badRequest("'\(error.text.prefix(64))' is not an ISO-8601 date such as 2026-01-01T00:00:00Z.")

@@ -1,6 +1,7 @@
 import Logging
 import NIOConcurrencyHelpers
 import PostgresNIO
+import SQLKernel
 
 /// Calls to PostgreSQL in flight, and the connection each one leased.
 ///

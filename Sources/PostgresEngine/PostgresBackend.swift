@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import PostgresNIO
+import SQLKernel
 
 /// PostgreSQL through PostgresNIO's pooled client, for several server instances sharing one database.
 public final class PostgresBackend: SQLDatabase {
@@ -65,28 +66,8 @@ public final class PostgresBackend: SQLDatabase {
                 }
             }
         } catch {
-            throw Self.unavailable(error) ?? error
+            throw PostgresErrors.neutral(error)
         }
-    }
-
-    /// A failure to reach the server (down, restarting, refusing connections) as `StoreError.unavailable`, so callers
-    /// answer 503 rather than 500; nil for anything else. Nothing was committed when one of these is thrown.
-    static func unavailable(_ error: any Error) -> StoreError? {
-        if let error = error as? PSQLError {
-            switch error.code {
-            case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed:
-                return .unavailable("\(error.code)")
-            case .server:
-                // Class 08: connection exceptions; 57P01-57P03: shutting down or starting up; 53300: too many connections.
-                let state = error.serverInfo?[.sqlState] ?? ""
-                if state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(state) { return .unavailable("SQLSTATE \(state)") }
-            default: break
-            }
-        }
-        // The pool gave up creating connections (its circuit breaker); its error type is not public API.
-        if String(describing: type(of: error)) == "ConnectionPoolError" { return .unavailable("\(error)") }
-        if error is ChannelError || error is IOError { return .unavailable("\(error)") }
-        return nil
     }
 
     /// A transaction; one that PostgreSQL aborted as a deadlock victim or a serialization failure is run again (up to
@@ -97,15 +78,11 @@ public final class PostgresBackend: SQLDatabase {
         while true {
             do {
                 return try await transactionOnce(body)
-            } catch let error as PSQLError where attempt < 3 && Self.isRetryable(error) {
+            } catch let error as StoreError where attempt < 3 && error.isRetryableRace {
                 attempt += 1
                 try await Task.sleep(for: .milliseconds(Int.random(in: 1...20)))
             }
         }
-    }
-
-    static func isRetryable(_ error: PSQLError) -> Bool {
-        ["40P01", "40001"].contains(error.serverInfo?[.sqlState] ?? "")
     }
 
     private func transactionOnce<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
@@ -120,10 +97,9 @@ public final class PostgresBackend: SQLDatabase {
             }
         } catch let error as PostgresTransactionError {
             // Callers act on what the body threw, not on the wrapper.
-            let cause = error.closureError ?? error.commitError ?? error.beginError ?? error
-            throw Self.unavailable(cause) ?? cause
+            throw PostgresErrors.neutral(error.closureError ?? error.commitError ?? error.beginError ?? error)
         } catch {
-            throw Self.unavailable(error) ?? error
+            throw PostgresErrors.neutral(error)
         }
     }
 
@@ -137,7 +113,7 @@ public final class PostgresBackend: SQLDatabase {
 }
 
 /// One leased PostgreSQL connection seen through `SQLConnection`.
-struct PostgresSession: SQLConnection {
+struct PostgresSession: SQLConnection, SQLBulkCopying {
     let connection: PostgresConnection
     let statements: PostgresStatements
     let logger: Logger
@@ -174,8 +150,8 @@ struct PostgresSession: SQLConnection {
             } else {
                 try await collect(connection.query(PostgresQuery(unsafeSQL: sql.text, binds: bindings), logger: logger), into: &result)
             }
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
-            throw StoreError.uniqueViolation(error.serverInfo?[.message] ?? "unique violation")
+        } catch {
+            throw PostgresErrors.neutral(error)
         }
         return result
     }
