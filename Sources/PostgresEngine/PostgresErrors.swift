@@ -7,7 +7,18 @@ enum PostgresErrors {
     /// `error` as a `StoreError` when it is one the store acts on; otherwise unchanged.
     static func neutral(_ error: any Error) -> any Error {
         if error is StoreError { return error }
-        return unavailable(error) ?? constraint(error) ?? error
+        return unavailable(error) ?? constraint(error) ?? pooler(error) ?? error
+    }
+
+    /// A named statement that the server connection already has (42P05) or no longer has (26000): the connection is a
+    /// transaction pooler's, shared by other clients between transactions, that does not keep prepared statements
+    /// (PgBouncer before 1.21, or without `max_prepared_statements`). Said plainly, since the driver's own error text
+    /// is a generic placeholder.
+    static func pooler(_ error: any Error) -> StoreError? {
+        guard let state = (error as? PSQLError)?.serverInfo?[.sqlState], ["42P05", "26000"].contains(state) else { return nil }
+        return .badURL(
+            "SQLSTATE \(state): the server connection's prepared statements are not this client's; behind a transaction "
+                + "pooler that cannot keep prepared statements, add ?prepared_statements=off to the URL")
     }
 
     /// A failure to reach the server (down, restarting, refusing connections) as `StoreError.unavailable`, so callers

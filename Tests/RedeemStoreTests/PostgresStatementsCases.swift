@@ -58,6 +58,28 @@ import Testing
         }
     }
 
+    /// A server connection that already holds a statement of the name this client would prepare (as when a transaction
+    /// pooler hands it clients in turn) fails with a sentence naming the cure, not the driver's generic text.
+    @Test(.enabled(if: TestDatabases.postgresConfigured, "needs REDEEM_TEST_POSTGRES_URL")) func aPoolersForeignStatementNamesTheCure()
+        async throws
+    {
+        let base = try #require(TestDatabases.postgresURL)
+        let backend = try PostgresBackend(url: URL(string: base)!, maxConnections: 1, logger: TestDatabases.logger)
+        let foreign: SQL = {
+            var sql: SQL = "PREPARE redeem_1 AS SELECT 2 AS n"
+            sql.runsOnce = true
+            return sql
+        }()
+        let error = await #expect(throws: StoreError.self) {
+            try await backend.read { connection in
+                try await connection.query(foreign)
+                return try await connection.query("SELECT 1 AS n")
+            }
+        }
+        await backend.close()
+        #expect(error?.description.contains("?prepared_statements=off") == true)
+    }
+
     /// Migrating turns JIT off for the database's later sessions (migration 20): a plan estimated above
     /// `jit_above_cost` would otherwise compile on every execution.
     @Test(.enabled(if: TestDatabases.postgresConfigured, "needs REDEEM_TEST_POSTGRES_URL")) func aMigratedDatabaseRunsWithoutJIT() async throws {
