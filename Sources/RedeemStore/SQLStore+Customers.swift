@@ -51,26 +51,7 @@ extension SQLStore {
 
     /// Every alias, purchase and subscriber attribute of `source` moves to `target`, and `source` is deleted.
     static func merge(_ source: Customer, into target: Customer, on connection: any SQLConnection) async throws {
-        try await connection.query("UPDATE customer_aliases SET customer_id = \(target.id) WHERE customer_id = \(source.id)")
-        try await connection.query("UPDATE purchases SET customer_id = \(target.id) WHERE customer_id = \(source.id)")
-        // One redemption per customer and offer: where both redeemed an offer, the source's record keeps its old ID.
-        try await connection.query(
-            """
-            UPDATE offer_redemptions SET customer_id = \(target.id) WHERE customer_id = \(source.id)
-                AND offer_id NOT IN (SELECT offer_id FROM offer_redemptions WHERE customer_id = \(target.id))
-            """)
-        // Subscriber attributes: each key's latest write wins; the source's others go with it when it is deleted.
-        try await connection.query(
-            """
-            DELETE FROM subscriber_attributes WHERE customer_id = \(target.id) AND EXISTS (
-                SELECT 1 FROM subscriber_attributes s WHERE s.customer_id = \(source.id) AND s.key = subscriber_attributes.key
-                    AND s.updated_at > subscriber_attributes.updated_at)
-            """)
-        try await connection.query(
-            """
-            UPDATE subscriber_attributes SET customer_id = \(target.id) WHERE customer_id = \(source.id)
-                AND key NOT IN (SELECT key FROM subscriber_attributes WHERE customer_id = \(target.id))
-            """)
+        try await moveEverything(from: source.id, into: target.id, on: connection)
         try await connection.query(
             """
             UPDATE customers SET first_seen = \(min(source.firstSeen, target.firstSeen)),
@@ -78,6 +59,31 @@ extension SQLStore {
             WHERE id = \(target.id)
             """)
         try await connection.query("DELETE FROM customers WHERE id = \(source.id)")
+    }
+
+    /// A merge's moves, statement by statement (a redemption's one statement does the same as CTEs,
+    /// `SQLStore+RedemptionEffects`): `source`'s aliases, purchases, offer redemptions and attributes go to `target`.
+    static func moveEverything(from source: String, into target: String, on connection: any SQLConnection) async throws {
+        try await connection.query("UPDATE customer_aliases SET customer_id = \(target) WHERE customer_id = \(source)")
+        try await connection.query("UPDATE purchases SET customer_id = \(target) WHERE customer_id = \(source)")
+        // One redemption per customer and offer: where both redeemed an offer, the source's record keeps its old ID.
+        try await connection.query(
+            """
+            UPDATE offer_redemptions SET customer_id = \(target) WHERE customer_id = \(source)
+                AND offer_id NOT IN (SELECT offer_id FROM offer_redemptions WHERE customer_id = \(target))
+            """)
+        // Subscriber attributes: each key's latest write wins; the source's others go with it when it is deleted.
+        try await connection.query(
+            """
+            DELETE FROM subscriber_attributes WHERE customer_id = \(target) AND EXISTS (
+                SELECT 1 FROM subscriber_attributes s WHERE s.customer_id = \(source) AND s.key = subscriber_attributes.key
+                    AND s.updated_at > subscriber_attributes.updated_at)
+            """)
+        try await connection.query(
+            """
+            UPDATE subscriber_attributes SET customer_id = \(target) WHERE customer_id = \(source)
+                AND key NOT IN (SELECT key FROM subscriber_attributes WHERE customer_id = \(target))
+            """)
     }
 
     static func resolve(appID: String, appUserID: AppUserID, on connection: any SQLConnection) async throws -> Customer? {

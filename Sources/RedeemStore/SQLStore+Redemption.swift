@@ -62,20 +62,30 @@ extension SQLStore {
         {
             return fast
         }
+        // A claimant created meanwhile (by its app's first request) changes the facts: decided once more on fresh ones.
+        do {
+            return try await transactionalRedemption(
+                appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, describe: describe)
+        } catch let error as StoreError where error.isConflict {
+            return try await transactionalRedemption(
+                appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, describe: describe)
+        }
+    }
+
+    func transactionalRedemption(
+        appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior?, now: Date, describe: Bool
+    ) async throws -> DescribedRedemption {
         let resolution = lastSeenResolution
         do {
-            // The attempt is recorded in the redemption's own transaction: one commit, and never one without the other.
             let (outcome, snapshot) = try await write { connection -> (RedemptionOutcome, Snapshot?) in
-                let outcome = try await Self.redeem(
+                let (outcome, recorded) = try await Self.redeem(
                     appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, on: connection)
-                guard describe, let purchase = outcome.redeemedPurchase else {
+                // The attempt is recorded in the redemption's own transaction: one commit, and never one without the other.
+                if !recorded {
                     try await Self.recordAttempt(appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: outcome, now: now, on: connection)
-                    return (outcome, nil)
                 }
-                // The attempt rides on the read of the answer (on PostgreSQL in the same statement).
-                let attempt = Self.attemptInsert(appID: appID, purchaseID: purchase.id, claimant: claimant, outcome: outcome, now: now)
-                var snapshot = try await Self.describedSnapshot(
-                    appID: appID, claimant: claimant, now: now, resolution: resolution, writing: attempt, on: connection)
+                guard describe, let purchase = outcome.redeemedPurchase else { return (outcome, nil) }
+                var snapshot = try await Self.describedSnapshot(appID: appID, claimant: claimant, now: now, resolution: resolution, on: connection)
                 if snapshot.products[purchase.productID] == nil,
                     let product = try await Self.products(appID: appID, ids: [purchase.productID], on: connection).first
                 {
@@ -132,18 +142,15 @@ extension SQLStore {
             """)
     }
 
-    /// `behavior` nil: the app's, read only if the association needs it.
+    /// `behavior` nil: the app's, read only if the association needs it. `recorded`: the attempt was written with the
+    /// effects (otherwise the caller records it).
     static func redeem(
         appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior?, now: Date, on connection: any SQLConnection
-    ) async throws -> RedemptionOutcome {
-        // The claim: one conditional update decides, however many redeem at once. On PostgreSQL the same statement
-        // locks the purchase: another link of it may be redeeming at once, and the read below must wait for that to
-        // commit and see its association (a merged-away owner, a new one). SQLite runs one write transaction at a time.
-        let claim: SQL = """
-            UPDATE redemption_tokens SET consumed_at = \(now), consumed_by = \(claimant.rawValue)
-            WHERE token_hash = \(tokenHash) AND app_id = \(appID) AND consumed_at IS NULL AND expires_at > \(now)
-            RETURNING purchase_id
-            """
+    ) async throws -> (outcome: RedemptionOutcome, recorded: Bool) {
+        // The claim: on PostgreSQL the same statement locks the purchase: another link of it may be redeeming at once,
+        // and the read below must wait for that to commit and see its association (a merged-away owner, a new one).
+        // SQLite runs one write transaction at a time.
+        let claim = claimStatement(appID: appID, tokenHash: tokenHash, claimant: claimant, now: now)
         let claimed =
             connection.engine == .postgres
             ? try await connection.first(
@@ -154,18 +161,19 @@ extension SQLStore {
                 """)
             : try await connection.first(claim)
         guard let claimed else {
-            return try await unclaimable(appID: appID, tokenHash: tokenHash, claimant: claimant, now: now, on: connection)
+            return (try await unclaimable(appID: appID, tokenHash: tokenHash, claimant: claimant, now: now, on: connection), false)
         }
-        let purchaseID = try claimed.string("purchase_id")
-        let facts = try await claimedPurchase(appID: appID, id: purchaseID, claimant: claimant, on: connection)
-        var purchase = facts.purchase
-        let previousOwner = purchase.customerID
-        let association = try await associate(&purchase, facts: facts, claimant: claimant, behavior: behavior, now: now, on: connection)
-        if facts.appHasLiveEndpoint {
-            try await emitRedemption(purchase, claimant: claimant, association: association, previousOwner: previousOwner, now: now, on: connection)
+        let facts = try await claimedPurchase(appID: appID, id: try claimed.string("purchase_id"), claimant: claimant, on: connection)
+        let write = try await decide(facts, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, on: connection)
+        try await apply(write, claiming: false, on: connection)
+        if let moved = write.outcome.redeemedPurchase, !write.effects.events.isEmpty,
+            let product = try await products(appID: appID, ids: [moved.productID], on: connection).first
+        {
+            let owner = try await eventCustomer(id: write.effects.survivorID, on: connection)
+            let source = write.effects.ownership == .transfer ? try await eventCustomer(id: write.effects.ownerID, on: connection) : nil
+            try await emit(redemptionEvents(write.effects, purchase: moved, owner: owner, source: source, product: product), on: connection, now: now)
         }
-        if RedemptionRules.isLapsed(purchase, at: now) { return .subscriptionExpired(purchase) }
-        return .redeemed(purchase, association: association)
+        return (write.outcome, true)
     }
 
     /// Why a token could not be claimed: unknown, another app's, already consumed, or expired.
@@ -194,7 +202,10 @@ extension SQLStore {
         let purchase: Purchase
         let ownerIDs: [String]
         let restoreBehavior: RestoreBehavior
-        let appHasLiveEndpoint: Bool
+        let ownerFirstSeen: Date
+        let ownerLastSeen: Date
+        /// The app's live webhook endpoints, by ID.
+        let endpointIDs: [String]
         let claimant: Customer?
     }
 
@@ -202,16 +213,23 @@ extension SQLStore {
         let rows = try await connection.query(
             """
             SELECT p.*, a.restore_behavior AS app_restore_behavior, ca.app_user_id AS owner_app_user_id,
-                EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.app_id = p.app_id AND w.disabled_at IS NULL) AS app_has_endpoint,
+                oc.first_seen AS owner_first_seen, oc.last_seen AS owner_last_seen,
+                \(sql: connection.engine == .postgres
+                    ? liveEndpointsSignature(appID: "p.app_id")
+                    : "(SELECT group_concat(id, ',') FROM (SELECT id FROM webhook_endpoints WHERE app_id = p.app_id AND disabled_at IS NULL ORDER BY id))")
+                    AS live_endpoints,
                 \(unsafeRaw: claimantColumns)
-            FROM purchases p JOIN apps a ON a.id = p.app_id LEFT JOIN customer_aliases ca ON ca.customer_id = p.customer_id
+            FROM purchases p JOIN apps a ON a.id = p.app_id JOIN customers oc ON oc.id = p.customer_id
+            LEFT JOIN customer_aliases ca ON ca.customer_id = p.customer_id
             \(sql: claimantJoin(claimant))
             WHERE p.app_id = \(appID) AND p.id = \(id)
             """)
         guard let row = rows.first else { throw StoreError.notFound("purchase '\(id)'") }
         return ClaimedPurchase(
             purchase: try Purchase(row: row), ownerIDs: rows.compactMap { $0.optionalString("owner_app_user_id") },
-            restoreBehavior: try row.enumeration("app_restore_behavior"), appHasLiveEndpoint: try row.bool("app_has_endpoint"),
+            restoreBehavior: try row.enumeration("app_restore_behavior"), ownerFirstSeen: try row.date("owner_first_seen"),
+            ownerLastSeen: try row.date("owner_last_seen"),
+            endpointIDs: row.optionalString("live_endpoints")?.split(separator: ",").map(String.init) ?? [],
             claimant: try claimantCustomer(row, appID: appID)
         )
     }
@@ -238,50 +256,32 @@ extension SQLStore {
         }
     }
 
-    /// `REDEMPTION`, plus `TRANSFER` or `SUBSCRIBER_ALIAS` for what the association did, in the redemption's transaction.
-    /// Called only when the app has a live endpoint (otherwise there is nothing to queue, and nothing is read for it).
-    static func emitRedemption(
-        _ purchase: Purchase, claimant: AppUserID, association: Association?, previousOwner: String, now: Date, on connection: any SQLConnection
-    ) async throws {
-        guard let product = try await products(appID: purchase.appID, ids: [purchase.productID], on: connection).first else { return }
-        let owner = try await eventCustomer(id: purchase.customerID, on: connection)
-        let source = association == .transfer ? try await eventCustomer(id: previousOwner, on: connection) : nil
-        let queued = redemptionEvents(
-            purchase, owner: owner, source: source, product: product, claimant: claimant, association: association, now: now)
-        try await emit(queued, on: connection, now: now)
-    }
-
-    /// What a claimed link tells webhooks, on either path: `REDEMPTION`, then `TRANSFER` (from `source`, the previous
-    /// owner) or `SUBSCRIBER_ALIAS` for what the association did. `owner` is the purchase's customer after it.
+    /// What a claimed link tells webhooks, on either path, in the order the effects list them: `REDEMPTION`, then
+    /// `TRANSFER` (from `source`, the previous owner) or `SUBSCRIBER_ALIAS`. `owner` is the purchase's customer after.
     static func redemptionEvents(
-        _ purchase: Purchase, owner: Customer, source: Customer?, product: Product, claimant: AppUserID, association: Association?,
-        now: Date
+        _ effects: RedemptionEffects, purchase: Purchase, owner: Customer, source: Customer?, product: Product
     ) -> [(WebhookEvent, transactionID: String?)] {
+        let now = effects.at
         let kind: WebhookRedemption.Association? =
-            switch association {
+            switch effects.decision.association {
             case .alias: .alias
             case .transfer: .transfer
             case .refuse, nil: nil
             }
-        var queued: [(WebhookEvent, transactionID: String?)] = [
-            (
-                .redemption(
-                    purchase, customer: owner, product: product, redeemedBy: claimant.rawValue, association: kind, eventID: eventID(),
-                    at: now), nil
-            )
-        ]
-        switch association {
-        case .transfer:
-            if let source {
-                queued.append((.transfer(purchase, from: source, to: owner, eventID: eventID(), at: now), purchase.storeTransactionID))
+        return effects.events.compactMap { event -> (WebhookEvent, transactionID: String?)? in
+            switch event {
+            case .redemption:
+                return (
+                    .redemption(
+                        purchase, customer: owner, product: product, redeemedBy: effects.claimant.rawValue, association: kind, eventID: eventID(),
+                        at: now), nil
+                )
+            case .transfer:
+                return source.map { (.transfer(purchase, from: $0, to: owner, eventID: eventID(), at: now), purchase.storeTransactionID) }
+            case .alias:
+                return (.alias(customer: owner, environment: WebhookEnvironment(isSandbox: purchase.isSandbox), eventID: eventID(), at: now), nil)
             }
-        case .alias:
-            queued.append(
-                (.alias(customer: owner, environment: WebhookEnvironment(isSandbox: purchase.isSandbox), eventID: eventID(), at: now), nil))
-        case .refuse, nil:
-            break
         }
-        return queued
     }
 
     /// A consumed token redeems again only for whoever consumed it (or a user aliased to them).
@@ -299,20 +299,20 @@ extension SQLStore {
         return .redeemed(purchase, association: nil)
     }
 
-    /// Brings the purchase to the claimant as `RedemptionRules.decide` says, from facts read here.
+    /// The write `RedemptionRules.decide` and `RedemptionRules.effects` make of the facts read here; a refusal (the
+    /// restore behaviour's, or an offer the claimant cannot have) is thrown, to undo the claim.
     /// `behavior` nil: the app's, as `claimed` read it.
-    static func associate(
-        _ purchase: inout Purchase, facts claimed: ClaimedPurchase, claimant: AppUserID, behavior: RestoreBehavior?, now: Date,
-        on connection: any SQLConnection
-    ) async throws -> Association? {
-        let claimantCustomer = try await ensureCustomer(
-            claimed.claimant, appID: purchase.appID, appUserID: claimant, now: now, appExists: true, on: connection)
+    static func decide(
+        _ claimed: ClaimedPurchase, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior?, now: Date, on connection: any SQLConnection
+    ) async throws -> RedemptionWrite {
+        let purchase = claimed.purchase
+        let claimantID = claimed.claimant?.id ?? Identifier.make(prefix: "cus", now: now)
         // An identified ID decides alone that its customer is identified; only an anonymous one needs the others.
         let claimantIDs =
-            claimant.isAnonymous && claimantCustomer.id != purchase.customerID
-            ? try await aliases(customerID: claimantCustomer.id, on: connection) : [claimant.rawValue]
+            claimant.isAnonymous && claimed.claimant != nil && claimantID != purchase.customerID
+            ? try await aliases(customerID: claimantID, on: connection) : [claimant.rawValue]
         var facts = RedemptionFacts(
-            ownerCustomerID: purchase.customerID, ownerIDs: claimed.ownerIDs, claimantCustomerID: claimantCustomer.id,
+            ownerCustomerID: purchase.customerID, ownerIDs: claimed.ownerIDs, claimantCustomerID: claimantID,
             claimantIDs: claimantIDs, behavior: behavior ?? claimed.restoreBehavior, now: now
         )
         if RedemptionRules.needsOwnerSubscriptionState(facts) {
@@ -320,32 +320,25 @@ extension SQLStore {
         }
         let decision = RedemptionRules.decide(facts)
         if let offer = purchase.offer, decision != .alreadyYours, decision != .refuse,
-            let failure = try await offerRefusal(offer, of: purchase, claimantID: claimantCustomer.id, on: connection)
+            let failure = try await offerRefusal(offer, of: purchase, claimantID: claimantID, on: connection)
         {
             throw Refused(outcome: .offerRefused(failure))
         }
-        switch decision {
-        case .alreadyYours:
-            break
-        case .alias(let survivor):
-            let ownerID = purchase.customerID
-            guard let owner = try await connection.first("SELECT * FROM customers WHERE id = \(ownerID)").map(Customer.init(row:)) else {
-                throw StoreError.notFound("customer '\(ownerID)'")
-            }
-            switch survivor {
-            case .owner:
-                try await merge(claimantCustomer, into: owner, on: connection)
-            case .claimant:
-                try await merge(owner, into: claimantCustomer, on: connection)
-                purchase.customerID = claimantCustomer.id
-            }
-        case .transfer:
-            try await connection.query("UPDATE purchases SET customer_id = \(claimantCustomer.id) WHERE id = \(purchase.id)")
-            purchase.customerID = claimantCustomer.id
-        case .refuse:
-            throw Refused(outcome: .belongsToOtherUser)
-        }
-        return decision.association
+        if decision == .refuse { throw Refused(outcome: .belongsToOtherUser) }
+        let effects = RedemptionRules.effects(
+            claimFacts(claimed, appID: purchase.appID, tokenHash: tokenHash, claimant: claimant, rule: facts), decision: decision,
+            attemptID: Identifier.make(prefix: "att", now: now))
+        return RedemptionWrite(effects: effects, outcome: outcome(effects, purchase: purchase))
+    }
+
+    static func claimFacts(
+        _ claimed: ClaimedPurchase, appID: String, tokenHash: String, claimant: AppUserID, rule: RedemptionFacts
+    ) -> RedemptionClaimFacts {
+        RedemptionClaimFacts(
+            appID: appID, tokenHash: tokenHash, claimant: claimant, purchase: claimed.purchase, rule: rule, claimantIsNew: claimed.claimant == nil,
+            ownerFirstSeen: claimed.ownerFirstSeen, ownerLastSeen: claimed.ownerLastSeen,
+            claimantFirstSeen: claimed.claimant?.firstSeen ?? rule.now, claimantLastSeen: claimed.claimant?.lastSeen ?? rule.now,
+            endpointIDs: claimed.endpointIDs)
     }
 
     /// An offer claimed on the web is checked again against the customer it is redeemed to: whether they had claimed the

@@ -16,8 +16,8 @@ extension SQLStore {
         let claimantAliases: [String]?
         let mergedAliases: [String]?
         let entitlements: [String]?
-        /// The claimant's subscriber attributes (the owner's are none, or the redemption takes the transactional path).
         let claimantAttributes: [AttributeRow]?
+        let ownerAttributes: [AttributeRow]?
 
         enum CodingKeys: String, CodingKey {
             case ownerOriginalID = "owner_original"
@@ -26,6 +26,7 @@ extension SQLStore {
             case mergedAliases = "merged_aliases"
             case entitlements
             case claimantAttributes = "claimant_attributes"
+            case ownerAttributes = "owner_attributes"
         }
     }
 
@@ -68,7 +69,9 @@ extension SQLStore {
             'entitlements', (SELECT json_agg(entitlement_id ORDER BY entitlement_id) FROM product_entitlements pe
                 WHERE pe.app_id = p.app_id AND pe.product_id = p.product_id),
             'claimant_attributes', (SELECT json_agg(json_build_array(key, value, updated_at)) FROM subscriber_attributes
-                WHERE customer_id = cc.id))::text END AS event_facts,
+                WHERE customer_id = cc.id),
+            'owner_attributes', (SELECT json_agg(json_build_array(key, value, updated_at)) FROM subscriber_attributes
+                WHERE customer_id = p.customer_id))::text END AS event_facts,
         CASE WHEN e.ids IS NOT NULL THEN (SELECT row_to_json(pr)::text FROM products pr WHERE pr.app_id = p.app_id AND pr.id = p.product_id)
             END AS event_product
         """
@@ -97,31 +100,40 @@ extension SQLStore {
         return FastEvents(endpointIDs: endpoints.split(separator: ",").map(String.init), facts: eventFacts, product: eventProduct)
     }
 
-    /// The deliveries `emitRedemption` would queue for this redemption: `REDEMPTION`, then `TRANSFER` or
-    /// `SUBSCRIBER_ALIAS`, each to every live endpoint.
-    static func fastDeliveries(
-        _ events: FastEvents, moved: Purchase, previousOwnerID: String, claimant: AppUserID, claimantID: String, known: Customer?,
-        merges: Bool, now: Date
-    ) -> [[SQLValue]] {
+    /// The deliveries of the effects' events (`redemptionEvents`), each to every live endpoint, described from the facts
+    /// read as the transactional path describes them after its write: the survivor with its IDs and attributes after
+    /// the merge (`SubscriberAttribute.merged`), the previous owner for a transfer.
+    static func fastDeliveries(_ events: FastEvents, effects: RedemptionEffects, moved: Purchase, known: Customer?) -> [[SQLValue]] {
+        let facts = events.facts
+        let survivorIsOwner = effects.survivorID == effects.ownerID
+        let owner = AttributeRow.dictionary(facts.ownerAttributes)
+        let claimant = AttributeRow.dictionary(facts.claimantAttributes)
+        let (aliases, attributes): ([String], [String: SubscriberAttribute]) =
+            switch effects.ownership {
+            case .merge:
+                (
+                    facts.mergedAliases ?? [],
+                    survivorIsOwner ? SubscriberAttribute.merged(claimant, into: owner) : SubscriberAttribute.merged(owner, into: claimant)
+                )
+            case .unchanged where effects.claimantCustomer == .joinOwner: (facts.mergedAliases ?? [], owner)
+            case .unchanged, .transfer: (known == nil ? [effects.claimant.rawValue] : facts.claimantAliases ?? [], claimant)
+            }
         // The customers as events describe them (IDs and aliases; their sightings are not in any event).
         let destination = Customer(
-            id: claimantID, appID: moved.appID, originalAppUserID: known?.originalAppUserID ?? claimant.rawValue,
-            aliases: merges ? events.facts.mergedAliases ?? [] : known == nil ? [claimant.rawValue] : events.facts.claimantAliases ?? [],
-            firstSeen: now, lastSeen: now)
+            id: effects.survivorID, appID: moved.appID,
+            originalAppUserID: survivorIsOwner ? facts.ownerOriginalID : known?.originalAppUserID ?? effects.claimant.rawValue,
+            aliases: aliases, firstSeen: effects.at, lastSeen: effects.at)
         let source = Customer(
-            id: previousOwnerID, appID: moved.appID, originalAppUserID: events.facts.ownerOriginalID,
-            aliases: events.facts.ownerAliases ?? [], firstSeen: now, lastSeen: now)
-        let attributes = AttributeRow.dictionary(events.facts.claimantAttributes)
-        let queued = redemptionEvents(
-            moved, owner: destination, source: source, product: events.product, claimant: claimant,
-            association: merges ? .alias : .transfer, now: now
-        ).map { event, transactionID in
+            id: effects.ownerID, appID: moved.appID, originalAppUserID: facts.ownerOriginalID, aliases: facts.ownerAliases ?? [],
+            firstSeen: effects.at, lastSeen: effects.at)
+        let queued = redemptionEvents(effects, purchase: moved, owner: destination, source: source, product: events.product).map {
+            event, transactionID in
             var event = event
             // As `withAttributes` adds them: to each event naming the destination's original ID.
             if event.originalAppUserID != nil { event.addSubscriberAttributes(attributes) }
             return (event, transactionID)
         }
-        return deliveryRows(queued, endpointIDs: events.endpointIDs, now: now)
+        return deliveryRows(queued, endpointIDs: events.endpointIDs, now: effects.at)
     }
 
     /// A CTE queuing `deliveries` once the CTE named `cte` holds the purchase; none when there are none.

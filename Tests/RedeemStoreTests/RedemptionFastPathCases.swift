@@ -34,16 +34,19 @@ struct RedemptionFastPathCases {
             #expect(try await store.customerInfo(appID: app.id, appUserID: Fixture.user("bob"), now: Fixture.now).subscriber.entitlements.isEmpty)
             #expect(try await store.redemptionAttempts(appID: app.id, purchaseID: purchase.id).map(\.outcome) == ["redeemed"])
             #expect(try await store.redemptionTokenState(tokenHash: hash)?.consumedAt != nil)
-            // The link is used: the fast path leaves the answer to the transactional one.
-            #expect(try await store.fastRedemption(appID: app.id, tokenHash: hash, claimant: Fixture.user("dave"), now: Fixture.now) == nil)
+            // The link is used: the facts say so, and only the attempt is written.
             #expect(
-                try await store.redeemDescribed(appID: app.id, tokenHash: hash, claimant: Fixture.user("dave"), now: Fixture.now).outcome
+                try await store.fastRedemption(appID: app.id, tokenHash: hash, claimant: Fixture.user("dave"), now: Fixture.now)?.outcome
                     == .belongsToOtherUser)
+            #expect(
+                try await store.redemptionAttempts(appID: app.id, purchaseID: purchase.id).map(\.outcome) == ["redeemed", "belongs_to_other_user"])
+            // Redeemed again by carol: the transactional path reads the answer.
+            #expect(try await store.fastRedemption(appID: app.id, tokenHash: hash, claimant: Fixture.user("carol"), now: Fixture.now) == nil)
         }
     }
 
-    /// transfer_if_no_active_subscription: the facts read tells an owner with a live subscription (the fast path
-    /// leaves the refusal to the transactional one) from an owner whose subscription lapsed (it transfers).
+    /// transfer_if_no_active_subscription: the facts read tells an owner with a live subscription (refused: only the
+    /// attempt is written, the link stays unused) from an owner whose subscription lapsed (it transfers).
     @Test func theOwnersActiveSubscriptionIsReadForTheRule() async throws {
         try await Self.withStore { store, created in
             var app = created
@@ -57,8 +60,9 @@ struct RedemptionFastPathCases {
                 let (purchase, hash) = try await RedemptionCases.purchaseWithToken(
                     store, appID: app.id, buyer: Fixture.user(name), product: "lifetime")
                 let claimant = Fixture.user("\(name)-claimant")
-                let fast = try await store.fastRedemption(appID: app.id, tokenHash: hash, claimant: claimant, now: Fixture.now)
-                #expect((fast == nil) == subscribed, "\(name)")
+                let fast = try #require(try await store.fastRedemption(appID: app.id, tokenHash: hash, claimant: claimant, now: Fixture.now))
+                #expect((fast.outcome == .belongsToOtherUser) == subscribed, "\(name)")
+                #expect((try await store.redemptionTokenState(tokenHash: hash)?.consumedAt == nil) == subscribed, "\(name)")
                 let owner = try await store.findCustomer(appID: app.id, appUserID: subscribed ? Fixture.user(name) : claimant)
                 #expect(try await RedemptionCases.owner(store, app.id, purchase) == owner?.id, "\(name)")
             }
@@ -82,34 +86,55 @@ struct RedemptionFastPathCases {
         }
     }
 
-    @Test func casesItDoesNotOwnGoTheTransactionalWay() async throws {
+    /// Refusals the facts decide are answered with the attempt alone, as the transactional path records them; a link
+    /// of another app, an unknown or an expired one, and the purchase's own customer claiming it (nothing moves).
+    @Test func refusalsTheFactsDecideWriteOnlyTheAttempt() async throws {
         try await Self.withStore { store, app in
-            let (_, first) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"))
-            // An anonymous claimant (a merge into the owner); the purchase's own customer claiming it again.
-            #expect(try await store.fastRedemption(appID: app.id, tokenHash: first, claimant: .anonymous(), now: Fixture.now) == nil)
-            #expect(try await store.fastRedemption(appID: app.id, tokenHash: first, claimant: Fixture.user("bob"), now: Fixture.now) == nil)
-            // An unknown token, an expired one.
+            let other = try await Fixture.app(store, name: "Other")
+            let (purchase, first) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"))
             #expect(
-                try await store.fastRedemption(
-                    appID: app.id, tokenHash: String(repeating: "0", count: 64), claimant: Fixture.user("c"), now: Fixture.now) == nil)
-            let (_, expired) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"), expiresIn: 10)
+                try await store.fastRedemption(appID: other.id, tokenHash: first, claimant: Fixture.user("c"), now: Fixture.now)?.outcome == .otherApp
+            )
+            let unknown = String(repeating: "0", count: 64)
             #expect(
-                try await store.fastRedemption(
-                    appID: app.id, tokenHash: expired, claimant: Fixture.user("c"), now: Fixture.now.addingTimeInterval(60)) == nil)
+                try await store.fastRedemption(appID: app.id, tokenHash: unknown, claimant: Fixture.user("c"), now: Fixture.now)?.outcome == .invalid)
+            let (stale, expired) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"), expiresIn: 10)
+            let answer = try await store.fastRedemption(
+                appID: app.id, tokenHash: expired, claimant: Fixture.user("c"), now: Fixture.now.addingTimeInterval(60))
+            #expect(answer?.outcome == .expired(stale))
+            #expect(try await store.redemptionAttempts(appID: app.id, purchaseID: stale.id).map(\.outcome) == ["expired"])
+            let attempts = try await store.database.read {
+                try await $0.query("SELECT outcome FROM redemption_attempts WHERE purchase_id IS NULL ORDER BY outcome")
+            }
+            #expect(try attempts.map { try $0.string("outcome") } == ["invalid", "other_app"])
             // None of these consumed anything.
             #expect(try await store.redemptionTokenState(tokenHash: first)?.consumedAt == nil)
+            #expect(try await store.redemptionTokenState(tokenHash: expired)?.consumedAt == nil)
+            // bob's own link: nothing moves, the link is used.
+            let own = try #require(try await store.fastRedemption(appID: app.id, tokenHash: first, claimant: Fixture.user("bob"), now: Fixture.now))
+            #expect(own.outcome == .redeemed(purchase, association: nil))
+            #expect(own.customerInfo == (try await store.customerInfo(appID: app.id, appUserID: Fixture.user("bob"), now: Fixture.now)))
         }
+    }
+
+    /// Decides on fresh facts as the fast path does and returns the write, for a test to change the data under it.
+    static func plannedWrite(
+        _ store: SQLStore, _ appID: String, _ hash: String, _ claimant: AppUserID, now: Date = Fixture.now
+    ) async throws
+        -> RedemptionWrite
+    {
+        let plan = try await store.database.read { try await SQLStore.fastPlan(appID: appID, tokenHash: hash, claimant: claimant, now: now, on: $0) }
+        guard case .write(let write) = plan else { throw TestSetupError("no write planned: \(plan)") }
+        return write
     }
 
     /// The statement re-checks the owner it was decided for: when the purchase has moved, nothing of it stays.
     @Test func aStaleDecisionUndoesTheWholeStatement() async throws {
         try await Self.withStore { store, app in
-            var (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"))
-            purchase.customerID = "cus_someone_else"  // what a decision read before a concurrent transfer would hold
-            let statement = SQLStore.fastApply(
-                appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: false,
-                ownerIDs: ["bob"], purchase: purchase,
-                outcome: .redeemed(purchase, association: .transfer), deliveries: [], endpoints: [], now: Fixture.now)
+            let (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"))
+            let statement = SQLStore.oneStatement(try await Self.plannedWrite(store, app.id, hash, Fixture.user("zed")))
+            // A concurrent transfer, committed between the facts read and the statement.
+            _ = try await store.transferPurchase(appID: app.id, purchaseID: purchase.id, to: Fixture.user("yan"), now: Fixture.now)
             await #expect { try await store.database.read { try await $0.query(statement) } } throws: { ($0 as? StoreError)?.isRaceLost == true }
             #expect(try await store.redemptionTokenState(tokenHash: hash)?.consumedAt == nil)
             #expect(try await store.findCustomer(appID: app.id, appUserID: Fixture.user("zed")) == nil)
@@ -191,10 +216,7 @@ struct RedemptionFastPathCases {
         try await Self.withStore { store, app in
             let buyer = AppUserID.anonymous()
             let (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: buyer)
-            let statement = SQLStore.fastApply(
-                appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: true,
-                ownerIDs: [buyer.rawValue], purchase: purchase, outcome: .redeemed(purchase, association: .alias), deliveries: [], endpoints: [],
-                now: Fixture.now)
+            let statement = SQLStore.oneStatement(try await Self.plannedWrite(store, app.id, hash, Fixture.user("zed")))
             try await store.database.read {
                 try await $0.query(
                     """
@@ -217,11 +239,7 @@ struct RedemptionFastPathCases {
             for merges in [false, true] {
                 let buyer = merges ? AppUserID.anonymous() : Fixture.user("bob")
                 let (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: buyer)
-                let statement = SQLStore.fastApply(
-                    appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: merges,
-                    ownerIDs: [buyer.rawValue], purchase: purchase, outcome: .redeemed(purchase, association: merges ? .alias : .transfer),
-                    deliveries: [], endpoints: [],
-                    now: Fixture.now)
+                let statement = SQLStore.oneStatement(try await Self.plannedWrite(store, app.id, hash, Fixture.user("zed")))
                 _ = try await store.redeemDescribed(appID: app.id, tokenHash: hash, claimant: Fixture.user("yan"), now: Fixture.now)
                 let owner = try await RedemptionCases.owner(store, app.id, purchase)
                 let rows = try await store.database.read { try await $0.query(statement) }
@@ -348,13 +366,10 @@ struct RedemptionFastPathCases {
     @Test func endpointsChangedMeanwhileUndoTheStatement() async throws {
         try await Self.withStore { store, app in
             let (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"))
+            let statement = SQLStore.oneStatement(try await Self.plannedWrite(store, app.id, hash, Fixture.user("zed")))
             try await store.createWebhookEndpoint(
                 WebhookEndpoint(
                     id: "whe_new", appID: app.id, url: "https://example.com/h", authorization: nil, signingSecret: "s", createdAt: Fixture.now))
-            let statement = SQLStore.fastApply(
-                appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), claimantID: "cus_zed", isNew: true, merges: false,
-                ownerIDs: ["bob"], purchase: purchase,
-                outcome: .redeemed(purchase, association: .transfer), deliveries: [], endpoints: [], now: Fixture.now)
             await #expect { try await store.database.read { try await $0.query(statement) } } throws: { ($0 as? StoreError)?.isRaceLost == true }
             #expect(try await store.redemptionTokenState(tokenHash: hash)?.consumedAt == nil)
             let described = try await store.redeemDescribed(appID: app.id, tokenHash: hash, claimant: Fixture.user("zed"), now: Fixture.now)
