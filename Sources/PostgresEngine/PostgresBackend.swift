@@ -13,6 +13,7 @@ public final class PostgresBackend: SQLDatabase {
     private let runner: Task<Void, Never>
     private let started = PostgresRunGate()
     private let logger: Logger
+    private let listener: PostgresListener
 
     /// Connections per process unless `--database-pool-size` says otherwise. A request holds one only for its round
     /// trips, so a few keep an instance busy; more only add backends competing for the database's cores. Measured on 2
@@ -21,8 +22,12 @@ public final class PostgresBackend: SQLDatabase {
 
     /// `connectionWait` bounds how long a call waits for a connection before it answers unavailable (a 503). The URL's
     /// `prepared_statements=off` sends every statement unnamed, for a pooler that cannot keep prepared statements (a
-    /// PgBouncer older than 1.21, or one without `max_prepared_statements`).
-    public init(url: URL, maxConnections: Int = defaultPoolSize, connectionWait: Duration = .seconds(10), logger: Logger) throws {
+    /// PgBouncer older than 1.21, or one without `max_prepared_statements`). `listenURL` (default: `url`) is where
+    /// `listen(channel:sink:)` connects: a direct connection, since a transaction pooler cannot carry `LISTEN`.
+    public init(
+        url: URL, listenURL: URL? = nil, maxConnections: Int = defaultPoolSize, connectionWait: Duration = .seconds(10), logger: Logger
+    ) throws {
+        listener = try PostgresListener(url: listenURL ?? url, logger: logger)
         guard let host = url.host, !host.isEmpty else { throw StoreError.badURL("missing host") }
         let options = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         switch options.last(where: { $0.name == "prepared_statements" })?.value {
@@ -109,6 +114,12 @@ public final class PostgresBackend: SQLDatabase {
     public func close() async {
         runner.cancel()
         _ = await runner.value
+    }
+}
+
+extension PostgresBackend: SQLNotificationSource {
+    public func listen(channel: String, sink: @escaping @Sendable (SQLNotificationEvent) -> Void) async {
+        await listener.listen(channel: channel, sink: sink)
     }
 }
 

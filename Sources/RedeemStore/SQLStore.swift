@@ -19,16 +19,26 @@ public final class SQLStore: Sendable {
 
     /// Opens the database a URL names: `sqlite:///abs/path`, `sqlite://relative/path`, a plain path, or `postgres://…`.
     /// `poolSize` caps PostgreSQL connections per process (SQLite has one writer and its own readers); `connectionWait`
-    /// bounds a PostgreSQL call's wait for one.
+    /// bounds a PostgreSQL call's wait for one. `listenURL` is where PostgreSQL's listener connects (default: `url`),
+    /// directly when `url` is a transaction pooler's.
     public static func open(
-        url: String, poolSize: Int = defaultPostgresPoolSize, connectionWait: Duration = .seconds(10), logger: Logger
+        url: String, listenURL: String? = nil, poolSize: Int = defaultPostgresPoolSize, connectionWait: Duration = .seconds(10),
+        logger: Logger
     ) async throws -> SQLStore {
         switch try DatabaseLocation(url) {
         case .sqlite(let path):
             // Group commit: transactions queued on the writer share one COMMIT, each in its own savepoint.
             return SQLStore(database: try await FastSQLiteBackend.open(path: path, groupCommit: true))
         case .postgres(let url):
-            return SQLStore(database: try PostgresBackend(url: url, maxConnections: poolSize, connectionWait: connectionWait, logger: logger))
+            var listen: URL?
+            if let listenURL {
+                guard case .postgres(let direct) = try DatabaseLocation(listenURL) else {
+                    throw StoreError.badURL("the listen URL must be postgres://…")
+                }
+                listen = direct
+            }
+            return SQLStore(
+                database: try PostgresBackend(url: url, listenURL: listen, maxConnections: poolSize, connectionWait: connectionWait, logger: logger))
         }
     }
 

@@ -15,6 +15,14 @@ struct DatabaseOptions: ParsableArguments {
     @Option(help: "PostgreSQL connections this process may open, 1-1000 (env REDEEM_DATABASE_POOL_SIZE; default \(SQLStore.defaultPostgresPoolSize))")
     var databasePoolSize: Int?
 
+    @Option(
+        help:
+            "PostgreSQL URL of a direct connection for the Customer Info listener, when --database-url is a transaction pooler's (env REDEEM_DATABASE_LISTEN_URL; default the database URL)"
+    )
+    var databaseListenURL: String?
+
+    var resolvedListenURL: String? { databaseListenURL ?? Environment.value("REDEEM_DATABASE_LISTEN_URL") }
+
     var resolvedURL: String {
         databaseURL ?? Environment.value("REDEEM_DATABASE_URL") ?? ServerConfiguration.defaultDatabaseURL
     }

@@ -70,6 +70,7 @@ struct ServerOptions: ParsableArguments {
             stripeAPIBase: Environment.value("REDEEM_STRIPE_API_URL")
         )
         configuration.databasePoolSize = try database.resolvedPoolSize()
+        configuration.databaseListenURL = database.resolvedListenURL
         configuration.benchmarkRoutes = benchmarkRoutes || Environment.value("REDEEM_BENCHMARK_ROUTES") == "1"
         if let text = Environment.value("REDEEM_SANDBOX_TRIAL_SECONDS") {
             guard let seconds = Double(text), (1...86_400).contains(seconds) else {

@@ -62,6 +62,8 @@ public struct ServerDependencies: Sendable {
     public var admin: AdminService { AdminService(store: store, clock: clock, keyCache: keyCache) }
     /// Offerings written per app, kept while the app's catalog is unchanged.
     let offeringsCache = OfferingsCache()
+    /// Customer and catalog versions announced by PostgreSQL, fed by `CustomerVersionFeed` while the server runs.
+    let customerVersions = CustomerVersions()
     var offerings: OfferingsService { OfferingsService(store: store, cache: offeringsCache, publicURL: publicURL) }
     var identity: IdentityService {
         IdentityService(
@@ -192,7 +194,8 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     let v1 = router.group("/v1").add(middleware: AuthMiddleware(keys: deps.keyCache))
     OfferingsController(service: deps.offerings).addRoutes(to: v1)
     let customerInfo = CustomerInfoService(
-        store: deps.store, cache: CustomerInfoCache(), clock: deps.clock, managementURL: { PortalLinks.home(publicURL: deps.publicURL, appID: $0) })
+        store: deps.store, cache: CustomerInfoCache(), versions: deps.customerVersions, clock: deps.clock,
+        managementURL: { PortalLinks.home(publicURL: deps.publicURL, appID: $0) })
     CustomerInfoController(service: customerInfo).addRoutes(to: v1)
     RedeemPurchaseController(deps: deps).addRoutes(to: v1)
     OfferCodeController(deps: deps).addRoutes(to: v1)
@@ -214,7 +217,8 @@ public func buildApplication(
     // Before anything makes a metric handle: handles made earlier would stay no-ops.
     let registry = configuration.metricsPort.map { _ in MetricsServer.bootstrap() }
     let tracing = try configuration.otlpEndpoint.map { try TracingSetup.bootstrap(endpoint: $0, logger: logger) }
-    let store = try await SQLStore.open(url: configuration.databaseURL, poolSize: configuration.databasePoolSize, logger: logger)
+    let store = try await SQLStore.open(
+        url: configuration.databaseURL, listenURL: configuration.databaseListenURL, poolSize: configuration.databasePoolSize, logger: logger)
     let runner = MigrationRunner(database: store.database)
     if configuration.migrateOnStart {
         try await runner.apply(logger: logger)
@@ -239,6 +243,7 @@ public func buildApplication(
         SandboxRenewalWorker(
             store: store, clock: clock, logger: logger, interval: SandboxRenewalWorker.interval(trialLength: deps.sandboxTrialLength)),
     ]
+    services.append(CustomerVersionFeed(store: store, versions: deps.customerVersions))
     if let mailer = deps.mailer { services.append(mailer) }
     if let teamMailer = deps.teamMailer { services.append(teamMailer) }
     if let tracing, let endpoint = configuration.otlpEndpoint {

@@ -9,6 +9,9 @@ public struct ServerConfiguration: Sendable {
     public var databaseURL: String
     /// PostgreSQL connections this process may open (`--database-pool-size`).
     public var databasePoolSize = SQLStore.defaultPostgresPoolSize
+    /// Where PostgreSQL's listener connects (`--database-listen-url`): nil uses `databaseURL`; set it to a direct
+    /// connection when `databaseURL` is a transaction pooler's, which cannot carry `LISTEN`.
+    public var databaseListenURL: String?
     /// The public base URL (`https://…`) that links and pages use; defaults to the listening address.
     public var publicURL: URL
     public var migrateOnStart: Bool

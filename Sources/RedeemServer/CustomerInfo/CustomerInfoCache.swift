@@ -18,7 +18,7 @@ final class CustomerInfoCache: Sendable {
     }
 
     struct Entry {
-        let token: String
+        let tag: CustomerInfoTag
         let refreshDue: Date
         let subscriber: ByteBuffer
     }
@@ -28,15 +28,21 @@ final class CustomerInfoCache: Sendable {
 
     init(capacity: Int = 50_000) { self.capacity = capacity }
 
-    func lookup(_ key: Key, token: String, now: Date) -> ByteBuffer? {
-        guard let entry = entries.withLockedValue({ $0[key] }), entry.token == token, now < entry.refreshDue else { return nil }
+    func lookup(_ key: Key, tag: CustomerInfoTag, now: Date) -> ByteBuffer? {
+        guard let entry = entries.withLockedValue({ $0[key] }), entry.tag == tag, now < entry.refreshDue else { return nil }
         return entry.subscriber
     }
 
-    /// `token` must have been read before the data the entry was built from.
-    func store(_ key: Key, token: String, info: CustomerInfo, subscriber: ByteBuffer) {
+    /// The entry for `key` while `last_seen` needs no refresh, whatever its tag: the caller judges the tag.
+    func entry(_ key: Key, now: Date) -> Entry? {
+        guard let entry = entries.withLockedValue({ $0[key] }), now < entry.refreshDue else { return nil }
+        return entry
+    }
+
+    /// `tag` must have been read before the data the entry was built from.
+    func store(_ key: Key, tag: CustomerInfoTag, info: CustomerInfo, subscriber: ByteBuffer) {
         let lastSeen = ISODate.parse(info.subscriber.lastSeen) ?? .distantPast
-        let entry = Entry(token: token, refreshDue: lastSeen.addingTimeInterval(Customer.lastSeenResolution), subscriber: subscriber)
+        let entry = Entry(tag: tag, refreshDue: lastSeen.addingTimeInterval(Customer.lastSeenResolution), subscriber: subscriber)
         entries.withLockedValue { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = entry

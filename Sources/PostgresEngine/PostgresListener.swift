@@ -1,0 +1,129 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SQLKernel
+import Synchronization
+
+/// `LISTEN` on a connection of its own, outside the pool (a transaction pooler cannot carry a session's `LISTEN`, so
+/// its URL may differ from the pool's). Every `pingInterval` it notifies itself on the same channel: PostgreSQL delivers
+/// notifications in commit order, so when its own comes back, everything committed before it was sent has been
+/// reported (`caughtUp`).
+final class PostgresListener: SQLNotificationSource {
+    private let configuration: PostgresConnection.Configuration
+    private let port: Int
+    private let logger: Logger
+    let pingInterval: Duration
+
+    init(url: URL, pingInterval: Duration = .milliseconds(25), logger: Logger) throws {
+        guard let host = url.host, !host.isEmpty else { throw StoreError.badURL("listen URL: missing host") }
+        let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
+        port = url.port ?? 5432
+        configuration = PostgresConnection.Configuration(
+            host: host, port: port, username: url.user ?? "postgres", password: url.password?.removingPercentEncoding,
+            database: database.isEmpty ? nil : database, tls: .disable)
+        self.pingInterval = pingInterval
+        self.logger = logger
+    }
+
+    func listen(channel: String, sink: @escaping @Sendable (SQLNotificationEvent) -> Void) async {
+        var backoff = Duration.milliseconds(100)
+        var id = 0
+        while !Task.isCancelled {
+            id += 1
+            do {
+                let connection = try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+                do {
+                    try await session(on: connection, channel: channel, sink: sink, connected: { backoff = .milliseconds(100) })
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+                try? await connection.close()
+            } catch is PoolerInTheWay {
+                sink(.lost)
+                // Not a failure that goes away: stay on the tag read until the process restarts with another URL.
+                while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) }
+                return
+            } catch {
+                sink(.lost)
+                if Task.isCancelled { return }
+                logger.notice("PostgreSQL listener lost; Customer Info reads the tag until it is back", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(2))
+            }
+        }
+    }
+
+    private struct PoolerInTheWay: Error {}
+
+    private func session(
+        on connection: PostgresConnection, channel: String, sink: @escaping @Sendable (SQLNotificationEvent) -> Void,
+        connected: () -> Void
+    ) async throws {
+        // A pooler or proxy between us and PostgreSQL answers on another port than the server's own: its LISTEN would
+        // hear some other client's session, or nothing.
+        let rows = try await connection.query("SELECT inet_server_port()::int8 AS port", logger: logger)
+        var serverPort: Int64?
+        for try await row in rows { serverPort = try row.decode(Int64?.self) }
+        guard serverPort == Int64(port) else {
+            logger.warning(
+                "the database listen URL does not reach PostgreSQL directly (port \(port), the server's is \(serverPort.map(String.init) ?? "unknown")): Customer Info reads its tag on every request; set --database-listen-url to a direct connection"
+            )
+            throw PoolerInTheWay()
+        }
+        // The pings carry no data: their commits need not wait for the disk.
+        try await connection.query("SET synchronous_commit = off", logger: logger)
+        connected()
+        let me = UInt64.random(in: 1...UInt64.max)
+        let pings = PingLog()
+        try await connection.listen(on: channel) { notifications in
+            sink(.listening)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for try await notification in notifications {
+                        guard let n = Self.ping(notification.payload, from: me) else {
+                            if !notification.payload.hasPrefix("ping ") { sink(.payload(notification.payload)) }
+                            continue
+                        }
+                        if let sent = pings.returned(n) { sink(.caughtUp(sentAt: sent)) }
+                    }
+                    throw CancellationError()
+                }
+                group.addTask {
+                    var n: UInt64 = 0
+                    while true {
+                        n += 1
+                        let number = n
+                        pings.sent(number)
+                        try await connection.query("SELECT pg_notify(\(channel), \("ping \(me) \(number)"))", logger: self.logger)
+                        try await Task.sleep(for: self.pingInterval)
+                    }
+                }
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// When each ping still on its way was sent.
+    final class PingLog: Sendable {
+        private let sentAt = Mutex([UInt64: ContinuousClock.Instant]())
+
+        func sent(_ n: UInt64) { sentAt.withLock { $0[n] = .now } }
+
+        /// When ping `n` was sent; it and every earlier one are forgotten.
+        func returned(_ n: UInt64) -> ContinuousClock.Instant? {
+            sentAt.withLock { sentAt in
+                defer { sentAt = sentAt.filter { $0.key > n } }
+                return sentAt[n]
+            }
+        }
+    }
+
+    /// The number of one of this listener's pings, or nil for anything else (other instances ping on the channel too).
+    static func ping(_ payload: String, from me: UInt64) -> UInt64? {
+        let parts = payload.split(separator: " ")
+        guard parts.count == 3, parts[0] == "ping", UInt64(parts[1]) == me else { return nil }
+        return UInt64(parts[2])
+    }
+}
