@@ -11,6 +11,11 @@ static inline sqlite3_destructor_type csqlite3_transient(void) { return SQLITE_T
 static const int CSQLITE3_CONSTRAINT_UNIQUE = SQLITE_CONSTRAINT_UNIQUE;
 static const int CSQLITE3_CONSTRAINT_PRIMARYKEY = SQLITE_CONSTRAINT_PRIMARYKEY;
 
+/// Closing the connection leaves the WAL as it is (sqlite3_db_config is variadic, which Swift cannot call).
+static inline int csqlite3_no_checkpoint_on_close(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
+
 /// Names the calling thread (for top, perf, debuggers); pthread_setname_np needs _GNU_SOURCE on Linux.
 static inline void csqlite3_name_thread(const char *name) {
 #if defined(__APPLE__)

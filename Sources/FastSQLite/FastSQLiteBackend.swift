@@ -19,9 +19,13 @@ public final class FastSQLiteBackend: SQLDatabase {
     /// Per reader, the last `PRAGMA data_version` seen, and the epoch they feed.
     private let versions = Mutex((seen: [ObjectIdentifier: Int64](), epoch: UInt64(0)))
 
+    /// `leavesWAL`, for a short process that commits much and exits (`redeem codes generate`): each commit syncs the
+    /// WAL (`synchronous=FULL`, where a server syncs only at checkpoints), so it is durable when it returns, and neither
+    /// the checkpointer nor closing copies the WAL into the database file: the next process to open it does (its
+    /// checkpointer at its first commit, or its close).
     public static func open(
         path: String, readerCount: Int = 4, statementCacheSize: Int = 256,
-        groupCommit: Bool = false, checkpointFrames: Int32 = 4000
+        groupCommit: Bool = false, checkpointFrames: Int32 = 4000, leavesWAL: Bool = false
     ) async throws -> FastSQLiteBackend {
         // The writer opens first: it switches the file to WAL.
         let names = ["sqlite-writer"] + (1...max(1, readerCount)).map { "sqlite-reader-\($0)" }
@@ -31,9 +35,12 @@ public final class FastSQLiteBackend: SQLDatabase {
             for name in names {
                 let worker = FastSQLiteWorker(name: name)
                 workers.append(worker)
-                try await worker.open(path: path, isWriter: workers.count == 1, cacheSize: statementCacheSize)
+                try await worker.open(path: path, isWriter: workers.count == 1, cacheSize: statementCacheSize, leavesWAL: leavesWAL)
             }
-            let opened = try FastSQLiteCheckpointer(path: path, threshold: checkpointFrames)
+            let opened =
+                leavesWAL
+                ? try FastSQLiteCheckpointer(path: path, threshold: .max, restartLimit: .max)
+                : try FastSQLiteCheckpointer(path: path, threshold: checkpointFrames)
             checkpointer = opened
             try await workers[0].perform { $0.reportWAL(to: opened) }
         } catch {

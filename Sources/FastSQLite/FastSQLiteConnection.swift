@@ -21,7 +21,8 @@ final class FastSQLiteConnection {
     private(set) var prepareCount = 0
     var cachedCount: Int { cache.count }
 
-    init(path: String, isWriter: Bool, cacheSize: Int) throws {
+    /// `leavesWAL`: see `FastSQLiteBackend.open`.
+    init(path: String, isWriter: Bool, cacheSize: Int, leavesWAL: Bool = false) throws {
         capacity = max(1, cacheSize)
         var handle: OpaquePointer?
         let rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
@@ -41,6 +42,11 @@ final class FastSQLiteConnection {
             "PRAGMA temp_store=MEMORY", "PRAGMA mmap_size=1073741824",
         ]
         if isWriter { pragmas.insert("PRAGMA journal_mode=WAL", at: 0) }
+        if leavesWAL {
+            // Each commit syncs the WAL, so what is committed is durable without the checkpoint closing would run.
+            pragmas.append("PRAGMA synchronous=FULL")
+            _ = csqlite3_no_checkpoint_on_close(handle)
+        }
         do {
             for pragma in pragmas { _ = try execute(SQL(stringLiteral: pragma), cached: false) }
         } catch {

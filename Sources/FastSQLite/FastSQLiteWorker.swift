@@ -95,10 +95,10 @@ final class FastSQLiteWorker: TaskExecutor, @unchecked Sendable {
     }
 
     /// Opens the connection on the worker's thread.
-    func open(path: String, isWriter: Bool, cacheSize: Int) async throws {
+    func open(path: String, isWriter: Bool, cacheSize: Int, leavesWAL: Bool = false) async throws {
         try await withTaskExecutorPreference(self) {
             precondition(isCurrent)
-            connection = try FastSQLiteConnection(path: path, isWriter: isWriter, cacheSize: cacheSize)
+            connection = try FastSQLiteConnection(path: path, isWriter: isWriter, cacheSize: cacheSize, leavesWAL: leavesWAL)
         }
     }
 

@@ -72,51 +72,58 @@ public struct OfferCodeChunk: Sendable {
         out.append(contentsOf: bytes[index * length..<(index + 1) * length])
     }
 
-    /// Each code's SHA-256, in the chunk's order.
+    /// Each code's stored hash (`CodeDigest`), in the chunk's order.
     public func digests() -> [CodeDigest] {
         bytes.withUnsafeBytes { raw in
-            (0..<count).map { i in
-                var hasher = SHA256()
-                hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: raw[i * length..<(i + 1) * length]))
-                return hasher.finalize().withUnsafeBytes { CodeDigest($0) }
-            }
+            (0..<count).map { i in CodeDigest(code: UnsafeRawBufferPointer(rebasing: raw[i * length..<(i + 1) * length])) }
         }
     }
 }
 
-/// A SHA-256 digest as four big-endian words: ordered as its bytes (and its hex) are.
-public struct CodeDigest: Hashable, Comparable, Sendable {
-    public var a: UInt64, b: UInt64, c: UInt64, d: UInt64
+extension OfferCode {
+    /// The key a one-time code (canonical, as `normalize` gives it) is stored and looked up by: `CodeDigest`'s hex.
+    public static func storedHash(_ code: String) -> String {
+        var code = code
+        return code.withUTF8 { CodeDigest(code: UnsafeRawBufferPointer($0)) }.hex
+    }
+}
 
-    public init(_ raw: UnsafeRawBufferPointer) {
-        precondition(raw.count == 32)
-        a = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
-        b = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
-        c = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
-        d = UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+/// A one-time code's stored hash: the first 128 bits of its SHA-256, as two big-endian words, ordered as its bytes (and
+/// its hex) are. Its hex is the first 32 characters of `SecretToken.hash(code)` (migration 30 cut the stored hashes so).
+///
+/// 128 bits are more than enough: a 16-character code carries only log2(31^16) ≈ 79 bits. Two of n distinct codes share
+/// a hash with probability about n²/2^129 (10^-21 for a billion codes), and then the primary key refuses the second and
+/// the batch is drawn again, as for two equal codes. A guess that is no code but hits one of n stored hashes succeeds
+/// with probability n/2^128 per try, 2^-49 times the chance of guessing one of the codes themselves.
+public struct CodeDigest: Hashable, Comparable, Sendable {
+    public var high: UInt64, low: UInt64
+
+    public init(code: UnsafeRawBufferPointer) {
+        var hasher = SHA256()
+        hasher.update(bufferPointer: code)
+        (high, low) = hasher.finalize().withUnsafeBytes { raw in
+            (
+                UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+                UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            )
+        }
     }
 
     public static func < (l: CodeDigest, r: CodeDigest) -> Bool {
-        if l.a != r.a { return l.a < r.a }
-        if l.b != r.b { return l.b < r.b }
-        if l.c != r.c { return l.c < r.c }
-        return l.d < r.d
+        l.high != r.high ? l.high < r.high : l.low < r.low
     }
 
-    /// Lowercase hex, as `SecretToken.hash` writes it.
+    /// Lowercase hex, 32 characters.
     public var hex: String {
-        String(unsafeUninitializedCapacity: 64) { out in
+        String(unsafeUninitializedCapacity: 32) { out in
             let digits: StaticString = "0123456789abcdef"
             digits.withUTF8Buffer { digits in
-                func put(_ word: UInt64, at offset: Int) {
-                    for i in 0..<16 { out[offset + i] = digits[Int((word >> UInt64(60 - 4 * i)) & 0xf)] }
+                for i in 0..<16 {
+                    out[i] = digits[Int((high >> UInt64(60 - 4 * i)) & 0xf)]
+                    out[16 + i] = digits[Int((low >> UInt64(60 - 4 * i)) & 0xf)]
                 }
-                put(a, at: 0)
-                put(b, at: 16)
-                put(c, at: 32)
-                put(d, at: 48)
             }
-            return 64
+            return 32
         }
     }
 }

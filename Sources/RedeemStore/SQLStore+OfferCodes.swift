@@ -2,7 +2,7 @@ import Foundation
 import RedeemCore
 import Synchronization
 
-/// A batch's code hashes (lowercase hex SHA-256), handed to the store a chunk at a time. Hashes in ascending order
+/// A batch's code hashes (`OfferCode.storedHash`: 32 hex characters), handed to the store a chunk at a time. Hashes in ascending order
 /// across the chunks insert fastest (appends to the key's B-tree).
 public protocol CodeHashChunks: Sendable {
     /// Starts again from the first chunk (a transaction the database aborted runs again).
@@ -54,27 +54,42 @@ extension SQLStore {
         try await write(audit: audit) { connection in
             try await hashes.rewind()
             _ = try await Self.offer(appID: batch.appID, id: batch.offerID, on: connection)
-            try await connection.query(
-                """
-                INSERT INTO offer_code_batches (id, app_id, offer_id, code_count, expires_at, active, created_at)
-                VALUES (\(batch.id), \(batch.appID), \(batch.offerID), \(batch.count), \(batch.expiresAt), \(batch.isActive),
-                    \(batch.createdAt))
-                """)
-            var stored = 0
-            var pending = try await hashes.next()
-            while let chunk = pending, stored + chunk.count <= batch.count {
-                // The next chunk is read while this one is inserted.
-                async let following = hashes.next()
-                if let bulk = connection as? any SQLBulkCopying {
-                    // Hashes are hex and batch IDs `batch_` and hex: nothing in a row needs escaping.
-                    let suffix = "\t" + batch.id
-                    try await bulk.copy(into: "offer_codes", columns: ["code_hash", "batch_id"], rows: chunk.map { $0 + suffix })
-                } else {
-                    try await Self.insertCodeHashes(chunk, batchID: batch.id, on: connection)
+            // Codes name their batch by a small number (migration 30): the largest plus one from SQLite's one writer, a
+            // sequence on PostgreSQL, where batches may be stored at once.
+            let nextRef: SQL =
+                connection.engine == .postgres ? "nextval('offer_code_batch_refs')" : "(SELECT COALESCE(MAX(ref), 0) + 1 FROM offer_code_batches)"
+            guard
+                let ref = try await connection.first(
+                    """
+                    INSERT INTO offer_code_batches (id, app_id, offer_id, code_count, expires_at, active, created_at, ref)
+                    VALUES (\(batch.id), \(batch.appID), \(batch.offerID), \(batch.count), \(batch.expiresAt), \(batch.isActive),
+                        \(batch.createdAt), \(sql: nextRef))
+                    RETURNING ref
+                    """)?.int("ref")
+            else { throw StoreError.notFound("the new batch's number") }
+            // COPY's rows: hashes are hex and the batch a number, so nothing in a row needs escaping.
+            let bulk = connection as? any SQLBulkCopying
+            let suffix = bulk == nil ? nil : "\t\(ref)"
+            let read = { @Sendable () async throws -> [String]? in
+                guard let chunk = try await hashes.next() else { return nil }
+                return suffix.map { suffix in chunk.map { $0 + suffix } } ?? chunk
+            }
+            // The next chunk is read (and its rows made) on another thread while this one is inserted: on SQLite the
+            // writer's thread runs every statement without suspending, so a child task left on it would wait.
+            let stored = try await withThrowingTaskGroup(of: [String]?.self) { group in
+                var stored = 0
+                group.addTask(executorPreference: globalConcurrentExecutor, operation: read)
+                while let chunk = try await group.next() ?? nil, stored + chunk.count <= batch.count {
+                    group.addTask(executorPreference: globalConcurrentExecutor, operation: read)
+                    if let bulk {
+                        try await bulk.copy(into: "offer_codes", columns: ["code_hash", "batch_ref"], rows: chunk)
+                    } else {
+                        try await Self.insertCodeHashes(chunk, batchRef: ref, on: connection)
+                    }
+                    stored += chunk.count
+                    progress(stored)
                 }
-                stored += chunk.count
-                progress(stored)
-                pending = try await following
+                return stored
             }
             guard stored == batch.count else {
                 throw StoreError.conflict("the batch has \(batch.count) codes but \(stored) or more were handed over")
@@ -83,22 +98,23 @@ extension SQLStore {
     }
 
     /// Multi-row INSERTs of 1,000 rows (one prepared statement, reused).
-    static func insertCodeHashes(_ hashes: [String], batchID: String, on connection: any SQLConnection) async throws {
+    static func insertCodeHashes(_ hashes: [String], batchRef: Int64, on connection: any SQLConnection) async throws {
         let rows = 1000
         for start in stride(from: 0, to: hashes.count, by: rows) {
             let end = min(hashes.count, start + rows)
-            var sql: SQL = "INSERT INTO offer_codes (code_hash, batch_id) VALUES "
+            var sql = SQL(stringLiteral: end - start == rows ? fullInsert : insertText(rows: end - start))
             sql.binds.reserveCapacity((end - start) + 1)
-            sql.binds.append(.text(batchID))
-            var text = ""
-            text.reserveCapacity((end - start) * 12)
-            for i in start..<end {
-                sql.binds.append(.text(hashes[i]))
-                text += i == start ? "($\(sql.binds.count), $1)" : ", ($\(sql.binds.count), $1)"
-            }
-            sql.text += text
+            sql.binds.append(.int(batchRef))
+            for i in start..<end { sql.binds.append(.text(hashes[i])) }
             try await connection.query(sql)
         }
+    }
+
+    private static let fullInsert = insertText(rows: 1000)
+
+    /// `$1` is the batch, `$2`… the hashes.
+    private static func insertText(rows: Int) -> String {
+        "INSERT INTO offer_codes (code_hash, batch_ref) VALUES " + (0..<rows).map { "($\($0 + 2), $1)" }.joined(separator: ", ")
     }
 
     /// The app's batches (or one offer's), newest first, with how many codes each has had redeemed.

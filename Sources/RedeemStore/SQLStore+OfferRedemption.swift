@@ -208,10 +208,10 @@ extension SQLStore {
     static func findOfferCode(appID: String, typed: String, on connection: any SQLConnection) async throws -> FoundOfferCode? {
         var kind: FoundOfferCode.Kind?
         if let code = OfferCode.normalize(typed) {
-            let hash = SecretToken.hash(code)
+            let hash = OfferCode.storedHash(code)
             if let row = try await connection.first(
                 """
-                SELECT c.redeemed_at, b.* FROM offer_codes c JOIN offer_code_batches b ON b.id = c.batch_id
+                SELECT c.redeemed_at, b.* FROM offer_codes c JOIN offer_code_batches b ON b.ref = c.batch_ref
                 WHERE c.code_hash = \(hash) AND b.app_id = \(appID)
                 """)
             {

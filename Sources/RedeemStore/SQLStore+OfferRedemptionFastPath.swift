@@ -89,14 +89,14 @@ extension SQLStore {
     /// Everything deciding needs, in one statement: each part is a row as JSON, named by `part`. nil when the typed
     /// text is no code of the app (the transactional path answers that).
     static func offerFacts(_ request: OfferCodeRedemptionRequest, on connection: any SQLConnection) async throws -> OfferFacts? {
-        let hash = OfferCode.normalize(request.code).map(SecretToken.hash)
+        let hash = OfferCode.normalize(request.code).map(OfferCode.storedHash)
         let custom = OfferCode.normalizeCustom(request.code)
         guard hash != nil || custom != nil else { return nil }
         let appID = request.appID
         let rows = try await connection.query(
             """
             WITH one_time AS (
-                SELECT c.redeemed_at, b.* FROM offer_codes c JOIN offer_code_batches b ON b.id = c.batch_id
+                SELECT c.redeemed_at, b.* FROM offer_codes c JOIN offer_code_batches b ON b.ref = c.batch_ref
                 WHERE c.code_hash = \(hash) AND b.app_id = \(appID)),
             custom AS (
                 SELECT \(sql: customCodeColumns) FROM offer_custom_codes c

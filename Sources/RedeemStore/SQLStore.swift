@@ -23,12 +23,13 @@ public final class SQLStore: Sendable {
     /// directly when `url` is a transaction pooler's.
     public static func open(
         url: String, listenURL: String? = nil, poolSize: Int = defaultPostgresPoolSize, connectionWait: Duration = .seconds(10),
-        logger: Logger
+        logger: Logger, leavesWAL: Bool = false
     ) async throws -> SQLStore {
         switch try DatabaseLocation(url) {
         case .sqlite(let path):
             // Group commit: transactions queued on the writer share one COMMIT, each in its own savepoint.
-            return SQLStore(database: try await FastSQLiteBackend.open(path: path, groupCommit: true))
+            // `leavesWAL`: see `FastSQLiteBackend.open` (`redeem codes generate`).
+            return SQLStore(database: try await FastSQLiteBackend.open(path: path, groupCommit: true, leavesWAL: leavesWAL))
         case .postgres(let url):
             var listen: URL?
             if let listenURL {

@@ -68,7 +68,9 @@ struct Codes: AsyncParsableCommand {
                     try csv.write(to: partial)
                     batchID = ""  // `codes batches` lists it
                 } else {
-                    batchID = try await target.database.withAdmin { admin in
+                    // On SQLite the batch's commit syncs the WAL, and the process exits without copying it into the
+                    // database file (the next process to open it does): see `FastSQLiteBackend.open`'s `leavesWAL`.
+                    batchID = try await target.database.withAdmin(leavesWAL: true) { admin in
                         let appID = try await admin.store.offer(id: offer).appID
                         // Written a chunk at a time; the file is complete on disk before any code is stored, and gets
                         // its name once they are.

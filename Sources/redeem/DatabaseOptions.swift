@@ -42,14 +42,14 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the store and applies pending migrations, as `serve` does. Only `creating` callers (the demo, the
     /// benchmarks) may start a new SQLite file: anywhere else a missing file is a mistyped path or the wrong folder.
-    func openStore(logger: Logger, creating: Bool = false) async throws -> SQLStore {
+    func openStore(logger: Logger, creating: Bool = false, leavesWAL: Bool = false) async throws -> SQLStore {
         if !creating, case .sqlite(let path) = try DatabaseLocation(resolvedURL), !FileManager.default.fileExists(atPath: path) {
             throw ConfigurationError(
                 setting: "--database-url / REDEEM_DATABASE_URL",
                 reason: "no database at \(URL(fileURLWithPath: path).standardizedFileURL.path); run `redeem migrate` to create it, or name yours"
             )
         }
-        let store = try await SQLStore.open(url: resolvedURL, poolSize: try resolvedPoolSize(), logger: logger)
+        let store = try await SQLStore.open(url: resolvedURL, poolSize: try resolvedPoolSize(), logger: logger, leavesWAL: leavesWAL)
         do {
             try await store.migrate(logger: logger)
         } catch {
@@ -72,8 +72,10 @@ struct DatabaseOptions: ParsableArguments {
     }
 
     /// The admin service on the local database, its writes audited as `actor` (the CLI's, unless `redeem demo`).
-    func withAdmin<T>(creating: Bool = false, actor: String = CLI.actor, _ body: (AdminService) async throws -> T) async throws -> T {
-        let store = try await openStore(logger: Logger.cli, creating: creating)
+    func withAdmin<T>(
+        creating: Bool = false, actor: String = CLI.actor, leavesWAL: Bool = false, _ body: (AdminService) async throws -> T
+    ) async throws -> T {
+        let store = try await openStore(logger: Logger.cli, creating: creating, leavesWAL: leavesWAL)
         do {
             let result = try await body(AdminService(store: store, actor: actor))
             await store.close()

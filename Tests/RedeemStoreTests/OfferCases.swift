@@ -28,7 +28,7 @@ enum OfferCases {
         let batch = OfferCodeBatch(
             id: Identifier.make(prefix: "batch"), appID: offer.appID, offerID: offer.id, count: count,
             expiresAt: expiresAt ?? now.addingTimeInterval(30 * day), createdAt: now)
-        try await store.createCodeBatch(batch, codeHashes: codes.map(SecretToken.hash).sorted(), progress: { _ in })
+        try await store.createCodeBatch(batch, codeHashes: codes.map(OfferCode.storedHash).sorted(), progress: { _ in })
         return (batch, codes)
     }
 
