@@ -23,8 +23,8 @@ def measure(url, key=None):
     return rps, p50, p99
 
 
-def run(label, database_url):
-    env = {"REDEEM_DATABASE_URL": database_url}
+def run(label, database_url, extra_env=None):
+    env = {"REDEEM_DATABASE_URL": database_url, **(extra_env or {})}
     cli(["migrate"], env)
     app = json.loads(cli(["apps", "create", "--name", "Bench", "--json"], env))
     for pid, kind, period, ents in [("monthly", "subscription", "P1M", ["pro"]), ("yearly", "subscription", "P1Y", ["pro", "cloud"]),
@@ -57,3 +57,6 @@ pg = os.environ.get("REDEEM_BENCH_POSTGRES_URL")
 if pg:
     with postgres_database(pg, "redeem_bench") as url:
         run("PostgreSQL", url)
+    # The same build with its listener pointed nowhere: every request reads the tag, as before migration 31.
+    with postgres_database(pg, "redeem_bench") as url:
+        run("PostgreSQL, no listener", url, {"REDEEM_DATABASE_LISTEN_URL": "postgres://postgres@127.0.0.1:1/none"})
