@@ -66,16 +66,17 @@ public struct OfferCodeRedemption: Sendable {
 
 extension SQLStore {
     /// Redeems a code in one write transaction: the claim (one conditional update), the quota, the one-per-customer record,
-    /// the purchase and its webhook event commit together or not at all. The common in-app case on PostgreSQL takes one
-    /// statement instead (`fastOfferRedemption`).
+    /// the purchase and its webhook event commit together or not at all. On PostgreSQL a claim decided from one read takes
+    /// one statement instead (`fastOfferRedemption`); both apply the same `OfferClaimEffects`.
     public func redeemOfferCode(_ request: OfferCodeRedemptionRequest) async throws -> Result<OfferCodeRedemption, OfferRedemptionFailure> {
-        if let fast = try await fastOfferRedemption(request) { return .success(fast) }
+        if let fast = try await fastOfferRedemption(request) { return fast }
         do {
             return .success(try await redeemOfferCodeOnce(request))
         } catch let refused as OfferRefused {
             return .failure(refused.failure)
         } catch let error as StoreError where error.isConflict {
-            // A concurrent redemption by the same customer won the unique (offer, customer) race; this retry finds it.
+            // A concurrent redemption by the same customer won the unique (offer, customer) race, or the claimant was
+            // created meanwhile; this retry decides on fresh facts.
             do { return .success(try await redeemOfferCodeOnce(request)) } catch let refused as OfferRefused { return .failure(refused.failure) }
         }
     }
@@ -91,67 +92,63 @@ extension SQLStore {
     }
 
     func redeemOfferCodeOnce(_ request: OfferCodeRedemptionRequest) async throws -> OfferCodeRedemption {
-        let resolution = lastSeenResolution
-        return try await write { try await Self.redeemOfferCode(request, resolution: resolution, on: $0) }
+        try await write { try await Self.redeemOfferCode(request, on: $0) }
     }
 
-    /// Inside a write transaction; throws `OfferRefused` for a refusal, leaving the caller to roll back.
-    /// The two contended rows (the code or its counter, and the app's quota) are updated last, so that on PostgreSQL
-    /// their row locks are held only until the commit that follows.
-    static func redeemOfferCode(
-        _ request: OfferCodeRedemptionRequest, resolution: TimeInterval = 0, on connection: any SQLConnection
-    ) async throws -> OfferCodeRedemption {
-        let now = request.now
+    /// Inside a write transaction; throws `OfferRefused` for a refusal, leaving the caller to roll back. Facts in (read
+    /// here), decision and effects out (`offerClaimEffects`), applied one statement at a time (`applyOfferClaim`).
+    static func redeemOfferCode(_ request: OfferCodeRedemptionRequest, on connection: any SQLConnection) async throws -> OfferCodeRedemption {
         guard let found = try await Self.findOfferCode(appID: request.appID, typed: request.code, on: connection) else {
             throw OfferRefused(failure: .invalid)
         }
-        if let failure = OfferRules.refusal(found, paid: request.payment != nil, at: now) { throw OfferRefused(failure: failure) }
-        let offer = found.offer
-        let customer = try await Self.resolveOrCreate(appID: request.appID, appUserID: request.claimant, now: now, on: connection)
-        let plan: OfferPlan
-        switch try await decideClaim(request, found: found, customerID: customer.id, on: connection) {
-        case .success(let value): plan = value
+        // What the code alone refuses needs no more reads (Core decides it again with the rest).
+        if let failure = OfferRules.refusal(found, paid: request.payment != nil, at: request.now) { throw OfferRefused(failure: failure) }
+        let facts = try await offerClaimFacts(request, found: found, on: connection)
+        // No stripes were read, so Core never leaves the claim undecided here.
+        guard let decided = try offerClaimEffects(request, facts: facts) else { throw StoreError.conflict("an offer claim was left undecided") }
+        let effects: OfferClaimEffects
+        switch decided {
+        case .success(let value): effects = value
         case .failure(let failure): throw OfferRefused(failure: failure)
         }
-        var grant = PurchaseGrant(
-            appID: request.appID, appUserID: request.claimant, productID: found.product.id, store: request.store,
-            isSandbox: request.isSandbox, purchaseDate: plan.purchaseDate, expiresDate: plan.expiresDate, periodType: plan.periodType,
-            storeTransactionID: request.payment?.storeTransactionID, price: request.payment?.price, email: request.email
-        )
-        grant.checkoutReference = request.checkoutReference
-        grant.offer = PurchaseOffer(offer)
-        let purchase = try await Self.insertPurchase(grant, product: found.product, customer: customer, now: now, on: connection)
-        let recordRedemption = Self.offerRecord(request, found: found, customerID: customer.id, purchaseID: purchase.id)
-        // With an answer to read, the record rides on that read (on PostgreSQL in the same statement).
-        if !request.includeCustomerInfo { try await connection.query(recordRedemption) }
-        // Nothing is read for the event when the app has no live endpoint (there is then nothing to queue).
-        if try await Self.hasLiveEndpoint(appID: request.appID, on: connection) {
-            let owner = try await Self.eventCustomer(id: purchase.customerID, on: connection)
-            try await Self.emit(
-                .offerRedemption(
-                    purchase, customer: owner, product: found.product, kind: plan.kind, codeType: found.codeType,
-                    customCode: found.customCode, eventID: Self.eventID(), at: now
-                ), on: connection, now: now)
-        }
-        var redemption = OfferCodeRedemption(purchase: purchase, offer: offer, product: found.product, kind: plan.kind)
-        if request.includeCustomerInfo {
-            let snapshot = try await describedSnapshot(
-                appID: request.appID, claimant: request.claimant, now: now, resolution: resolution, writing: recordRedemption, on: connection
-            )
+        let snapshot = try await applyOfferClaim(effects, answering: request.includeCustomerInfo, on: connection)
+        var redemption = OfferCodeRedemption(purchase: effects.purchase, offer: found.offer, product: found.product, kind: effects.kind)
+        if let snapshot {
             redemption.customerInfo = CustomerInfo(
-                customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now
-            )
+                customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: request.now)
         }
-        try await claim(found, by: request.claimant, now: now, on: connection)
-        try await countAgainstQuota(appID: request.appID, now: now, on: connection)
         return redemption
     }
 
-    /// Facts in, decision out: the claimant's history (its customer's purchases and claims of the offer, and on the web
-    /// those of the buyer's address), judged by `OfferRules.decide`.
-    static func decideClaim(
+    /// What deciding the claim needs, read statement by statement inside the transaction: the claimant and its history,
+    /// the app's live endpoints (and, when there are some, what the event says of the claimant) and its quota. The
+    /// stripes are not read: the sequential claim tries them in turn.
+    static func offerClaimFacts(
+        _ request: OfferCodeRedemptionRequest, found: FoundOfferCode, on connection: any SQLConnection
+    ) async throws -> OfferClaimFacts {
+        var claimant = try await resolve(appID: request.appID, appUserID: request.claimant, on: connection)
+        let history = try await claimHistory(request, found: found, customerID: claimant?.id, on: connection)
+        let endpoints = try await connection.query(
+            "SELECT id FROM webhook_endpoints WHERE app_id = \(request.appID) AND disabled_at IS NULL ORDER BY id"
+        ).map { try $0.string("id") }
+        var attributes: [String: SubscriberAttribute] = [:]
+        if !endpoints.isEmpty, let id = claimant?.id {
+            claimant?.aliases = try await aliases(customerID: id, on: connection)
+            for row in try await connection.query("SELECT key, value, updated_at FROM subscriber_attributes WHERE customer_id = \(id)") {
+                attributes[try row.string("key")] = SubscriberAttribute(value: try row.string("value"), updatedAt: try row.date("updated_at"))
+            }
+        }
+        let quota = try await connection.first("SELECT offer_code_quota_per_quarter AS q FROM apps WHERE id = \(request.appID)")?.int("q") ?? 0
+        return OfferClaimFacts(
+            found: found, claimant: claimant, claimantAttributes: attributes, purchases: history.purchases, products: history.products,
+            claimedBefore: history.claimedBefore, endpointIDs: endpoints, quota: Int(quota))
+    }
+
+    /// The claimant's history: its customer's purchases and claims of the offer, and on the web those of the buyer's
+    /// address, with the products they are of.
+    static func claimHistory(
         _ request: OfferCodeRedemptionRequest, found: FoundOfferCode, customerID: String?, on connection: any SQLConnection
-    ) async throws -> Result<OfferPlan, OfferRedemptionFailure> {
+    ) async throws -> (claimedBefore: Bool, purchases: [Purchase], products: [String: Product]) {
         let address = request.claimingAddress
         let claimedBefore =
             try await connection.first(
@@ -172,9 +169,7 @@ extension SQLStore {
         var products = [found.product.id: found.product]
         let others = Array(Set(purchases.map(\.productID)).subtracting([found.product.id]))
         for product in try await Self.products(appID: request.appID, ids: others, on: connection) { products[product.id] = product }
-        return OfferRules.decide(
-            offer: found.offer, product: found.product, claimedBefore: claimedBefore, purchases: purchases, products: products, at: request.now,
-            channel: request.channel)
+        return (claimedBefore, purchases, products)
     }
 
     /// Why a web claim would be refused, decided as the redemption would decide it, without writing: checked before a
@@ -184,24 +179,15 @@ extension SQLStore {
             guard let found = try await Self.findOfferCode(appID: request.appID, typed: request.code, on: connection) else { return .invalid }
             if let failure = found.unavailability(at: request.now) { return failure }
             let customer = try await Self.resolve(appID: request.appID, appUserID: request.claimant, on: connection)
-            if case .failure(let failure) = try await Self.decideClaim(request, found: found, customerID: customer?.id, on: connection) {
+            let history = try await Self.claimHistory(request, found: found, customerID: customer?.id, on: connection)
+            if case .failure(let failure) = OfferRules.decide(
+                offer: found.offer, product: found.product, claimedBefore: history.claimedBefore, purchases: history.purchases,
+                products: history.products, at: request.now, channel: request.channel)
+            {
                 return failure
             }
             return nil
         }
-    }
-
-    /// The one-per-customer record of a redemption.
-    static func offerRecord(_ request: OfferCodeRedemptionRequest, found: FoundOfferCode, customerID: String, purchaseID: String) -> SQL {
-        let batchID: String? = if case .oneTime(_, let batch, _) = found.kind { batch.id } else { nil }
-        let customCodeID: String? = if case .custom(let code) = found.kind { code.id } else { nil }
-        return """
-            INSERT INTO offer_redemptions (id, app_id, offer_id, customer_id, app_user_id, code_type, batch_id, custom_code_id,
-                purchase_id, channel, created_at, email)
-            VALUES (\(Identifier.make(prefix: "ored")), \(request.appID), \(found.offer.id), \(customerID), \(request.claimant.rawValue),
-                \(found.codeType), \(batchID), \(customCodeID), \(purchaseID), \(request.channel.rawValue), \(request.now),
-                \(request.claimingAddress))
-            """
     }
 
     /// One-time codes are looked up by hash, custom codes by their canonical form; anything else finds nothing.
@@ -236,39 +222,50 @@ extension SQLStore {
     }
 
     /// The claim: one conditional update decides, however many redeem at once. A custom code's uses are a
-    /// `StripedCount`: stripes are tried in turn (a random one first), each waited for if another transaction holds it,
-    /// so the cap is exact; only when every stripe is at its budget is the code exhausted.
-    static func claim(_ found: FoundOfferCode, by claimant: AppUserID, now: Date, on connection: any SQLConnection) async throws {
-        switch found.kind {
-        case .oneTime:
-            if try await connection.query(claimStatement(found, by: claimant, now: now, stripe: 0)).isEmpty {
+    /// `StripedCount`: stripes are tried in turn (from `first`), each waited for if another transaction holds it, so the
+    /// cap is exact; only when every stripe is at its budget is the code exhausted.
+    static func claim(_ claim: OfferClaimEffects.Claim, by claimant: AppUserID, now: Date, on connection: any SQLConnection) async throws {
+        switch claim {
+        case .oneTimeCode:
+            if try await connection.query(claimStatement(claim, by: claimant, now: now, stripe: 0)).isEmpty {
                 throw OfferRefused(failure: .alreadyRedeemed)
             }
-        case .custom(let code):
-            for stripe in StripedCount.tryOrder(limit: code.maxRedemptions, first: Int.random(in: 0..<StripedCount.stripes)) {
-                if !(try await connection.query(claimStatement(found, by: claimant, now: now, stripe: stripe))).isEmpty { return }
+        case .customCodeUse(_, let limit, let first):
+            for stripe in StripedCount.tryOrder(limit: limit, first: first) {
+                if !(try await connection.query(claimStatement(claim, by: claimant, now: now, stripe: stripe))).isEmpty { return }
             }
             throw OfferRefused(failure: .exhausted)
         }
     }
 
+    /// `claim` of a found code, from a random stripe.
+    static func claim(_ found: FoundOfferCode, by claimant: AppUserID, now: Date, on connection: any SQLConnection) async throws {
+        let first = Int.random(in: 0..<StripedCount.stripes)
+        let claim: OfferClaimEffects.Claim =
+            switch found.kind {
+            case .oneTime(let hash, _, _): .oneTimeCode(hash: hash)
+            case .custom(let code): .customCodeUse(codeID: code.id, limit: code.maxRedemptions, first: first)
+            }
+        try await Self.claim(claim, by: claimant, now: now, on: connection)
+    }
+
     /// The claim's conditional update: one row when it took the code (or one of a custom code's uses, counted on
     /// `stripe` while the code is active), none otherwise.
-    static func claimStatement(_ found: FoundOfferCode, by claimant: AppUserID, now: Date, stripe: Int) -> SQL {
-        switch found.kind {
-        case .oneTime(let hash, _, _):
+    static func claimStatement(_ claim: OfferClaimEffects.Claim, by claimant: AppUserID, now: Date, stripe: Int) -> SQL {
+        switch claim {
+        case .oneTimeCode(let hash):
             """
             UPDATE offer_codes SET redeemed_at = \(now), redeemed_by = \(claimant.rawValue)
             WHERE code_hash = \(hash) AND redeemed_at IS NULL RETURNING code_hash
             """
-        case .custom(let code):
-            stripeIncrement("offer_custom_code_stripes", owner: usesOf(code), limit: code.maxRedemptions, stripe: stripe)
+        case .customCodeUse(let codeID, let limit, _):
+            stripeIncrement("offer_custom_code_stripes", owner: usesOf(codeID: codeID), limit: limit, stripe: stripe)
         }
     }
 
     /// A custom code's stripes, counted on only while the code is active.
-    static func usesOf(_ code: CustomOfferCode) -> SQL {
-        "code_id = \(code.id) AND EXISTS (SELECT 1 FROM offer_custom_codes WHERE id = \(code.id) AND active = 1)"
+    static func usesOf(codeID: String) -> SQL {
+        "code_id = \(codeID) AND EXISTS (SELECT 1 FROM offer_custom_codes WHERE id = \(codeID) AND active = 1)"
     }
 
     /// The stripes of an app's quota for a quarter.
@@ -277,24 +274,23 @@ extension SQLStore {
     }
 
     /// Counts one redemption against the app's quarterly quota: a conditional increment of one of the quarter's
-    /// stripes (a random one first, then the others), each within its budget (`StripedCount.budget`). A stripe another
+    /// stripes (from `count.first`, then the others), each within its budget (`StripedCount.budget`). A stripe another
     /// transaction holds is waited for and checked again, so the count is exact; only when every stripe is full is the
     /// redemption refused. Usually one statement, on a row few others touch. The quarter's first redemption lays out
     /// all its stripes, empty (so the one-statement path finds them). Plain `UPDATE`s, never an upsert on a full
     /// stripe: those lock the row they refuse, and two redemptions could then wait for each other.
-    static func countAgainstQuota(appID: String, now: Date, on connection: any SQLConnection) async throws {
-        let quota = Int(try await connection.first("SELECT offer_code_quota_per_quarter AS q FROM apps WHERE id = \(appID)")?.int("q") ?? 0)
-        let quarter = OfferQuota.quarter(of: now)
-        let order = StripedCount.tryOrder(limit: quota, first: Int.random(in: 0..<StripedCount.stripes))
+    static func countAgainstQuota(appID: String, _ count: OfferClaimEffects.QuotaCount, on connection: any SQLConnection) async throws {
+        let order = StripedCount.tryOrder(limit: count.limit, first: count.first)
         for pass in 0..<2 {
             for stripe in order {
-                let count = stripeIncrement("offer_quota_stripes", owner: quotaOf(appID: appID, quarter: quarter), limit: quota, stripe: stripe)
-                if !(try await connection.query(count)).isEmpty { return }
+                let increment = stripeIncrement(
+                    "offer_quota_stripes", owner: quotaOf(appID: appID, quarter: count.quarter), limit: count.limit, stripe: stripe)
+                if !(try await connection.query(increment)).isEmpty { return }
             }
             guard pass == 0, !order.isEmpty else { break }
             // The quarter's stripes may not exist yet; rows another transaction is inserting are waited for.
             let empty = [Int](repeating: 0, count: StripedCount.stripes)
-            try await connection.query(stripeRows(appID: appID, quarter: quarter, used: empty, onConflict: "DO NOTHING"))
+            try await connection.query(stripeRows(appID: appID, quarter: count.quarter, used: empty, onConflict: "DO NOTHING"))
         }
         throw OfferRefused(failure: .quotaReached)
     }
@@ -345,15 +341,22 @@ extension LifecycleTransaction {
     /// Redeems an offer code paid for by this store event, inside the event's transaction: a refusal rolls back only
     /// the redemption's own work (a savepoint), so the event is still recorded.
     public func redeemOfferCode(_ request: OfferCodeRedemptionRequest) async throws -> Result<OfferCodeRedemption, OfferRedemptionFailure> {
-        try await connection.query("SAVEPOINT offer_code_redemption")
-        do {
-            let redemption = try await SQLStore.redeemOfferCode(request, on: connection)
-            try await connection.query("RELEASE SAVEPOINT offer_code_redemption")
-            return .success(redemption)
-        } catch let refused as SQLStore.OfferRefused {
-            try await connection.query("ROLLBACK TO SAVEPOINT offer_code_redemption")
-            try await connection.query("RELEASE SAVEPOINT offer_code_redemption")
-            return .failure(refused.failure)
+        for attempt in 0..<2 {
+            try await connection.query("SAVEPOINT offer_code_redemption")
+            do {
+                let redemption = try await SQLStore.redeemOfferCode(request, on: connection)
+                try await connection.query("RELEASE SAVEPOINT offer_code_redemption")
+                return .success(redemption)
+            } catch let refused as SQLStore.OfferRefused {
+                try await connection.query("ROLLBACK TO SAVEPOINT offer_code_redemption")
+                try await connection.query("RELEASE SAVEPOINT offer_code_redemption")
+                return .failure(refused.failure)
+            } catch let error as StoreError where error.isConflict && attempt == 0 {
+                // The claimant was created meanwhile: decide again on fresh facts.
+                try await connection.query("ROLLBACK TO SAVEPOINT offer_code_redemption")
+                try await connection.query("RELEASE SAVEPOINT offer_code_redemption")
+            }
         }
+        throw StoreError.conflict("an offer claim lost twice to concurrent changes")
     }
 }

@@ -2,74 +2,31 @@ import Foundation
 import RedeemCore
 import RedeemWebhooks
 
-/// An in-app offer-code redemption on PostgreSQL in two statements after the rate limit, for the common case: a code
-/// that can be redeemed, a free offer, a claimant eligible for it and a stripe of the quarter's quota with room. The
-/// app's webhook event is queued by the same statement.
+/// An offer claim on PostgreSQL in one read and one statement after the rate limit, whenever the facts read decide
+/// it: in the app or on the web page, for a known, new or anonymous claimant, free or with its payment known, and any
+/// refusal (answered from the read, writing nothing, as the transactional path's rollback leaves nothing).
 ///
-/// Facts in, decision out, as `redeemOfferCode(_:resolution:on:)` does inside its transaction: one read gathers the code,
-/// its offer and product, the claimant with its purchases and their products, and the quota's stripes; Core's
-/// `OfferRules` refuse or plan; one statement of data-modifying CTEs applies the plan (claim, quota, claimant, purchase,
-/// one-per-customer record, webhook deliveries) and answers with the claimant's rows. The code's use and the quota's
-/// count go on stripes no other redemption holds (`SKIP LOCKED`), so concurrent redemptions do not queue on a stripe.
-/// It asserts that the claim and the quota count both took and that the app's live endpoints are those read; otherwise
-/// (a code taken meanwhile, every stripe with room full or held, a claimant or record created meanwhile, an endpoint
-/// added or disabled) nothing of it stays and the transactional path decides, refusals included.
+/// Facts in, decision out, as `redeemOfferCode(_:on:)` does inside its transaction: one read gathers the code, its offer
+/// and product, the claimant with its purchases (on the web also the buyer's address's) and their products, the quota's
+/// and a custom code's stripes and the live endpoints; Core decides (`OfferRules.decideClaim`) and describes the writes
+/// (`OfferClaimEffects`), which `offerClaimStatement` applies in one statement, answering with the claimant's rows. The
+/// code's use and the quota's count go on stripes no other redemption holds (`SKIP LOCKED`), so concurrent redemptions
+/// do not queue on a stripe. What it asserts failing (a code taken meanwhile, every stripe with room full or held, a
+/// claimant or record created meanwhile, an endpoint added or disabled), or a quarter whose quota stripes are not laid
+/// out yet, leaves nothing and the transactional path decides.
 extension SQLStore {
-    struct OfferFacts {
-        let found: FoundOfferCode
-        let claimant: Customer?
-        let purchases: [Purchase]
-        let products: [String: Product]
-        let alreadyRedeemed: Bool
-        /// The app's live webhook endpoints, ordered by ID; the claimant's aliases as events list them.
-        let endpointIDs: [String]
-        let claimantAliases: [String]
-        let claimantAttributes: [String: SubscriberAttribute]
-        let quota: Int
-        /// Used count per existing stripe of the quarter's quota, and of a custom code's uses.
-        let stripes: [Int: Int]
-        let codeStripes: [Int: Int]
-    }
-
     /// nil: take the transactional path.
-    func fastOfferRedemption(_ request: OfferCodeRedemptionRequest) async throws -> OfferCodeRedemption? {
-        // A web claim's history includes its address's, which only the transactional path reads.
-        guard database.engine == .postgres, request.includeCustomerInfo, request.payment == nil, request.checkoutReference == nil,
-            request.claimingAddress == nil
-        else { return nil }
-        let now = request.now
-        guard let facts = try await read({ try await Self.offerFacts(request, on: $0) }),
-            OfferRules.refusal(facts.found, paid: false, at: now) == nil,
-            case .success(let plan) = OfferRules.decide(
-                offer: facts.found.offer, product: facts.found.product, claimedBefore: facts.alreadyRedeemed, purchases: facts.purchases,
-                products: facts.products, at: now,
-                channel: request.channel),
-            let quotaFirst = StripedCount.withRoom(limit: facts.quota, used: facts.stripes, first: Int.random(in: 0..<StripedCount.stripes)),
-            let codeFirst = Self.codeFirst(facts)
-        else { return nil }
-        let claimantID = facts.claimant?.id ?? Identifier.make(prefix: "cus")
-        var grant = PurchaseGrant(
-            appID: request.appID, appUserID: request.claimant, productID: facts.found.product.id, store: request.store,
-            isSandbox: request.isSandbox, purchaseDate: plan.purchaseDate, expiresDate: plan.expiresDate, periodType: plan.periodType,
-            email: request.email)
-        grant.offer = PurchaseOffer(facts.found.offer)
-        let (purchase, insert) = try Self.purchaseInsert(grant, product: facts.found.product, customerID: claimantID, now: now)
-        var deliveries: [[SQLValue]] = []
-        if !facts.endpointIDs.isEmpty {
-            // The claimant as `eventCustomer` reads it after the transactional path's insert (events use only its IDs).
-            let user = request.claimant.rawValue
-            let owner = Customer(
-                id: claimantID, appID: request.appID, originalAppUserID: facts.claimant?.originalAppUserID ?? user,
-                aliases: facts.claimant == nil ? [user] : facts.claimantAliases, firstSeen: now, lastSeen: now)
-            var event = WebhookEvent.offerRedemption(
-                purchase, customer: owner, product: facts.found.product, kind: plan.kind, codeType: facts.found.codeType,
-                customCode: facts.found.customCode, eventID: Self.eventID(), at: now)
-            event.addSubscriberAttributes(facts.claimantAttributes)
-            deliveries = Self.deliveryRows([(event, nil)], endpointIDs: facts.endpointIDs, now: now)
+    func fastOfferRedemption(_ request: OfferCodeRedemptionRequest) async throws -> Result<OfferCodeRedemption, OfferRedemptionFailure>? {
+        guard database.engine == .postgres else { return nil }
+        guard OfferCode.normalize(request.code) != nil || OfferCode.normalizeCustom(request.code) != nil else { return .failure(.invalid) }
+        guard let facts = try await read({ try await Self.offerFacts(request, on: $0) }) else { return .failure(.invalid) }
+        let effects: OfferClaimEffects
+        switch try Self.offerClaimEffects(request, facts: facts) {
+        case nil: return nil
+        case .failure(let failure)?: return .failure(failure)
+        case .success(let value)?: effects = value
         }
-        let statement = Self.offerApply(
-            request, found: facts.found, claimantID: claimantID, isNew: facts.claimant == nil, insert: insert, purchase: purchase,
-            quotaFirst: quotaFirst, codeFirst: codeFirst, quota: facts.quota, deliveries: deliveries, endpoints: facts.endpointIDs)
+        let statement = try Self.offerClaimStatement(effects)
         let rows: [SQLRow]
         do {
             rows = try await single { try await $0.query(statement) }
@@ -78,21 +35,23 @@ extension SQLStore {
         } catch let error as StoreError where error.isRaceLost {
             return nil  // the code was taken, or no stripe with room was free
         }
-        guard rows.first?.optionalString("customer_ref") != nil, let snapshot = try Self.snapshot(appID: request.appID, rows: rows)
-        else { return nil }
-        var redemption = OfferCodeRedemption(purchase: purchase, offer: facts.found.offer, product: facts.found.product, kind: plan.kind)
-        redemption.customerInfo = CustomerInfo(
-            customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now)
-        return redemption
+        guard rows.first?.optionalString("customer_ref") != nil else { return nil }
+        var redemption = OfferCodeRedemption(purchase: effects.purchase, offer: facts.found.offer, product: facts.found.product, kind: effects.kind)
+        if request.includeCustomerInfo {
+            guard let snapshot = try Self.snapshot(appID: request.appID, rows: rows) else { return nil }
+            redemption.customerInfo = CustomerInfo(
+                customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: request.now)
+        }
+        return .success(redemption)
     }
 
     /// Everything deciding needs, in one statement: each part is a row as JSON, named by `part`. nil when the typed
-    /// text is no code of the app (the transactional path answers that).
-    static func offerFacts(_ request: OfferCodeRedemptionRequest, on connection: any SQLConnection) async throws -> OfferFacts? {
+    /// text is no code of the app.
+    static func offerFacts(_ request: OfferCodeRedemptionRequest, on connection: any SQLConnection) async throws -> OfferClaimFacts? {
         let hash = OfferCode.normalize(request.code).map(OfferCode.storedHash)
         let custom = OfferCode.normalizeCustom(request.code)
         guard hash != nil || custom != nil else { return nil }
-        let appID = request.appID
+        let (appID, address) = (request.appID, request.claimingAddress)
         let rows = try await connection.query(
             """
             WITH one_time AS (
@@ -107,7 +66,9 @@ extension SQLStore {
             claimant AS (
                 SELECT c.* FROM customer_aliases a JOIN customers c ON c.id = a.customer_id
                 WHERE a.app_id = \(appID) AND a.app_user_id = \(request.claimant.rawValue)),
-            owned AS (SELECT * FROM purchases WHERE customer_id = (SELECT id FROM claimant))
+            owned AS (
+                SELECT * FROM purchases WHERE customer_id = (SELECT id FROM claimant)
+                    OR (app_id = \(appID) AND LOWER(email) = \(address)))
             SELECT 'one_time' AS part, row_to_json(one_time)::text AS row FROM one_time
             UNION ALL SELECT 'custom', row_to_json(custom)::text FROM custom
             UNION ALL SELECT 'offer', row_to_json(offer)::text FROM offer
@@ -127,7 +88,8 @@ extension SQLStore {
                 WHERE code_id = (SELECT id FROM custom) HAVING COUNT(*) > 0
             UNION ALL SELECT 'facts', json_build_object(
                 'already_redeemed', EXISTS (
-                    SELECT 1 FROM offer_redemptions WHERE offer_id = (SELECT id FROM offer) AND customer_id = (SELECT id FROM claimant)),
+                    SELECT 1 FROM offer_redemptions WHERE offer_id = (SELECT id FROM offer)
+                        AND (customer_id = (SELECT id FROM claimant) OR (email IS NOT NULL AND email = \(address)))),
                 'endpoints', \(sql: liveEndpointsSignature(appID: "\(appID)")),
                 'quota', (SELECT offer_code_quota_per_quarter FROM apps WHERE id = \(appID)))::text
             """)
@@ -159,14 +121,15 @@ extension SQLStore {
         guard let offerRow = parts["offer"]?.first, let facts = parts["facts"]?.first else { return nil }
         let offer = try Offer(row: offerRow)
         guard let product = products[offer.productID] else { return nil }
-        return OfferFacts(
-            found: FoundOfferCode(kind: kind, offer: offer, product: product),
-            claimant: try parts["customer"]?.first.map { try Customer(row: $0) },
+        var claimant = try parts["customer"]?.first.map { try Customer(row: $0) }
+        claimant?.aliases = aliases
+        return OfferClaimFacts(
+            found: FoundOfferCode(kind: kind, offer: offer, product: product), claimant: claimant, claimantAttributes: attributes,
             purchases: try parts["purchase", default: []].map { try Purchase(row: $0) }, products: products,
-            alreadyRedeemed: try facts.bool("already_redeemed"),
-            endpointIDs: facts.optionalString("endpoints")?.split(separator: ",").map(String.init) ?? [], claimantAliases: aliases,
-            claimantAttributes: attributes, quota: Int(facts.optionalInt("quota") ?? 0),
-            stripes: stripes["stripes", default: [:]], codeStripes: stripes["code_stripes", default: [:]])
+            claimedBefore: try facts.bool("already_redeemed"),
+            endpointIDs: facts.optionalString("endpoints")?.split(separator: ",").map(String.init) ?? [],
+            quota: Int(facts.optionalInt("quota") ?? 0), quotaStripes: stripes["stripes", default: [:]],
+            codeStripes: stripes["code_stripes", default: [:]])
     }
 
     /// Stripes read as `stripe:used,…` text: a stripe's two numbers are not worth a JSON row each.
@@ -182,12 +145,6 @@ extension SQLStore {
         return used
     }
 
-    /// The stripe a custom code's use is tried on first (one with room when read); 0, unused, for a one-time code.
-    static func codeFirst(_ facts: OfferFacts) -> Int? {
-        guard case .custom(let code) = facts.found.kind else { return 0 }
-        return StripedCount.withRoom(limit: code.maxRedemptions, used: facts.codeStripes, first: Int.random(in: 0..<StripedCount.stripes))
-    }
-
     /// Products from rows of `p.*` and one `entitlement_id` each, in any order.
     static func products(from rows: [SQLRow]) throws -> [String: Product] {
         var products: [String: Product] = [:]
@@ -198,49 +155,6 @@ extension SQLStore {
         }
         for id in products.keys { products[id]?.entitlements.sort() }
         return products
-    }
-
-    /// The claim as `claimStatement` makes it, but a custom code's use counted on a stripe no other redemption holds.
-    static func fastClaim(_ found: FoundOfferCode, by claimant: AppUserID, now: Date, first: Int) -> SQL {
-        guard case .custom(let code) = found.kind else { return claimStatement(found, by: claimant, now: now, stripe: 0) }
-        return unheldStripeIncrement("offer_custom_code_stripes", owner: usesOf(code), limit: code.maxRedemptions, first: first)
-    }
-
-    /// Claim, quota, claimant (created, or its `last_seen` moved on), purchase and record, all or nothing, answering
-    /// with the claimant's rows as `snapshot(appID:rows:)` reads them.
-    static func offerApply(
-        _ request: OfferCodeRedemptionRequest, found: FoundOfferCode, claimantID: String, isNew: Bool, insert: SQL, purchase: Purchase,
-        quotaFirst: Int, codeFirst: Int, quota: Int, deliveries: [[SQLValue]], endpoints: [String]
-    ) -> SQL {
-        let (appID, now, user) = (request.appID, request.now, request.claimant.rawValue)
-        let touchClaimant: SQL =
-            isNew
-            ? """
-            claimant AS (
-                INSERT INTO customers (id, app_id, original_app_user_id, first_seen, last_seen)
-                VALUES (\(claimantID), \(appID), \(user), \(now), \(now)) RETURNING *),
-            aliased AS (
-                INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at) VALUES (\(appID), \(user), \(claimantID), \(now))),
-            """
-            : """
-            claimant AS (UPDATE customers SET last_seen = GREATEST(last_seen, \(now)) WHERE id = \(claimantID) RETURNING *),
-            """
-        let record = offerRecord(request, found: found, customerID: claimantID, purchaseID: purchase.id)
-        return """
-            WITH claimed AS (\(sql: fastClaim(found, by: request.claimant, now: now, first: codeFirst))),
-            counted AS (\(sql: unheldStripeIncrement(
-                "offer_quota_stripes", owner: quotaOf(appID: appID, quarter: OfferQuota.quarter(of: now)), limit: quota, first: quotaFirst))),
-            \(sql: touchClaimant)
-            bought AS (\(sql: insert) RETURNING *),
-            recorded AS (\(sql: record)),
-            \(sql: deliveriesInsert(deliveries, once: "bought", holds: purchase.id))
-            checked AS (
-                SELECT redeem_assert(
-                    (SELECT COUNT(*) FROM claimed) = 1 AND (SELECT COUNT(*) FROM counted) = 1 AND (SELECT COUNT(*) FROM claimant) = 1
-                        AND COALESCE(\(sql: liveEndpointsSignature(appID: "\(appID)")), '') = \(endpoints.joined(separator: ",")),
-                    'the code, its quota, the claimant or the webhook endpoints changed') AS ok)
-            \(sql: oneStatementAnswer(claimantID: claimantID, added: "bought"))
-            """
     }
 }
 

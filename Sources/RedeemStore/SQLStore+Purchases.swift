@@ -191,18 +191,22 @@ extension SQLStore {
         )
         purchase.customParams = grant.customParams
         purchase.offer = grant.offer
-        let params = grant.customParams.isEmpty ? nil : String(decoding: try JSONEncoder.sorted.encode(grant.customParams), as: UTF8.self)
-        let insert: SQL = """
+        return (purchase, try purchaseInsert(purchase, checkoutReference: grant.checkoutReference))
+    }
+
+    /// The statement that inserts `purchase` (an offer claim's effects hold the row, not the grant).
+    static func purchaseInsert(_ purchase: Purchase, checkoutReference: String?) throws -> SQL {
+        let params = purchase.customParams.isEmpty ? nil : String(decoding: try JSONEncoder.sorted.encode(purchase.customParams), as: UTF8.self)
+        return """
             INSERT INTO purchases (id, app_id, customer_id, product_id, store, is_sandbox, purchase_date, original_purchase_date,
                 expires_date, period_type, store_transaction_id, price_amount_micros, price_currency, email, custom_params,
                 checkout_reference, offer_id, offer_code_ref_name, offer_discount_type, offer_period, created_at)
             VALUES (\(purchase.id), \(purchase.appID), \(purchase.customerID), \(purchase.productID), \(purchase.store.rawValue),
                 \(purchase.isSandbox), \(purchase.purchaseDate), \(purchase.originalPurchaseDate), \(purchase.expiresDate),
                 \(purchase.periodType.rawValue), \(purchase.storeTransactionID), \(purchase.price?.amountMicros),
-                \(purchase.price?.currency), \(purchase.email), \(params), \(grant.checkoutReference), \(grant.offer?.offerID),
-                \(grant.offer?.referenceName), \(grant.offer?.discountType.rawValue), \(grant.offer?.period), \(purchase.createdAt))
+                \(purchase.price?.currency), \(purchase.email), \(params), \(checkoutReference), \(purchase.offer?.offerID),
+                \(purchase.offer?.referenceName), \(purchase.offer?.discountType.rawValue), \(purchase.offer?.period), \(purchase.createdAt))
             """
-        return (purchase, insert)
     }
 }
 
