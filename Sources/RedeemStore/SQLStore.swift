@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PostgresEngine
 import RedeemCore
+import Synchronization
 
 /// `RedeemStore` in portable SQL, run by either engine.
 public final class SQLStore: Sendable {
@@ -13,9 +14,15 @@ public final class SQLStore: Sendable {
     /// PostgreSQL connections per process unless configured otherwise.
     public static let defaultPostgresPoolSize = PostgresBackend.defaultPoolSize
 
+    private let lastWrite = Mutex<ContinuousClock.Instant?>(nil)
+
     public init(database: any SQLDatabase) {
         self.database = database
     }
+
+    /// When this process's latest write transaction ended (committed or not). Customer Info's version map trusts what it
+    /// heard only from a ping sent after it, so an instance reads its own writes at once, not within the window.
+    public var lastWriteFinished: ContinuousClock.Instant? { lastWrite.withLock { $0 } }
 
     /// Opens the database a URL names: `sqlite:///abs/path`, `sqlite://relative/path`, a plain path, or `postgres://…`.
     /// `poolSize` caps PostgreSQL connections per process (SQLite has one writer and its own readers); `connectionWait`
@@ -56,7 +63,10 @@ public final class SQLStore: Sendable {
     @discardableResult
     func write<T: Sendable>(audit: AuditEntry? = nil, _ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let start = ContinuousClock.now
-        defer { StoreMetrics.write.finished(since: start) }
+        defer {
+            StoreMetrics.write.finished(since: start)
+            lastWrite.withLock { $0 = .now }
+        }
         return try await database.transaction { connection in
             StoreMetrics.write.started(since: start)
             let result = try await body(connection)
@@ -70,7 +80,10 @@ public final class SQLStore: Sendable {
     @discardableResult
     func single<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let start = ContinuousClock.now
-        defer { StoreMetrics.write.finished(since: start) }
+        defer {
+            StoreMetrics.write.finished(since: start)
+            lastWrite.withLock { $0 = .now }
+        }
         let timed: @Sendable (any SQLConnection) async throws -> T = { connection in
             StoreMetrics.write.started(since: start)
             return try await body(connection)

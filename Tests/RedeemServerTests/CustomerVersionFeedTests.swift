@@ -30,6 +30,7 @@ import Testing
         func watchCustomerVersions(_ sink: @escaping @Sendable (CustomerVersionEvent) -> Void) async -> Bool {
             await store.watchCustomerVersions(sink)
         }
+        var lastWriteFinished: ContinuousClock.Instant? { store.lastWriteFinished }
     }
 
     /// The events the feed applied, to wait on (never a fixed sleep); a wait gives up after 20 s.
@@ -88,6 +89,7 @@ import Testing
             try await heard.wait { $0 == .listening }
             #expect(try await tagReads(entitlements) == ([], 1))  // first sight: no tag yet, nothing cached
             #expect(try await tagReads(entitlements) == ([], 1))  // the tag read fills the cache and teaches the version
+            try await heard.wait(from: heard.count, for: Heard.isCaughtUp)  // the first sight's own write is heard
             #expect(try await tagReads(entitlements) == ([], 0))  // from memory
 
             let mark = heard.count
@@ -103,6 +105,18 @@ import Testing
             try await heard.wait(from: catalogMark) { if case .catalog = $0 { true } else { false } }
             #expect(try await tagReads(entitlements) == (["more", "pro"], 1))
             #expect(try await tagReads(entitlements) == (["more", "pro"], 0))
+
+            // This instance's own write shows in its very next read, whether or not its announcement was heard yet.
+            let carol = try AppUserID(validating: "carol")
+            for _ in 0..<2 { _ = try await service.customerInfo(appID: appID, appUserID: carol) }
+            try await heard.wait(from: heard.count, for: Heard.isCaughtUp)
+            let cached = counting.tagReads.withLockedValue { $0 }
+            _ = try await service.customerInfo(appID: appID, appUserID: carol)
+            #expect(counting.tagReads.withLockedValue { $0 } == cached, "carol's entry is served from memory")
+            _ = try await storeA.grant(
+                PurchaseGrant(appID: appID, appUserID: carol, productID: "extra", purchaseDate: clock.now()), idempotency: nil, now: clock.now())
+            let afterOwnWrite = try await service.customerInfo(appID: appID, appUserID: carol)
+            #expect(String(buffer: afterOwnWrite.subscriber).contains("\"more\""))
 
             // The listener stops: every read asks again, and B's write shows in the very next one.
             feed.cancel()

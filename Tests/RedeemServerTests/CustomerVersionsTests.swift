@@ -32,6 +32,20 @@ import Testing
         #expect(!versions.isCurrent(CustomerInfoTag(customerID: "cus_1", infoVersion: 5, catalogVersion: 3), appID: "app", now: start))
     }
 
+    /// This instance's own write is read at once: what was heard is trusted again only once a ping sent after the write
+    /// ended has come back (its announcement is then heard too).
+    @Test func thisInstancesWriteIsTrustedOnlyAfterAPingSentLater() {
+        let versions = listening()
+        versions.learn(tag, appID: "app", since: versions.readStarts())
+        #expect(versions.isCurrent(tag, appID: "app", now: start + .milliseconds(10), writtenHereAt: start - .milliseconds(1)))
+        let written = start + .milliseconds(5)
+        #expect(!versions.isCurrent(tag, appID: "app", now: start + .milliseconds(10), writtenHereAt: written))
+        versions.apply(.caughtUp(sentAt: written))
+        #expect(!versions.isCurrent(tag, appID: "app", now: start + .milliseconds(10), writtenHereAt: written))
+        versions.apply(.caughtUp(sentAt: written + .milliseconds(1)))
+        #expect(versions.isCurrent(tag, appID: "app", now: start + .milliseconds(10), writtenHereAt: written))
+    }
+
     /// An announcement heard while a read was on its way is newer than what the read found: the read cannot lower it.
     @Test func aSlowReadNeverLowersAVersionAnnounced() {
         let versions = listening()

@@ -19,7 +19,7 @@ struct CustomerInfoService: Sendable {
     func customerInfo(appID: String, appUserID: AppUserID, withAttributes: Bool = false) async throws -> CustomerInfoResponse {
         let now = clock.now()
         let key = CustomerInfoCache.Key(appID: appID, appUserID: appUserID.rawValue, withAttributes: withAttributes)
-        if let entry = cache.entry(key, now: now), versions.isCurrent(entry.tag, appID: appID) {
+        if let entry = cache.entry(key, now: now), versions.isCurrent(entry.tag, appID: appID, writtenHereAt: store.lastWriteFinished) {
             return CustomerInfoResponse(requestDate: now, subscriber: entry.subscriber)
         }
         let generation = versions.readStarts()

@@ -79,10 +79,15 @@ final class CustomerVersions: Sendable {
     }
 
     /// Whether `tag` (what a cached entry was built on) is still the latest the database announced, as of `now`.
-    func isCurrent(_ tag: CustomerInfoTag, appID: String, now: ContinuousClock.Instant = .now) -> Bool {
+    /// `writtenHereAt`: when this instance's latest write ended; until a ping sent after it has come back, its
+    /// announcement may still be on its way, and this instance must read its own writes at once.
+    func isCurrent(
+        _ tag: CustomerInfoTag, appID: String, now: ContinuousClock.Instant = .now, writtenHereAt: ContinuousClock.Instant? = nil
+    ) -> Bool {
         guard let customerID = tag.customerID else { return false }
         return state.withLockedValue { state in
             guard state.listening, let caughtUpAt = state.caughtUpAt, now - caughtUpAt <= window else { return false }
+            if let writtenHereAt, caughtUpAt <= writtenHereAt { return false }
             return state.customers[customerID] == tag.infoVersion && state.catalogs[appID] == tag.catalogVersion
         }
     }
