@@ -153,8 +153,8 @@ extension SQLStore {
         let claimedBefore =
             try await connection.first(
                 """
-                SELECT id FROM offer_redemptions WHERE offer_id = \(found.offer.id)
-                    AND (customer_id = \(customerID) OR (email IS NOT NULL AND email = \(address)))
+                SELECT 1 AS claimed WHERE EXISTS (SELECT 1 FROM offer_redemptions WHERE offer_id = \(found.offer.id) AND customer_id = \(customerID))
+                    OR EXISTS (SELECT 1 FROM offer_redemptions WHERE offer_id = \(found.offer.id) AND email = \(address))
                 """) != nil
         var purchases: [Purchase] = []
         if let customerID {
