@@ -117,30 +117,9 @@ extension SQLStore {
         }
         if !appExists { try await requireApp(appID, on: connection) }
         let id = Identifier.make(prefix: "cus")
-        let insertCustomer: SQL = """
-            INSERT INTO customers (id, app_id, original_app_user_id, first_seen, last_seen)
-            VALUES (\(id), \(appID), \(appUserID.rawValue), \(now), \(now))
-            """
-        let claimed: [SQLRow]
-        if connection.engine == .postgres {
-            // One round trip for both rows.
-            claimed = try await connection.query(
-                """
-                WITH created AS (\(sql: insertCustomer) RETURNING id)
-                INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at)
-                SELECT \(appID), \(appUserID.rawValue), id, \(now) FROM created
-                ON CONFLICT (app_id, app_user_id) DO NOTHING RETURNING customer_id
-                """)
-        } else {
-            try await connection.query(insertCustomer)
-            claimed = try await connection.query(
-                """
-                INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at)
-                VALUES (\(appID), \(appUserID.rawValue), \(id), \(now))
-                ON CONFLICT (app_id, app_user_id) DO NOTHING RETURNING customer_id
-                """)
-        }
-        guard claimed.isEmpty else {
+        if try await insertCustomer(
+            id: id, appID: appID, appUserID: appUserID.rawValue, firstSeen: now, lastSeen: now, aliasedAt: now, on: connection)
+        {
             return Customer(id: id, appID: appID, originalAppUserID: appUserID.rawValue, aliases: [appUserID.rawValue], firstSeen: now, lastSeen: now)
         }
         // A concurrent transaction created this user first: use theirs.
@@ -149,6 +128,26 @@ extension SQLStore {
             throw StoreError.conflict("customer '\(appUserID)' changed concurrently")
         }
         return existing
+    }
+
+    /// Inserts customer `id` with `appUserID` as its first alias (one round trip on PostgreSQL). False when another
+    /// transaction holds the alias: the customer row is then inserted but not aliased, for the caller to delete or roll back.
+    static func insertCustomer(
+        id: String, appID: String, appUserID: String, firstSeen: Date, lastSeen: Date, aliasedAt: Date, on connection: any SQLConnection
+    ) async throws -> Bool {
+        let customer: SQL = """
+            INSERT INTO customers (id, app_id, original_app_user_id, first_seen, last_seen)
+            VALUES (\(id), \(appID), \(appUserID), \(firstSeen), \(lastSeen))
+            """
+        let alias: SQL = """
+            INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at) VALUES (\(appID), \(appUserID), \(id), \(aliasedAt))
+            ON CONFLICT (app_id, app_user_id) DO NOTHING RETURNING customer_id
+            """
+        if connection.engine == .postgres {
+            return try await !connection.query("WITH created AS (\(sql: customer) RETURNING id) \(sql: alias)").isEmpty
+        }
+        try await connection.query(customer)
+        return try await !connection.query(alias).isEmpty
     }
 
     static func aliases(customerID: String, on connection: any SQLConnection) async throws -> [String] {

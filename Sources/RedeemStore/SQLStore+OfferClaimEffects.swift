@@ -42,21 +42,10 @@ extension SQLStore {
         let (appID, user, now) = (effects.appID, effects.appUserID.rawValue, effects.now)
         switch effects.claimant {
         case .create(let id):
-            let customer: SQL = """
-                INSERT INTO customers (id, app_id, original_app_user_id, first_seen, last_seen) VALUES (\(id), \(appID), \(user), \(now), \(now))
-                """
-            let alias: SQL = """
-                INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at) VALUES (\(appID), \(user), \(id), \(now))
-                ON CONFLICT (app_id, app_user_id) DO NOTHING RETURNING customer_id
-                """
-            let aliased: [SQLRow]
-            if connection.engine == .postgres {
-                aliased = try await connection.query("WITH created AS (\(sql: customer) RETURNING id) \(sql: alias)")
-            } else {
-                try await connection.query(customer)
-                aliased = try await connection.query(alias)
+            guard try await insertCustomer(id: id, appID: appID, appUserID: user, firstSeen: now, lastSeen: now, aliasedAt: now, on: connection)
+            else {
+                throw StoreError.conflict("customer '\(user)' was created meanwhile")
             }
-            if aliased.isEmpty { throw StoreError.conflict("customer '\(user)' was created meanwhile") }
         case .touch(let id):
             try await connection.query("UPDATE customers SET last_seen = \(now) WHERE id = \(id) AND last_seen < \(now)")
         }

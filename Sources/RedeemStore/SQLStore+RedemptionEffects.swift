@@ -53,27 +53,23 @@ extension SQLStore {
         {
             throw StoreError.conflict("redemption token changed concurrently")
         }
-        let aliasTo: String?
+        // A claimant created meanwhile: the facts changed, and the caller decides again.
+        let created: Bool
         switch effects.claimantCustomer {
         case .create(let id):
-            try await connection.query(
+            created = try await insertCustomer(
+                id: id, appID: appID, appUserID: claimant, firstSeen: effects.firstSeen, lastSeen: effects.lastSeen, aliasedAt: now,
+                on: connection)
+        case .joinOwner:
+            created = try await !connection.query(
                 """
-                INSERT INTO customers (id, app_id, original_app_user_id, first_seen, last_seen)
-                VALUES (\(id), \(appID), \(claimant), \(effects.firstSeen), \(effects.lastSeen))
-                """)
-            aliasTo = id
-        case .joinOwner: aliasTo = effects.ownerID
-        case .existing: aliasTo = nil
-        }
-        if let aliasTo {
-            // A claimant created meanwhile: the facts changed, and the caller decides again.
-            let added = try await connection.query(
-                """
-                INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at) VALUES (\(appID), \(claimant), \(aliasTo), \(now))
+                INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at) VALUES (\(appID), \(claimant), \(effects.ownerID), \(now))
                 ON CONFLICT (app_id, app_user_id) DO NOTHING RETURNING customer_id
-                """)
-            guard !added.isEmpty else { throw StoreError.conflict("customer '\(claimant)' created concurrently") }
+                """
+            ).isEmpty
+        case .existing: created = true
         }
+        guard created else { throw StoreError.conflict("customer '\(claimant)' created concurrently") }
         switch effects.ownership {
         case .unchanged: break
         case .transfer:
