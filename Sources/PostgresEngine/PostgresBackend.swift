@@ -28,19 +28,16 @@ public final class PostgresBackend: SQLDatabase {
         url: URL, listenURL: URL? = nil, maxConnections: Int = defaultPoolSize, connectionWait: Duration = .seconds(10), logger: Logger
     ) throws {
         listener = try PostgresListener(url: listenURL ?? url, logger: logger)
-        guard let host = url.host, !host.isEmpty else { throw StoreError.badURL("missing host") }
+        let address = try PostgresAddress(url)
         let options = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         switch options.last(where: { $0.name == "prepared_statements" })?.value {
         case nil, "on": statements = PostgresStatements()
         case "off": statements = PostgresStatements(limit: 0)
         case let other?: throw StoreError.badURL("prepared_statements must be on or off, not '\(other)'")
         }
-        let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
         var configuration = PostgresClient.Configuration(
-            host: host, port: url.port ?? 5432, username: url.user ?? "postgres",
-            password: url.password?.removingPercentEncoding, database: database.isEmpty ? nil : database,
-            tls: .disable
-        )
+            host: address.host, port: address.port, username: address.username, password: address.password, database: address.database,
+            tls: .disable)
         configuration.options.maximumConnections = maxConnections
         configuration.options.minimumConnections = 0
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)

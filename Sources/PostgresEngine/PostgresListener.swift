@@ -15,12 +15,11 @@ final class PostgresListener: SQLNotificationSource {
     let pingInterval: Duration
 
     init(url: URL, pingInterval: Duration = .milliseconds(25), logger: Logger) throws {
-        guard let host = url.host, !host.isEmpty else { throw StoreError.badURL("listen URL: missing host") }
-        let database = url.path.hasPrefix("/") ? String(url.path.dropFirst()) : url.path
-        port = url.port ?? 5432
+        let address = try PostgresAddress(url)
+        port = address.port
         var configuration = PostgresConnection.Configuration(
-            host: host, port: port, username: url.user ?? "postgres", password: url.password?.removingPercentEncoding,
-            database: database.isEmpty ? nil : database, tls: .disable)
+            host: address.host, port: address.port, username: address.username, password: address.password, database: address.database,
+            tls: .disable)
         // Named, so operators (and tests counting the pool's connections) can tell it from the pool's in pg_stat_activity.
         configuration.options.additionalStartupParameters = [("application_name", "redeem listener")]
         self.configuration = configuration
