@@ -67,6 +67,8 @@ import Testing
             let counting = CountingStore(storeA)
             let versions = CustomerVersions()
             let heard = Heard()
+            // While held, what the listener hears is recorded but not applied: as if the announcement were still on its way.
+            let held = NIOLockedValueBox(false)
             let service = CustomerInfoService(store: counting, cache: CustomerInfoCache(), versions: versions, clock: clock, managementURL: { $0 })
             let bob = try AppUserID(validating: "bob")
             func entitlements() async throws -> [String] {
@@ -82,7 +84,7 @@ import Testing
 
             let feed = Task {
                 await counting.watchCustomerVersions { event in
-                    versions.apply(event)
+                    if !held.withLockedValue({ $0 }) { versions.apply(event) }
                     heard.record(event)
                 }
             }
@@ -113,10 +115,13 @@ import Testing
             let cached = counting.tagReads.withLockedValue { $0 }
             _ = try await service.customerInfo(appID: appID, appUserID: carol)
             #expect(counting.tagReads.withLockedValue { $0 } == cached, "carol's entry is served from memory")
+            held.withLockedValue { $0 = true }  // the grant's announcement and later pings are not applied yet
             _ = try await storeA.grant(
                 PurchaseGrant(appID: appID, appUserID: carol, productID: "extra", purchaseDate: clock.now()), idempotency: nil, now: clock.now())
             let afterOwnWrite = try await service.customerInfo(appID: appID, appUserID: carol)
             #expect(String(buffer: afterOwnWrite.subscriber).contains("\"more\""))
+            held.withLockedValue { $0 = false }
+            try await heard.wait(from: heard.count, for: Heard.isCaughtUp)
 
             // The listener stops: every read asks again, and B's write shows in the very next one.
             feed.cancel()
