@@ -2,7 +2,9 @@
 """Offer codes: (1) generating, storing and exporting 1,000,000 one-time codes with `redeem codes generate`;
 (2) custom-code redemptions (each request a new app user, so each is a real redemption with its purchase, quota count,
 one-per-customer record and CustomerInfo answer) against the redemption benchmark's single-UPDATE baseline, in the same
-run, with wrk on loopback. SQLite, and PostgreSQL when REDEEM_BENCH_POSTGRES_URL is set."""
+run, with wrk on loopback. SQLite, and PostgreSQL when REDEEM_BENCH_POSTGRES_URL is set; REDEEM_BENCH_BACKENDS=sqlite or
+postgres generates on one. REDEEM_BENCH_BEFORE=<another redeem binary> alternates its generation runs with this binary's
+(run by run, so the same load falls on both) and prints both medians."""
 import contextlib, json, os, re, statistics, subprocess, sys, tempfile, time, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -22,9 +24,11 @@ def setup(env):
 
 
 RUNS = int(os.environ.get("REDEEM_BENCH_RUNS", "5"))
+BEFORE = os.environ.get("REDEEM_BENCH_BEFORE")
+BACKENDS = os.environ.get("REDEEM_BENCH_BACKENDS", "sqlite,postgres").split(",")
 
 
-def generate_once(database_url):
+def generate_once(database_url, binary=BIN):
     """One `codes generate` of CODES codes into a fresh database: (seconds it reports, whole command's seconds, peak RSS
     in MB from /usr/bin/time -v)."""
     env = {"REDEEM_DATABASE_URL": database_url}
@@ -32,7 +36,7 @@ def generate_once(database_url):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "codes.csv")
         started = time.time()
-        run = subprocess.run(["/usr/bin/time", "-v", BIN, "codes", "generate", "--offer", offer["id"], "--count", str(CODES),
+        run = subprocess.run(["/usr/bin/time", "-v", binary, "codes", "generate", "--offer", offer["id"], "--count", str(CODES),
                               "--out", out, "--quiet", "--public-url", "https://redeem.example.com"],
                              capture_output=True, text=True, env={**os.environ, **env}, check=True)
         total = time.time() - started
@@ -45,15 +49,20 @@ def generate_once(database_url):
 
 
 def generation(label, make_database):
-    """RUNS runs, each into a fresh database; prints each and the medians."""
-    runs = []
+    """RUNS runs, each into a fresh database (with REDEEM_BENCH_BEFORE, a run of each binary in turn); prints each run
+    and the medians."""
+    binaries = [(label, BIN)] if not BEFORE else [(f"{label}, before", os.path.abspath(BEFORE)), (f"{label}, after", BIN)]
+    runs = {name: [] for name, _ in binaries}
     for _ in range(RUNS):
-        with make_database() as url:
-            runs.append(generate_once(url))
-    for inner, total, rss in runs:
-        print(f"  ({label} run: {inner:.1f} s reported, {total:.2f} s whole command, {rss:.0f} MB peak RSS)")
-    median = [statistics.median(column) for column in zip(*runs)]
-    print(f"| {label} | {CODES:,} | {median[0]:.1f} s | {median[1]:.2f} s | {median[2]:.0f} MB |")
+        for name, binary in binaries:
+            with make_database() as url:
+                runs[name].append(generate_once(url, binary))
+    for name, _ in binaries:
+        for inner, total, rss in runs[name]:
+            print(f"  ({name} run: {inner:.1f} s reported, {total:.2f} s whole command, {rss:.0f} MB peak RSS)")
+    for name, _ in binaries:
+        median = [statistics.median(column) for column in zip(*runs[name])]
+        print(f"| {name} | {CODES:,} | {median[0]:.1f} s | {median[1]:.2f} s | {median[2]:.0f} MB |")
     sys.stdout.flush()
 
 
@@ -94,8 +103,9 @@ def each_backend(name, body):
 print(f"One-time codes: generated, hashed, written to CSV and stored (one transaction); median of {RUNS} runs\n")
 print("| backend | codes | generate + store + export | whole command | peak RSS |")
 print("|---|---|---|---|---|")
-generation("SQLite", sqlite_database)
-if os.environ.get("REDEEM_BENCH_POSTGRES_URL"):
+if "sqlite" in BACKENDS:
+    generation("SQLite", sqlite_database)
+if os.environ.get("REDEEM_BENCH_POSTGRES_URL") and "postgres" in BACKENDS:
     generation("PostgreSQL", lambda: postgres_database(os.environ["REDEEM_BENCH_POSTGRES_URL"], "offer_bench_gen"))
 if os.environ.get("REDEEM_BENCH_ONLY_GENERATION"):
     sys.exit(0)

@@ -3,20 +3,17 @@ import PostgresNIO
 import SQLKernel
 
 extension PostgresSession {
-    /// One `COPY table (columns) FROM STDIN` in text format, a line per row, sent 8,192 rows a write.
-    func copy(into table: String, columns: [String], rows: [String]) async throws {
-        var buffer = ByteBufferAllocator().buffer(capacity: min(rows.count, 8192) * ((rows.first?.utf8.count ?? 0) + 1))
+    /// One `COPY table (columns) FROM STDIN` in text format for all the chunks: the server never waits for a new COPY to
+    /// start, and the next chunk is made (by `next`, in a child task) while the current one is sent.
+    func copy(into table: String, columns: [String], chunks next: @escaping @Sendable () async throws -> [UInt8]?) async throws {
         do {
             try await connection.copyFrom(table: table, columns: columns, logger: logger) { writer in
-                for (i, row) in rows.enumerated() {
-                    buffer.writeString(row)
-                    buffer.writeInteger(UInt8(ascii: "\n"))
-                    if (i + 1) % 8192 == 0 {
-                        try await writer.write(buffer)
-                        buffer.clear()
-                    }
+                var current = try await next()
+                while let chunk = current {
+                    async let following = next()
+                    try await writer.write(ByteBuffer(bytes: chunk))
+                    current = try await following
                 }
-                if buffer.readableBytes > 0 { try await writer.write(buffer) }
             }
         } catch {
             throw PostgresErrors.neutral(error)

@@ -68,6 +68,29 @@ public struct OfferCodeChunk: Sendable {
         }
     }
 
+    /// Writes what `appendGrouped` appends at `out`, without an array's checks; returns how many bytes (`length + 3`).
+    @discardableResult
+    public func writeGrouped(_ index: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        bytes.withUnsafeBufferPointer { codes in
+            let code = codes.baseAddress! + index * length
+            var at = out
+            for group in 0..<3 {
+                at.update(from: code + 4 * group, count: 4)
+                at[4] = UInt8(ascii: "-")
+                at += 5
+            }
+            at.update(from: code + 12, count: length - 12)
+            return length + 3
+        }
+    }
+
+    /// Writes code `index` at `out`; returns `length`.
+    @discardableResult
+    public func writeCode(_ index: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        bytes.withUnsafeBufferPointer { (out).update(from: $0.baseAddress! + index * length, count: length) }
+        return length
+    }
+
     public func appendCode(_ index: Int, to out: inout [UInt8]) {
         out.append(contentsOf: bytes[index * length..<(index + 1) * length])
     }
@@ -113,17 +136,55 @@ public struct CodeDigest: Hashable, Comparable, Sendable {
         l.high != r.high ? l.high < r.high : l.low < r.low
     }
 
+    /// `digests` in ascending order, as `sorted()` gives them, several times faster for SHA-256 output: a counting sort
+    /// on the top bits (about one digest per bucket, since digests are uniform) and an insertion pass for the rest.
+    public static func sorted(_ digests: [CodeDigest]) -> [CodeDigest] {
+        let n = digests.count
+        guard n > 1 else { return digests }
+        let bits = min(16, Int.bitWidth - n.leadingZeroBitCount)
+        let shift = UInt64(64 - bits)
+        var starts = [Int](repeating: 0, count: (1 << bits) + 1)
+        for d in digests { starts[Int(d.high >> shift) + 1] += 1 }
+        for b in 1..<starts.count { starts[b] += starts[b - 1] }
+        var out = [CodeDigest](unsafeUninitializedCapacity: n) { buffer, initialized in
+            starts.withUnsafeMutableBufferPointer { starts in
+                for d in digests {
+                    let b = Int(d.high >> shift)
+                    (buffer.baseAddress! + starts[b]).initialize(to: d)
+                    starts[b] += 1
+                }
+            }
+            initialized = n
+        }
+        out.withUnsafeMutableBufferPointer { a in
+            for i in 1..<n where a[i] < a[i - 1] {
+                let d = a[i]
+                var j = i
+                while j > 0 && d < a[j - 1] {
+                    a[j] = a[j - 1]
+                    j -= 1
+                }
+                a[j] = d
+            }
+        }
+        return out
+    }
+
     /// Lowercase hex, 32 characters.
     public var hex: String {
         String(unsafeUninitializedCapacity: 32) { out in
-            let digits: StaticString = "0123456789abcdef"
-            digits.withUTF8Buffer { digits in
-                for i in 0..<16 {
-                    out[i] = digits[Int((high >> UInt64(60 - 4 * i)) & 0xf)]
-                    out[16 + i] = digits[Int((low >> UInt64(60 - 4 * i)) & 0xf)]
-                }
-            }
+            writeHex(to: out.baseAddress!)
             return 32
+        }
+    }
+
+    /// Writes the 32 characters of `hex` at `out`.
+    public func writeHex(to out: UnsafeMutablePointer<UInt8>) {
+        let digits: StaticString = "0123456789abcdef"
+        let d = digits.utf8Start
+        for i in 0..<16 {
+            out[i] = d[Int((high >> UInt64(60 - 4 * i)) & 0xf)]
+            out[16 + i] = d[Int((low >> UInt64(60 - 4 * i)) & 0xf)]
         }
     }
 }

@@ -9,6 +9,22 @@ public protocol CodeHashChunks: Sendable {
     func rewind() async throws
     /// The next chunk, or nil when all were handed over.
     func next() async throws -> [String]?
+    /// The next chunk as bulk-copy rows (`SQLBulkCopying`): each hash followed by `suffix`, which ends its row; and how
+    /// many hashes it holds. Nil when all were handed over; the store commits only after that nil.
+    func nextRows(suffix: [UInt8]) async throws -> (rows: [UInt8], count: Int)?
+}
+
+extension CodeHashChunks {
+    public func nextRows(suffix: [UInt8]) async throws -> (rows: [UInt8], count: Int)? {
+        guard let chunk = try await next() else { return nil }
+        var rows: [UInt8] = []
+        rows.reserveCapacity(chunk.count * (32 + suffix.count))
+        for hash in chunk {
+            rows.append(contentsOf: hash.utf8)
+            rows.append(contentsOf: suffix)
+        }
+        return (rows, chunk.count)
+    }
 }
 
 /// Hashes already in memory, as chunks of `chunkSize`.
@@ -47,7 +63,8 @@ extension SQLStore {
 
     /// Stores a batch and its `batch.count` codes' hashes, read a chunk at a time from `hashes`, in one transaction with
     /// `audit`: all of them or none (a chunk that fails, a duplicate code, or a count that does not match leaves nothing).
-    /// SQLite gets multi-row INSERTs, PostgreSQL a `COPY … FROM STDIN` per chunk. `progress` gets the number stored so far.
+    /// SQLite gets multi-row INSERTs, PostgreSQL one `COPY … FROM STDIN` for the batch. `progress` gets the number stored
+    /// (on PostgreSQL, handed to the COPY) so far.
     public func createCodeBatch(
         _ batch: OfferCodeBatch, hashes: some CodeHashChunks, audit: AuditEntry? = nil, progress: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
@@ -67,29 +84,38 @@ extension SQLStore {
                     RETURNING ref
                     """)?.int("ref")
             else { throw StoreError.notFound("the new batch's number") }
-            // COPY's rows: hashes are hex and the batch a number, so nothing in a row needs escaping.
-            let bulk = connection as? any SQLBulkCopying
-            let suffix = bulk == nil ? nil : "\t\(ref)"
-            let read = { @Sendable () async throws -> [String]? in
-                guard let chunk = try await hashes.next() else { return nil }
-                return suffix.map { suffix in chunk.map { $0 + suffix } } ?? chunk
-            }
-            // The next chunk is read (and its rows made) on another thread while this one is inserted: on SQLite the
-            // writer's thread runs every statement without suspending, so a child task left on it would wait.
-            let stored = try await withThrowingTaskGroup(of: [String]?.self) { group in
-                var stored = 0
-                group.addTask(executorPreference: globalConcurrentExecutor, operation: read)
-                while let chunk = try await group.next() ?? nil, stored + chunk.count <= batch.count {
-                    group.addTask(executorPreference: globalConcurrentExecutor, operation: read)
-                    if let bulk {
-                        try await bulk.copy(into: "offer_codes", columns: ["code_hash", "batch_ref"], rows: chunk)
-                    } else {
-                        try await Self.insertCodeHashes(chunk, batchRef: ref, on: connection)
+            let stored: Int
+            if let bulk = connection as? any SQLBulkCopying {
+                // One COPY for the batch. Its rows: hashes are hex and the batch a number, so nothing needs escaping.
+                let suffix = Array("\t\(ref)\n".utf8)
+                let handed = Mutex(0)
+                let count = batch.count
+                try await bulk.copy(into: "offer_codes", columns: ["code_hash", "batch_ref"]) {
+                    guard let (rows, n) = try await hashes.nextRows(suffix: suffix) else { return nil }
+                    let total = handed.withLock { handed in
+                        handed += n
+                        return handed
                     }
-                    stored += chunk.count
-                    progress(stored)
+                    guard total <= count else { throw StoreError.conflict("the batch has \(count) codes but \(total) or more were handed over") }
+                    progress(total)
+                    return rows
                 }
-                return stored
+                stored = handed.withLock { $0 }
+            } else {
+                // The next chunk is read on another thread while this one is inserted: the writer's thread runs every
+                // statement without suspending, so a child task left on it would wait.
+                let read = { @Sendable () async throws -> [String]? in try await hashes.next() }
+                stored = try await withThrowingTaskGroup(of: [String]?.self) { group in
+                    var stored = 0
+                    group.addTask(executorPreference: globalConcurrentExecutor, operation: read)
+                    while let chunk = try await group.next() ?? nil, stored + chunk.count <= batch.count {
+                        group.addTask(executorPreference: globalConcurrentExecutor, operation: read)
+                        try await Self.insertCodeHashes(chunk, batchRef: ref, on: connection)
+                        stored += chunk.count
+                        progress(stored)
+                    }
+                    return stored
+                }
             }
             guard stored == batch.count else {
                 throw StoreError.conflict("the batch has \(batch.count) codes but \(stored) or more were handed over")

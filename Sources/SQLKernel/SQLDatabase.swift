@@ -28,8 +28,10 @@ extension SQLConnection {
 }
 
 /// A connection that can append many rows in the engine's bulk format (`COPY … FROM STDIN` on PostgreSQL). Rows are
-/// text: fields separated by a tab, with no tab, newline or backslash inside a field. A duplicate key fails the copy
-/// (and the transaction) with `StoreError.uniqueViolation`.
+/// text: fields separated by a tab, each row ending with a newline, with no tab, newline or backslash inside a field. A
+/// duplicate key fails the copy (and the transaction) with `StoreError.uniqueViolation`.
 public protocol SQLBulkCopying: SQLConnection {
-    func copy(into table: String, columns: [String], rows: [String]) async throws
+    /// One copy of every chunk of whole rows `next` hands over, until it returns nil; the next chunk is asked for while
+    /// the current one is sent. An error `next` throws ends the copy and is rethrown.
+    func copy(into table: String, columns: [String], chunks next: @escaping @Sendable () async throws -> [UInt8]?) async throws
 }

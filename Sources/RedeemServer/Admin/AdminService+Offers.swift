@@ -126,19 +126,28 @@ extension AdminService {
             let runs = try SortedDigestRuns(chunkSize: min(chunkSize, 10_000))
             defer { runs.remove() }
             try output.start(batch)
-            // The next chunk is drawn, hashed and sorted while this one is written: two cores.
+            // The next two chunks are drawn, hashed and sorted while this one is written: two cores kept busy.
             let draw = { @Sendable (size: Int) -> (OfferCodeChunk, [CodeDigest]) in
                 var rng = BufferedSystemRandom()
                 let chunk = OfferCodeChunk(count: size, length: length, using: &rng)
-                return (chunk, chunk.digests().sorted())
+                return (chunk, CodeDigest.sorted(chunk.digests()))
             }
-            var next = Task { draw(min(chunkSize, count)) }
-            defer { next.cancel() }
+            var drawing: [Task<(OfferCodeChunk, [CodeDigest]), Never>] = []
+            var asked = 0
+            func drawNext() {
+                guard asked < count else { return }
+                let size = min(chunkSize, count - asked)
+                asked += size
+                drawing.append(Task { draw(size) })
+            }
+            defer { for task in drawing { task.cancel() } }
+            drawNext()
+            drawNext()
             var done = 0
-            while done < count {
-                let (chunk, digests) = await next.value
+            while !drawing.isEmpty {
+                let (chunk, digests) = await drawing.removeFirst().value
+                drawNext()
                 done += chunk.count
-                if done < count { next = Task { [done] in draw(min(chunkSize, count - done)) } }
                 try output.write(chunk)
                 try runs.append(sorted: digests)
                 progress("generated", done)

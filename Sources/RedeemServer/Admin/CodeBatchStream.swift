@@ -37,19 +37,25 @@ public final class CodeCSVFile: CodeBatchOutput {
     }
 
     public func write(_ chunk: OfferCodeChunk) throws {
-        // In pieces of 8,192 lines (about 1 MB with URLs), one buffer reused.
-        var out: [UInt8] = []
-        out.reserveCapacity(8192 * (chunk.length + 5 + (base.map { $0.count + chunk.length + 1 } ?? 0)))
+        // In pieces of 8,192 lines (about 1 MB with URLs), each line written in place.
+        let line = chunk.length + 4 + (base.map { $0.count + chunk.length + 1 } ?? 0)
         for start in stride(from: 0, to: chunk.count, by: 8192) {
-            out.removeAll(keepingCapacity: true)
-            for i in start..<min(chunk.count, start + 8192) {
-                chunk.appendGrouped(i, to: &out)
-                if let base {
-                    out.append(UInt8(ascii: ","))
-                    out.append(contentsOf: base)
-                    chunk.appendCode(i, to: &out)
+            let end = min(chunk.count, start + 8192)
+            let out = [UInt8](unsafeUninitializedCapacity: (end - start) * line) { out, initialized in
+                var at = out.baseAddress!
+                for i in start..<end {
+                    at += chunk.writeGrouped(i, to: at)
+                    if let base {
+                        at.pointee = UInt8(ascii: ",")
+                        at += 1
+                        base.withUnsafeBufferPointer { at.update(from: $0.baseAddress!, count: $0.count) }
+                        at += base.count
+                        at += chunk.writeCode(i, to: at)
+                    }
+                    at.pointee = UInt8(ascii: "\n")
+                    at += 1
                 }
-                out.append(UInt8(ascii: "\n"))
+                initialized = at - out.baseAddress!
             }
             try handle?.write(contentsOf: out)
         }
@@ -130,10 +136,36 @@ final class SortedDigestRuns: CodeHashChunks {
     }
 
     func next() throws -> [String]? {
+        var out: [String] = []
+        out.reserveCapacity(chunkSize)
+        try merge { out.append($0.hex) }
+        return out.isEmpty ? nil : out
+    }
+
+    /// The rows written straight from the digests, without a `String` per hash.
+    func nextRows(suffix: [UInt8]) throws -> (rows: [UInt8], count: Int)? {
+        let row = 32 + suffix.count
+        var count = 0
+        let rows = try [UInt8](unsafeUninitializedCapacity: chunkSize * row) { out, initialized in
+            try suffix.withUnsafeBufferPointer { suffix in
+                count = try merge { digest in
+                    let at = out.baseAddress! + count * row
+                    digest.writeHex(to: at)
+                    (at + 32).update(from: suffix.baseAddress!, count: suffix.count)
+                    count += 1
+                }
+            }
+            initialized = count * row
+        }
+        return count == 0 ? nil : (rows, count)
+    }
+
+    /// Hands up to `chunkSize` digests, the smallest left first, to `emit`; returns how many.
+    @discardableResult
+    private func merge(_ emit: (CodeDigest) -> Void) throws -> Int {
         try state.withLock { state in
-            var out: [String] = []
-            out.reserveCapacity(chunkSize)
-            while out.count < chunkSize {
+            var emitted = 0
+            while emitted < chunkSize {
                 var best = -1
                 for r in state.cursors.indices {
                     if state.cursors[r].index == state.cursors[r].buffer.count {
@@ -145,10 +177,11 @@ final class SortedDigestRuns: CodeHashChunks {
                     }
                 }
                 guard best >= 0 else { break }
-                out.append(state.cursors[best].buffer[state.cursors[best].index].hex)
+                emit(state.cursors[best].buffer[state.cursors[best].index])
                 state.cursors[best].index += 1
+                emitted += 1
             }
-            return out.isEmpty ? nil : out
+            return emitted
         }
     }
 
