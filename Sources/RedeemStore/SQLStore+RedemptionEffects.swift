@@ -201,7 +201,7 @@ extension SQLStore {
                         \(sql: mergeHeld)
                         AND COALESCE(\(sql: liveEndpointsSignature(appID: "\(appID)")), '') = \(effects.endpointIDs.joined(separator: ",")),
                     'the purchase, its customers or the webhook endpoints changed') AS ok)
-            \(sql: oneStatementAnswer(claimantID: survivor, added: "moved"))
+            \(sql: oneStatementAnswer(claimantID: survivor, added: "moved", claimantIsNew: effects.claimantCustomer == .create(customerID: survivor)))
             """
     }
 

@@ -15,6 +15,8 @@ public final class SQLStore: Sendable {
     public static let defaultPostgresPoolSize = PostgresBackend.defaultPoolSize
 
     private let lastWrite = Mutex<ContinuousClock.Instant?>(nil)
+    /// Apps seen without live webhook endpoints, for the one-statement redemption's facts read.
+    let endpointsSeen = LiveEndpointsSeen()
 
     public init(database: any SQLDatabase) {
         self.database = database

@@ -383,4 +383,29 @@ struct RedemptionFastPathCases {
             #expect(try queued.map { try $0.string("event_type") } == ["REDEMPTION", "TRANSFER"])
         }
     }
+
+    /// An app seen without live endpoints is read without what events need; an endpoint added since is seen by that
+    /// read, which runs again with it, so the redemption still queues its events.
+    @Test func anEndpointAddedAfterAnAppWasSeenWithoutAnyGetsItsEvents() async throws {
+        try await Self.withStore { store, app in
+            let (_, first) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"))
+            let (_, second) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bill"))
+            #expect(try await store.fastRedemption(appID: app.id, tokenHash: first, claimant: Fixture.user("carol"), now: Fixture.now) != nil)
+            #expect(store.endpointsSeen.hadNone(appID: app.id))
+            try await store.createWebhookEndpoint(
+                WebhookEndpoint(
+                    id: "whe_late", appID: app.id, url: "https://example.com/h", authorization: nil, signingSecret: "s", createdAt: Fixture.now))
+            let described = try #require(
+                try await store.fastRedemption(appID: app.id, tokenHash: second, claimant: Fixture.user("dora"), now: Fixture.now))
+            guard case .redeemed = described.outcome else {
+                Issue.record("got \(described.outcome)")
+                return
+            }
+            let queued = try await store.database.read {
+                try await $0.query("SELECT event_type FROM webhook_deliveries WHERE endpoint_id = 'whe_late' ORDER BY event_type")
+            }
+            #expect(try queued.map { try $0.string("event_type") } == ["REDEMPTION", "TRANSFER"])
+            #expect(!store.endpointsSeen.hadNone(appID: app.id))
+        }
+    }
 }
