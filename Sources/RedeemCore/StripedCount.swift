@@ -6,8 +6,16 @@ public enum StripedCount {
 
     /// How many increments stripe `stripe` may count: the limit shared out so the budgets add up to it exactly.
     public static func budget(limit: Int, stripe: Int) -> Int {
-        guard limit > 0, (0..<stripes).contains(stripe) else { return 0 }
-        return limit / stripes + (stripe < limit % stripes ? 1 : 0)
+        guard (0..<stripes).contains(stripe) else { return 0 }
+        let share = share(limit: limit)
+        return share.each + (stripe < share.oneMoreBelow ? 1 : 0)
+    }
+
+    /// The budgets as two numbers: `each` for every stripe, one more for the stripes below `oneMoreBelow` (so a
+    /// statement can test a stripe's budget without a row per stripe).
+    public static func share(limit: Int) -> (each: Int, oneMoreBelow: Int) {
+        guard limit > 0 else { return (0, 0) }
+        return (limit / stripes, limit % stripes)
     }
 
     /// `total` laid out over the stripes for `limit`, each stripe at most at its budget, the overflow (a limit lowered

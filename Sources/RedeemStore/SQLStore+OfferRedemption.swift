@@ -323,15 +323,17 @@ extension SQLStore {
     /// on a stripe; the transactional path, which waits, decides then. PostgreSQL only. `owner` names the table's own
     /// columns, unqualified.
     static func unheldStripeIncrement(_ table: String, owner: SQL, limit: Int, first: Int) -> SQL {
-        var budgets = StripedCount.tryOrder(limit: limit, first: first).enumerated().map { rank, stripe in
-            [stripe, StripedCount.budget(limit: limit, stripe: stripe), rank].map { SQLValue.int(Int64($0)) }
-        }
-        if budgets.isEmpty { budgets = [[.int(-1), .int(0), .int(0)]] }  // no stripe, no room: the limit leaves none
+        // One scan of the stripes, ordered as `tryOrder` orders them (the usable stripes are 0..<k, so turning the
+        // circle from its first one is that order), each tested against its budget as `StripedCount.share` gives it:
+        // no row of parameters per stripe, which cost a join and 96 parameters per claim.
+        let (each, oneMoreBelow) = StripedCount.share(limit: limit)
+        let start = StripedCount.tryOrder(limit: limit, first: first).first ?? 0
         return """
             UPDATE \(unsafeRaw: table) SET used = used + 1
             WHERE \(sql: owner) AND stripe = (
-                SELECT t.stripe FROM \(unsafeRaw: table) t JOIN (\(sql: .values(budgets))) AS b (stripe, budget, rank) ON b.stripe = t.stripe
-                WHERE \(sql: owner) AND t.used < b.budget ORDER BY b.rank LIMIT 1 FOR UPDATE OF t SKIP LOCKED)
+                SELECT stripe FROM \(unsafeRaw: table)
+                WHERE \(sql: owner) AND used < \(each) + CASE WHEN stripe < \(oneMoreBelow) THEN 1 ELSE 0 END
+                ORDER BY (stripe + \(StripedCount.stripes - start)) % \(StripedCount.stripes) LIMIT 1 FOR UPDATE SKIP LOCKED)
             RETURNING used
             """
     }

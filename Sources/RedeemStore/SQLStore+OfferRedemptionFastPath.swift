@@ -58,7 +58,10 @@ extension SQLStore {
                 SELECT c.redeemed_at, b.* FROM offer_codes c JOIN offer_code_batches b ON b.ref = c.batch_ref
                 WHERE c.code_hash = \(hash) AND b.app_id = \(appID)),
             custom AS (
-                SELECT \(sql: customCodeColumns) FROM offer_custom_codes c
+                -- The code's stripes read once, for its count (as `customCodeColumns` sums them) and for Core's choice.
+                SELECT c.*, s.redemption_count, s.code_stripes FROM offer_custom_codes c, LATERAL (
+                    SELECT CAST(COALESCE(SUM(used), 0) AS BIGINT) AS redemption_count, string_agg(stripe || ':' || used, ',') AS code_stripes
+                    FROM offer_custom_code_stripes WHERE code_id = c.id) s
                 WHERE c.app_id = \(appID) AND c.code = \(custom) AND NOT EXISTS (SELECT 1 FROM one_time)),
             offer AS (
                 SELECT * FROM offers WHERE app_id = \(appID)
@@ -84,8 +87,6 @@ extension SQLStore {
                 WHERE p.app_id = \(appID) AND (p.id IN (SELECT product_id FROM owned) OR p.id = (SELECT product_id FROM offer))) x
             UNION ALL SELECT 'stripes', string_agg(stripe || ':' || used, ',') FROM offer_quota_stripes
                 WHERE \(sql: quotaOf(appID: appID, quarter: OfferQuota.quarter(of: request.now))) HAVING COUNT(*) > 0
-            UNION ALL SELECT 'code_stripes', string_agg(stripe || ':' || used, ',') FROM offer_custom_code_stripes
-                WHERE code_id = (SELECT id FROM custom) HAVING COUNT(*) > 0
             UNION ALL SELECT 'facts', json_build_object(
                 -- Two probes, each an index's (offer and customer; offer and address): one OR'd filter scanned every
                 -- claim of the offer, which grew with each redemption.
@@ -116,6 +117,7 @@ extension SQLStore {
             kind = .oneTime(hash: hash, batch: try OfferCodeBatch(row: row), used: row.optionalInt("redeemed_at") != nil)
         } else if let row = parts["custom"]?.first {
             kind = .custom(try CustomOfferCode(row: row))
+            if let text = row.optionalString("code_stripes") { stripes["code_stripes"] = try Self.stripes(text) }
         } else {
             return nil
         }
