@@ -61,12 +61,6 @@ extension SQLStore {
     }
 
     public func customerInfo(appID: String, appUserID: AppUserID, now: Date) async throws -> CustomerInfo {
-        let snapshot = try await sightedSnapshot(appID: appID, appUserID: appUserID, now: now)
-        return CustomerInfo(customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now)
-    }
-
-    /// The customer's snapshot as a request from their app reads it: created if unknown, `last_seen` refreshed when due.
-    func sightedSnapshot(appID: String, appUserID: AppUserID, now: Date) async throws -> Snapshot {
         // The hot path: one statement reads the customer, purchases, products and entitlements.
         var snapshot = try await read { try await Self.snapshot(appID: appID, appUserID: appUserID, on: $0) }
         if snapshot == nil || now.timeIntervalSince(snapshot!.customer.lastSeen) >= lastSeenResolution {
@@ -74,7 +68,7 @@ extension SQLStore {
             snapshot = try await read { try await Self.snapshot(appID: appID, appUserID: appUserID, on: $0) }
         }
         guard let snapshot else { throw StoreError.conflict("customer '\(appUserID)' changed concurrently") }
-        return snapshot
+        return CustomerInfo(customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now)
     }
 
     /// The CustomerInfo as an operator looks at it: read only, so looking is not a sighting (`last_seen` stays).

@@ -75,17 +75,30 @@ extension SQLStore {
     func transactionalRedemption(
         appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior?, now: Date, describe: Bool
     ) async throws -> DescribedRedemption {
-        let outcome: RedemptionOutcome
+        let resolution = lastSeenResolution
         do {
-            outcome = try await write { connection -> RedemptionOutcome in
+            let (outcome, snapshot) = try await write { connection -> (RedemptionOutcome, Snapshot?) in
                 let (outcome, recorded) = try await Self.redeem(
                     appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, on: connection)
                 // The attempt is recorded in the redemption's own transaction: one commit, and never one without the other.
                 if !recorded {
                     try await Self.recordAttempt(appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: outcome, now: now, on: connection)
                 }
-                return outcome
+                guard describe, let purchase = outcome.redeemedPurchase else { return (outcome, nil) }
+                var snapshot = try await Self.describedSnapshot(appID: appID, claimant: claimant, now: now, resolution: resolution, on: connection)
+                if snapshot.products[purchase.productID] == nil,
+                    let product = try await Self.products(appID: appID, ids: [purchase.productID], on: connection).first
+                {
+                    snapshot.products[purchase.productID] = product  // redeemed earlier by the claimant, since moved on
+                }
+                return (outcome, snapshot)
             }
+            guard let snapshot, let purchase = outcome.redeemedPurchase else { return DescribedRedemption(outcome: outcome) }
+            return DescribedRedemption(
+                outcome: outcome,
+                customerInfo: CustomerInfo(customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now),
+                product: snapshot.products[purchase.productID]
+            )
         } catch let refused as Refused {
             // The claim was rolled back with everything else in its transaction; only the attempt is recorded.
             try await write { connection in
@@ -94,19 +107,23 @@ extension SQLStore {
             }
             return DescribedRedemption(outcome: refused.outcome)
         }
-        guard describe, let purchase = outcome.redeemedPurchase else { return DescribedRedemption(outcome: outcome) }
-        // The answer is read once the redemption committed, outside its transaction: on SQLite the writer's one thread
-        // runs everything inside it, and the answer's read and decoding made a redemption's writer time half again the
-        // same writes'.
-        let snapshot = try await sightedSnapshot(appID: appID, appUserID: claimant, now: now)
-        var product = snapshot.products[purchase.productID]
-        if product == nil {  // redeemed earlier by the claimant, since moved on
-            product = try await read { try await Self.products(appID: appID, ids: [purchase.productID], on: $0).first }
+    }
+
+    /// The claimant's snapshot, refreshing `last_seen` first when it is due (as `customerInfo` does). `write`, an
+    /// INSERT that changes nothing the snapshot reads, runs once before it, in the same statement on PostgreSQL.
+    static func describedSnapshot(
+        appID: String, claimant: AppUserID, now: Date, resolution: TimeInterval, writing write: SQL? = nil, on connection: any SQLConnection
+    ) async throws -> Snapshot {
+        if let snapshot = try await snapshot(appID: appID, appUserID: claimant, writing: write, on: connection),
+            now.timeIntervalSince(snapshot.customer.lastSeen) < resolution
+        {
+            return snapshot
         }
-        return DescribedRedemption(
-            outcome: outcome,
-            customerInfo: CustomerInfo(customer: snapshot.customer, purchases: snapshot.purchases, products: snapshot.products, requestDate: now),
-            product: product)
+        _ = try await resolveOrCreate(appID: appID, appUserID: claimant, now: now, on: connection)
+        guard let snapshot = try await snapshot(appID: appID, appUserID: claimant, on: connection) else {
+            throw StoreError.conflict("customer '\(claimant)' changed concurrently")
+        }
+        return snapshot
     }
 
     /// Thrown inside the transaction so that a refused association also undoes the claim.
