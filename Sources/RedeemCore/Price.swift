@@ -62,10 +62,14 @@ public struct Price: Codable, Hashable, Sendable {
     /// Decimals to show: the currency's own; 2 for a code not in ISO 4217 (kept from before codes were checked).
     public var decimals: Int { knownCurrency?.exponent ?? 2 }
 
-    /// `4.99`, `500`, `1.250`: the currency's own number of decimals, rounded half up if the stored amount is finer.
+    /// `4.99`, `500`, `1.250`, `-4.99` (a day of refunds): the currency's own number of decimals, rounded half away
+    /// from zero if the stored amount is finer.
     public var plainAmount: String {
+        guard amountMicros >= 0 else {
+            return "-" + Price(amountMicros: amountMicros == .min ? .max : -amountMicros, currency: currency).plainAmount
+        }
         let step = Self.micros(perUnitOf: decimals)
-        let units = (amountMicros + step / 2) / step
+        let units = amountMicros / step + (amountMicros % step >= (step + 1) / 2 ? 1 : 0)  // no overflow near Int64.max
         guard decimals > 0 else { return String(units) }
         var divisor: Int64 = 1
         for _ in 0..<decimals { divisor *= 10 }

@@ -26,6 +26,11 @@ import Testing
         #expect(try Price(text: "1.25", currency: "KWD").plainAmount == "1.250")
         #expect(try Price(text: "4.9", currency: "USD").plainAmount == "4.90")
         #expect(try Price(text: "1.2345", currency: "CLF").plainAmount == "1.2345")
+        // A day of refunds: negative amounts keep their sign and digits (this once trapped).
+        #expect(Price(amountMicros: -4_990_000, currency: "USD").plainAmount == "-4.99")
+        #expect(Price(amountMicros: -500_000_000, currency: "JPY").plainAmount == "-500")
+        #expect(Price(amountMicros: -50_000, currency: "USD").plainAmount == "-0.05")
+        #expect(Price(amountMicros: .min, currency: "USD").plainAmount.hasPrefix("-9223372036854."))
         #expect(try Price(text: "500", currency: "JPY").amountMicros == 500_000_000)
         #expect(try Price(text: "500", currency: "JPY").amount == 500)
         #expect(try Price(text: "1.25", currency: "KWD").amount == 1.25)

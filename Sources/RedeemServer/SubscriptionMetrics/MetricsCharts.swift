@@ -21,7 +21,7 @@ enum MetricsCharts {
         let plot = Double(height - top - bottom)
         let y = { (value: Int64) in Double(top) + Double(high - value) / Double(span) * plot }
         let step = Double(width - left - right) / Double(max(values.count, 1))
-        let label = { (micros: Int64) in MetricsReport.Money.text(Price(amountMicros: micros, currency: currency)) }
+        let label = { (micros: Int64) in Price(amountMicros: micros, currency: currency).plainAmount }
         var svg = open("Revenue per day in \(currency)")
         // Zero gets its label when it sits apart from both bounds.
         let zero = low < 0 && y(0) - y(high) > 14 && y(low) - y(0) > 14 ? [(y(0), "0")] : []

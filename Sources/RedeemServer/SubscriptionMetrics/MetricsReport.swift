@@ -12,14 +12,8 @@ public struct MetricsReport: Codable, Sendable, Hashable {
 
         init(_ price: Price) {
             currency = price.currency
-            amount = Self.text(price)
+            amount = price.plainAmount
             amountMicros = price.amountMicros
-        }
-
-        /// `4.99`, or `-4.99` for a day of refunds (`Price.plainAmount` takes no negative amount).
-        static func text(_ price: Price) -> String {
-            guard price.amountMicros < 0 else { return price.plainAmount }
-            return "-" + Price(amountMicros: -price.amountMicros, currency: price.currency).plainAmount
         }
 
         static func list(_ amounts: [String: Int64]) -> [Money] {

@@ -40,7 +40,7 @@ struct MetricsSection: Sendable {
         let money = { (amounts: [String: Int64]) in
             amounts.isEmpty
                 ? ["–"]
-                : amounts.sorted { $0.key < $1.key }.map { MetricsReport.Money.text(Price(amountMicros: $0.value, currency: $0.key)) + " " + $0.key }
+                : amounts.sorted { $0.key < $1.key }.map { Price(amountMicros: $0.value, currency: $0.key).plainAmount + " " + $0.key }
         }
         let rate =
             metrics.churnRate.map { String(format: "%.1f%% of %d active at the start", $0 * 100, metrics.activeAtStart) }
