@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmarks: builds a release binary, installs wrk and PostgreSQL if needed, and runs every benchmark
-# on SQLite and PostgreSQL (Customer Info, redemption links against two baselines, offer codes, RevenueCat's other SDK
+# on SQLite and PostgreSQL (Customer Info, redemption links against two baselines and SQLite's writer thread, offer codes, RevenueCat's other SDK
 # routes, the cost of metrics,
 # one and two instances on one PostgreSQL). Figures go to stdout; copy them into docs/benchmarks.md.
 set -euo pipefail
@@ -13,6 +13,7 @@ export REDEEM_BENCH_POSTGRES_URL="${REDEEM_BENCH_POSTGRES_URL:-$(bash scripts/po
 swift build -c release --product redeem
 python3 benchmarks/customer_info.py .build/release/redeem
 python3 benchmarks/redemption.py .build/release/redeem
+python3 benchmarks/sqlite_writer.py .build/release/redeem
 python3 benchmarks/offer_codes.py .build/release/redeem
 python3 benchmarks/revenuecat_sdk.py .build/release/redeem
 python3 benchmarks/metrics_cost.py .build/release/redeem
