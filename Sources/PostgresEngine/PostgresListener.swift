@@ -35,7 +35,13 @@ final class PostgresListener: SQLNotificationSource {
             do {
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
                 do {
-                    try await session(on: connection, channel: channel, sink: sink, connected: { backoff = .milliseconds(100) })
+                    // A query in flight as PostgreSQL went away can wait forever and ignores cancellation (the pool's
+                    // calls have `PostgresCallWatch`); closing the connection ends it, so shutdown is not held up.
+                    try await withTaskCancellationHandler {
+                        try await session(on: connection, channel: channel, sink: sink, connected: { backoff = .milliseconds(100) })
+                    } onCancel: {
+                        connection.close().whenComplete { _ in }
+                    }
                 } catch {
                     try? await connection.close()
                     throw error
