@@ -34,15 +34,13 @@ final class PostgresListener: SQLNotificationSource {
             id += 1
             do {
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+                let connected = Atomic(false)
                 do {
-                    // A query in flight as PostgreSQL went away can wait forever and ignores cancellation (the pool's
-                    // calls have `PostgresCallWatch`); closing the connection ends it, so shutdown is not held up.
-                    try await withTaskCancellationHandler {
-                        try await session(on: connection, channel: channel, sink: sink, connected: { backoff = .milliseconds(100) })
-                    } onCancel: {
-                        connection.close().whenComplete { _ in }
+                    try await untilClosed(connection) {
+                        try await self.session(on: connection, channel: channel, sink: sink, connected: { connected.store(true, ordering: .relaxed) })
                     }
                 } catch {
+                    if connected.load(ordering: .relaxed) { backoff = .milliseconds(100) }
                     try? await connection.close()
                     throw error
                 }
@@ -63,10 +61,30 @@ final class PostgresListener: SQLNotificationSource {
     }
 
     private struct PoolerInTheWay: Error {}
+    private struct ConnectionClosed: Error {}
+
+    /// Runs `body` until it ends or `connection` closes, whichever comes first; cancelled, it closes the connection.
+    /// PostgresNIO 1.33 never answers a query sent just as the server closes the connection (see `PostgresCallWatch`):
+    /// a ping caught so held the session, and with it shutdown, forever after a PostgreSQL restart. Such stuck work is
+    /// abandoned, not awaited.
+    private func untilClosed(_ connection: PostgresConnection, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        let work = Task { try await body() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let pending = Mutex<CheckedContinuation<Void, any Error>?>(continuation)
+                let finish = { @Sendable (result: Result<Void, any Error>) in pending.withLock { $0.take()?.resume(with: result) } }
+                connection.closeFuture.whenComplete { _ in finish(.failure(ConnectionClosed())) }
+                Task { finish(await work.result) }
+            }
+        } onCancel: {
+            work.cancel()
+            connection.close().whenComplete { _ in }
+        }
+    }
 
     private func session(
         on connection: PostgresConnection, channel: String, sink: @escaping @Sendable (SQLNotificationEvent) -> Void,
-        connected: () -> Void
+        connected: @Sendable () -> Void
     ) async throws {
         // A pooler or proxy between us and PostgreSQL answers on another port than the server's own: its LISTEN would
         // hear some other client's session, or nothing.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PostgreSQL restarts under load, three times: no request fails with a 500 or is lost (requests in flight either get
 a 503 with Retry-After or wait for the database and succeed), Redeem serves again each time without being restarted,
-and SIGTERM still stops it. A query sent as the server closes its connection used to wait forever
+its Customer Info listener reconnects, and SIGTERM still stops it. A query sent as the server closes its connection used to wait forever
 (PostgresCallWatch). Runs its own PostgreSQL cluster (scripts/postgres-up.sh with another directory and port), so
 other tests' databases are untouched.
 Usage: postgres_outage.py path/to/redeem. Prints 'N passed, M failed'."""
@@ -92,6 +92,11 @@ def main():
         stop.set()
         for thread in threads:
             thread.join()
+        # Customer Info's listener (its own connection, outside the pool) must come back too: once stuck on a ping sent as
+        # PostgreSQL stopped, it never reconnected, and Customer Info read its tag on every request until a restart.
+        listening = wait_for(lambda: subprocess.run(
+            ["psql", url, "-Atc", "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'redeem listener'"],
+            capture_output=True, text=True).stdout.strip() == "1", timeout=10, interval=0.2)
 
         statuses = sorted({status for status, _ in answers})
         check("the load ran before, during and after the outage", before > 0 and len(during) > 0 and len(answers) > len(during) + before,
@@ -101,6 +106,7 @@ def main():
         check("no request got a 500, a broken connection or no answer: only 200, 201 and 503", set(statuses) <= {200, 201, 503},
               (statuses, failures[:5]))
         check("Redeem serves again each time PostgreSQL is back, without a restart", all(recovered) and server.poll() is None, recovered)
+        check("Customer Info's listener is connected again after the last restart", bool(listening))
     finally:
         if server:
             server.terminate()

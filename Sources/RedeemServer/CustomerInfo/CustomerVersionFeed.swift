@@ -9,11 +9,10 @@ struct CustomerVersionFeed: Service {
     let versions: CustomerVersions
 
     func run() async throws {
-        let watch = Task { [store, versions] in _ = await store.watchCustomerVersions { versions.apply($0) } }
-        try? await gracefulShutdown()
-        // Shutdown does not wait for the listener: after an outage its connection's last call can wait on a server that
-        // is gone (a clean-clone CI run's `postgres_outage.py` hung here on SIGTERM). Cancelled, it ends on its own.
-        watch.cancel()
+        await cancelWhenGracefulShutdown {
+            let watched = await store.watchCustomerVersions { versions.apply($0) }
+            if !watched { try? await gracefulShutdown() }
+        }
         versions.apply(.lost)
     }
 }
