@@ -58,17 +58,8 @@ public struct OfferCodeChunk: Sendable {
 
     public var codes: [String] { (0..<count).map(code) }
 
-    /// Appends code `index` grouped as `OfferCode.grouped` writes it (ABCD-EFGH-JKMN-PQRS; 17 and 18 characters lengthen
-    /// the last group).
-    public func appendGrouped(_ index: Int, to out: inout [UInt8]) {
-        let start = index * length
-        for i in 0..<length {
-            if i == 4 || i == 8 || i == 12 { out.append(UInt8(ascii: "-")) }
-            out.append(bytes[start + i])
-        }
-    }
-
-    /// Writes what `appendGrouped` appends at `out`, without an array's checks; returns how many bytes (`length + 3`).
+    /// Writes code `index` at `out` grouped as `OfferCode.grouped` writes it (ABCD-EFGH-JKMN-PQRS; 17 and 18 characters
+    /// lengthen the last group); returns how many bytes (`length + 3`).
     @discardableResult
     public func writeGrouped(_ index: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         bytes.withUnsafeBufferPointer { codes in
@@ -89,10 +80,6 @@ public struct OfferCodeChunk: Sendable {
     public func writeCode(_ index: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         bytes.withUnsafeBufferPointer { (out).update(from: $0.baseAddress! + index * length, count: length) }
         return length
-    }
-
-    public func appendCode(_ index: Int, to out: inout [UInt8]) {
-        out.append(contentsOf: bytes[index * length..<(index + 1) * length])
     }
 
     /// Each code's stored hash (`CodeDigest`), in the chunk's order.
