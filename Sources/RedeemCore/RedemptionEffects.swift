@@ -36,6 +36,10 @@ public struct RedemptionEffects: Equatable, Sendable {
     public var purchaseID: String
     public var at: Date
     public var claimantCustomer: Claimant
+    /// The claimant's customer is created by this write: it has no sightings to widen and no purchases but those moved.
+    public var createsClaimant: Bool {
+        if case .create = claimantCustomer { true } else { false }
+    }
     public var ownership: Ownership
     /// The customer holding the claimant's ID (and the purchase, unless refused) afterwards, and its sightings. Renderings
     /// only ever widen them (`LEAST`/`GREATEST`), so a sighting written meanwhile is never undone.

@@ -79,8 +79,7 @@ extension SQLStore {
             try await moveEverything(from: source, into: target, on: connection)
             try await connection.query("DELETE FROM customers WHERE id = \(source)")
         }
-        if case .create = effects.claimantCustomer {
-        } else {
+        if !effects.createsClaimant {
             let (least, greatest) = connection.engine == .postgres ? ("LEAST", "GREATEST") : ("MIN", "MAX")
             try await connection.query(
                 """
@@ -201,7 +200,7 @@ extension SQLStore {
                         \(sql: mergeHeld)
                         AND COALESCE(\(sql: liveEndpointsSignature(appID: "\(appID)")), '') = \(effects.endpointIDs.joined(separator: ",")),
                     'the purchase, its customers or the webhook endpoints changed') AS ok)
-            \(sql: oneStatementAnswer(claimantID: survivor, added: "moved", claimantIsNew: effects.claimantCustomer == .create(customerID: survivor)))
+            \(sql: oneStatementAnswer(claimantID: survivor, added: "moved", claimantIsNew: effects.createsClaimant))
             """
     }
 
