@@ -1,5 +1,5 @@
 """What the benchmark scripts share: the binary, wrk runs and their figures, a server on loopback, throwaway databases."""
-import contextlib, os, re, socket, subprocess, sys, time, urllib.request, uuid
+import contextlib, json, os, re, socket, subprocess, sys, time, urllib.request, uuid
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/release/redeem")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -99,3 +99,16 @@ def postgres_database(server_url, prefix):
         yield server_url.rsplit("/", 1)[0] + "/" + name
     finally:
         subprocess.run(["psql", server_url, "-qc", f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"], check=True, capture_output=True)
+
+
+def seed_links(env, tmp, purchases, tokens, keep):
+    """A fresh database with one app, a lifetime product and `purchases` anonymous web purchases holding `tokens`
+    redemption tokens (`keep` of them written out, in round robin over the purchases); returns (app, the kept tokens)."""
+    cli(["migrate"], env)
+    app = json.loads(cli(["apps", "create", "--name", "Bench", "--json"], env))
+    cli(["products", "create", "--app", app["id"], "--id", "lifetime", "--type", "non_consumable", "--entitlement", "pro", "--json"], env)
+    out = os.path.join(tmp, "tokens.txt")
+    cli(["bench", "seed", "--app", app["id"], "--product", "lifetime", "--purchases", str(purchases), "--tokens", str(tokens),
+         "--keep", str(keep), "--out", out], env)
+    with open(out) as f:
+        return app, f.read().split()

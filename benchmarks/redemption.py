@@ -10,10 +10,10 @@ of the cores idle (each request waits on round trips), so by CPU a redemption co
 throughput shows.
 The three routes run in turn, REDEEM_BENCH_ROUNDS rounds (default 3) sharing REDEEM_BENCH_SECONDS, so that the
 machine's drift during a run falls on all three; each round's ratios are printed too."""
-import json, os, sys, tempfile, time
+import os, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import CONNECTIONS, DURATION, GENEROUS_LIMITS, cli, postgres_database, serve, wrk  # noqa: E402
+from common import CONNECTIONS, DURATION, GENEROUS_LIMITS, postgres_database, seed_links, serve, wrk  # noqa: E402
 
 SIZES = [int(os.environ.get("REDEEM_BENCH_SMALL", "10000")), int(os.environ.get("REDEEM_BENCH_LARGE", "10000000"))]
 SIZES = [size for size in SIZES if size > 0]  # 0 skips a size
@@ -28,18 +28,11 @@ ROUTES = {"baseline": "/v1/benchmark/baseline", "same": "/v1/benchmark/same-writ
 def run(label, database_url, size):
     env = {"REDEEM_DATABASE_URL": database_url}
     purchases = min(size, 10000)
-    cli(["migrate"], env)
-    app = json.loads(cli(["apps", "create", "--name", "Bench", "--json"], env))
-    cli(["products", "create", "--app", app["id"], "--id", "lifetime", "--type", "non_consumable", "--entitlement", "pro", "--json"], env)
     with tempfile.TemporaryDirectory() as tmp:
-        tokens = os.path.join(tmp, "tokens.txt")
         started = time.time()
         # `size` tokens stay stored besides the fresh ones the run uses.
-        cli(["bench", "seed", "--app", app["id"], "--product", "lifetime", "--purchases", str(purchases),
-             "--tokens", str(size + KEEP), "--keep", str(KEEP), "--out", tokens], env)
+        app, lines = seed_links(env, tmp, purchases, size + KEEP, KEEP)
         seeded = time.time() - started
-        with open(tokens) as f:
-            lines = f.read().split()
         # The first `purchases` tokens name each purchase once (they go round robin), for the warm-up; as many again
         # prime each route; the rest are split between the routes and their rounds. So every request that consumes a
         # token has one no other request used.

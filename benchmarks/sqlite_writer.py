@@ -4,10 +4,10 @@ baseline), in alternating 3 s segments (REDEEM_BENCH_ROUNDS, default 4), from th
 /proc. SQLite runs one write transaction at a time on that thread, so under load it bounds both routes' throughput:
 the ratio of its time per request is the throughput ratio a quiet machine tends to. Also prints the checkpoint
 thread's time and the throughput ratio of the same segments."""
-import json, os, sys, tempfile
+import os, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import GENEROUS_LIMITS, SERVERS, cli, serve, wrk  # noqa: E402
+from common import GENEROUS_LIMITS, SERVERS, seed_links, serve, wrk  # noqa: E402
 
 ROUNDS = int(os.environ.get("REDEEM_BENCH_ROUNDS", "4"))
 ROUTES = {"same": "/v1/benchmark/same-writes", "redeem": "/v1/subscribers/redeem_purchase"}
@@ -28,13 +28,7 @@ def thread_ticks(pid, name):
 
 with tempfile.TemporaryDirectory() as tmp:
     env = {"REDEEM_DATABASE_URL": f"sqlite://{tmp}/bench.sqlite"}
-    cli(["migrate"], env)
-    app = json.loads(cli(["apps", "create", "--name", "Bench", "--json"], env))
-    cli(["products", "create", "--app", app["id"], "--id", "lifetime", "--type", "non_consumable", "--entitlement", "pro", "--json"], env)
-    tokens = os.path.join(tmp, "tokens.txt")
-    cli(["bench", "seed", "--app", app["id"], "--product", "lifetime", "--purchases", "10000", "--tokens", "330000", "--keep", "330000",
-         "--out", tokens], env)
-    lines = open(tokens).read().split()
+    app, lines = seed_links(env, tmp, 10000, 330000, 330000)
 
     def write(name, chosen):
         path = os.path.join(tmp, name)
