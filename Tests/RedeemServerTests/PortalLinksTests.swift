@@ -13,3 +13,18 @@ import Testing
         }
     }
 }
+
+@Suite struct PercentEncodingTests {
+    /// Only RFC 3986's unreserved characters stay; every other byte of the UTF-8 is `%XX`, as Foundation encodes it.
+    @Test(arguments: ["app_1", "", "a b", "a+b&c=d?e/f#g%h", "é", "日本", "🙂 x", "~-._", "A\u{0}Z", "\"<>'\\"])
+    func encodesWhatFoundationEncodes(_ text: String) {
+        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        #expect(PercentEncoding.component(text) == text.addingPercentEncoding(withAllowedCharacters: unreserved))
+        #expect(PercentEncoding.component(text).removingPercentEncoding == text)
+    }
+
+    @Test func keepsUnreservedTextAsItIs() {
+        #expect(PercentEncoding.component("Az09-._~") == "Az09-._~")
+        #expect(PercentEncoding.component("a/b") == "a%2Fb")
+    }
+}
