@@ -61,6 +61,18 @@ public struct RedemptionEffects: Equatable, Sendable {
     /// Whether anything but the attempt is written.
     public var claims: Bool { decision != .refuse }
 
+    /// Whether the claimant's customer holds the redeemed purchase and no other afterwards: this write creates it, and
+    /// the only purchase moved to it is this one (a transfer, or a merge of an owner with no other purchase). Its
+    /// answer is then known from the facts, with nothing read back.
+    public func claimantHoldsOnlyThePurchase(ownerPurchaseCount: Int) -> Bool {
+        guard createsClaimant, claims else { return false }
+        switch ownership {
+        case .transfer: return true
+        case .merge(let source, _): return source == ownerID && ownerPurchaseCount == 1
+        case .unchanged: return false
+        }
+    }
+
     /// Whether the purchase changes customer (and so is among the rows a merge or transfer moves).
     public var movesPurchase: Bool {
         switch ownership {

@@ -78,13 +78,14 @@ extension SQLStore {
         let resolution = lastSeenResolution
         do {
             let (outcome, snapshot) = try await write { connection -> (RedemptionOutcome, Snapshot?) in
-                let (outcome, recorded) = try await Self.redeem(
-                    appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, on: connection)
+                let (outcome, recorded, known) = try await Self.redeem(
+                    appID: appID, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, describe: describe, on: connection)
                 // The attempt is recorded in the redemption's own transaction: one commit, and never one without the other.
                 if !recorded {
                     try await Self.recordAttempt(appID: appID, tokenHash: tokenHash, claimant: claimant, outcome: outcome, now: now, on: connection)
                 }
                 guard describe, let purchase = outcome.redeemedPurchase else { return (outcome, nil) }
+                if let known { return (outcome, known) }
                 var snapshot = try await Self.describedSnapshot(appID: appID, claimant: claimant, now: now, resolution: resolution, on: connection)
                 if snapshot.products[purchase.productID] == nil,
                     let product = try await Self.products(appID: appID, ids: [purchase.productID], on: connection).first
@@ -143,10 +144,12 @@ extension SQLStore {
     }
 
     /// `behavior` nil: the app's, read only if the association needs it. `recorded`: the attempt was written with the
-    /// effects (otherwise the caller records it).
+    /// effects (otherwise the caller records it). `answer`, when `describe`: the claimant's snapshot where the facts
+    /// already say it (`claimantHoldsOnlyThePurchase`); nil leaves it to be read.
     static func redeem(
-        appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior?, now: Date, on connection: any SQLConnection
-    ) async throws -> (outcome: RedemptionOutcome, recorded: Bool) {
+        appID: String, tokenHash: String, claimant: AppUserID, behavior: RestoreBehavior?, now: Date, describe: Bool = false,
+        on connection: any SQLConnection
+    ) async throws -> (outcome: RedemptionOutcome, recorded: Bool, answer: Snapshot?) {
         // The claim: on PostgreSQL the same statement locks the purchase: another link of it may be redeeming at once,
         // and the read below must wait for that to commit and see its association (a merged-away owner, a new one).
         // SQLite runs one write transaction at a time.
@@ -161,19 +164,25 @@ extension SQLStore {
                 """)
             : try await connection.first(claim)
         guard let claimed else {
-            return (try await unclaimable(appID: appID, tokenHash: tokenHash, claimant: claimant, now: now, on: connection), false)
+            return (try await unclaimable(appID: appID, tokenHash: tokenHash, claimant: claimant, now: now, on: connection), false, nil)
         }
         let facts = try await claimedPurchase(appID: appID, id: try claimed.string("purchase_id"), claimant: claimant, on: connection)
         let write = try await decide(facts, tokenHash: tokenHash, claimant: claimant, behavior: behavior, now: now, on: connection)
         try await apply(write, claiming: false, on: connection)
-        if let moved = write.outcome.redeemedPurchase, !write.effects.events.isEmpty,
-            let product = try await products(appID: appID, ids: [moved.productID], on: connection).first
-        {
+        guard let moved = write.outcome.redeemedPurchase else { return (write.outcome, true, nil) }
+        let known = describe && write.effects.claimantHoldsOnlyThePurchase(ownerPurchaseCount: facts.ownerPurchaseCount)
+        guard known || !write.effects.events.isEmpty, let product = try await products(appID: appID, ids: [moved.productID], on: connection).first
+        else { return (write.outcome, true, nil) }
+        if !write.effects.events.isEmpty {
             let owner = try await eventCustomer(id: write.effects.survivorID, on: connection)
             let source = write.effects.ownership == .transfer ? try await eventCustomer(id: write.effects.ownerID, on: connection) : nil
             try await emit(redemptionEvents(write.effects, purchase: moved, owner: owner, source: source, product: product), on: connection, now: now)
         }
-        return (write.outcome, true)
+        guard known else { return (write.outcome, true, nil) }
+        let customer = Customer(
+            id: write.effects.survivorID, appID: appID, originalAppUserID: claimant.rawValue, aliases: [], firstSeen: write.effects.firstSeen,
+            lastSeen: write.effects.lastSeen)
+        return (write.outcome, true, Snapshot(customer: customer, purchases: [moved], products: [product.id: product]))
     }
 
     /// Why a token could not be claimed: unknown, another app's, already consumed, or expired.
@@ -204,6 +213,8 @@ extension SQLStore {
         let restoreBehavior: RestoreBehavior
         let ownerFirstSeen: Date
         let ownerLastSeen: Date
+        /// How many purchases the owner has, this one included.
+        let ownerPurchaseCount: Int
         /// The app's live webhook endpoints, by ID.
         let endpointIDs: [String]
         let claimant: Customer?
@@ -214,6 +225,7 @@ extension SQLStore {
             """
             SELECT p.*, a.restore_behavior AS app_restore_behavior, ca.app_user_id AS owner_app_user_id,
                 oc.first_seen AS owner_first_seen, oc.last_seen AS owner_last_seen,
+                (SELECT COUNT(*) FROM purchases s WHERE s.customer_id = p.customer_id) AS owner_purchase_count,
                 \(sql: connection.engine == .postgres
                     ? liveEndpointsSignature(appID: "p.app_id")
                     : "(SELECT group_concat(id, ',') FROM (SELECT id FROM webhook_endpoints WHERE app_id = p.app_id AND disabled_at IS NULL ORDER BY id))")
@@ -228,7 +240,7 @@ extension SQLStore {
         return ClaimedPurchase(
             purchase: try Purchase(row: row), ownerIDs: rows.compactMap { $0.optionalString("owner_app_user_id") },
             restoreBehavior: try row.enumeration("app_restore_behavior"), ownerFirstSeen: try row.date("owner_first_seen"),
-            ownerLastSeen: try row.date("owner_last_seen"),
+            ownerLastSeen: try row.date("owner_last_seen"), ownerPurchaseCount: Int(try row.int("owner_purchase_count")),
             endpointIDs: row.optionalString("live_endpoints")?.split(separator: ",").map(String.init) ?? [],
             claimant: try claimantCustomer(row, appID: appID)
         )

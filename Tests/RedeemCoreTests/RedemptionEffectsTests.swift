@@ -59,6 +59,20 @@ import Testing
         #expect(lapsed.lapsed && lapsed.claims)
     }
 
+    @Test func aNewClaimantHoldsOnlyThePurchaseWhenNothingElseMovesToIt() {
+        // Transferred to a new claimant: its only purchase, whatever else the owner has.
+        #expect(effects(owner: ["bob"], claimant: carol, known: false).claimantHoldsOnlyThePurchase(ownerPurchaseCount: 3))
+        // Merged into a new claimant: the owner's purchases all move, so only when the owner had this one alone.
+        let merged = effects(owner: [anon.rawValue], claimant: carol, known: false)
+        #expect(merged.claimantHoldsOnlyThePurchase(ownerPurchaseCount: 1))
+        #expect(!merged.claimantHoldsOnlyThePurchase(ownerPurchaseCount: 2))
+        // A claimant that existed, one that joins the owner, and a refusal: read back.
+        #expect(!effects(owner: ["bob"], claimant: carol, known: true).claimantHoldsOnlyThePurchase(ownerPurchaseCount: 1))
+        #expect(!effects(owner: [anon.rawValue], claimant: .anonymous(), known: false).claimantHoldsOnlyThePurchase(ownerPurchaseCount: 1))
+        #expect(
+            !effects(owner: ["bob"], claimant: carol, known: false, behavior: .keepWithOriginal).claimantHoldsOnlyThePurchase(ownerPurchaseCount: 1))
+    }
+
     @Test func mergedAttributesKeepEachKeysLatestWrite() {
         let old = Date(timeIntervalSince1970: 1)
         let new = Date(timeIntervalSince1970: 2)

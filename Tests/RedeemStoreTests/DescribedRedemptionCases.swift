@@ -1,8 +1,9 @@
 import Foundation
 import RedeemBenchSupport
 import RedeemCore
-import RedeemStore
 import Testing
+
+@testable import RedeemStore
 
 /// The redeem route's one-transaction path, and the benchmark's bulk seeding.
 enum DescribedRedemptionCases {
@@ -37,6 +38,33 @@ enum DescribedRedemptionCases {
             #expect(
                 try await store.redemptionAttempts(appID: app.id, purchaseID: purchase.id).map(\.outcome).sorted()
                     == ["belongs_to_other_user", "redeemed", "redeemed"])
+        },
+        StoreCase("a new claimant's answer, built from the facts or read back, is what a fresh read says") { store in
+            let app = try await Fixture.app(store)
+            try await Fixture.catalog(store, appID: app.id)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            // An anonymous buyer with one purchase (its answer comes from the facts), then one with two (read back).
+            for (claimant, products) in [("carol", ["lifetime"]), ("dave", ["lifetime", "monthly"])] {
+                let buyer = AppUserID.anonymous()
+                var hash = ""
+                for product in products {
+                    (_, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: buyer, product: product)
+                }
+                // The transactional path on both engines (PostgreSQL's redeem route takes its one statement first).
+                let described = try await store.transactionalRedemption(
+                    appID: app.id, tokenHash: hash, claimant: Fixture.user(claimant), behavior: nil, now: Fixture.now, describe: true)
+                guard case .redeemed(_, .alias) = described.outcome else {
+                    Issue.record("got \(described.outcome)")
+                    continue
+                }
+                let info = try #require(described.customerInfo)
+                let fresh = try await store.customerInfo(appID: app.id, appUserID: Fixture.user(claimant), now: Fixture.now)
+                #expect(info.subscriber.originalAppUserID == claimant)
+                #expect(try encoder.encode(info.subscriber) == encoder.encode(fresh.subscriber))
+                #expect(described.product?.id == products.last)
+                #expect(info.subscriber.subscriptions.count + info.subscriber.nonSubscriptions.count == products.count)
+            }
         },
         StoreCase("keep_with_original is read inside the redemption and refuses without consuming") { store in
             var app = try await Fixture.app(store)
