@@ -46,6 +46,12 @@ import Testing
             // A forged first address does not change the bucket: the proxy's own (last) one counts.
             #expect(try await redeem(from: "10.0.0.9, 10.0.0.1", user: "u3") == 429)
             #expect(try await redeem(from: "10.0.0.2", user: "u4") == (trusted ? 400 : 429))
+            // PostgreSQL's counters are rows: they name the client by its hash, never its address.
+            let buckets = try await server.deps.store.database.read { try await $0.query("SELECT bucket FROM rate_limits") }.map {
+                try $0.string("bucket")
+            }
+            #expect(backend == .sqlite || buckets.contains { $0.hasPrefix("redeem:ip:") })
+            #expect(!buckets.contains { $0.contains("10.0.0.") || $0.contains("127.0.0.1") })
         }
     }
 
