@@ -63,15 +63,9 @@ extension SQLStore {
 
     /// A merge's moves, statement by statement (a redemption's one statement does the same as CTEs,
     /// `SQLStore+RedemptionEffects`): `source`'s aliases, purchases, offer redemptions and attributes go to `target`.
-    /// `targetIsNew`: `target` was created in this transaction and holds nothing yet, so nothing of its is weighed.
-    static func moveEverything(from source: String, into target: String, targetIsNew: Bool = false, on connection: any SQLConnection) async throws {
+    static func moveEverything(from source: String, into target: String, on connection: any SQLConnection) async throws {
         try await connection.query("UPDATE customer_aliases SET customer_id = \(target) WHERE customer_id = \(source)")
         try await connection.query("UPDATE purchases SET customer_id = \(target) WHERE customer_id = \(source)")
-        if targetIsNew {
-            try await connection.query("UPDATE offer_redemptions SET customer_id = \(target) WHERE customer_id = \(source)")
-            try await connection.query("UPDATE subscriber_attributes SET customer_id = \(target) WHERE customer_id = \(source)")
-            return
-        }
         // One redemption per customer and offer: where both redeemed an offer, the source's record keeps its old ID.
         try await connection.query(
             """

@@ -76,7 +76,7 @@ extension SQLStore {
             try await connection.query(
                 "UPDATE purchases SET customer_id = \(effects.survivorID) WHERE id = \(effects.purchaseID) AND customer_id = \(effects.ownerID)")
         case .merge(let source, let target):
-            try await moveEverything(from: source, into: target, targetIsNew: effects.createsClaimant && target == effects.survivorID, on: connection)
+            try await moveEverything(from: source, into: target, on: connection)
             try await connection.query("DELETE FROM customers WHERE id = \(source)")
         }
         if !effects.createsClaimant {
