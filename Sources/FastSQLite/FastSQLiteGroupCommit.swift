@@ -1,8 +1,9 @@
 import SQLKernel
 
 /// Opt-in group commit: transactions queued behind each other on the writer share one SQLite transaction,
-/// each in its own savepoint, and one COMMIT. Each caller still returns only after that COMMIT; a body
-/// that throws rolls back only its savepoint. If the COMMIT fails, every member of the group gets the error.
+/// each in its own savepoint, and one COMMIT. Each caller still returns only after that COMMIT, one whose body
+/// threw too; a body that throws rolls back only its savepoint. If the COMMIT fails, every member of the group
+/// gets the error.
 ///
 /// `@unchecked Sendable`: its state is touched only on the writer's thread, by the holder of `gate`.
 @available(macOS 15.0, iOS 18.0, *)
@@ -26,19 +27,21 @@ final class FastSQLiteGroupCommit: @unchecked Sendable {
     func run<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let result = await member(body)
         let more = open && waiting.count + 1 < limit && (gate.waiterCount > 0 || writer.hasQueuedJobs)
-        if more, case .success(let value) = result {
-            // Transactions are queued behind this one: leave the group open for them, wait for its COMMIT.
+        if more {
+            // Transactions are queued behind this one: leave the group open for them, wait for its COMMIT. A member
+            // that threw waits too: what it refused may rest on rows earlier members wrote, which no reader sees
+            // before the COMMIT (a repeated form submit, refused as "already done", must then find the first's row).
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 waiting.append(continuation)
                 scheduleFlush()
                 gate.release()
             }
-            return value
+            return try result.get()
         }
         var commitError: (any Error)?
-        if more { scheduleFlush() } else if open { commitError = commit() }
+        if open { commitError = commit() }
         gate.release()
-        if let commitError, case .success = result { throw commitError }
+        if let commitError { throw commitError }
         return try result.get()
     }
 

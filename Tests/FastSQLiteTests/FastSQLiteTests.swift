@@ -160,12 +160,14 @@ struct FastSQLiteTests {
     }
 
     /// Runs a transaction doing `first`, which then holds the writer until `count` more transactions,
-    /// doing `queued`, wait behind it in order. Returns how each failed, nil for success.
+    /// doing `queued`, wait behind it in order; `afterward` runs in each queued caller's task once its transaction
+    /// has returned. Returns how each failed, nil for success.
     @available(macOS 15.0, iOS 18.0, *)
     static func holdingWriter(
         _ db: FastSQLiteBackend, count: Int,
         first: @escaping @Sendable (any SQLConnection) async throws -> Void,
-        queued: @escaping @Sendable (Int, any SQLConnection) async throws -> Void
+        queued: @escaping @Sendable (Int, any SQLConnection) async throws -> Void,
+        afterward: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async -> [(any Error)?] {
         let holding = Flag()
         let queuedAll = Flag()
@@ -182,7 +184,11 @@ struct FastSQLiteTests {
             }
             while !holding.raised.load(ordering: .acquiring) { try? await Task.sleep(for: .milliseconds(1)) }
             for i in 1...count {
-                group.addTask { (i, await failure { try await db.transaction { try await queued(i, $0) } }) }
+                group.addTask {
+                    let error = await failure { try await db.transaction { try await queued(i, $0) } }
+                    await afterward(i)
+                    return (i, error)
+                }
                 while db.writeGate.waiterCount < i { try? await Task.sleep(for: .milliseconds(1)) }
             }
             queuedAll.raised.store(true, ordering: .releasing)
@@ -206,6 +212,40 @@ struct FastSQLiteTests {
             #expect(db.group?.commits == commitsBefore + 1)
             let rows = try await db.read { try await $0.query("SELECT n FROM g ORDER BY n") }
             #expect(rows.map(\.values) == (0...10).filter { $0 != 5 }.map { [.int(Int64($0))] })
+        }
+    }
+
+    /// A member that throws returns only after the group's COMMIT, as one that succeeds: what it refused may rest on
+    /// rows earlier members wrote, and its caller must find them on a reader (a repeated form submit, refused as
+    /// already done, then shows the first submit's purchase).
+    @available(macOS 15.0, iOS 18.0, *)
+    @Test func aMemberThatThrowsReturnsOnlyOnceWhatItSawIsCommitted() async throws {
+        try await Self.withBackend(groupCommit: true) { db in
+            _ = try await db.transaction { try await $0.query("CREATE TABLE g (n INTEGER UNIQUE)") }
+            let seenInside = Atomic(-1)
+            let seenAfter = Atomic(-1)
+            let read = Flag()
+            let count: @Sendable (any SQLConnection) async throws -> Int = { Int(try await $0.first("SELECT COUNT(*) AS n FROM g")?.int("n") ?? -1) }
+            let results = await Self.holdingWriter(db, count: 3, first: { try await $0.query("INSERT INTO g VALUES (0)") }) { i, c in
+                switch i {
+                case 1: try await c.query("INSERT INTO g VALUES (1)")
+                case 2:
+                    seenInside.store(try await count(c), ordering: .relaxed)
+                    throw Boom()
+                default:
+                    // Keeps the group open until the refused caller has read (it could, returning before the COMMIT),
+                    // or half a second: the group then commits and the refused caller returns.
+                    for _ in 0..<500 where !read.raised.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(1)) }
+                }
+            } afterward: { i in
+                guard i == 2 else { return }
+                seenAfter.store((try? await db.read(count)) ?? -2, ordering: .relaxed)
+                read.raised.store(true, ordering: .releasing)
+            }
+            #expect(results[2] is Boom)
+            #expect(results.enumerated().allSatisfy { $0.offset == 2 || $0.element == nil })
+            #expect(seenInside.load(ordering: .relaxed) == 2)
+            #expect(seenAfter.load(ordering: .relaxed) == 2, "the refused caller read before the rows it was refused on were committed")
         }
     }
 

@@ -59,6 +59,35 @@ import Testing
         }
     }
 
+    /// A double click sends one claim form twice at once, or more: every submit lands on the purchase's success page,
+    /// none on "already claimed" (on SQLite a refusal could return before the group commit that held the first's
+    /// purchase, which the refused submit then looked for on a reader, and missed).
+    @Test(arguments: TestDatabases.available)
+    func submitsOfOneClaimFormAtOnceAllLandOnItsPurchase(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend, setup: .live) { server in
+            let app = try await CheckoutTests.shop(server)
+            let offer = try await OfferCodeAPITests.offer(server, app, OfferCodeAPITests.trial)
+            try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "TWICE", cap: 100)
+            for round in 0..<12 {
+                let page = try await server.send(.get, "/redeem?ctx=offercodes&id=\(app.id)&code=twice", key: nil)
+                let form = "ctx=offercodes&id=\(app.id)&code=twice&claim_id=\(try Self.claimID(page))&email=buyer\(round)%40example.com"
+                let replies = try await withThrowingTaskGroup(of: TestServer.Reply.self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            try await server.landing(try await server.send(.post, "/redeem", key: nil, json: form, headers: CheckoutTests.form))
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                for reply in replies {
+                    #expect(reply.status == 200 && reply.body.contains("Thank you"), "\(reply.status): \(reply.body.prefix(300))")
+                }
+                #expect(try await server.deps.store.purchases(appID: app.id, email: "buyer\(round)@example.com").count == 1)
+            }
+            #expect(try await server.deps.store.customCodes(appID: app.id, offerID: offer).first?.redemptionCount == 12)
+        }
+    }
+
     @Test(arguments: TestDatabases.available)
     func unknownAndExpiredCodesGetAClearPage(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
