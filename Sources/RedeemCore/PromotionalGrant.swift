@@ -43,6 +43,16 @@ public struct PromotionalGrant: Equatable, Sendable {
     public let productID: String
     /// Nil for a lifetime grant.
     public let expiresDate: Date?
+    /// The store transaction ID it is recorded under when a form made it (`submitted(by:)`); nil for a new one.
+    public private(set) var transactionID: String?
+
+    /// The grant as one form asked for it: every submit of that form (`requestID`, its hidden field) names the same
+    /// transaction, so a double click records one grant.
+    public func submitted(by requestID: String) -> PromotionalGrant {
+        var grant = self
+        grant.transactionID = "promo_" + SecretToken.hash("grant-form:" + requestID).prefix(32)
+        return grant
+    }
 
     /// Decides a grant: for a preset `duration` from `now`, or until `until`; exactly one of them. `start` is RevenueCat's
     /// older `start_time_ms`: a duration then ends that long after it, though access starts now.

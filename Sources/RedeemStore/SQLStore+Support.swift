@@ -5,8 +5,20 @@ import RedeemWebhooks
 /// Support writes: each applies its change, queues its webhook event and records its audit entry in one transaction.
 extension SQLStore {
     /// Records a granted entitlement for `appUserID` (created if new) under its reserved product, and queues
-    /// `NON_RENEWING_PURCHASE` in the `PROMOTIONAL` store.
+    /// `NON_RENEWING_PURCHASE` in the `PROMOTIONAL` store. A grant a form already made (its `transactionID`) is
+    /// answered with that purchase, changing nothing; two submits at once record it once (the loser of the unique
+    /// transaction ID's race reads the winner's).
     public func grantPromotional(
+        appID: String, appUserID: AppUserID, grant: PromotionalGrant, now: Date, audit: AuditEntry
+    ) async throws -> Purchase {
+        do {
+            return try await grantPromotionalOnce(appID: appID, appUserID: appUserID, grant: grant, now: now, audit: audit)
+        } catch let error as StoreError where error.isConflict && grant.transactionID != nil {
+            return try await grantPromotionalOnce(appID: appID, appUserID: appUserID, grant: grant, now: now, audit: audit)
+        }
+    }
+
+    func grantPromotionalOnce(
         appID: String, appUserID: AppUserID, grant: PromotionalGrant, now: Date, audit: AuditEntry
     ) async throws -> Purchase {
         try await write { connection in
@@ -14,6 +26,19 @@ extension SQLStore {
                 try await connection.first("SELECT id FROM entitlements WHERE app_id = \(appID) AND id = \(grant.entitlementID)")
                     != nil
             else { throw StoreError.notFound("entitlement '\(grant.entitlementID)'") }
+            if let transactionID = grant.transactionID,
+                let row = try await connection.first(
+                    """
+                    SELECT * FROM purchases
+                    WHERE app_id = \(appID) AND store = \(Store.promotional.rawValue) AND store_transaction_id = \(transactionID)
+                    """)
+            {
+                let earlier = try Purchase(row: row)
+                guard earlier.productID == grant.productID else {
+                    throw StoreError.conflict("This form already granted \(earlier.productID); reload the page to grant something else.")
+                }
+                return earlier
+            }
             try await connection.query(
                 """
                 INSERT INTO products (app_id, id, type, period, display_name, created_at)
@@ -27,7 +52,7 @@ extension SQLStore {
                 """)
             let request = PurchaseGrant(
                 appID: appID, appUserID: appUserID, productID: grant.productID, store: .promotional, purchaseDate: now,
-                expiresDate: grant.expiresDate, storeTransactionID: Identifier.make(prefix: "promo"))
+                expiresDate: grant.expiresDate, storeTransactionID: grant.transactionID ?? Identifier.make(prefix: "promo"))
             let purchase = try await Self.insertPurchase(request, now: now, on: connection)
             try await Self.emitPurchase(purchase, now: now, on: connection)
             var entry = audit

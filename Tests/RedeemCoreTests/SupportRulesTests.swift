@@ -31,6 +31,19 @@ import Testing
         #expect(PromotionalGrant.revokeRefusal(Self.purchase(store: .stripe, sandbox: false, expires: nil), now: Self.now) != nil)
     }
 
+    /// Every submit of one grant form names one transaction, and another form another; the form's ID is not stored.
+    @Test func aGrantFormNamesOneTransactionHoweverOftenItIsSubmitted() throws {
+        let plan = try PromotionalGrant.plan(entitlementID: "pro", duration: .monthly, until: nil, now: Self.now)
+        #expect(plan.transactionID == nil)
+        let form = "Zq3v9Xk2Lw8Rt5Yp1Ns7Cd"
+        let first = plan.submitted(by: form)
+        #expect(first.transactionID == plan.submitted(by: form).transactionID)
+        #expect(first.transactionID?.hasPrefix("promo_") == true)
+        #expect(first.transactionID?.contains(form) == false)
+        #expect(first.transactionID != plan.submitted(by: form + "x").transactionID)
+        #expect(first.productID == plan.productID && first.expiresDate == plan.expiresDate)
+    }
+
     @Test func refundsAndCancellationsGoWhereThePurchaseWasPaid() throws {
         let later = Self.now.addingTimeInterval(86_400)
         #expect(try SupportRules.refund(Self.purchase(store: .rcBilling, sandbox: true, expires: later)).get() == .here)

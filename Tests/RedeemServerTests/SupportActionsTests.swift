@@ -294,6 +294,51 @@ import Testing
         }
     }
 
+    /// A double click on the console's grant form, or a resubmit of it, grants once: every submit lands on the customer
+    /// with "granted", one purchase and one audit entry stand. The same form sent for another entitlement is refused.
+    @Test(arguments: TestDatabases.available)
+    func submitsOfOneGrantFormGrantOnce(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            _ = try await ConsoleTests.owner(server)
+            _ = try await server.grant(app, #"{"app_user_id": "fan", "product_id": "monthly", "is_sandbox": true}"#)
+            let customerID = try #require(try await server.deps.store.findCustomer(appID: app.id, appUserID: AppUserID(validating: "fan"))?.id)
+            let cookie = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let page = try await server.send(.get, "/console/apps/\(app.id)/customers/\(customerID)", key: nil, headers: [.cookie: cookie])
+            let csrf = String(try #require(page.body.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1))
+            let formID = String(try #require(page.body.firstMatch(of: /name="grant_id" value="([A-Za-z0-9_-]{16,64})"/)?.1))
+            let path = "/console/apps/\(app.id)/customers/\(customerID)/grants"
+            let fields = ["csrf": csrf, "grant_id": formID, "entitlement_id": "extra", "duration": "weekly"]
+            let replies = try await withThrowingTaskGroup(of: TestServer.Reply.self) { group in
+                for _ in 0..<4 { group.addTask { try await ConsoleTests.post(server, path, fields, cookie: cookie) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let again = try await ConsoleTests.post(server, path, fields, cookie: cookie)
+            for reply in replies + [again] {
+                #expect(reply.status == 303 && reply.headers[.location]?.hasSuffix("?notice=granted") == true, "\(reply.status) \(reply.body)")
+            }
+            let grants = try await server.deps.store.purchases(customerID: customerID).filter { $0.store == .promotional }
+            #expect(grants.map(\.productID) == ["rc_promo_extra_weekly"])
+            let audit = try await server.deps.store.auditLog(appID: app.id, limit: 50).filter { $0.action == "grant.create" }
+            #expect(audit.map(\.objectID) == grants.map(\.id))
+            // The same form for something else: refused, nothing granted.
+            var other = fields
+            other["entitlement_id"] = "pro"
+            let refused = try await ConsoleTests.post(server, path, other, cookie: cookie)
+            #expect(refused.status == 409 && refused.body.contains("This form already granted rc_promo_extra_weekly"), "\(refused.body)")
+            other["grant_id"] = "not a form id"
+            #expect(try await ConsoleTests.post(server, path, other, cookie: cookie).status == 400)
+            // Another page's form grants again: the form, not the entitlement, is what is deduplicated.
+            let next = try await server.send(.get, "/console/apps/\(app.id)/customers/\(customerID)", key: nil, headers: [.cookie: cookie])
+            let nextID = String(try #require(next.body.firstMatch(of: /name="grant_id" value="([A-Za-z0-9_-]{16,64})"/)?.1))
+            #expect(nextID != formID)
+            var second = fields
+            second["grant_id"] = nextID
+            #expect(try await ConsoleTests.post(server, path, second, cookie: cookie).status == 303)
+            #expect(try await server.deps.store.purchases(customerID: customerID).filter { $0.store == .promotional }.count == 2)
+        }
+    }
+
     /// Every admin API write is audited under its key, in its own transaction: a refused write leaves no entry.
     @Test(arguments: TestDatabases.available)
     func adminWritesAreAuditedUnderTheirKey(_ backend: TestBackend) async throws {

@@ -116,6 +116,7 @@ struct ConsoleSupportController {
         let view = try await service.person(appID: appID, id: try context.parameters.decoded("customer_id"))
         var values = CustomerPresenter.page(view, appID: appID, seesEmails: context.session.operator.role.may(.seeEmails), before: before)
         values.notice = ConsolePages.notice(request)
+        values.grantID = FormID.make()
         values.eraseTyped = eraseTyped
         values.eraseError = eraseError
         return pages.page("console-customer", status: status, context: context, values)
@@ -236,9 +237,14 @@ struct ConsoleSupportController {
                 guard let preset = PromotionalDuration(rawValue: choice) else { throw APIError.badRequest("Choose a duration.", field: "duration") }
                 duration = preset
             }
+            // The page's form ID (absent from a page served before forms had one): a double click grants once.
+            let requestID = form["grant_id"].flatMap { $0.isEmpty ? nil : $0 }
+            if let requestID, !FormID.isValid(requestID) {
+                throw APIError.badRequest("This form is not one of ours; reload the page.", field: "grant_id")
+            }
             _ = try await service.support.grant(
                 appID: appID, appUserID: customer.originalAppUserID, entitlementID: form["entitlement_id"] ?? "", duration: duration,
-                until: until, actor: session.actor)
+                until: until, requestID: requestID, actor: session.actor)
             return ConsolePages.customerNotice(appID, customer.id, .granted)
         }
     }

@@ -137,6 +137,8 @@ struct CustomerPage: PageModel {
     let grantEntitlements: [String]
     let mayGrant: Bool
     let durations: [Choice]
+    /// The grant form's own ID, new with each page: its submits, however many, grant once.
+    var grantID = ""
     var notice: String?
     /// The erase form as typed, and why it was refused.
     var eraseTyped = ""

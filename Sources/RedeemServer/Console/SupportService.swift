@@ -137,13 +137,15 @@ public struct SupportService: Sendable {
     }
 
     /// Grants `entitlementID` to `appUserID` for a preset duration or until a date (RevenueCat's promotional grant).
+    /// `requestID`: the form's own ID; submitting one form again answers with its grant instead of granting again.
     public func grant(
         appID: String, appUserID: String, entitlementID: String, duration: PromotionalDuration?, until: Date?, start: Date? = nil,
-        actor: String
+        requestID: String? = nil, actor: String
     ) async throws -> Purchase {
         let user = try AppUserID.parse(appUserID)
         let now = clock.now()
-        let plan = try PromotionalGrant.plan(entitlementID: entitlementID, duration: duration, until: until, start: start, now: now)
+        var plan = try PromotionalGrant.plan(entitlementID: entitlementID, duration: duration, until: until, start: start, now: now)
+        if let requestID { plan = plan.submitted(by: requestID) }
         let detail = "\(entitlementID) for \(user.rawValue) until " + (plan.expiresDate.map(ISODate.format) ?? "forever")
         let audit = AuditEntry(at: now, actor: actor, action: "grant.create", objectType: "purchase", objectID: "", appID: appID, detail: detail)
         let purchase = try await store.grantPromotional(appID: appID, appUserID: user, grant: plan, now: now, audit: audit)

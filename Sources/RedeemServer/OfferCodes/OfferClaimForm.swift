@@ -22,9 +22,7 @@ extension OfferRedeemPageController {
             guard let appID = fields["id"], !appID.isEmpty else { throw APIError.badRequest("Missing the app ID.", field: "id") }
             let app = try await service.app(id: appID)
             guard let code = fields["code"], !code.isEmpty else { throw APIError.badRequest("Missing the code.", field: "code") }
-            guard let claimID = fields["claim_id"], (16...64).contains(claimID.count),
-                claimID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
-            else {
+            guard let claimID = fields["claim_id"], FormID.isValid(claimID) else {
                 throw APIError.badRequest("Missing or malformed claim_id; reload the page.", field: "claim_id")
             }
             let email = String((fields["email"] ?? "").trimmingCharacters(in: .whitespaces).prefix(254))

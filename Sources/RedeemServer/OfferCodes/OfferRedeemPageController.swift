@@ -52,7 +52,7 @@ struct OfferRedeemPageController {
         page.hidden =
             hidden + [
                 HiddenField(name: "ctx", value: "offercodes"), HiddenField(name: "code", value: code),
-                HiddenField(name: "claim_id", value: SecretToken.generate(byteCount: 16)),
+                HiddenField(name: "claim_id", value: FormID.make()),
             ]
         page.showForm = true
         if let back {
