@@ -94,6 +94,45 @@ import Testing
         }
     }
 
+    /// A double click on "Add endpoint" adds one endpoint, and every answer shows its one signing secret: a second
+    /// endpoint would get every event twice, half of them signed with a secret nobody saw.
+    @Test(arguments: TestDatabases.available)
+    func submitsOfOneEndpointFormAddOneEndpoint(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            _ = try await ConsoleTests.owner(server)
+            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let page = try await server.send(.get, "/console/apps/\(app.id)/webhooks", key: nil, headers: [.cookie: owner])
+            let formID = String(try #require(page.body.firstMatch(of: /name="form_id" value="([A-Za-z0-9_-]{16,64})"/)?.1))
+            let fields = ["csrf": try Self.csrf(page), "form_id": formID, "url": "https://hooks.example.com/once", "authorization": "Bearer t"]
+            let path = "/console/apps/\(app.id)/webhooks"
+            let replies = try await withThrowingTaskGroup(of: TestServer.Reply.self) { group in
+                for _ in 0..<4 { group.addTask { try await ConsoleTests.post(server, path, fields, cookie: owner) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let secrets = try replies.map { reply in
+                #expect(reply.status == 201, "\(reply.body)")
+                return String(try #require(reply.body.firstMatch(of: /whsec_[A-Za-z0-9_-]+/)?.output))
+            }
+            let endpoints = try await server.deps.store.webhookEndpoints(appID: app.id)
+            #expect(endpoints.count == 1)
+            #expect(Set(secrets) == [endpoints.first?.signingSecret ?? "none"])
+            let audit = try await server.deps.store.auditLog(appID: app.id, limit: 50).filter { $0.action == "webhook.create" }
+            #expect(audit.count == 1)
+            var other = fields
+            other["url"] = "https://hooks.example.com/other"
+            let refused = try await ConsoleTests.post(server, path, other, cookie: owner)
+            #expect(refused.status == 409 && refused.body.contains("This form already added https://hooks.example.com/once"), "\(refused.body)")
+            other["form_id"] = "bad id"
+            #expect(try await ConsoleTests.post(server, path, other, cookie: owner).status == 400)
+            // A new page's form adds another.
+            let next = try await server.send(.get, path, key: nil, headers: [.cookie: owner])
+            other["form_id"] = String(try #require(next.body.firstMatch(of: /name="form_id" value="([A-Za-z0-9_-]{16,64})"/)?.1))
+            #expect(try await ConsoleTests.post(server, path, other, cookie: owner).status == 201)
+            #expect(try await server.deps.store.webhookEndpoints(appID: app.id).count == 2)
+        }
+    }
+
     @Test(arguments: TestDatabases.available)
     func ownersChangeSettingsAndTheWarningsFollow(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in

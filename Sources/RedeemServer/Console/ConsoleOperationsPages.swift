@@ -45,6 +45,8 @@ struct WebhooksPage: PageModel {
     let deliveries: [Delivery]
     let anyLive: Bool
     let notice: String?
+    /// The add form's own ID, new with each page: its submits, however many, add one endpoint.
+    let formID: String
 }
 
 struct KeysPage: PageModel {
