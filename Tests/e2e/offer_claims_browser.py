@@ -2,9 +2,9 @@
 """Who a web offer claim is for, in a real browser (Playwright from PyPI driving Debian's Chromium) against `redeem serve`
 with a real SMTP server on loopback, on SQLite and then PostgreSQL (a fresh database on REDEEM_TEST_POSTGRES_URL).
 Set up through the CLI: a subscription, a free-trial offer for new subscribers with two custom codes (SPRING, SUMMER),
-and a subscription recorded for subscriber@example.com. A buyer claims SPRING; the same address in other case is
-refused SUMMER (409) with the form keeping what was typed, and SUMMER stays unused; the subscriber's address does not
-qualify (403); an address with a typo comes back (422) with what was typed, and the corrected address claims on the
+and a subscription recorded for subscriber@example.com. A buyer claims SPRING with a double click (the page sends the
+form once); the same address in other case is refused SUMMER (409) with the form keeping what was typed, and SUMMER stays
+unused; the subscriber's address does not qualify (403); an address with a typo comes back (422) with what was typed, and the corrected address claims on the
 same form; the buyer signs in to the portal with an e-mailed link and sees the claim. Screenshots at desktop and phone
 width go to test-artifacts/offer-claims/.
 Usage: offer_claims_browser.py path/to/redeem. Prints 'N passed, M failed'."""
@@ -69,14 +69,31 @@ def scenario(label, browser, database_url, workdir):
     def offer_page(page, code):
         page.goto(f"{base}/redeem?ctx=offercodes&id={app['id']}&code={code}")
 
-    def claim(page, email):
-        """Types `email` into the offer page's form and claims: the answer's status (the page the POST landed on), or None
-        when the page has no form (then the checks after it fail at once rather than wait for one)."""
+    posts = []  # each POST the browser sends
+    def claim(page, email, double=False):
+        """Types `email` into the offer page's form and claims (with a double click if `double`): the answer's status
+        (the page the POST landed on), or None when the page has no form (then the checks after it fail at once rather
+        than wait for one)."""
         if page.get_by_label(EMAIL_LABEL).count() != 1 or page.get_by_role("button", name="Claim offer").count() != 1:
             return None
         page.get_by_label(EMAIL_LABEL).fill(email)
+        button = page.get_by_role("button", name="Claim offer")
+        if not double:
+            with page.expect_navigation() as landed:
+                button.click()
+            return landed.value.status
+        # The POSTs are held, as a slow answer would leave the page, while a second click comes 100 ms after the first
+        # (from the page itself: Playwright's own click would wait for the pending navigation).
+        held = []
+        page.route(f"{base}/redeem", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+        page.evaluate("""() => { const b = document.querySelector("form[method=post] button[type=submit]");
+            b.addEventListener("click", () => { if (!b.dataset.again) { b.dataset.again = "1"; setTimeout(() => b.click(), 100); } }); }""")
+        button.click(no_wait_after=True)
+        page.wait_for_timeout(600)  # time for a second POST to leave, if the page lets it
         with page.expect_navigation() as landed:
-            page.get_by_role("button", name="Claim offer").click()
+            for route in held:
+                route.continue_()
+        page.unroute(f"{base}/redeem")
         return landed.value.status
 
     def refused_with(page, words, typed):
@@ -96,15 +113,17 @@ def scenario(label, browser, database_url, workdir):
         context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
         context.set_default_timeout(HANG_GUARD * 1000)  # waits for elements end when they appear; this only guards a hang
         page = context.new_page()
+        page.on("request", lambda request: posts.append(request.url) if request.method == "POST" else None)
 
         offer_page(page, "spring")
         check(f"[{label}] the offer page shows the product, the offer and the form",
               page.locator("h1").inner_text() == "Pro monthly" and "1 month free" in page.content()
               and page.get_by_role("button", name="Claim offer").count() == 1, page.locator("body").inner_text()[:300])
         shots(page, "1-offer")
-        status = claim(page, BUYER)
+        status = claim(page, BUYER, double=True)
         claimed = status == 200 and "Thank you" in page.title() and "/checkout/done/" in page.url
-        check(f"[{label}] {BUYER} claims SPRING and lands on the success page", claimed, (status, page.title(), page.url))
+        check(f"[{label}] {BUYER} claims SPRING with a double click and lands on the success page", claimed, (status, page.title(), page.url))
+        check(f"[{label}] the double click sent the form once", posts == [f"{base}/redeem"], posts)
         shots(page, "2-claimed")
         # Mail is awaited only when it is due, so a run whose claim failed ends at once rather than at the hang guard.
         wait = HANG_GUARD if claimed else 0
