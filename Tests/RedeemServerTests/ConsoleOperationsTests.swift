@@ -106,10 +106,7 @@ import Testing
             let formID = String(try #require(page.body.firstMatch(of: /name="form_id" value="([A-Za-z0-9_-]{16,64})"/)?.1))
             let fields = ["csrf": try Self.csrf(page), "form_id": formID, "url": "https://hooks.example.com/once", "authorization": "Bearer t"]
             let path = "/console/apps/\(app.id)/webhooks"
-            let replies = try await withThrowingTaskGroup(of: TestServer.Reply.self) { group in
-                for _ in 0..<4 { group.addTask { try await ConsoleTests.post(server, path, fields, cookie: owner) } }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
+            let replies = try await ConsoleTests.postAtOnce(server, path, fields, cookie: owner)
             let secrets = try replies.map { reply in
                 #expect(reply.status == 201, "\(reply.body)")
                 return String(try #require(reply.body.firstMatch(of: /whsec_[A-Za-z0-9_-]+/)?.output))

@@ -43,6 +43,16 @@ import Testing
             headers: [.contentType: "application/x-www-form-urlencoded", .cookie: cookie])
     }
 
+    /// One form sent `times` times at once, as a double click sends it; the answers in any order.
+    static func postAtOnce(
+        _ server: TestServer, _ path: String, _ fields: [String: String], cookie: String, times: Int = 4
+    ) async throws -> [TestServer.Reply] {
+        try await withThrowingTaskGroup(of: TestServer.Reply.self) { group in
+            for _ in 0..<times { group.addTask { try await post(server, path, fields, cookie: cookie) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
     /// Signs in; returns the session cookie.
     static func signIn(_ server: TestServer, email: String = "owner@example.com", password: String = password) async throws -> String {
         let form = try await form(server)
