@@ -74,13 +74,9 @@ struct ConsoleOperationsController {
     @Sendable func createEndpoint(_ request: Request, context: ConsoleContext) async throws -> Response {
         try await showOnce(context, .changeSettings, "change webhooks") { form, appID, session in
             let authorization = form["authorization"].flatMap { $0.isEmpty ? nil : $0 }
-            // The page's form ID (absent from a page served before forms had one): a double click adds one endpoint.
-            let requestID = form["form_id"].flatMap { $0.isEmpty ? nil : $0 }
-            if let requestID, !FormID.isValid(requestID) {
-                throw APIError.badRequest("This form is not one of ours; reload the page.", field: "form_id")
-            }
+            // The page's form ID: a double click adds one endpoint.
             let endpoint = try await webhooks.acting(as: session.actor).createEndpoint(
-                appID: appID, url: form["url"] ?? "", authorization: authorization, requestID: requestID)
+                appID: appID, url: form["url"] ?? "", authorization: authorization, requestID: try FormID.submitted(form, field: "form_id"))
             return ConsoleSecret(
                 title: "Webhook endpoint added", what: "Signing secret for \(endpoint.url)", values: [("Signing secret", endpoint.signingSecret)],
                 hint: "Check each delivery's Redeem-Signature header with it. It is shown only now.", back: "/console/apps/\(appID)/webhooks")

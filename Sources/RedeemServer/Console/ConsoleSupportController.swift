@@ -237,14 +237,10 @@ struct ConsoleSupportController {
                 guard let preset = PromotionalDuration(rawValue: choice) else { throw APIError.badRequest("Choose a duration.", field: "duration") }
                 duration = preset
             }
-            // The page's form ID (absent from a page served before forms had one): a double click grants once.
-            let requestID = form["grant_id"].flatMap { $0.isEmpty ? nil : $0 }
-            if let requestID, !FormID.isValid(requestID) {
-                throw APIError.badRequest("This form is not one of ours; reload the page.", field: "grant_id")
-            }
+            // The page's form ID: a double click grants once.
             _ = try await service.support.grant(
                 appID: appID, appUserID: customer.originalAppUserID, entitlementID: form["entitlement_id"] ?? "", duration: duration,
-                until: until, requestID: requestID, actor: session.actor)
+                until: until, requestID: try FormID.submitted(form, field: "grant_id"), actor: session.actor)
             return ConsolePages.customerNotice(appID, customer.id, .granted)
         }
     }

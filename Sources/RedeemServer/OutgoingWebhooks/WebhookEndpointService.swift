@@ -41,15 +41,14 @@ public struct WebhookEndpointService: Sendable {
         if let authorization, authorization.contains(where: { $0 == "\r" || $0 == "\n" }) || authorization.count > 1024 {
             throw ValidationError(field: "authorization", reason: "must be one header line of at most 1024 characters")
         }
-        // The form's endpoint ID: one per form, however often it is sent.
+        // The form's endpoint ID: one per form, however often it is sent. A repeat meets the first one's row.
         let id = requestID.map { "whk_" + SecretToken.hash("webhook-form:" + $0).prefix(28) } ?? Identifier.make(prefix: "whk")
-        if requestID != nil, let earlier = try await added(appID: appID, id: id, url: url, authorization: authorization) { return earlier }
         let endpoint = WebhookEndpoint(
             id: id, appID: appID, url: url, authorization: authorization, signingSecret: WebhookSecret.generate(), createdAt: clock.now())
         do {
             try await store.createWebhookEndpoint(endpoint, audit: try audit("webhook.create", "webhook", endpoint.id, appID: appID, detail: url))
         } catch let error as StoreError where error.isConflict && requestID != nil {
-            // The same form, sent at the same moment, added it first.
+            // The same form, sent before or at the same moment, added it first.
             guard let earlier = try await added(appID: appID, id: id, url: url, authorization: authorization) else { throw error }
             return earlier
         }
