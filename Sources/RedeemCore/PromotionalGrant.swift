@@ -43,11 +43,12 @@ public struct PromotionalGrant: Equatable, Sendable {
     public let productID: String
     /// Nil for a lifetime grant.
     public let expiresDate: Date?
-    /// The store transaction ID it is recorded under when a form made it (`submitted(by:)`); nil for a new one.
+    /// The store transaction ID it is recorded under when a request with its own ID made it (`submitted(by:)`); nil
+    /// for a new one.
     public private(set) var transactionID: String?
 
-    /// The grant as one form asked for it: every submit of that form (`requestID`, its hidden field) names the same
-    /// transaction, so a double click records one grant.
+    /// The grant as one request asked for it: every submit of that request (`requestID`: a form's hidden field, an API
+    /// caller's `Idempotency-Key`) names the same transaction, so a double click or a retry records one grant.
     public func submitted(by requestID: String) -> PromotionalGrant {
         var grant = self
         grant.transactionID = "promo_" + SecretToken.hash("grant-form:" + requestID).prefix(32)

@@ -34,9 +34,7 @@ extension SQLStore {
                     """)
             {
                 let earlier = try Purchase(row: row)
-                guard earlier.productID == grant.productID else {
-                    throw StoreError.conflict("This form already granted \(earlier.productID); reload the page to grant something else.")
-                }
+                guard earlier.productID == grant.productID else { throw StoreError.idempotencyMismatch }
                 return earlier
             }
             try await connection.query(

@@ -54,10 +54,12 @@ extension APIHandlers {
 
     func createGrant(_ input: Operations.CreateGrant.Input) async throws -> Operations.CreateGrant.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
+        let requestID = try RequestID.idempotencyKey(header: input.headers.idempotencyKey)
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
         let purchase = try await deps.support.grant(
             appID: appID, appUserID: input.path.appUserId, entitlementID: body.entitlementId,
-            duration: body.duration.flatMap { PromotionalDuration(rawValue: $0.rawValue) }, until: body.until, actor: try keyActor())
+            duration: body.duration.flatMap { PromotionalDuration(rawValue: $0.rawValue) }, until: body.until, requestID: requestID,
+            actor: try keyActor())
         return .created(.init(body: .json(purchase)))
     }
 

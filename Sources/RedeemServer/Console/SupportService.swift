@@ -137,18 +137,24 @@ public struct SupportService: Sendable {
     }
 
     /// Grants `entitlementID` to `appUserID` for a preset duration or until a date (RevenueCat's promotional grant).
-    /// `requestID`: the form's own ID; submitting one form again answers with its grant instead of granting again.
+    /// `requestID`: the form's own ID or the API caller's `Idempotency-Key`; sending it again answers with its grant
+    /// instead of granting again.
     public func grant(
         appID: String, appUserID: String, entitlementID: String, duration: PromotionalDuration?, until: Date?, start: Date? = nil,
-        requestID: String? = nil, actor: String
+        requestID: RequestID? = nil, actor: String
     ) async throws -> Purchase {
         let user = try AppUserID.parse(appUserID)
         let now = clock.now()
         var plan = try PromotionalGrant.plan(entitlementID: entitlementID, duration: duration, until: until, start: start, now: now)
-        if let requestID { plan = plan.submitted(by: requestID) }
+        if let requestID { plan = plan.submitted(by: requestID.value) }
         let detail = "\(entitlementID) for \(user.rawValue) until " + (plan.expiresDate.map(ISODate.format) ?? "forever")
         let audit = AuditEntry(at: now, actor: actor, action: "grant.create", objectType: "purchase", objectID: "", appID: appID, detail: detail)
-        let purchase = try await store.grantPromotional(appID: appID, appUserID: user, grant: plan, now: now, audit: audit)
+        let purchase: Purchase
+        do {
+            purchase = try await store.grantPromotional(appID: appID, appUserID: user, grant: plan, now: now, audit: audit)
+        } catch let error as StoreError where error.isIdempotencyMismatch {
+            throw requestID?.refusal("granted something else") ?? error
+        }
         RedeemMetrics.purchase(source: "promotional")
         return purchase
     }

@@ -7,10 +7,10 @@ enum FormID {
 
     /// A submitted form's ID from its `field`: nil when absent (a page served before the form had one), 400 when it is
     /// not one a page could have rendered.
-    static func submitted(_ form: [String: String], field: String) throws -> String? {
+    static func submitted(_ form: [String: String], field: String) throws -> RequestID? {
         guard let id = form[field], !id.isEmpty else { return nil }
         guard isValid(id) else { throw APIError.badRequest("This form is not one of ours; reload the page.", field: field) }
-        return id
+        return .form(id)
     }
 
     /// Whether `id` could be one a page rendered: 16 to 64 URL-safe characters.

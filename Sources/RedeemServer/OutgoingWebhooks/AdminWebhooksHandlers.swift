@@ -4,8 +4,10 @@ import RedeemStore
 extension APIHandlers {
     func createWebhook(_ input: Operations.CreateWebhook.Input) async throws -> Operations.CreateWebhook.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
+        let requestID = try RequestID.idempotencyKey(header: input.headers.idempotencyKey)
         guard case .json(let request) = input.body else { throw APIError.badRequest("A JSON body is required.") }
-        let endpoint = try await try webhookEndpoints.createEndpoint(appID: appID, url: request.url, authorization: request.authorization)
+        let endpoint = try await try webhookEndpoints.createEndpoint(
+            appID: appID, url: request.url, authorization: request.authorization, requestID: requestID)
         return .created(.init(body: .json(WebhookEndpointView(endpoint, showSecret: true))))
     }
 

@@ -31,36 +31,36 @@ public struct WebhookEndpointService: Sendable {
     }
 
     /// A new endpoint with a fresh signing secret (returned once, to be shown once).
-    /// `requestID`: the console form's own ID. Submitting one form again (a double click) answers with the endpoint it
-    /// added, its secret included, instead of adding a second one that would get every event twice, signed with a
-    /// secret nobody saw.
-    public func createEndpoint(appID: String, url: String, authorization: String?, requestID: String? = nil) async throws -> WebhookEndpoint {
+    /// `requestID`: the console form's own ID or the API caller's `Idempotency-Key`. Sending it again (a double click, a
+    /// retry) answers with the endpoint it added, its secret included, instead of adding a second one that would get
+    /// every event twice, signed with a secret nobody saw.
+    public func createEndpoint(appID: String, url: String, authorization: String?, requestID: RequestID? = nil) async throws -> WebhookEndpoint {
         guard Formats.isHTTPSURL(url) || Formats.isLocalhostURL(url) else {
             throw ValidationError(field: "url", reason: "must be an https URL (http only for localhost)")
         }
         if let authorization, authorization.contains(where: { $0 == "\r" || $0 == "\n" }) || authorization.count > 1024 {
             throw ValidationError(field: "authorization", reason: "must be one header line of at most 1024 characters")
         }
-        // The form's endpoint ID: one per form, however often it is sent. A repeat meets the first one's row.
-        let id = requestID.map { "whk_" + SecretToken.hash("webhook-form:" + $0).prefix(28) } ?? Identifier.make(prefix: "whk")
+        // The request's endpoint ID: one per request ID, however often it is sent. A repeat meets the first one's row.
+        // Endpoint IDs are unique across apps, and two apps may well pick the same key: the app is hashed in.
+        let id = requestID.map { "whk_" + SecretToken.hash("webhook-request:\(appID):" + $0.value).prefix(28) } ?? Identifier.make(prefix: "whk")
         let endpoint = WebhookEndpoint(
             id: id, appID: appID, url: url, authorization: authorization, signingSecret: WebhookSecret.generate(), createdAt: clock.now())
         do {
             try await store.createWebhookEndpoint(endpoint, audit: try audit("webhook.create", "webhook", endpoint.id, appID: appID, detail: url))
         } catch let error as StoreError where error.isConflict && requestID != nil {
             // The same form, sent before or at the same moment, added it first.
-            guard let earlier = try await added(appID: appID, id: id, url: url, authorization: authorization) else { throw error }
+            guard let requestID, let earlier = try await added(appID: appID, id: id, by: requestID, url: url, authorization: authorization)
+            else { throw error }
             return earlier
         }
         return endpoint
     }
 
-    /// The endpoint a form already added, if it did; refused when that form is now sent for another endpoint.
-    private func added(appID: String, id: String, url: String, authorization: String?) async throws -> WebhookEndpoint? {
+    /// The endpoint a request ID already added, if it did; refused when that ID is now sent for another endpoint.
+    private func added(appID: String, id: String, by requestID: RequestID, url: String, authorization: String?) async throws -> WebhookEndpoint? {
         guard let earlier = try await store.webhookEndpoints(appID: appID).first(where: { $0.id == id }) else { return nil }
-        guard earlier.url == url, earlier.authorization == authorization else {
-            throw APIError.conflict("This form already added \(earlier.url); reload the page to add another endpoint.")
-        }
+        guard earlier.url == url, earlier.authorization == authorization else { throw requestID.refusal("added \(earlier.url)") }
         return earlier
     }
 

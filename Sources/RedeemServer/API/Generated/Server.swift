@@ -4923,6 +4923,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// product `rc_promo_<entitlement>_<duration>` (or `…_custom` with `until`), which unlocks only that entitlement
     /// and never renews. Queues `NON_RENEWING_PURCHASE` with store and period type `PROMOTIONAL`. Give exactly one of
     /// `duration` and `until`. Audited as `grant.create`.
+    /// With an `Idempotency-Key`, a repeat answers with the first grant and grants nothing more.
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
@@ -4954,7 +4955,14 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         as: Swift.String.self
                     )
                 )
-                let headers: Operations.CreateGrant.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.CreateGrant.Input.Headers = .init(
+                    idempotencyKey: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Idempotency-Key",
+                        as: Components.Parameters.RequestIdempotencyKey.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
                 let body: Operations.CreateGrant.Input.Body
                 let chosenContentType = try converter.bestContentType(
@@ -5058,6 +5066,24 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 case let .notFound(value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .conflict(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 409)
                     suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
@@ -5620,7 +5646,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
     ///
-    /// Events use RevenueCat's names and fields (INITIAL_PURCHASE, NON_RENEWING_PURCHASE, TRANSFER, SUBSCRIBER_ALIAS, TEST…) plus our REDEMPTION. Delivery is at least once through a durable queue: a non-2xx answer or a timeout is retried after 5, 10, 20, 40 and 80 minutes; every attempt is logged. The URL must be https (http only for localhost); `authorization` is sent verbatim as the Authorization header.
+    /// Events use RevenueCat's names and fields (INITIAL_PURCHASE, NON_RENEWING_PURCHASE, TRANSFER, SUBSCRIBER_ALIAS, TEST…) plus our REDEMPTION. Delivery is at least once through a durable queue: a non-2xx answer or a timeout is retried after 5, 10, 20, 40 and 80 minutes; every attempt is logged. The URL must be https (http only for localhost); `authorization` is sent verbatim as the Authorization header. With an `Idempotency-Key`, a repeat answers with the endpoint the first added, its secret included, and adds nothing more.
     ///
     /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/webhooks`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/webhooks/post(createWebhook)`.
@@ -5643,7 +5669,14 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     name: "app_id",
                     as: Components.Parameters.AppID.self
                 ))
-                let headers: Operations.CreateWebhook.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.CreateWebhook.Input.Headers = .init(
+                    idempotencyKey: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Idempotency-Key",
+                        as: Components.Parameters.RequestIdempotencyKey.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
                 let body: Operations.CreateWebhook.Input.Body
                 let chosenContentType = try converter.bestContentType(
@@ -5783,6 +5816,24 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 case let .notFound(value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .conflict(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 409)
                     suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {

@@ -33,6 +33,10 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/parameters/AppUserID`.
         internal typealias AppUserID = Swift.String
+        /// Optional, 1–255 characters. Sending the request again with the same key (a retry after a timeout) answers as the first did and creates nothing more; the same key sent for something else is a 409 (7009). Keys are scoped to the app.
+        ///
+        /// - Remark: Generated from `#/components/parameters/RequestIdempotencyKey`.
+        internal typealias RequestIdempotencyKey = Swift.String
         /// 1–255 characters, unique per purchase. Repeating a request with the same key and a byte-identical body returns the original purchase with 200 and creates nothing; the same key with a different body is a 409. Keys are scoped to the app.
         ///
         /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.

@@ -6836,6 +6836,7 @@ internal enum Operations {
     /// product `rc_promo_<entitlement>_<duration>` (or `…_custom` with `until`), which unlocks only that entitlement
     /// and never renews. Queues `NON_RENEWING_PURCHASE` with store and period type `PROMOTIONAL`. Give exactly one of
     /// `duration` and `until`. Audited as `grant.create`.
+    /// With an `Idempotency-Key`, a repeat answers with the first grant and grants nothing more.
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
@@ -6868,12 +6869,21 @@ internal enum Operations {
             internal var path: Operations.CreateGrant.Input.Path
             /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/{app_user_id}/grants/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Optional, 1–255 characters. Sending the request again with the same key (a retry after a timeout) answers as the first did and creates nothing more; the same key sent for something else is a 409 (7009). Keys are scoped to the app.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/{app_user_id}/grants/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.RequestIdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateGrant.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Optional, 1–255 characters. Sending the request again with the same key (a retry after a timeout) answers as the first did and creates nothing more; the same key sent for something else is a 409 (7009). Keys are scoped to the app.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateGrant.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.RequestIdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateGrant.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -7067,6 +7077,57 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct Conflict: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/{app_user_id}/grants/POST/responses/409/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/{app_user_id}/grants/POST/responses/409/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.CreateGrant.Output.Conflict.Body
+                /// Creates a new `Conflict`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.CreateGrant.Output.Conflict.Body) {
+                    self.body = body
+                }
+            }
+            /// The `Idempotency-Key` already granted something else (7009).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/grants/post(createGrant)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Operations.CreateGrant.Output.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Operations.CreateGrant.Output.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }
@@ -8066,7 +8127,7 @@ internal enum Operations {
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
     ///
-    /// Events use RevenueCat's names and fields (INITIAL_PURCHASE, NON_RENEWING_PURCHASE, TRANSFER, SUBSCRIBER_ALIAS, TEST…) plus our REDEMPTION. Delivery is at least once through a durable queue: a non-2xx answer or a timeout is retried after 5, 10, 20, 40 and 80 minutes; every attempt is logged. The URL must be https (http only for localhost); `authorization` is sent verbatim as the Authorization header.
+    /// Events use RevenueCat's names and fields (INITIAL_PURCHASE, NON_RENEWING_PURCHASE, TRANSFER, SUBSCRIBER_ALIAS, TEST…) plus our REDEMPTION. Delivery is at least once through a durable queue: a non-2xx answer or a timeout is retried after 5, 10, 20, 40 and 80 minutes; every attempt is logged. The URL must be https (http only for localhost); `authorization` is sent verbatim as the Authorization header. With an `Idempotency-Key`, a repeat answers with the endpoint the first added, its secret included, and adds nothing more.
     ///
     /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/webhooks`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/webhooks/post(createWebhook)`.
@@ -8090,12 +8151,21 @@ internal enum Operations {
             internal var path: Operations.CreateWebhook.Input.Path
             /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/webhooks/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// Optional, 1–255 characters. Sending the request again with the same key (a retry after a timeout) answers as the first did and creates nothing more; the same key sent for something else is a 409 (7009). Keys are scoped to the app.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/webhooks/POST/header/Idempotency-Key`.
+                internal var idempotencyKey: Components.Parameters.RequestIdempotencyKey?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateWebhook.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - idempotencyKey: Optional, 1–255 characters. Sending the request again with the same key (a retry after a timeout) answers as the first did and creates nothing more; the same key sent for something else is a 409 (7009). Keys are scoped to the app.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateWebhook.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    idempotencyKey: Components.Parameters.RequestIdempotencyKey? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.CreateWebhook.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.idempotencyKey = idempotencyKey
                     self.accept = accept
                 }
             }
@@ -8358,6 +8428,57 @@ internal enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct Conflict: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/webhooks/POST/responses/409/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/webhooks/POST/responses/409/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.CreateWebhook.Output.Conflict.Body
+                /// Creates a new `Conflict`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.CreateWebhook.Output.Conflict.Body) {
+                    self.body = body
+                }
+            }
+            /// The `Idempotency-Key` already added another endpoint (7009).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/webhooks/post(createWebhook)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Operations.CreateWebhook.Output.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            internal var conflict: Operations.CreateWebhook.Output.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }

@@ -211,6 +211,7 @@ internal protocol APIProtocol: Sendable {
     /// product `rc_promo_<entitlement>_<duration>` (or `…_custom` with `until`), which unlocks only that entitlement
     /// and never renews. Queues `NON_RENEWING_PURCHASE` with store and period type `PROMOTIONAL`. Give exactly one of
     /// `duration` and `until`. Audited as `grant.create`.
+    /// With an `Idempotency-Key`, a repeat answers with the first grant and grants nothing more.
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
@@ -250,7 +251,7 @@ internal protocol APIProtocol: Sendable {
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
     ///
-    /// Events use RevenueCat's names and fields (INITIAL_PURCHASE, NON_RENEWING_PURCHASE, TRANSFER, SUBSCRIBER_ALIAS, TEST…) plus our REDEMPTION. Delivery is at least once through a durable queue: a non-2xx answer or a timeout is retried after 5, 10, 20, 40 and 80 minutes; every attempt is logged. The URL must be https (http only for localhost); `authorization` is sent verbatim as the Authorization header.
+    /// Events use RevenueCat's names and fields (INITIAL_PURCHASE, NON_RENEWING_PURCHASE, TRANSFER, SUBSCRIBER_ALIAS, TEST…) plus our REDEMPTION. Delivery is at least once through a durable queue: a non-2xx answer or a timeout is retried after 5, 10, 20, 40 and 80 minutes; every attempt is logged. The URL must be https (http only for localhost); `authorization` is sent verbatim as the Authorization header. With an `Idempotency-Key`, a repeat answers with the endpoint the first added, its secret included, and adds nothing more.
     ///
     /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/webhooks`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/webhooks/post(createWebhook)`.
@@ -1010,6 +1011,7 @@ extension APIProtocol {
     /// product `rc_promo_<entitlement>_<duration>` (or `…_custom` with `until`), which unlocks only that entitlement
     /// and never renews. Queues `NON_RENEWING_PURCHASE` with store and period type `PROMOTIONAL`. Give exactly one of
     /// `duration` and `until`. Audited as `grant.create`.
+    /// With an `Idempotency-Key`, a repeat answers with the first grant and grants nothing more.
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
@@ -1083,7 +1085,7 @@ extension APIProtocol {
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`. A secret key of another app, or any public SDK key, gets 403.
     ///
-    /// Events use RevenueCat's names and fields (INITIAL_PURCHASE, NON_RENEWING_PURCHASE, TRANSFER, SUBSCRIBER_ALIAS, TEST…) plus our REDEMPTION. Delivery is at least once through a durable queue: a non-2xx answer or a timeout is retried after 5, 10, 20, 40 and 80 minutes; every attempt is logged. The URL must be https (http only for localhost); `authorization` is sent verbatim as the Authorization header.
+    /// Events use RevenueCat's names and fields (INITIAL_PURCHASE, NON_RENEWING_PURCHASE, TRANSFER, SUBSCRIBER_ALIAS, TEST…) plus our REDEMPTION. Delivery is at least once through a durable queue: a non-2xx answer or a timeout is retried after 5, 10, 20, 40 and 80 minutes; every attempt is logged. The URL must be https (http only for localhost); `authorization` is sent verbatim as the Authorization header. With an `Idempotency-Key`, a repeat answers with the endpoint the first added, its secret included, and adds nothing more.
     ///
     /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/webhooks`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/webhooks/post(createWebhook)`.
