@@ -73,12 +73,13 @@ public struct GeneratedAPIKey: Hashable, Sendable {
     public let hash: String
     public let record: APIKey
 
-    public init(appID: String?, kind: APIKeyKind, label: String? = nil, now: Date) {
+    /// `id`: the record's, new unless the request that makes the key names it (so that a repeat meets it).
+    public init(appID: String?, kind: APIKeyKind, label: String? = nil, id: String = Identifier.make(prefix: "key"), now: Date) {
         let plaintext = kind.prefix + SecretToken.generate(byteCount: 24)
         self.plaintext = plaintext
         self.hash = SecretToken.hash(plaintext)
         self.record = APIKey(
-            id: Identifier.make(prefix: "key"), appID: appID, kind: kind,
+            id: id, appID: appID, kind: kind,
             displayPrefix: String(plaintext.prefix(kind.prefix.count + 4)), label: label, createdAt: now, revokedAt: nil
         )
     }

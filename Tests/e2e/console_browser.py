@@ -473,6 +473,8 @@ def main():
             check("the new-app form has the console's styles (full-width fields)",
                   page.get_by_label("Name (buyers see it on pages and in e-mails)").bounding_box()["width"] > 300)
             shots(page, "17-new-app")
+            # What the form sends, for sending it again below (a resubmit after the first answer was lost).
+            resent = page.evaluate("() => new URLSearchParams(new FormData(document.querySelector('form[action=\"/console/new-app\"]'))).toString()")
             page.get_by_role("button", name="Create app").click()
             keys = page.locator("code.secret").all_inner_texts()
             new_secret = next((k for k in keys if k.startswith("rdm_sk_")), "")
@@ -492,6 +494,27 @@ def main():
             preview.get_by_text("Second App Renamed").first.wait_for(timeout=HANG_GUARD * 1000)
             check("the link page previews too", "/r/preview" in preview.locator("body").inner_html())
             shots(page, "18-settings-preview")
+            # The same fields in a form of their own, sent as the browser sends a form (`submit()` skips the page
+            # script, which holds back only a second send within seconds).
+            with page.expect_navigation() as navigation:
+                page.evaluate("""(body) => {
+                    const form = document.createElement('form');
+                    form.method = 'post';
+                    form.action = '/console/new-app';
+                    for (const [name, value] of new URLSearchParams(body)) {
+                        const input = document.createElement('input');
+                        input.type = 'hidden'; input.name = name; input.value = value;
+                        form.appendChild(input);
+                    }
+                    document.body.appendChild(form);
+                    form.submit();
+                }""", resent)
+            status = navigation.value.status
+            names = [a["name"] for a in json.loads(cli(["apps", "list", "--json"], env))["apps"]]
+            check("the new-app form sent again makes no second app, and its page says the keys were shown once",
+                  status == 200 and "already created" in page.locator("h1").inner_text() and page.locator("code.secret").count() == 0
+                  and names.count("Second App") == 1, (status, names))
+            shots(page, "19-new-app-again")
             browser.close()
     finally:
         server.terminate()

@@ -100,13 +100,16 @@ public struct AdminService: Sendable {
     }
 
     /// A new key for an app (public or secret), or an instance admin key when `appID` is nil.
-    public func createKey(appID: String?, kind: String, label: String? = nil) async throws -> CreatedKey {
+    /// `id`: the key's, when the request that makes it names it (a console form's `RequestID`); a repeat is then a
+    /// conflict on it.
+    public func createKey(appID: String?, kind: String, label: String? = nil, id: String? = nil) async throws -> CreatedKey {
         guard let kind = APIKeyKind(rawValue: kind), (kind == .admin) == (appID == nil) else {
             throw ValidationError(
                 field: "kind", reason: appID == nil ? "instance keys are of kind admin" : "must be one of public_sandbox, public_production, secret"
             )
         }
-        let key = GeneratedAPIKey(appID: appID, kind: kind, label: try APIKey.validLabel(label), now: clock.now())
+        let key = GeneratedAPIKey(
+            appID: appID, kind: kind, label: try APIKey.validLabel(label), id: id ?? Identifier.make(prefix: "key"), now: clock.now())
         try await store.createKey(key, audit: try audit("key.create", "key", key.record.id, appID: appID, detail: kind.rawValue))
         return CreatedKey(key: key.record, plaintext: key.plaintext)
     }

@@ -118,14 +118,26 @@ struct ConsoleOperationsController {
         }
         let values = KeysPage(
             keys: keys, kinds: [APIKeyKind.publicSandbox, .publicProduction, .secret].map { Choice(value: $0.rawValue, label: Self.kindLabel($0)) },
-            notice: ConsolePages.notice(request))
+            notice: ConsolePages.notice(request), formID: FormID.make())
         return pages.page("console-keys", context: context, values)
     }
 
-    /// A new key, shown on this answer only.
+    /// A new key, shown on this answer only. The form's own ID names the key: the same form sent again (a resubmit
+    /// after a reload) adds no second key and says so, since the first answer was the key's only showing.
     @Sendable func createKey(_ request: Request, context: ConsoleContext) async throws -> Response {
         try await showOnce(context, .manageKeys, "manage keys") { form, appID, session in
-            let created = try await admin.acting(as: session.actor).createKey(appID: appID, kind: form["kind"] ?? "", label: form["label"])
+            let requestID = try FormID.submitted(form, field: "form_id")
+            let created: CreatedKey
+            do {
+                created = try await admin.acting(as: session.actor).createKey(
+                    appID: appID, kind: form["kind"] ?? "", label: form["label"],
+                    id: requestID?.derivedID(prefix: "key", scope: "key-request:\(appID)"))
+            } catch let error as StoreError where error.isConflict && requestID != nil {
+                return ConsoleSecret(
+                    title: "Key already created", what: "This form already created its key, shown on that answer only.", values: [],
+                    hint: "If you did not see it, revoke it on the Keys page and create another.", back: "/console/apps/\(appID)/keys", repeated: true
+                )
+            }
             let kind = created.key.kind.rawValue.replacingOccurrences(of: "_", with: " ")
             return ConsoleSecret(
                 title: "Key created", what: "\(kind) key" + (created.key.label.map { " “\($0)”" } ?? ""), values: [("Key", created.plaintext)],
@@ -140,7 +152,8 @@ struct ConsoleOperationsController {
         _ write: ([String: String], String, ConsoleSession) async throws -> ConsoleSecret
     ) async throws -> Response {
         try context.require(action, what)
-        return pages.secretPage(try await write(context.form, try context.appID, context.session), context: context)
+        let secret = try await write(context.form, try context.appID, context.session)
+        return pages.secretPage(secret, context: context, status: secret.repeated ? .ok : .created)
     }
 
     @Sendable func revokeKey(_ request: Request, context: ConsoleContext) async throws -> Response {

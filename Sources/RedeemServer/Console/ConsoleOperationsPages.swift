@@ -64,4 +64,6 @@ struct KeysPage: PageModel {
     let keys: [Key]
     let kinds: [Choice]
     let notice: String?
+    /// The create form's own ID, new with each page: its submits, however many, create one key.
+    let formID: String
 }

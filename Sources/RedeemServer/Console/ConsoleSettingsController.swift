@@ -41,25 +41,36 @@ struct ConsoleSettingsController {
     /// An owner's form for a new app: its name and what its pages show first.
     @Sendable func newAppForm(_ request: Request, context: ConsoleContext) async throws -> Response {
         try context.require(.changeSettings, "create apps")
-        return pages.page("console-new-app", context: context, NewAppPage(error: nil))
+        return pages.page("console-new-app", context: context, NewAppPage(error: nil, formID: FormID.make()))
     }
 
     /// Creates the app with its three keys (shown once), through the same `AdminService.createApp` as the admin API
-    /// and the CLI; then on to its settings.
+    /// and the CLI; then on to its settings. The form's own ID names the app: the same form sent again (a resubmit
+    /// after a reload) creates no second app and says so, since the first answer was its keys' only showing.
     @Sendable func createApp(_ request: Request, context: ConsoleContext) async throws -> Response {
         try context.require(.changeSettings, "create apps")
         let form = context.form
+        let requestID = try FormID.submitted(form, field: "form_id")
+        let id = requestID?.derivedID(prefix: "app", scope: "app-request") ?? App.generateID()
         do {
-            let created = try await admin.acting(as: context.session.actor).createApp(try Self.changes(from: form))
+            let created = try await admin.acting(as: context.session.actor).createApp(try Self.changes(from: form), id: id)
             let keys = created.keys.map { key in (key.record.kind.rawValue.replacingOccurrences(of: "_", with: " ") + " key", key.plaintext) }
             let secret = ConsoleSecret(
                 title: "\(created.app.name) created", what: "Its keys, stored hashed and shown only now.", values: keys,
                 hint: "The public keys go in the app; the secret key on your servers only. Next: the app's settings.",
                 back: "/console/apps/\(created.app.id)/settings")
             return pages.secretPage(secret, context: context, showing: created.app)
+        } catch let error as StoreError where error.isConflict && requestID != nil {
+            let app = try await admin.app(id: id)
+            let repeated = ConsoleSecret(
+                title: "\(app.name) already created", what: "This form already created the app; its keys were shown on that answer only.",
+                values: [], hint: "If you did not see them, create new keys on its Keys page and revoke the unseen ones.",
+                back: "/console/apps/\(app.id)/keys", repeated: true)
+            return pages.secretPage(repeated, context: context, showing: app, status: .ok)
         } catch let error as ValidationError {
             let typed = form.filter { ["name", "icon_url", "app_store_url", "play_store_url", "support_email"].contains($0.key) }
-            let values = WithFields(model: NewAppPage(error: Self.sentence(error)), fields: FormFields(values: typed))
+            let formID = requestID?.value ?? FormID.make()
+            let values = WithFields(model: NewAppPage(error: Self.sentence(error), formID: formID), fields: FormFields(values: typed))
             return pages.page("console-new-app", status: .unprocessableContent, context: context, values)
         }
     }
@@ -209,4 +220,6 @@ struct SettingsPage: PageModel {
 /// A new app's form; refused, it comes back with what was typed (as `WithFields`).
 struct NewAppPage: PageModel {
     let error: String?
+    /// The form's own ID: new with each page, kept when a refused form comes back.
+    let formID: String
 }

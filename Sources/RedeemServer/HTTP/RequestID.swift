@@ -1,3 +1,5 @@
+import RedeemCore
+
 /// A request's own ID, so that sending it again (a double click, a client's retry) does its work once: a console
 /// form's hidden field (`FormID`), or an admin API caller's `Idempotency-Key` header. Scoped to the app it names.
 public enum RequestID: Sendable, Hashable {
@@ -9,6 +11,10 @@ public enum RequestID: Sendable, Hashable {
         case .form(let id), .idempotencyKey(let id): id
         }
     }
+
+    /// The ID of what this request makes (`prefix`, as `Identifier.make`'s): the same for every submit of it, and for no
+    /// other request. `scope` names the kind of write and, where the ID is unique across apps, the app.
+    func derivedID(prefix: String, scope: String) -> String { prefix + "_" + SecretToken.hash("\(scope):" + value).prefix(28) }
 
     /// An optional `Idempotency-Key` header: nil when absent, 400 unless 1–255 characters.
     static func idempotencyKey(header key: String?) throws -> RequestID? {

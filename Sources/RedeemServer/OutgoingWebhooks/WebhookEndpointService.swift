@@ -43,7 +43,7 @@ public struct WebhookEndpointService: Sendable {
         }
         // The request's endpoint ID: one per request ID, however often it is sent. A repeat meets the first one's row.
         // Endpoint IDs are unique across apps, and two apps may well pick the same key: the app is hashed in.
-        let id = requestID.map { "whk_" + SecretToken.hash("webhook-request:\(appID):" + $0.value).prefix(28) } ?? Identifier.make(prefix: "whk")
+        let id = requestID?.derivedID(prefix: "whk", scope: "webhook-request:\(appID)") ?? Identifier.make(prefix: "whk")
         let endpoint = WebhookEndpoint(
             id: id, appID: appID, url: url, authorization: authorization, signingSecret: WebhookSecret.generate(), createdAt: clock.now())
         do {
