@@ -6,8 +6,9 @@ import RedeemStore
 import RedeemTestSupport
 import Testing
 
-/// The console's forms that make a secret shown once (a new app's keys, a new key): the same form sent again, at once
-/// or after a reload, makes nothing more and says that its secret was shown on the first answer only.
+/// The console's forms that make a secret shown once (a new app's keys, a new key, a batch of codes): the same form
+/// sent again, at once or after a reload, makes nothing more, and says that its secret was shown on the first answer
+/// only or goes to the batch it started.
 @Suite struct ConsoleSecretFormsTests {
     static func formID(_ page: TestServer.Reply) throws -> String {
         String(try #require(page.body.firstMatch(of: /name="form_id" value="([A-Za-z0-9_-]{16,64})"/)?.1))
@@ -83,6 +84,37 @@ import Testing
             second["form_id"] = try Self.formID(next)
             #expect(try await ConsoleTests.post(server, path, second, cookie: owner).status == 201)
             #expect(try await server.deps.store.keys(appID: app.id).count == before + 2)
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func submitsOfOneBatchFormStartOneBatch(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            let offerID = try await OfferCodeAPITests.offer(server, app, OfferCodeAPITests.trial)
+            _ = try await ConsoleTests.owner(server)
+            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let page = try await ConsoleOffersTests.page(server, app.id, cookie: owner)
+            let formID = String(try #require(page.body.firstMatch(of: /name="form_id" value="([A-Za-z0-9_-]{16,64})"/)?.1))
+            let fields = [
+                "csrf": try ConsoleOperationsTests.csrf(page), "form_id": formID, "offer_id": offerID, "count": "500", "expires_on": "2026-09-01",
+            ]
+            let path = "/console/apps/\(app.id)/batches"
+            let replies = try await Self.sendRepeatedly(server, path, fields, cookie: owner)
+            let jobs = Set(replies.map { $0.headers[.location] ?? "\($0.status) \($0.body)" })
+            #expect(jobs.count == 1 && replies.allSatisfy { $0.status == 303 }, "\(jobs)")
+            let jobPath = try #require(jobs.first)
+            var job = try await server.send(.get, jobPath, key: nil, headers: [.cookie: owner])
+            // Ends when the job is done, however long that takes here; the suite's time limit is the hang guard.
+            while job.status == 200 && !job.body.contains("Download the CSV") {
+                try await Task.sleep(for: .milliseconds(50))
+                job = try await server.send(.get, jobPath, key: nil, headers: [.cookie: owner])
+            }
+            #expect(job.status == 200 && job.body.contains("A batch of 500 codes"), "\(job.body)")
+            // Sent again once it is done: its page again, still one batch.
+            #expect(try await ConsoleTests.post(server, path, fields, cookie: owner).headers[.location] == jobPath)
+            #expect(try await server.deps.store.codeBatches(appID: app.id, offerID: nil).map(\.count) == [500])
+            #expect(try await server.deps.store.auditLog(appID: app.id, limit: 50).filter { $0.action == "code_batch.create" }.count == 1)
         }
     }
 }

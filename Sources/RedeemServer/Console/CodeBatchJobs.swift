@@ -64,18 +64,23 @@ final class CodeBatchJobs: Sendable {
     }
 
     /// Starts `work`, which writes the codes to the file it is given, unless another batch is being generated on this
-    /// instance (one at a time: it takes the cores). Returns the job's unguessable ID.
+    /// instance (one at a time: it takes the cores). Returns the job's unguessable ID. `requestID`: the form's own ID,
+    /// which names the job: sent again, it returns the job it started and starts nothing.
     func start(
-        appID: String, operatorID: String, offerID: String, count: Int,
+        appID: String, operatorID: String, offerID: String, count: Int, requestID: RequestID? = nil,
         work: @escaping @Sendable (_ file: URL, _ progress: @escaping @Sendable (String, Int) -> Void) async throws -> OfferCodeBatch
     ) throws(BatchInProgress) -> String {
-        let id = SecretToken.generate(byteCount: 16)
-        try jobs.withLock { (jobs) throws(BatchInProgress) in
+        // A hash of the form's 128 random bits is as unguessable as a new ID.
+        let id = requestID.map { SecretToken.hash("batch-job:\(appID):\(operatorID):" + $0.value) } ?? SecretToken.generate(byteCount: 16)
+        let started = try jobs.withLock { (jobs) throws(BatchInProgress) -> Bool in
+            if jobs[id] != nil { return false }
             if jobs.values.contains(where: { if case .running = $0.state { true } else { false } }) { throw BatchInProgress() }
             jobs[id] = Job(
                 id: id, appID: appID, operatorID: operatorID, offerID: offerID, count: count, startedAt: clock.now(),
                 state: .running(phase: .drawing, done: 0))
+            return true
         }
+        guard started else { return id }
         Task {
             let file = Self.temporaryFile()
             do {

@@ -20,11 +20,13 @@ struct ConsoleCodeBatchesController {
         router.post("/console/apps/{app_id}/batches/{batch_id}/active", use: switchBatch)
     }
 
-    /// Starts generating a batch and sends the operator to its progress page.
+    /// Starts generating a batch and sends the operator to its progress page. The same form sent again (a resubmit
+    /// after a reload) goes to the batch it started, while this server keeps its job.
     @Sendable func startBatch(_ request: Request, context: ConsoleContext) async throws -> Response {
         try await context.ownerWrite("generate codes", describe: ConsoleOffersController.describe) { _, error, status, _, _ in
             try await offersPage.render(context: context, error: error, status: status, request: request)
         } leadingTo: { form, appID, session in
+            let requestID = try FormID.submitted(form, field: "form_id")
             let offerID = form["offer_id"] ?? ""
             let count = try ConsoleOffersController.number(form["count"], field: "count") ?? 0
             guard let expiresAt = try ConsoleOffersController.day(form["expires_on"], field: "expires_at") else {
@@ -37,7 +39,8 @@ struct ConsoleCodeBatchesController {
             let admin = admin.acting(as: session.actor)
             let jobID: String
             do {
-                jobID = try jobs.start(appID: appID, operatorID: session.operator.id, offerID: offerID, count: count) { file, progress in
+                jobID = try jobs.start(appID: appID, operatorID: session.operator.id, offerID: offerID, count: count, requestID: requestID) {
+                    file, progress in
                     try await admin.generateCodes(
                         appID: appID, offerID: offerID, count: count, expiresAt: expiresAt,
                         into: CodeCSVFile(url: file, publicURL: publicURL), progress: progress)

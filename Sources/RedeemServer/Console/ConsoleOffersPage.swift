@@ -76,7 +76,7 @@ struct OffersPage: Sendable {
             defaultExpiry: String(ISODate.format(defaultExpiry).prefix(10)),
             today: String(ISODate.format(now).prefix(10)),
             latestExpiry: String(ISODate.format(OfferCodeBatch.maxLifetime.advance(now)).prefix(10)),
-            error: error, notice: ConsolePages.notice(request))
+            error: error, notice: ConsolePages.notice(request), batchFormID: FormID.make())
         return pages.page("console-offers", status: status, context: context, values)
     }
 }

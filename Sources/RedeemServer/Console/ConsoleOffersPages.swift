@@ -81,6 +81,8 @@ struct OffersPageModel: PageModel {
     let latestExpiry: String
     let error: String?
     let notice: String?
+    /// The batch form's own ID, new with each page: its submits, however many, start one batch.
+    let batchFormID: String
 }
 
 /// A batch of codes being generated: its progress, then the download once.
