@@ -95,9 +95,9 @@ import Testing
             _ = try await ConsoleTests.owner(server)
             let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
             let page = try await ConsoleOffersTests.page(server, app.id, cookie: owner)
-            let formID = String(try #require(page.body.firstMatch(of: /name="form_id" value="([A-Za-z0-9_-]{16,64})"/)?.1))
             let fields = [
-                "csrf": try ConsoleOperationsTests.csrf(page), "form_id": formID, "offer_id": offerID, "count": "500", "expires_on": "2026-09-01",
+                "csrf": try ConsoleOperationsTests.csrf(page), "form_id": try Self.formID(page), "offer_id": offerID, "count": "500",
+                "expires_on": "2026-09-01",
             ]
             let path = "/console/apps/\(app.id)/batches"
             let replies = try await Self.sendRepeatedly(server, path, fields, cookie: owner)

@@ -152,8 +152,7 @@ struct ConsoleOperationsController {
         _ write: ([String: String], String, ConsoleSession) async throws -> ConsoleSecret
     ) async throws -> Response {
         try context.require(action, what)
-        let secret = try await write(context.form, try context.appID, context.session)
-        return pages.secretPage(secret, context: context, status: secret.repeated ? .ok : .created)
+        return pages.secretPage(try await write(context.form, try context.appID, context.session), context: context)
     }
 
     @Sendable func revokeKey(_ request: Request, context: ConsoleContext) async throws -> Response {

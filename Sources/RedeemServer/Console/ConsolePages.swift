@@ -42,13 +42,13 @@ struct ConsolePages: Sendable {
     }
 
     /// Secrets a write made (a key, a signing secret, a new app's keys), on this answer only (`no-store`).
-    /// `status`: 201 for a secret just made; 200 for a form sent again, which says what it made instead.
-    func secretPage(_ secret: ConsoleSecret, context: ConsoleContext, showing: App? = nil, status: HTTPResponse.Status = .created) -> Response {
+    /// 201 for a secret just made; 200 for a form sent again (`repeated`), which says what it made instead.
+    func secretPage(_ secret: ConsoleSecret, context: ConsoleContext, showing: App? = nil) -> Response {
         let values = secret.values.enumerated().map { index, pair in
             SecretPage.Value(label: pair.label, value: pair.value, id: index == 0 ? "secret" : "secret-\(index + 1)")
         }
         var response = page(
-            "console-secret", status: status, context: context, showing: showing,
+            "console-secret", status: secret.repeated ? .ok : .created, context: context, showing: showing,
             SecretPage(title: secret.title, what: secret.what, secrets: values, hint: secret.hint, back: secret.back))
         response.headers[.cacheControl] = "no-store"
         return response

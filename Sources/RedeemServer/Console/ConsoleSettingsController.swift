@@ -66,7 +66,7 @@ struct ConsoleSettingsController {
                 title: "\(app.name) already created", what: "This form already created the app; its keys were shown on that answer only.",
                 values: [], hint: "If you did not see them, create new keys on its Keys page and revoke the unseen ones.",
                 back: "/console/apps/\(app.id)/keys", repeated: true)
-            return pages.secretPage(repeated, context: context, showing: app, status: .ok)
+            return pages.secretPage(repeated, context: context, showing: app)
         } catch let error as ValidationError {
             let typed = form.filter { ["name", "icon_url", "app_store_url", "play_store_url", "support_email"].contains($0.key) }
             let formID = requestID?.value ?? FormID.make()
