@@ -51,7 +51,7 @@ public struct PromotionalGrant: Equatable, Sendable {
     /// caller's `Idempotency-Key`) names the same transaction, so a double click or a retry records one grant.
     public func submitted(by requestID: String) -> PromotionalGrant {
         var grant = self
-        grant.transactionID = "promo_" + SecretToken.hash("grant-form:" + requestID).prefix(32)
+        grant.transactionID = Identifier.derived(prefix: "promo", scope: "grant-request", from: requestID)
         return grant
     }
 

@@ -26,4 +26,15 @@ import Testing
         let ids = (0..<10_000).map { _ in Identifier.make(prefix: "att", now: now) }
         #expect(Set(ids).count == ids.count)
     }
+
+    /// One request's ID names one row: every submit alike, another request or another scope (another app) not.
+    @Test func aDerivedIDIsTheSameForOneRequestAndScopeOnly() {
+        let form = "Zq3v9Xk2Lw8Rt5Yp1Ns7Cd"
+        let id = Identifier.derived(prefix: "whk", scope: "webhook-request:app_a", from: form)
+        #expect(id.hasPrefix("whk_") && id.dropFirst(4).count == 28 && id.dropFirst(4).allSatisfy(\.isHexDigit))
+        #expect(id == Identifier.derived(prefix: "whk", scope: "webhook-request:app_a", from: form))
+        #expect(id != Identifier.derived(prefix: "whk", scope: "webhook-request:app_a", from: form + "x"))
+        #expect(id != Identifier.derived(prefix: "whk", scope: "webhook-request:app_b", from: form))
+        #expect(!id.contains(form))
+    }
 }

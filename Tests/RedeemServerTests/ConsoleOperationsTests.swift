@@ -103,7 +103,7 @@ import Testing
             _ = try await ConsoleTests.owner(server)
             let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
             let page = try await server.send(.get, "/console/apps/\(app.id)/webhooks", key: nil, headers: [.cookie: owner])
-            let formID = String(try #require(page.body.firstMatch(of: /name="form_id" value="([A-Za-z0-9_-]{16,64})"/)?.1))
+            let formID = try ConsoleTests.formID(page)
             let fields = ["csrf": try Self.csrf(page), "form_id": formID, "url": "https://hooks.example.com/once", "authorization": "Bearer t"]
             let path = "/console/apps/\(app.id)/webhooks"
             let replies = try await ConsoleTests.postAtOnce(server, path, fields, cookie: owner)
@@ -124,7 +124,7 @@ import Testing
             #expect(try await ConsoleTests.post(server, path, other, cookie: owner).status == 400)
             // A new page's form adds another.
             let next = try await server.send(.get, path, key: nil, headers: [.cookie: owner])
-            other["form_id"] = String(try #require(next.body.firstMatch(of: /name="form_id" value="([A-Za-z0-9_-]{16,64})"/)?.1))
+            other["form_id"] = try ConsoleTests.formID(next)
             #expect(try await ConsoleTests.post(server, path, other, cookie: owner).status == 201)
             #expect(try await server.deps.store.webhookEndpoints(appID: app.id).count == 2)
         }

@@ -10,10 +10,6 @@ import Testing
 /// sent again, at once or after a reload, makes nothing more, and says that its secret was shown on the first answer
 /// only or goes to the batch it started.
 @Suite struct ConsoleSecretFormsTests {
-    static func formID(_ page: TestServer.Reply) throws -> String {
-        String(try #require(page.body.firstMatch(of: /name="form_id" value="([A-Za-z0-9_-]{16,64})"/)?.1))
-    }
-
     /// The answers to `fields` sent 4 times at once and once more after: each the secret page (201) or the repeat's (200).
     static func sendRepeatedly(_ server: TestServer, _ path: String, _ fields: [String: String], cookie: String) async throws -> [TestServer.Reply] {
         let replies = try await ConsoleTests.postAtOnce(server, path, fields, cookie: cookie)
@@ -26,12 +22,12 @@ import Testing
             _ = try await ConsoleTests.owner(server)
             let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
             let page = try await server.send(.get, "/console/new-app", key: nil, headers: [.cookie: owner])
-            let fields = ["csrf": try ConsoleOperationsTests.csrf(page), "form_id": try Self.formID(page), "name": "Kitchen"]
+            let fields = ["csrf": try ConsoleOperationsTests.csrf(page), "form_id": try ConsoleTests.formID(page), "name": "Kitchen"]
             // A refused form comes back with its ID, so that sending it fixed is still one app.
             var bad = fields
             bad["icon_url"] = "ftp://x/icon.png"
             let refused = try await ConsoleTests.post(server, "/console/new-app", bad, cookie: owner)
-            #expect(refused.status == 422 && (try? Self.formID(refused)) == fields["form_id"], "\(refused.body)")
+            #expect(refused.status == 422 && (try? ConsoleTests.formID(refused)) == fields["form_id"], "\(refused.body)")
             let replies = try await Self.sendRepeatedly(server, "/console/new-app", fields, cookie: owner)
             let shown = replies.filter { $0.status == 201 }
             #expect(shown.count == 1, "\(replies.map(\.status))")
@@ -50,7 +46,7 @@ import Testing
             // A new page's form creates another app.
             let next = try await server.send(.get, "/console/new-app", key: nil, headers: [.cookie: owner])
             var second = fields
-            second["form_id"] = try Self.formID(next)
+            second["form_id"] = try ConsoleTests.formID(next)
             #expect(try await ConsoleTests.post(server, "/console/new-app", second, cookie: owner).status == 201)
             #expect(try await server.deps.store.apps().count == 2)
         }
@@ -64,7 +60,9 @@ import Testing
             let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
             let path = "/console/apps/\(app.id)/keys"
             let page = try await server.send(.get, path, key: nil, headers: [.cookie: owner])
-            let fields = ["csrf": try ConsoleOperationsTests.csrf(page), "form_id": try Self.formID(page), "kind": "secret", "label": "billing"]
+            let fields = [
+                "csrf": try ConsoleOperationsTests.csrf(page), "form_id": try ConsoleTests.formID(page), "kind": "secret", "label": "billing",
+            ]
             let before = try await server.deps.store.keys(appID: app.id).count
             let replies = try await Self.sendRepeatedly(server, path, fields, cookie: owner)
             #expect(replies.filter { $0.status == 201 }.count == 1, "\(replies.map(\.status))")
@@ -81,7 +79,7 @@ import Testing
             // A new page's form creates another key.
             let next = try await server.send(.get, path, key: nil, headers: [.cookie: owner])
             var second = fields
-            second["form_id"] = try Self.formID(next)
+            second["form_id"] = try ConsoleTests.formID(next)
             #expect(try await ConsoleTests.post(server, path, second, cookie: owner).status == 201)
             #expect(try await server.deps.store.keys(appID: app.id).count == before + 2)
         }
@@ -96,7 +94,7 @@ import Testing
             let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
             let page = try await ConsoleOffersTests.page(server, app.id, cookie: owner)
             let fields = [
-                "csrf": try ConsoleOperationsTests.csrf(page), "form_id": try Self.formID(page), "offer_id": offerID, "count": "500",
+                "csrf": try ConsoleOperationsTests.csrf(page), "form_id": try ConsoleTests.formID(page), "offer_id": offerID, "count": "500",
                 "expires_on": "2026-09-01",
             ]
             let path = "/console/apps/\(app.id)/batches"

@@ -53,6 +53,12 @@ import Testing
         }
     }
 
+    /// The own ID a page rendered in a form's hidden `field` (`FormID`).
+    static func formID(_ page: TestServer.Reply, field: String = "form_id") throws -> String {
+        let pattern = try Regex("name=\"\(field)\" value=\"([A-Za-z0-9_-]{16,64})\"")
+        return String(try #require(try pattern.firstMatch(in: page.body)?.output[1].substring))
+    }
+
     /// Signs in; returns the session cookie.
     static func signIn(_ server: TestServer, email: String = "owner@example.com", password: String = password) async throws -> String {
         let form = try await form(server)

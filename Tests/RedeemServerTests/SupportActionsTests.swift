@@ -306,7 +306,7 @@ import Testing
             let cookie = "redeem_console=\(try await ConsoleTests.signIn(server))"
             let page = try await server.send(.get, "/console/apps/\(app.id)/customers/\(customerID)", key: nil, headers: [.cookie: cookie])
             let csrf = String(try #require(page.body.firstMatch(of: /name="csrf" value="([^"]+)"/)?.1))
-            let formID = String(try #require(page.body.firstMatch(of: /name="grant_id" value="([A-Za-z0-9_-]{16,64})"/)?.1))
+            let formID = try ConsoleTests.formID(page, field: "grant_id")
             let path = "/console/apps/\(app.id)/customers/\(customerID)/grants"
             let fields = ["csrf": csrf, "grant_id": formID, "entitlement_id": "extra", "duration": "weekly"]
             let replies = try await ConsoleTests.postAtOnce(server, path, fields, cookie: cookie)
@@ -327,7 +327,7 @@ import Testing
             #expect(try await ConsoleTests.post(server, path, other, cookie: cookie).status == 400)
             // Another page's form grants again: the form, not the entitlement, is what is deduplicated.
             let next = try await server.send(.get, "/console/apps/\(app.id)/customers/\(customerID)", key: nil, headers: [.cookie: cookie])
-            let nextID = String(try #require(next.body.firstMatch(of: /name="grant_id" value="([A-Za-z0-9_-]{16,64})"/)?.1))
+            let nextID = try ConsoleTests.formID(next, field: "grant_id")
             #expect(nextID != formID)
             var second = fields
             second["grant_id"] = nextID

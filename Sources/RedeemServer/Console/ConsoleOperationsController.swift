@@ -127,12 +127,13 @@ struct ConsoleOperationsController {
     @Sendable func createKey(_ request: Request, context: ConsoleContext) async throws -> Response {
         try await showOnce(context, .manageKeys, "manage keys") { form, appID, session in
             let requestID = try FormID.submitted(form, field: "form_id")
+            let id = requestID?.derivedID(prefix: "key", scope: "key-request:\(appID)")
             let created: CreatedKey
             do {
-                created = try await admin.acting(as: session.actor).createKey(
-                    appID: appID, kind: form["kind"] ?? "", label: form["label"],
-                    id: requestID?.derivedID(prefix: "key", scope: "key-request:\(appID)"))
-            } catch let error as StoreError where error.isConflict && requestID != nil {
+                created = try await admin.acting(as: session.actor).createKey(appID: appID, kind: form["kind"] ?? "", label: form["label"], id: id)
+            } catch let error as StoreError where error.isConflict && id != nil {
+                // Only the form's own key, found under its ID, makes this a repeat.
+                guard try await admin.keys(appID: appID).contains(where: { $0.id == id }) else { throw error }
                 return ConsoleSecret(
                     title: "Key already created", what: "This form already created its key, shown on that answer only.", values: [],
                     hint: "If you did not see it, revoke it on the Keys page and create another.", back: "/console/apps/\(appID)/keys", repeated: true

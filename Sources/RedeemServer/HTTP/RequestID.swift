@@ -12,9 +12,8 @@ public enum RequestID: Sendable, Hashable {
         }
     }
 
-    /// The ID of what this request makes (`prefix`, as `Identifier.make`'s): the same for every submit of it, and for no
-    /// other request. `scope` names the kind of write and, where the ID is unique across apps, the app.
-    func derivedID(prefix: String, scope: String) -> String { prefix + "_" + SecretToken.hash("\(scope):" + value).prefix(28) }
+    /// The ID of what this request makes (`Identifier.derived`).
+    func derivedID(prefix: String, scope: String) -> String { Identifier.derived(prefix: prefix, scope: scope, from: value) }
 
     /// An optional `Idempotency-Key` header: nil when absent, 400 unless 1–255 characters.
     static func idempotencyKey(header key: String?) throws -> RequestID? {
