@@ -150,12 +150,8 @@ extension SQLStore {
         _ request: OfferCodeRedemptionRequest, found: FoundOfferCode, customerID: String?, on connection: any SQLConnection
     ) async throws -> (claimedBefore: Bool, purchases: [Purchase], products: [String: Product]) {
         let address = request.claimingAddress
-        let claimedBefore =
-            try await connection.first(
-                """
-                SELECT 1 AS claimed WHERE EXISTS (SELECT 1 FROM offer_redemptions WHERE offer_id = \(found.offer.id) AND customer_id = \(customerID))
-                    OR EXISTS (SELECT 1 FROM offer_redemptions WHERE offer_id = \(found.offer.id) AND email = \(address))
-                """) != nil
+        // The purchases before the claim record: a claim committing between the two reads (PostgreSQL reads each
+        // statement afresh) then shows as claimed, never as a purchase with no claim (which reads as "not eligible").
         var purchases: [Purchase] = []
         if let customerID {
             purchases = try await connection.query("SELECT * FROM purchases WHERE customer_id = \(customerID)").map(Purchase.init(row:))
@@ -166,6 +162,12 @@ extension SQLStore {
                 "SELECT * FROM purchases WHERE app_id = \(request.appID) AND LOWER(email) = \(address)"
             ).map(Purchase.init(row:)).filter { !known.contains($0.id) }
         }
+        let claimedBefore =
+            try await connection.first(
+                """
+                SELECT 1 AS claimed WHERE EXISTS (SELECT 1 FROM offer_redemptions WHERE offer_id = \(found.offer.id) AND customer_id = \(customerID))
+                    OR EXISTS (SELECT 1 FROM offer_redemptions WHERE offer_id = \(found.offer.id) AND email = \(address))
+                """) != nil
         var products = [found.product.id: found.product]
         let others = Array(Set(purchases.map(\.productID)).subtracting([found.product.id]))
         for product in try await Self.products(appID: request.appID, ids: others, on: connection) { products[product.id] = product }

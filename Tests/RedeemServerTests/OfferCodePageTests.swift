@@ -71,20 +71,48 @@ import Testing
             for round in 0..<12 {
                 let page = try await server.send(.get, "/redeem?ctx=offercodes&id=\(app.id)&code=twice", key: nil)
                 let form = "ctx=offercodes&id=\(app.id)&code=twice&claim_id=\(try Self.claimID(page))&email=buyer\(round)%40example.com"
-                let replies = try await withThrowingTaskGroup(of: TestServer.Reply.self) { group in
-                    for _ in 0..<4 {
-                        group.addTask {
-                            try await server.landing(try await server.send(.post, "/redeem", key: nil, json: form, headers: CheckoutTests.form))
-                        }
-                    }
-                    return try await group.reduce(into: []) { $0.append($1) }
-                }
-                for reply in replies {
-                    #expect(reply.status == 200 && reply.body.contains("Thank you"), "\(reply.status): \(reply.body.prefix(300))")
-                }
+                try await Self.submitAtOnce(server, form)
                 #expect(try await server.deps.store.purchases(appID: app.id, email: "buyer\(round)@example.com").count == 1)
             }
             #expect(try await server.deps.store.customCodes(appID: app.id, offerID: offer).first?.redemptionCount == 12)
+        }
+    }
+
+    /// A double click on a code's last use: the second submit finds the code used up (by the first), and must still land
+    /// on the first's purchase rather than on "reached its redemption limit" or "already used". Custom codes of one
+    /// use and one-time codes alike.
+    @Test(arguments: TestDatabases.available)
+    func submitsOfOneClaimFormForACodesLastUseAllLandOnItsPurchase(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend, setup: .live) { server in
+            let app = try await CheckoutTests.shop(server)
+            let offer = try await OfferCodeAPITests.offer(server, app, OfferCodeAPITests.trial)
+            var codes = try await OfferCodeAPITests.batch(server, app, offer: offer, count: 4)
+            for round in 0..<4 {
+                try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "LAST\(round)", cap: 1)
+                codes.append("LAST\(round)")
+            }
+            for (round, code) in codes.enumerated() {
+                let page = try await server.send(.get, "/redeem?ctx=offercodes&id=\(app.id)&code=\(code)", key: nil)
+                #expect(page.status == 200, "\(code): \(page.status)")
+                let form = "ctx=offercodes&id=\(app.id)&code=\(code)&claim_id=\(try Self.claimID(page))&email=last\(round)%40example.com"
+                try await Self.submitAtOnce(server, form)
+                #expect(try await server.deps.store.purchases(appID: app.id, email: "last\(round)@example.com").count == 1, "\(code)")
+            }
+        }
+    }
+
+    /// Sends one claim form 4 times at once; every submit must land on the purchase's success page.
+    static func submitAtOnce(_ server: TestServer, _ form: String) async throws {
+        let replies = try await withThrowingTaskGroup(of: TestServer.Reply.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    try await server.landing(try await server.send(.post, "/redeem", key: nil, json: form, headers: CheckoutTests.form))
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for reply in replies {
+            #expect(reply.status == 200 && reply.body.contains("Thank you"), "\(reply.status): \(reply.body.prefix(300))")
         }
     }
 

@@ -23,12 +23,32 @@ struct OfferClaimFlow: Sendable {
         case sandboxPayment(FoundOfferCode)
         /// A paid offer where nothing can take payments.
         case notPayable
+
+        var isRefusal: Bool {
+            switch self {
+            case .codeRefused, .refused: true
+            case .emailRefused, .granted, .stripe, .sandboxPayment, .notPayable: false
+            }
+        }
     }
 
     /// The form's POST: free offers are granted; paid ones continue to checkout once the redemption would accept them.
     func claim(_ claim: OfferRedeemPageController.Claim, ip: String?, sandbox: Bool) async throws -> Step {
         try await service.countClaim(ip: ip, appID: claim.app.id, claimant: claim.claimant)
+        return try await once(claim) { try await decide(claim, sandbox: sandbox) }
+    }
+
+    /// A submit of a form whose claim already succeeded gets its success step, however it would be refused now: a
+    /// double click's second submit may find the code used up, or the offer claimed, by the first one committing
+    /// meanwhile. So a refusal is looked at again against the form's own purchase.
+    func once(_ claim: OfferRedeemPageController.Claim, _ decide: () async throws -> Step) async throws -> Step {
         if let done = try await earlier(claim) { return done }
+        let step = try await decide()
+        guard step.isRefusal, let done = try await earlier(claim) else { return step }
+        return done
+    }
+
+    func decide(_ claim: OfferRedeemPageController.Claim, sandbox: Bool) async throws -> Step {
         let found: FoundOfferCode
         switch try await service.lookUpClaim(appID: claim.app.id, code: claim.code) {
         case .failure(let failure): return .codeRefused(failure)
@@ -58,9 +78,10 @@ struct OfferClaimFlow: Sendable {
         // The address was checked on the page before; a form without a valid one was not made by it.
         guard claim.emailIsValid else { throw ValidationError(field: "email", reason: "must be an e-mail address") }
         try await service.countPayment(ip: ip)
-        if let done = try await earlier(claim) { return done }
-        guard let (found, price) = try await service.paidOffer(appID: claim.app.id, code: claim.code) else { return .codeRefused(.invalid) }
-        return try await grant(claim, found: found, sandbox: true, payment: .init(price: price))
+        return try await once(claim) {
+            guard let (found, price) = try await service.paidOffer(appID: claim.app.id, code: claim.code) else { return .codeRefused(.invalid) }
+            return try await grant(claim, found: found, sandbox: true, payment: .init(price: price))
+        }
     }
 
     /// A repeated submit of a claim that already succeeded: its success step again.

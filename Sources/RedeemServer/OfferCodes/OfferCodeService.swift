@@ -95,7 +95,7 @@ struct OfferCodeService: Sendable {
         try await store.purchase(appID: appID, checkoutReference: Self.reference(claimID))
     }
 
-    /// Redeems a web claim for its claimant and queues the receipt; a repeated submit gets the first purchase.
+    /// Redeems a web claim for its claimant and queues the receipt.
     func claimOnWeb(
         appID: String, code: String, claimID: String, claimant: AppUserID, email: String, sandbox: Bool,
         payment: OfferCodeRedemptionRequest.Payment?
@@ -108,16 +108,10 @@ struct OfferCodeService: Sendable {
             ))
         RedeemMetrics.offerCodeRedemption(result.metricName, channel: "web")
         if case .success = result { RedeemMetrics.purchase(source: "offer_code") }
-        switch result {
-        case .success(let redemption):
-            _ = try await emailQueue.queueReceipt(for: redemption.purchase)
-            return .success(redemption.purchase)
-        case .failure(let failure):
-            guard failure == .alreadyRedeemed, let earlier = try await store.purchase(appID: appID, checkoutReference: reference) else {
-                return .failure(failure)
-            }
-            return .success(earlier)
-        }
+        // A refusal that is the form's own earlier submit is `OfferClaimFlow.once`'s to find.
+        guard case .success(let redemption) = result else { return result.map(\.purchase) }
+        _ = try await emailQueue.queueReceipt(for: redemption.purchase)
+        return .success(redemption.purchase)
     }
 
     static func reference(_ claimID: String) -> String { "offer:" + claimID }
