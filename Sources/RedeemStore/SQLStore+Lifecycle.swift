@@ -128,7 +128,7 @@ extension SQLStore {
     /// audit record, in one transaction. Refunding twice changes nothing more.
     public func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> Purchase {
         try await write(audit: audit) { connection in
-            let purchase = try await Self.purchase(appID: appID, id: id, on: connection)
+            let purchase = try await Self.purchase(appID: appID, id: id, locking: true, on: connection)
             try Self.requireHere(SupportRules.refund(purchase), elsewhere: "Refund this purchase in Stripe.")
             try await LifecycleTransaction(connection: connection, now: now).refund(purchase)
             return try await Self.purchase(appID: appID, id: id, on: connection)

@@ -152,8 +152,11 @@ extension SQLStore {
         try await emit(.purchase(purchase, customer: customer, product: product, eventID: eventID(), at: now), on: connection, now: now)
     }
 
-    static func purchase(appID: String, id: String, on connection: any SQLConnection) async throws -> Purchase {
-        guard let row = try await connection.first("SELECT * FROM purchases WHERE app_id = \(appID) AND id = \(id)") else {
+    /// `locking`: inside a write transaction that decides from the row, held until it commits (PostgreSQL; SQLite's
+    /// writer is alone), so a second request at once (a double click) decides from what the first wrote.
+    static func purchase(appID: String, id: String, locking: Bool = false, on connection: any SQLConnection) async throws -> Purchase {
+        let lock = locking && connection.engine == .postgres ? "FOR UPDATE" : ""
+        guard let row = try await connection.first("SELECT * FROM purchases WHERE app_id = \(appID) AND id = \(id) \(unsafeRaw: lock)") else {
             throw StoreError.notFound("purchase '\(id)'")
         }
         return try Purchase(row: row)

@@ -63,10 +63,32 @@ extension SQLStore {
     /// Ends a live grant now and queues its `CANCELLATION`; refuses anything else (see `PromotionalGrant.revokeRefusal`).
     public func revokeGrant(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase {
         try await write(audit: audit) { connection in
-            let purchase = try await Self.purchase(appID: appID, id: purchaseID, on: connection)
+            let purchase = try await Self.purchase(appID: appID, id: purchaseID, locking: true, on: connection)
             if let refusal = PromotionalGrant.revokeRefusal(purchase, now: now) { throw StoreError.conflict(refusal) }
             try await LifecycleTransaction(connection: connection, now: now).revoke(purchase)
             return try await Self.purchase(appID: appID, id: purchaseID, on: connection)
+        }
+    }
+
+    /// Ends every live grant of `entitlementID` for `appUserID` now (RevenueCat's `revoke_promotionals`), each with its
+    /// `CANCELLATION` and its audit entry (`audit` with the grant's ID), in one transaction; the grants revoked. The
+    /// customer's purchases are locked first, so a second call at once finds them ended and revokes nothing.
+    public func revokeGrants(appID: String, appUserID: AppUserID, entitlementID: String, now: Date, audit: AuditEntry) async throws -> [Purchase] {
+        try await write { connection in
+            guard let customer = try await Self.resolve(appID: appID, appUserID: appUserID, on: connection) else { return [] }
+            let lock = connection.engine == .postgres ? "FOR UPDATE" : ""
+            let live = try await connection.query("SELECT * FROM purchases WHERE customer_id = \(customer.id) ORDER BY id \(unsafeRaw: lock)")
+                .map(Purchase.init(row:))
+                .filter { PromotionalGrant.entitlement(of: $0) == entitlementID && PromotionalGrant.revokeRefusal($0, now: now) == nil }
+            let lifecycle = LifecycleTransaction(connection: connection, now: now)
+            for purchase in live {
+                try await lifecycle.revoke(purchase)
+                var entry = audit
+                entry.id = Identifier.make(prefix: "aud")
+                entry.objectID = purchase.id
+                try await Self.insertAudit(entry, on: connection)
+            }
+            return live
         }
     }
 
@@ -77,7 +99,7 @@ extension SQLStore {
         -> Purchase
     {
         try await write(audit: audit) { connection in
-            var purchase = try await Self.purchase(appID: appID, id: purchaseID, on: connection)
+            var purchase = try await Self.purchase(appID: appID, id: purchaseID, locking: true, on: connection)
             let destination = try await Self.resolveOrCreate(appID: appID, appUserID: appUserID, now: now, on: connection)
             guard destination.id != purchase.customerID else {
                 throw StoreError.conflict("This purchase already belongs to '\(appUserID.rawValue)'.")
@@ -97,7 +119,7 @@ extension SQLStore {
     /// renews again (`UNCANCELLATION`); `SupportRules.cancelAtPeriodEnd` or `.resume` decides in the transaction.
     public func setRenewal(appID: String, purchaseID: String, renews: Bool, now: Date, audit: AuditEntry) async throws -> Purchase {
         try await write(audit: audit) { connection in
-            let purchase = try await Self.purchase(appID: appID, id: purchaseID, on: connection)
+            let purchase = try await Self.purchase(appID: appID, id: purchaseID, locking: true, on: connection)
             let rule = renews ? SupportRules.resume(purchase, now: now) : SupportRules.cancelAtPeriodEnd(purchase, now: now)
             try Self.requireHere(rule, elsewhere: renews ? "Resume this subscription in Stripe." : "Cancel this subscription in Stripe.")
             try await LifecycleTransaction(connection: connection, now: now).setWillRenew(purchase, willRenew: renews, periodEnd: nil)

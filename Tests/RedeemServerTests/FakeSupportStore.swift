@@ -15,6 +15,7 @@ actor FakeSupportStore: SupportStore {
         case recordRequest
         case grant(appUserID: String, productID: String, expiresDate: Date?)
         case revokeGrant(purchaseID: String)
+        case revokeGrants(appUserID: String, entitlementID: String)
         case transfer(purchaseID: String, to: String)
         case retryEmail(emailID: String)
         case retryFailedEmails
@@ -116,6 +117,12 @@ actor FakeSupportStore: SupportStore {
         purchasesByID[purchaseID] = purchase
         record(.revokeGrant(purchaseID: purchaseID), audit)
         return purchase
+    }
+
+    /// Which grants are live is the store's to decide (its tests: `SupportWritesAtOnceTests`); only the request is kept.
+    func revokeGrants(appID: String, appUserID: AppUserID, entitlementID: String, now: Date, audit: AuditEntry) async throws -> [Purchase] {
+        record(.revokeGrants(appUserID: appUserID.rawValue, entitlementID: entitlementID), audit)
+        return []
     }
 
     func transferPurchase(appID: String, purchaseID: String, to appUserID: AppUserID, now: Date, audit: AuditEntry) async throws -> Purchase {

@@ -186,23 +186,18 @@ import Testing
         #expect(writes.first?.audit.detail == "pro for user_1 until \(ISODate.format(ends))")
     }
 
-    @Test func revokingAnEntitlementsGrantsEndsOnlyItsLiveGrants() async throws {
+    @Test func revokingAnEntitlementsGrantsAsksForThemAllAtOnceAudited() async throws {
         await addApp()
-        await store.add(
-            Customer(id: "cus_1", appID: "app_1", originalAppUserID: "user_1", aliases: [], firstSeen: clock.now(), lastSeen: clock.now()))
-        await store.add(purchase("g_live", productID: "rc_promo_pro_monthly", store: .promotional, expires: 10 * 86_400))
-        await store.add(purchase("g_ended", productID: "rc_promo_pro_weekly", store: .promotional, expires: -86_400))
-        await store.add(purchase("g_other", productID: "rc_promo_other_monthly", store: .promotional, expires: 10 * 86_400))
-        await store.add(purchase("p_bought", productID: "rc_promo_pro_monthly", store: .stripe, expires: 10 * 86_400))
         let service = try service()
-
         try await service.revokeGrants(appID: "app_1", appUserID: "user_1", entitlementID: "pro", actor: Self.actor)
         let writes = await store.writes
-        #expect(writes.map(\.write) == [.revokeGrant(purchaseID: "g_live")])
-        expectAudit(writes.first?.audit, action: "grant.revoke", objectID: "g_live")
-
-        // An app user ID nobody has: nothing to revoke, and no error (RevenueCat's answer).
-        try await service.revokeGrants(appID: "app_1", appUserID: "user_unknown", entitlementID: "pro", actor: Self.actor)
+        #expect(writes.map(\.write) == [.revokeGrants(appUserID: "user_1", entitlementID: "pro")])
+        // Each revoked grant's entry gets its ID from the store.
+        expectAudit(writes.first?.audit, action: "grant.revoke", objectID: "")
+        // An app user ID that is not one is refused before anything is asked.
+        await #expect(throws: (any Error).self) {
+            try await service.revokeGrants(appID: "app_1", appUserID: "", entitlementID: "pro", actor: Self.actor)
+        }
         #expect(await store.writes.count == 1)
     }
 

@@ -166,15 +166,13 @@ public struct SupportService: Sendable {
         return try await store.revokeGrant(appID: appID, purchaseID: purchaseID, now: now, audit: audit)
     }
 
-    /// Ends every live grant of `entitlementID` for `appUserID` (RevenueCat's `revoke_promotionals`); each is audited.
+    /// Ends every live grant of `entitlementID` for `appUserID` (RevenueCat's `revoke_promotionals`) in one transaction;
+    /// each is audited. An unknown user, or nothing to revoke, changes nothing.
     public func revokeGrants(appID: String, appUserID: String, entitlementID: String, actor: String) async throws {
         let user = try AppUserID.parse(appUserID)
-        guard let customer = try await store.findCustomer(appID: appID, appUserID: user) else { return }
         let now = clock.now()
-        for purchase in try await store.purchases(customerID: customer.id)
-        where PromotionalGrant.entitlement(of: purchase) == entitlementID && PromotionalGrant.revokeRefusal(purchase, now: now) == nil {
-            _ = try await revokeGrant(appID: appID, purchaseID: purchase.id, actor: actor)
-        }
+        let audit = AuditEntry(at: now, actor: actor, action: "grant.revoke", objectType: "purchase", objectID: "", appID: appID)
+        _ = try await store.revokeGrants(appID: appID, appUserID: user, entitlementID: entitlementID, now: now, audit: audit)
     }
 
     /// Moves a purchase to another app user ID (created if new), with a `TRANSFER` event.

@@ -26,6 +26,8 @@ protocol SupportStore: Sendable {
     func recordRequest(_ entry: AuditEntry) async throws
     func grantPromotional(appID: String, appUserID: AppUserID, grant: PromotionalGrant, now: Date, audit: AuditEntry) async throws -> Purchase
     func revokeGrant(appID: String, purchaseID: String, now: Date, audit: AuditEntry) async throws -> Purchase
+    /// Every live grant of the entitlement for the user, in one transaction; each audited as `audit` with its ID.
+    func revokeGrants(appID: String, appUserID: AppUserID, entitlementID: String, now: Date, audit: AuditEntry) async throws -> [Purchase]
     func transferPurchase(appID: String, purchaseID: String, to appUserID: AppUserID, now: Date, audit: AuditEntry) async throws -> Purchase
     func retryEmail(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> QueuedEmail
     func retryFailedEmails(appID: String, now: Date, audit: AuditEntry) async throws -> Int
