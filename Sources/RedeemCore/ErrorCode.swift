@@ -9,6 +9,7 @@ public enum ErrorCode: Int, CaseIterable, Sendable {
     case emptyAppUserID = 7220
     case unauthenticated = 7225
     case forbidden = 7226
+    case promotionalOfferNotSigned = 7232
     case invalidAppUserID = 7256
     case invalidSubscriberAttributes = 7263
     case invalidSubscriberAttributesBody = 7264
@@ -44,7 +45,8 @@ public enum ErrorCode: Int, CaseIterable, Sendable {
         case .notFound: 404
         case .conflict, .offerCodeExhausted, .offerCodeAlreadyRedeemed: 409
         case .unauthenticated: 401
-        case .forbidden, .purchaseBelongsToOtherUser, .expiredRedemptionToken, .subscriptionExpired, .offerCodeExpired, .offerCodeInactive,
+        case .forbidden, .promotionalOfferNotSigned, .purchaseBelongsToOtherUser, .expiredRedemptionToken, .subscriptionExpired, .offerCodeExpired,
+            .offerCodeInactive,
             .offerCodeNotEligible, .offerCodeWouldDowngrade, .offerCodeQuotaReached:
             403
         case .tooManyRequests: 429
@@ -68,6 +70,8 @@ public enum ErrorCode: Int, CaseIterable, Sendable {
         case .unauthenticated: "missing or unknown API key"
         case .forbidden:
             "the key is valid but may not use this route (a public key on an admin route, another app's secret key, the admin key on an SDK route)"
+        case .promotionalOfferNotSigned:
+            "`POST /v1/offers`: App Store promotional offers are not signed here (that needs the app's App Store Connect key); sent as each offer's `signature_error` in a 200, RevenueCat's `userIneligibleForPromoOffer`"
         case .emptyAppUserID: "an empty app user ID (RevenueCat's code)"
         case .invalidAppUserID: "invalid app user ID (RevenueCat's `invalidAppUserId`)"
         case .invalidSubscriberAttributes:

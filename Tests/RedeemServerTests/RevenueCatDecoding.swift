@@ -149,4 +149,30 @@ enum RevenueCatDecoding {
         if !(root["message"] is String) { problems.append("message is not a string") }
         return problems
     }
+
+    /// iOS's `GetIntroEligibilityResponse`: a flat object of product ID to `true`, `false` or `null` (unknown).
+    static func introEligibilityProblems(_ body: String) -> [String] {
+        // What the SDK does: `[String: Bool?].create(with:)`.
+        (try? JSONDecoder().decode([String: Bool?].self, from: Data(body.utf8))) == nil ? ["not an object of Bool or null"] : []
+    }
+
+    /// iOS's `PostOfferResponse` (snake case): `offers`, each with string `key_id`, `offer_id` and `product_id`, and
+    /// either `signature_data` or a `signature_error` read as an error body. The SDK uses the first offer.
+    static func offerSigningProblems(_ body: String) -> [String] {
+        guard let offers = object(body)?["offers"] as? [[String: Any]] else { return ["offers is not an array of objects"] }
+        var problems: [String] = []
+        for (index, offer) in offers.enumerated() {
+            for key in ["key_id", "offer_id", "product_id"] where !(offer[key] is String) {
+                problems.append("offers[\(index)].\(key) is not a string")
+            }
+            if let error = offer["signature_error"] as? [String: Any] {
+                problems += errorProblems(String(decoding: try! JSONSerialization.data(withJSONObject: error), as: UTF8.self)).map {
+                    "offers[\(index)]: \($0)"
+                }
+            } else if offer["signature_data"] == nil || offer["signature_data"] is NSNull {
+                problems.append("offers[\(index)] has neither signature_data nor signature_error")
+            }
+        }
+        return problems
+    }
 }

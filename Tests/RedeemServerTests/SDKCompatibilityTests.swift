@@ -37,6 +37,56 @@ import Testing
         }
     }
 
+    /// iOS's calls for what Redeem cannot know or do (App Store introductory-offer eligibility, Apple Search Ads and
+    /// network attribution, promotional-offer signatures): each answered as the SDK parses a "no" without an error, so
+    /// none is logged as an error or sent again at every foreground. Bodies as the SDK sends them (fixtures).
+    @Test(arguments: TestDatabases.available)
+    func whatRedeemCannotKnowIsAnsweredAsTheSDKParsesIt(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createApp()
+            let user = "/v1/subscribers/%24RCAnonymousID%3A8b4e2cbb6c1c4a1f9c0d2f1b3a6e7d90"
+            let eligibility = try await server.send(
+                .post, "\(user)/intro_eligibility", key: app.publicProduction, json: try RevenueCatFixtures.text("sdk/intro_eligibility.request.json")
+            )
+            #expect(eligibility.status == 200 && eligibility.body == "{}", "\(eligibility.body)")
+            #expect(RevenueCatDecoding.introEligibilityProblems(eligibility.body) == [])
+            for (path, fixture) in [
+                ("adservices_attribution", "sdk/adservices_attribution.request.json"), ("attribution", "sdk/attribution.request.json"),
+            ] {
+                let reply = try await server.send(.post, "\(user)/\(path)", key: app.publicProduction, json: try RevenueCatFixtures.text(fixture))
+                #expect(reply.status == 200 && reply.body == "{}", "\(path): \(reply.body)")
+            }
+            // Nothing about the user was kept: no customer was made.
+            #expect(
+                try await server.deps.store.findCustomer(
+                    appID: app.id, appUserID: AppUserID(validating: "$RCAnonymousID:8b4e2cbb6c1c4a1f9c0d2f1b3a6e7d90")) == nil)
+
+            let signing = try await server.send(
+                .post, "/v1/offers", key: app.publicProduction, json: try RevenueCatFixtures.text("sdk/offers.request.json"))
+            #expect(signing.status == 200, "\(signing.body)")
+            #expect(RevenueCatDecoding.offerSigningProblems(signing.body) == [])
+            let offer = try #require((try signing.object()["offers"] as? [[String: Any]])?.first)
+            #expect(offer["offer_id"] as? String == "winback_50" && offer["product_id"] as? String == "com.example.pro.monthly")
+            // 7232 is RevenueCat's "user ineligible for promotional offer": the SDK's `ineligibleError`.
+            #expect((offer["signature_error"] as? [String: Any])?["code"] as? Int == 7232)
+            #expect(offer["signature_data"] == nil)
+
+            // Bad requests are refused as such, never a 5xx; no key is RevenueCat's 401.
+            for body in [
+                "{}", #"{"app_user_id": "", "generate_offers": []}"#, #"{"app_user_id": "a", "generate_offers": [{"offer_id": "x"}]}"#, "nope",
+            ] {
+                let reply = try await server.send(.post, "/v1/offers", key: app.publicProduction, json: body)
+                #expect(reply.status == 400 && reply.code != nil, "\(body): \(reply.status) \(reply.body)")
+            }
+            let many = (0..<101).map { #"{"offer_id": "o\#($0)", "product_id": "p"}"# }.joined(separator: ",")
+            let tooMany = try await server.send(
+                .post, "/v1/offers", key: app.publicProduction, json: #"{"app_user_id": "a", "generate_offers": [\#(many)]}"#)
+            #expect(tooMany.status == 400 && tooMany.body.contains("generate_offers"), "\(tooMany.body)")
+            #expect(try await server.send(.post, "/v1/subscribers/null/intro_eligibility", key: app.publicProduction, json: "{}").status == 400)
+            #expect(try await server.send(.post, "\(user)/attribution", key: nil, json: "{}").status == 401)
+        }
+    }
+
     /// A store purchase is refused with Redeem's own code; a restore that carries no purchase (iOS's for a buyer who
     /// bought only on the web) answers the CustomerInfo, so "Restore purchases" works.
     @Test(arguments: TestDatabases.available)

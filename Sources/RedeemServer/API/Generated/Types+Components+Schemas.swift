@@ -182,6 +182,143 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/AnyObject`.
         internal typealias AnyObject = OpenAPIRuntime.OpenAPIObjectContainer
+        /// - Remark: Generated from `#/components/schemas/OfferSigningRequest`.
+        internal struct OfferSigningRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OfferSigningRequest/app_user_id`.
+            internal var appUserId: Swift.String
+            /// The App Store receipt; not read.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OfferSigningRequest/fetch_token`.
+            internal var fetchToken: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/OfferSigningRequest/generate_offers`.
+            internal var generateOffers: [Components.Schemas.OfferToSign]
+            /// Creates a new `OfferSigningRequest`.
+            ///
+            /// - Parameters:
+            ///   - appUserId:
+            ///   - fetchToken: The App Store receipt; not read.
+            ///   - generateOffers:
+            internal init(
+                appUserId: Swift.String,
+                fetchToken: Swift.String? = nil,
+                generateOffers: [Components.Schemas.OfferToSign]
+            ) {
+                self.appUserId = appUserId
+                self.fetchToken = fetchToken
+                self.generateOffers = generateOffers
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case appUserId = "app_user_id"
+                case fetchToken = "fetch_token"
+                case generateOffers = "generate_offers"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OfferToSign`.
+        internal struct OfferToSign: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OfferToSign/offer_id`.
+            internal var offerId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/OfferToSign/product_id`.
+            internal var productId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/OfferToSign/subscription_group`.
+            internal var subscriptionGroup: Swift.String?
+            /// Creates a new `OfferToSign`.
+            ///
+            /// - Parameters:
+            ///   - offerId:
+            ///   - productId:
+            ///   - subscriptionGroup:
+            internal init(
+                offerId: Swift.String,
+                productId: Swift.String,
+                subscriptionGroup: Swift.String? = nil
+            ) {
+                self.offerId = offerId
+                self.productId = productId
+                self.subscriptionGroup = subscriptionGroup
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case offerId = "offer_id"
+                case productId = "product_id"
+                case subscriptionGroup = "subscription_group"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OfferSigningResponse`.
+        internal struct OfferSigningResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OfferSigningResponse/offers`.
+            internal var offers: [Components.Schemas.SignedOffer]
+            /// Creates a new `OfferSigningResponse`.
+            ///
+            /// - Parameters:
+            ///   - offers:
+            internal init(offers: [Components.Schemas.SignedOffer]) {
+                self.offers = offers
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case offers
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SignedOffer`.
+        internal struct SignedOffer: Codable, Hashable, Sendable {
+            /// Empty: no key signed it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignedOffer/key_id`.
+            internal var keyId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SignedOffer/offer_id`.
+            internal var offerId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SignedOffer/product_id`.
+            internal var productId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SignedOffer/signature_error`.
+            internal var signatureError: Components.Schemas.SignatureError
+            /// Creates a new `SignedOffer`.
+            ///
+            /// - Parameters:
+            ///   - keyId: Empty: no key signed it.
+            ///   - offerId:
+            ///   - productId:
+            ///   - signatureError:
+            internal init(
+                keyId: Swift.String,
+                offerId: Swift.String,
+                productId: Swift.String,
+                signatureError: Components.Schemas.SignatureError
+            ) {
+                self.keyId = keyId
+                self.offerId = offerId
+                self.productId = productId
+                self.signatureError = signatureError
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case keyId = "key_id"
+                case offerId = "offer_id"
+                case productId = "product_id"
+                case signatureError = "signature_error"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SignatureError`.
+        internal struct SignatureError: Codable, Hashable, Sendable {
+            /// 7232, RevenueCat's "user ineligible for promotional offer".
+            ///
+            /// - Remark: Generated from `#/components/schemas/SignatureError/code`.
+            internal var code: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/SignatureError/message`.
+            internal var message: Swift.String
+            /// Creates a new `SignatureError`.
+            ///
+            /// - Parameters:
+            ///   - code: 7232, RevenueCat's "user ineligible for promotional offer".
+            ///   - message:
+            internal init(
+                code: Swift.Int,
+                message: Swift.String
+            ) {
+                self.code = code
+                self.message = message
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case code
+                case message
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/VirtualCurrencies`.
         internal struct VirtualCurrencies: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/VirtualCurrencies/virtual_currencies`.

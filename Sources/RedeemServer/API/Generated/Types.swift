@@ -70,6 +70,38 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/diagnostics`.
     /// - Remark: Generated from `#/paths//v1/diagnostics/post(postSDKDiagnostics)`.
     func postSDKDiagnostics(_ input: Operations.PostSDKDiagnostics.Input) async throws -> Operations.PostSDKDiagnostics.Output
+    /// Introductory-offer eligibility of App Store products (none known here)
+    ///
+    /// RevenueCat's iOS SDK asks this only on its StoreKit 1 path, when it cannot read the receipt itself. Redeem sees no App Store receipts, so it knows nothing of any product's introductory offer and answers `{}`, which the SDK reports as `.unknown` for each product (as it does for any failure, but without an error). **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/intro_eligibility`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/intro_eligibility/post(postIntroEligibility)`.
+    func postIntroEligibility(_ input: Operations.PostIntroEligibility.Input) async throws -> Operations.PostIntroEligibility.Output
+    /// The Apple Search Ads attribution token (accepted and dropped)
+    ///
+    /// Sent by RevenueCat's iOS SDK once the app turns on AdServices token collection, again at every foreground until one is accepted. Redeem does not fetch Apple Search Ads attribution; it accepts and drops the token, so the SDK stops sending it. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/adservices_attribution`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/adservices_attribution/post(postAdServicesAttribution)`.
+    func postAdServicesAttribution(_ input: Operations.PostAdServicesAttribution.Input) async throws -> Operations.PostAdServicesAttribution.Output
+    /// Network attribution data, the SDKs' deprecated API (accepted and dropped)
+    ///
+    /// Sent by RevenueCat's iOS SDK when the app calls the deprecated `addAttributionData`. Attribution that matters to Redeem comes as subscriber attributes (`POST /v1/subscribers/{app_user_id}/attributes`); this is accepted and dropped. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/attribution`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/attribution/post(postAttribution)`.
+    func postAttribution(_ input: Operations.PostAttribution.Input) async throws -> Operations.PostAttribution.Output
+    /// Sign App Store promotional offers (refused per offer)
+    ///
+    /// RevenueCat's iOS SDK asks for a promotional offer's signature here before it shows or buys the offer. Signing needs
+    /// the app's App Store Connect in-app purchase key, which Redeem does not hold, so every offer asked for comes back
+    /// unsigned with RevenueCat's code 7232 in `signature_error`. The SDK then reports the offer as one the user is not
+    /// eligible for: `eligiblePromotionalOffers(forProduct:)` leaves it out, `promotionalOffer(forProductDiscount:product:)`
+    /// fails with `ineligibleError`. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/offers`.
+    /// - Remark: Generated from `#/paths//v1/offers/post(postOfferForSigning)`.
+    func postOfferForSigning(_ input: Operations.PostOfferForSigning.Input) async throws -> Operations.PostOfferForSigning.Output
     /// Store purchases (not validated here)
     ///
     /// RevenueCat's SDKs post App Store and Google Play purchases here. Redeem does not validate store purchases: a request with a `fetch_token` (a purchase to validate) is refused with 400 and code 7990, and the SDK reports the error to the app (the store's charge stands; keep RevenueCat, or your own validation, for store purchases). A request without one (iOS's "Restore Purchases" for a user with no store purchases) answers the user's CustomerInfo, so a restore works for people who bought on the web. **Keys:** the app's public SDK keys or its secret key.
@@ -736,6 +768,76 @@ extension APIProtocol {
         body: Operations.PostSDKDiagnostics.Input.Body? = nil
     ) async throws -> Operations.PostSDKDiagnostics.Output {
         try await postSDKDiagnostics(Operations.PostSDKDiagnostics.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Introductory-offer eligibility of App Store products (none known here)
+    ///
+    /// RevenueCat's iOS SDK asks this only on its StoreKit 1 path, when it cannot read the receipt itself. Redeem sees no App Store receipts, so it knows nothing of any product's introductory offer and answers `{}`, which the SDK reports as `.unknown` for each product (as it does for any failure, but without an error). **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/intro_eligibility`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/intro_eligibility/post(postIntroEligibility)`.
+    internal func postIntroEligibility(
+        path: Operations.PostIntroEligibility.Input.Path,
+        headers: Operations.PostIntroEligibility.Input.Headers = .init(),
+        body: Operations.PostIntroEligibility.Input.Body? = nil
+    ) async throws -> Operations.PostIntroEligibility.Output {
+        try await postIntroEligibility(Operations.PostIntroEligibility.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The Apple Search Ads attribution token (accepted and dropped)
+    ///
+    /// Sent by RevenueCat's iOS SDK once the app turns on AdServices token collection, again at every foreground until one is accepted. Redeem does not fetch Apple Search Ads attribution; it accepts and drops the token, so the SDK stops sending it. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/adservices_attribution`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/adservices_attribution/post(postAdServicesAttribution)`.
+    internal func postAdServicesAttribution(
+        path: Operations.PostAdServicesAttribution.Input.Path,
+        headers: Operations.PostAdServicesAttribution.Input.Headers = .init(),
+        body: Operations.PostAdServicesAttribution.Input.Body? = nil
+    ) async throws -> Operations.PostAdServicesAttribution.Output {
+        try await postAdServicesAttribution(Operations.PostAdServicesAttribution.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Network attribution data, the SDKs' deprecated API (accepted and dropped)
+    ///
+    /// Sent by RevenueCat's iOS SDK when the app calls the deprecated `addAttributionData`. Attribution that matters to Redeem comes as subscriber attributes (`POST /v1/subscribers/{app_user_id}/attributes`); this is accepted and dropped. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/attribution`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/attribution/post(postAttribution)`.
+    internal func postAttribution(
+        path: Operations.PostAttribution.Input.Path,
+        headers: Operations.PostAttribution.Input.Headers = .init(),
+        body: Operations.PostAttribution.Input.Body? = nil
+    ) async throws -> Operations.PostAttribution.Output {
+        try await postAttribution(Operations.PostAttribution.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Sign App Store promotional offers (refused per offer)
+    ///
+    /// RevenueCat's iOS SDK asks for a promotional offer's signature here before it shows or buys the offer. Signing needs
+    /// the app's App Store Connect in-app purchase key, which Redeem does not hold, so every offer asked for comes back
+    /// unsigned with RevenueCat's code 7232 in `signature_error`. The SDK then reports the offer as one the user is not
+    /// eligible for: `eligiblePromotionalOffers(forProduct:)` leaves it out, `promotionalOffer(forProductDiscount:product:)`
+    /// fails with `ineligibleError`. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/offers`.
+    /// - Remark: Generated from `#/paths//v1/offers/post(postOfferForSigning)`.
+    internal func postOfferForSigning(
+        headers: Operations.PostOfferForSigning.Input.Headers = .init(),
+        body: Operations.PostOfferForSigning.Input.Body
+    ) async throws -> Operations.PostOfferForSigning.Output {
+        try await postOfferForSigning(Operations.PostOfferForSigning.Input(
             headers: headers,
             body: body
         ))
