@@ -42,12 +42,6 @@ public enum PortalRules {
         )
     }
 
-    /// Whether a subscription renews by itself: not one an offer code granted (its offer "does not renew"), not an
-    /// operator's grant, and not one set to end with its period.
-    public static func renews(_ purchase: Purchase) -> Bool {
-        purchase.expiresDate != nil && purchase.offer == nil && purchase.store != .promotional && purchase.unsubscribeDetectedAt == nil
-    }
-
     /// Purchases a buyer manages here: those bought on the web and offer codes claimed there (not an operator's grants,
     /// not purchases recorded from elsewhere), refunded ones included, with what can still be done with them.
     public static func isManaged(_ purchase: Purchase) -> Bool {

@@ -17,6 +17,42 @@ import Testing
         return String(try #require(found.body.firstMatch(of: /href="(\/console\/apps\/[^"]+\/customers\/cus_[^"]+)"/)?.1))
     }
 
+    /// Each purchase's hint says where its term stands (`PurchaseTerm`): a refund as a refund, a grant as ending, a
+    /// purchase paid elsewhere as the store's to renew, one bought here as renewing.
+    @Test(arguments: TestDatabases.available)
+    func eachPurchaseSaysWhereItsTermStands(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            _ = try await ConsoleTests.owner(server)
+            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            var ids: [String: String] = [:]
+            for (name, body) in [
+                ("elsewhere", #"{"app_user_id": "terms", "product_id": "monthly"}"#),
+                ("here", #"{"app_user_id": "terms", "product_id": "monthly", "store": "rc_billing", "is_sandbox": true}"#),
+                ("refunded", #"{"app_user_id": "terms", "product_id": "lifetime", "is_sandbox": true}"#),
+            ] {
+                ids[name] = try await server.grant(app, body).string("purchase.id")
+            }
+            let granted = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/customers/terms/grants", key: app.secret, json: #"{"entitlement_id": "pro", "duration": "weekly"}"#)
+            ids["grant"] = try granted.string("id")
+            let refund = try await server.send(.post, "/admin/v1/apps/\(app.id)/purchases/\(ids["refunded"] ?? "")/refund", key: app.secret)
+            #expect(refund.status == 200, "\(refund.body)")
+
+            let page = try await Self.get(server, try await Self.customerPath(server, appID: app.id, query: "terms", cookie: owner), cookie: owner)
+            func hint(_ name: String) throws -> String {
+                let article = try #require(
+                    page.body.firstMatch(of: try Regex(#"id="purchase-\#(ids[name] ?? "none")"[\s\S]*?<p class="hint">([^<]*)</p>"#)))
+                return String(try #require(article.output[1].substring))
+            }
+            let hints = try ["elsewhere", "here", "refunded", "grant"].map(hint)
+            #expect(hints[0].hasSuffix(" · renews or expires 2026-07-01 00:00:00 UTC where it was paid"), "\(hints[0])")
+            #expect(hints[1].hasSuffix(" · renews 2026-07-01 00:00:00 UTC"), "\(hints[1])")
+            #expect(hints[2].hasSuffix(" · refunded 2026-06-01 00:00:00 UTC"), "\(hints[2])")
+            #expect(hints[3].hasSuffix(" · ends 2026-06-08 00:00:00 UTC, won’t renew"), "\(hints[3])")
+        }
+    }
+
     @Test(arguments: TestDatabases.available)
     func theLandingListsRecentCustomersAndFiltersThem(_ backend: TestBackend) async throws {
         let clock = ManualClock(TestServer.start)

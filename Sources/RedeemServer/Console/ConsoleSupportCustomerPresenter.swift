@@ -214,7 +214,21 @@ enum CustomerPresenter {
             linkable: purchase.store != .promotional && purchase.refundedAt == nil,
             emailable: mailOn && purchase.email != nil,
             email: purchase.email.map(show), expires: purchase.expiresDate.map { ConsolePresenter.date($0) },
-            cancelledAt: purchase.unsubscribeDetectedAt.map { ConsolePresenter.date($0) }, price: purchase.price.map(PriceFormat.string))
+            cancelledAt: purchase.unsubscribeDetectedAt.map { ConsolePresenter.date($0) }, price: purchase.price.map(PriceFormat.string),
+            term: term(PurchaseTerm(purchase, at: now)))
+    }
+
+    /// The purchase's term in the hint under its name; nothing for a one-time purchase.
+    static func term(_ term: PurchaseTerm) -> String? {
+        switch term {
+        case .refunded(let date): "refunded \(ConsolePresenter.date(date))"
+        case .ended(let date): "ended \(ConsolePresenter.date(date))"
+        case .retrying(let until): "payment failed, retried until \(ConsolePresenter.date(until))"
+        case .ends(let date): "ends \(ConsolePresenter.date(date)), won’t renew"
+        case .renews(let date): "renews \(ConsolePresenter.date(date))"
+        case .expires(let date): "renews or expires \(ConsolePresenter.date(date)) where it was paid"
+        case .kept: nil
+        }
     }
 
     // MARK: The list

@@ -117,6 +117,8 @@ struct CustomerPage: PageModel {
         let expires: String?
         let cancelledAt: String?
         let price: String?
+        /// Where its term stands (`PurchaseTerm`), in words.
+        let term: String?
     }
 
     let customer: Person

@@ -29,22 +29,16 @@ enum PortalPresenter {
             } else {
                 purchase.offer != nil ? "Free" : product.map(format.product) ?? ""
             }
-        let access = purchase.access
         let (state, stateClass): (String, String) =
-            if let refunded = purchase.refundedAt {
-                ("Refunded \(day(refunded))", "ended")
-            } else if let expires = purchase.expiresDate {
-                if !access.isActive(at: now) {
-                    ("Ended \(day(expires))", "ended")
-                } else if access.isInGracePeriod(at: now), let grace = purchase.gracePeriodExpiresDate {
-                    ("Payment failed; yours until \(day(grace)) while it is retried", "ending")
-                } else if purchase.unsubscribeDetectedAt != nil || !PortalRules.renews(purchase) {
-                    ("Ends \(day(expires)); won’t renew", "ending")
-                } else {
-                    ("Renews \(day(expires))", "active")
-                }
-            } else {
-                ("Yours to keep", "active")
+            switch PurchaseTerm(purchase, at: now) {
+            case .refunded(let date): ("Refunded \(day(date))", "ended")
+            case .ended(let date): ("Ended \(day(date))", "ended")
+            case .retrying(let until): ("Payment failed; yours until \(day(until)) while it is retried", "ending")
+            case .ends(let date): ("Ends \(day(date)); won’t renew", "ending")
+            case .renews(let date): ("Renews \(day(date))", "active")
+            // Not bought here (the portal lists what was): its renewal is the store's it was paid in.
+            case .expires(let date): ("Expires \(day(date))", "active")
+            case .kept: ("Yours to keep", "active")
             }
         // Said of a sandbox purchase only: no money moved, and maybe a fast clock.
         let testNote: String? =
