@@ -77,9 +77,13 @@ extension SQLStore {
         try await write { connection in
             guard let customer = try await Self.resolve(appID: appID, appUserID: appUserID, on: connection) else { return [] }
             let lock = connection.engine == .postgres ? "FOR UPDATE" : ""
-            let live = try await connection.query("SELECT * FROM purchases WHERE customer_id = \(customer.id) ORDER BY id \(unsafeRaw: lock)")
-                .map(Purchase.init(row:))
-                .filter { PromotionalGrant.entitlement(of: $0) == entitlementID && PromotionalGrant.revokeRefusal($0, now: now) == nil }
+            let live = try await connection.query(
+                """
+                SELECT * FROM purchases WHERE customer_id = \(customer.id) AND store = \(Store.promotional.rawValue) ORDER BY id \(unsafeRaw: lock)
+                """
+            )
+            .map(Purchase.init(row:))
+            .filter { PromotionalGrant.entitlement(of: $0) == entitlementID && PromotionalGrant.revokeRefusal($0, now: now) == nil }
             let lifecycle = LifecycleTransaction(connection: connection, now: now)
             for purchase in live {
                 try await lifecycle.revoke(purchase)

@@ -219,6 +219,8 @@ extension Components {
             internal var offerId: Swift.String
             /// - Remark: Generated from `#/components/schemas/OfferToSign/product_id`.
             internal var productId: Swift.String
+            /// Not read.
+            ///
             /// - Remark: Generated from `#/components/schemas/OfferToSign/subscription_group`.
             internal var subscriptionGroup: Swift.String?
             /// Creates a new `OfferToSign`.
@@ -226,7 +228,7 @@ extension Components {
             /// - Parameters:
             ///   - offerId:
             ///   - productId:
-            ///   - subscriptionGroup:
+            ///   - subscriptionGroup: Not read.
             internal init(
                 offerId: Swift.String,
                 productId: Swift.String,
