@@ -145,7 +145,7 @@ struct Apps: AsyncParsableCommand {
 
         func run() async throws {
             let apps = try await target.run(
-                local: { try await $0.store.apps() }, remote: { try await $0.send(.GET, "/admin/v1/apps", as: AppList.self).apps })
+                local: { try await $0.apps() }, remote: { try await $0.send(.GET, "/admin/v1/apps", as: AppList.self).apps })
             if json { return try Output.json(AppList(apps: apps)) }
             for app in apps { print("\(app.id)  \(app.scheme)  \(app.name)") }
         }
@@ -162,7 +162,7 @@ struct Apps: AsyncParsableCommand {
         func run() async throws {
             let appID = try id ?? app.id
             let app = try await target.run(
-                local: { try await $0.store.app(id: appID) }, remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))", as: App.self) })
+                local: { try await $0.app(id: appID) }, remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))", as: App.self) })
             if json { return try Output.json(app) }
             print(Apps.describe(app))
         }

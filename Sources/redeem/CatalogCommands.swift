@@ -117,7 +117,7 @@ struct Products: AsyncParsableCommand {
         func run() async throws {
             let appID = try app.id
             let products = try await target.run(
-                local: { try await $0.store.products(appID: appID) },
+                local: { try await $0.products(appID: appID) },
                 remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/products", as: ProductList.self).products }
             )
             if json { return try Output.json(ProductList(products: products)) }
@@ -194,7 +194,7 @@ struct Entitlements: AsyncParsableCommand {
         func run() async throws {
             let appID = try app.id
             let entitlements = try await target.run(
-                local: { try await $0.store.entitlements(appID: appID) },
+                local: { try await $0.entitlements(appID: appID) },
                 remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/entitlements", as: EntitlementList.self).entitlements }
             )
             if json { return try Output.json(EntitlementList(entitlements: entitlements)) }
@@ -280,7 +280,7 @@ struct Keys: AsyncParsableCommand {
         func run() async throws {
             let appID = app.optionalID
             let keys = try await target.run(
-                local: { try await $0.store.keys(appID: appID) },
+                local: { try await $0.keys(appID: appID) },
                 remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(try app.id))/keys", as: KeyList.self).keys }
             )
             if json { return try Output.json(KeyList(keys: keys)) }

@@ -71,7 +71,7 @@ struct Codes: AsyncParsableCommand {
                     // On SQLite the batch's commit syncs the WAL, and the process exits without copying it into the
                     // database file (the next process to open it does): see `FastSQLiteBackend.open`'s `leavesWAL`.
                     batchID = try await target.database.withAdmin(leavesWAL: true) { admin in
-                        let appID = try await admin.store.offer(id: offer).appID
+                        let appID = try await admin.offer(id: offer).appID
                         // Written a chunk at a time; the file is complete on disk before any code is stored, and gets
                         // its name once they are.
                         return try await admin.generateCodes(
@@ -104,7 +104,7 @@ struct Codes: AsyncParsableCommand {
             let appID = try app.id
             let query = offer.map { "?offer_id=\(segment($0))" } ?? ""
             let batches = try await target.run(
-                local: { try await $0.store.codeBatches(appID: appID, offerID: offer) },
+                local: { try await $0.codeBatches(appID: appID, offerID: offer) },
                 remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/code_batches\(query)", as: BatchList.self).batches }
             )
             if json { return try Output.json(BatchList(batches: batches)) }
@@ -157,7 +157,7 @@ struct Codes: AsyncParsableCommand {
             let created = try await target.run(
                 local: { admin in
                     var appID = app.optionalID
-                    if appID == nil { appID = try await admin.store.offer(id: offer).appID }
+                    if appID == nil { appID = try await admin.offer(id: offer).appID }
                     return try await admin.createCustomCode(appID: appID ?? "", input)
                 },
                 remote: {
@@ -185,7 +185,7 @@ struct Codes: AsyncParsableCommand {
             let appID = try app.id
             let query = offer.map { "?offer_id=\(segment($0))" } ?? ""
             let codes = try await target.run(
-                local: { try await $0.store.customCodes(appID: appID, offerID: offer) },
+                local: { try await $0.customCodes(appID: appID, offerID: offer) },
                 remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/custom_codes\(query)", as: CustomCodeList.self).customCodes }
             )
             if json { return try Output.json(CustomCodeList(customCodes: codes)) }

@@ -104,7 +104,7 @@ struct Demo: AsyncParsableCommand {
     /// (keys are stored hashed, so they cannot be shown again).
     static func setUp(_ admin: AdminService) async throws -> Summary {
         let app: App
-        if let existing = try? await admin.store.app(id: appID) {
+        if let existing = try? await admin.app(id: appID) {
             app = existing
         } else {
             app = try await admin.createApp(settings, id: appID).app
@@ -127,10 +127,9 @@ struct Demo: AsyncParsableCommand {
                 isSandbox: true, purchaseDate: admin.clock.now(), price: try Price(text: "4.99", currency: "USD"),
                 email: "buyer@example.com"
             )
-            let audit = try admin.audit("purchase.create", "purchase", "", appID: app.id, detail: "pro_monthly for the demo customer")
-            _ = try await admin.store.grant(grant, idempotency: nil, now: admin.clock.now(), audit: audit)
+            _ = try await admin.recordPurchase(grant, detail: "pro_monthly for the demo customer")
         }
-        let previous = try await admin.store.keys(appID: nil).filter { $0.label == keyLabel && $0.revokedAt == nil }
+        let previous = try await admin.keys(appID: nil).filter { $0.label == keyLabel && $0.revokedAt == nil }
         for key in previous { try await admin.revokeKey(id: key.id, appID: nil) }
         return Summary(
             app: app,

@@ -85,7 +85,7 @@ struct Links: AsyncParsableCommand {
         @Flag var json = false
 
         func run() async throws {
-            let app = try await database.withAdmin { try await $0.store.app(id: try self.app.id) }
+            let app = try await database.withAdmin { try await $0.app(id: try self.app.id) }
             let url = try PublicURL.resolve(publicURL)
             // A well-formed token that was never issued: the app must report it as invalid.
             let link = RedemptionLink(token: RedemptionLink.newToken(), scheme: app.scheme, publicURL: url, expiresAt: Date())

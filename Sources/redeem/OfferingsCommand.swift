@@ -110,7 +110,7 @@ struct Offerings: AsyncParsableCommand {
         func run() async throws {
             let appID = try app.id
             let offerings = try await target.run(
-                local: { try await $0.store.offerings(appID: appID) },
+                local: { try await $0.offerings(appID: appID) },
                 remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/offerings", as: OfferingList.self).offerings }
             )
             if json { return try Output.json(OfferingList(offerings: offerings)) }

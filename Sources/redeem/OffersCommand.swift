@@ -70,7 +70,7 @@ struct Offers: AsyncParsableCommand {
             let appID = try app.id
             let query = product.map { "?product_id=\(segment($0))" } ?? ""
             let offers = try await target.run(
-                local: { try await $0.store.offers(appID: appID, productID: product) },
+                local: { try await $0.offers(appID: appID, productID: product) },
                 remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/offers\(query)", as: OfferList.self).offers }
             )
             if json { return try Output.json(OfferList(offers: offers)) }
@@ -106,7 +106,7 @@ struct Offers: AsyncParsableCommand {
         let updated = try await target.run(
             local: { admin in
                 var appID = app.optionalID
-                if appID == nil { appID = try await admin.store.offer(id: offer).appID }
+                if appID == nil { appID = try await admin.offer(id: offer).appID }
                 return try await admin.setOfferActive(appID: appID ?? "", id: offer, active: active)
             },
             remote: {
@@ -126,7 +126,7 @@ struct Offers: AsyncParsableCommand {
         func run() async throws {
             let appID = try app.id
             let usage = try await target.run(
-                local: { try await $0.store.offerCodeUsage(appID: appID, now: Date()) },
+                local: { try await $0.offerCodeUsage(appID: appID) },
                 remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/offer_codes/usage", as: OfferCodeUsage.self) }
             )
             if json { return try Output.json(usage) }

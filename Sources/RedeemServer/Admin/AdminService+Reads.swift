@@ -13,6 +13,8 @@ extension AdminService {
     public func offerings(appID: String) async throws -> [Offering] { try await store.offerings(appID: appID) }
     public func offers(appID: String, productID: String?) async throws -> [Offer] { try await store.offers(appID: appID, productID: productID) }
     public func offer(appID: String, id: String) async throws -> Offer { try await store.offer(appID: appID, id: id) }
+    /// An offer by its ID alone, to find its app (the CLI's `--offer` without `--app`).
+    public func offer(id: String) async throws -> Offer { try await store.offer(id: id) }
     public func codeBatches(appID: String, offerID: String?) async throws -> [OfferCodeBatch] {
         try await store.codeBatches(appID: appID, offerID: offerID)
     }

@@ -4,7 +4,7 @@ import RedeemStore
 
 /// Admin operations shared by the admin API and the CLI, so both validate and write alike.
 public struct AdminService: Sendable {
-    public let store: any AdminStore
+    let store: any AdminStore
     public let clock: any RedeemClock
     let keyCache: KeyCache?
     /// Who the writes are recorded under: `key:<id>`, `operator:<e-mail>` or `cli`; reads need none.
@@ -15,6 +15,12 @@ public struct AdminService: Sendable {
         self.clock = clock
         self.keyCache = keyCache
         self.actor = actor
+    }
+
+    /// Records a purchase made elsewhere (the demo's sandbox checkout), audited as `purchase.create` with `detail`.
+    public func recordPurchase(_ grant: PurchaseGrant, detail: String) async throws -> Purchase {
+        let audit = try audit("purchase.create", "purchase", "", appID: grant.appID, detail: detail)
+        return try await store.grant(grant, idempotency: nil, now: clock.now(), audit: audit).purchase
     }
 
     /// The same service, its writes recorded under `actor`.
