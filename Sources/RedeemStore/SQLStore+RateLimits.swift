@@ -38,8 +38,20 @@ extension SQLStore {
         return (hits, fixed.ends)
     }
 
-    /// Drops windows that ended before `date`.
-    public func pruneRateLimits(before date: Date) async throws {
-        try await write { try await $0.query("DELETE FROM rate_limits WHERE window_start < \(date)") }
+    /// Drops up to `limit` buckets whose window started before `windowStart` (milliseconds, as `FixedWindow.start`);
+    /// returns how many. On PostgreSQL rows a counting statement holds are skipped, not waited for: the upsert locks its
+    /// rows in name order and this scan in its own, so waiting could deadlock; a skipped row is the current window's by
+    /// the time it is free, or goes on the next pass.
+    public func pruneRateLimits(windowsBefore windowStart: Int64, limit: Int = 5_000) async throws -> Int {
+        try await single { connection in
+            let skipLocked = connection.engine == .postgres ? "FOR UPDATE SKIP LOCKED" : ""
+            return try await connection.query(
+                """
+                DELETE FROM rate_limits WHERE bucket IN (
+                    SELECT bucket FROM rate_limits WHERE window_start < \(windowStart) LIMIT \(limit) \(unsafeRaw: skipLocked))
+                RETURNING bucket
+                """
+            ).count
+        }
     }
 }

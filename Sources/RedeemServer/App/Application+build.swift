@@ -244,6 +244,9 @@ public func buildApplication(
             store: store, clock: clock, logger: logger, interval: SandboxRenewalWorker.interval(trialLength: deps.sandboxTrialLength)),
     ]
     services.append(CustomerVersionFeed(store: store, versions: deps.customerVersions))
+    if store.database.engine == .postgres {
+        services.append(RateLimitPruner(store: store, window: deps.rateLimits.window, clock: clock, logger: logger))
+    }
     if let mailer = deps.mailer { services.append(mailer) }
     if let teamMailer = deps.teamMailer { services.append(teamMailer) }
     if let tracing, let endpoint = configuration.otlpEndpoint {

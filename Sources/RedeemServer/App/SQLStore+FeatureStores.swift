@@ -17,6 +17,7 @@ extension SQLStore: ConsoleSessionStore {}
 extension SQLStore: CustomerInfoStore {}
 extension SQLStore: EmailStore {}
 extension SQLStore: HitBatchStore {}
+extension SQLStore: RateLimitPruneStore {}
 extension SQLStore: PortalStore {}
 extension SQLStore: KeyStore {}
 extension SQLStore: LinkPageStore {}

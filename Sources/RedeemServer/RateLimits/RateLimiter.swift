@@ -4,7 +4,8 @@ import RedeemCore
 /// Counts hits on guessable routes and refuses what goes over a limit. Every bucket name is built here, so the
 /// policy is in one place. App user IDs, e-mail addresses and client addresses are named by their hash, so an erased
 /// customer is in no bucket and no address is written in clear to the database's counters (PostgreSQL's are rows). An
-/// IPv4 address's hash can still be found by trying every address: the rows go when their window ends.
+/// IPv4 address's hash can still be found by trying every address: the rows go within a window of their window's end
+/// (`RateLimitPruner`).
 struct RateLimiter: Sendable {
     /// In memory for one SQLite server process; in the database on PostgreSQL, so every instance sees every hit.
     let counter: any RateLimitCounter
