@@ -47,10 +47,7 @@ import Testing
     static func postAtOnce(
         _ server: TestServer, _ path: String, _ fields: [String: String], cookie: String, times: Int = 4
     ) async throws -> [TestServer.Reply] {
-        try await withThrowingTaskGroup(of: TestServer.Reply.self) { group in
-            for _ in 0..<times { group.addTask { try await post(server, path, fields, cookie: cookie) } }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
+        try await TestServer.atOnce(times) { try await post(server, path, fields, cookie: cookie) }
     }
 
     /// The own ID a page rendered in a form's hidden `field` (`FormID`).

@@ -15,11 +15,8 @@ import Testing
     static func sendRepeatedly(
         _ server: TestServer, _ path: String, secret: String, json: String, key: String, times: Int = 4
     ) async throws -> [TestServer.Reply] {
-        let atOnce = try await withThrowingTaskGroup(of: TestServer.Reply.self) { group in
-            for _ in 0..<times { group.addTask { try await server.send(.post, path, key: secret, json: json, headers: [idempotencyKey: key]) } }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        return atOnce + [try await server.send(.post, path, key: secret, json: json, headers: [idempotencyKey: key])]
+        let send = { @Sendable in try await server.send(.post, path, key: secret, json: json, headers: [idempotencyKey: key]) }
+        return try await TestServer.atOnce(times, send) + [try await send()]
     }
 
     @Test(arguments: TestDatabases.available)

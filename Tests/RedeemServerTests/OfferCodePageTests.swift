@@ -103,13 +103,8 @@ import Testing
 
     /// Sends one claim form 4 times at once; every submit must land on the purchase's success page.
     static func submitAtOnce(_ server: TestServer, _ form: String) async throws {
-        let replies = try await withThrowingTaskGroup(of: TestServer.Reply.self) { group in
-            for _ in 0..<4 {
-                group.addTask {
-                    try await server.landing(try await server.send(.post, "/redeem", key: nil, json: form, headers: CheckoutTests.form))
-                }
-            }
-            return try await group.reduce(into: []) { $0.append($1) }
+        let replies = try await TestServer.atOnce {
+            try await server.landing(try await server.send(.post, "/redeem", key: nil, json: form, headers: CheckoutTests.form))
         }
         for reply in replies {
             #expect(reply.status == 200 && reply.body.contains("Thank you"), "\(reply.status): \(reply.body.prefix(300))")

@@ -8,13 +8,6 @@ import Testing
 /// Support writes sent again while the first is in flight (a double click, a retried API call): each change is made,
 /// audited and announced once. On PostgreSQL two transactions read the purchase at once; the first to write decides.
 @Suite struct SupportWritesAtOnceTests {
-    static func atOnce(_ times: Int = 4, _ send: @escaping @Sendable () async throws -> TestServer.Reply) async throws -> [TestServer.Reply] {
-        try await withThrowingTaskGroup(of: TestServer.Reply.self) { group in
-            for _ in 0..<times { group.addTask { try await send() } }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-    }
-
     static func audited(_ server: TestServer, _ app: CreatedAppKeys, _ action: String) async throws -> [String] {
         try await server.deps.store.auditLog(appID: app.id, limit: 100).filter { $0.action == action }.map(\.objectID)
     }
@@ -31,7 +24,7 @@ import Testing
                 #expect(made.status == 201, "\(made.body)")
                 ids[entitlement + duration] = try made.string("id")
             }
-            let replies = try await Self.atOnce {
+            let replies = try await TestServer.atOnce {
                 try await server.send(.post, "/v1/subscribers/carol/entitlements/pro/revoke_promotionals", key: app.secret)
             }
             for reply in replies { #expect(reply.status == 200, "\(reply.status): \(reply.body)") }
@@ -55,7 +48,8 @@ import Testing
             let made = try await server.send(
                 .post, "/admin/v1/apps/\(app.id)/customers/dave/grants", key: app.secret, json: #"{"entitlement_id": "pro", "duration": "monthly"}"#)
             let id = try #require(try made.string("id"))
-            let replies = try await Self.atOnce { try await server.send(.post, "/admin/v1/apps/\(app.id)/grants/\(id)/revoke", key: app.secret) }
+            let revoke = "/admin/v1/apps/\(app.id)/grants/\(id)/revoke"
+            let replies = try await TestServer.atOnce { try await server.send(.post, revoke, key: app.secret) }
             #expect(replies.map(\.status).sorted() == [200, 409, 409, 409], "\(replies.map(\.body))")
             #expect(try await Self.audited(server, app, "grant.revoke") == [id])
         }
@@ -72,7 +66,7 @@ import Testing
                 let transaction = try #require(try bought.string("purchase.store_transaction_id"))
                 let before = try await SupportActionsTests.events(server, app, transaction: transaction).count
                 let path = "/admin/v1/apps/\(app.id)/purchases/\(id)/\(route)"
-                let replies = try await Self.atOnce { try await server.send(.post, path, key: app.secret) }
+                let replies = try await TestServer.atOnce { try await server.send(.post, path, key: app.secret) }
                 #expect(replies.contains { $0.status == 200 }, "\(route): \(replies.map(\.body))")
                 let events = try await SupportActionsTests.events(server, app, transaction: transaction).dropFirst(before)
                 #expect(events.map { $0["type"] as? String } == ["CANCELLATION"], "\(route)")

@@ -121,6 +121,16 @@ struct CreatedAppKeys: Sendable {
 }
 
 extension TestServer {
+    /// `send` made `times` times at once, as a double click or a retry does; the answers in any order.
+    static func atOnce(_ times: Int = 4, _ send: @escaping @Sendable () async throws -> Reply) async throws -> [Reply] {
+        try await withThrowingTaskGroup(of: Reply.self) { group in
+            for _ in 0..<times { group.addTask { try await send() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+}
+
+extension TestServer {
     static let start = ISODate.parse("2026-06-01T00:00:00Z")!
 
     /// Runs `body` against a server on a fresh `backend` database.
