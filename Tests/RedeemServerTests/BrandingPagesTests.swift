@@ -22,8 +22,7 @@ import Testing
     func theConsoleSavesBrandingAndRefusesBadValuesKeepingTheForm(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createApp()
-            _ = try await ConsoleTests.owner(server)
-            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let owner = try await ConsoleTests.signedInOwner(server)
             let page = try await server.send(.get, "/console/apps/\(app.id)/settings", key: nil, headers: [.cookie: owner])
             #expect(page.body.contains("Checkout branding"))
             var fields = Self.settingsFields(csrf: try ConsoleOperationsTests.csrf(page))
@@ -99,8 +98,7 @@ import Testing
     func thePreviewHonoursUnsavedValues(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createApp(##"{"name": "Branded", "brand_accent": "#0f5132"}"##)
-            _ = try await ConsoleTests.owner(server)
-            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let owner = try await ConsoleTests.signedInOwner(server)
             let base = "/console/apps/\(app.id)/preview/checkout"
             let dark = try await server.send(
                 .get, base + "?scheme=dark&brand_accent_dark=%23ff00aa&brand_logo_url=https%3A%2F%2Fx.example%2Fl.png", key: nil,
@@ -124,8 +122,7 @@ import Testing
     func firstStepsFollowWhatIsConfigured(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createApp()
-            _ = try await ConsoleTests.owner(server)
-            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let owner = try await ConsoleTests.signedInOwner(server)
             func done() async throws -> [String] {
                 let page = try await server.send(.get, "/console/apps/\(app.id)/settings", key: nil, headers: [.cookie: owner])
                 return page.body.matches(of: /data-step="([a-z_]+)" data-done="yes"/).map { String($0.1) }

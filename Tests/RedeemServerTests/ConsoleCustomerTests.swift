@@ -23,8 +23,7 @@ import Testing
     func eachPurchaseSaysWhereItsTermStands(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()
-            _ = try await ConsoleTests.owner(server)
-            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let owner = try await ConsoleTests.signedInOwner(server)
             var ids: [String: String] = [:]
             for (name, body) in [
                 ("elsewhere", #"{"app_user_id": "terms", "product_id": "monthly"}"#),
@@ -58,8 +57,7 @@ import Testing
         let clock = ManualClock(TestServer.start)
         try await TestServer.with(backend, clock: clock) { server in
             let app = try await server.createAppWithCatalog()
-            _ = try await ConsoleTests.owner(server)
-            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let owner = try await ConsoleTests.signedInOwner(server)
             let empty = try await Self.get(server, "/console/apps/\(app.id)", cookie: owner)
             #expect(empty.status == 200 && empty.body.contains("No customers yet.") && empty.body.contains("open Products"))
             _ = try await server.grant(app, #"{"app_user_id": "old-buyer", "product_id": "lifetime", "email": "old@example.com"}"#)

@@ -138,8 +138,7 @@ import Testing
     func storeIdentifiersOnTheProductFormReachTheSDKs(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()
-            _ = try await ConsoleTests.owner(server)
-            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let owner = try await ConsoleTests.signedInOwner(server)
             let products = "/console/apps/\(app.id)/products"
             let token = try ConsoleOperationsTests.csrf(try await Self.get(server, products, cookie: owner))
             var fields = [

@@ -200,8 +200,7 @@ import Testing
     func aKeysLastUseIsRecordedAndShown(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createApp()
-            _ = try await ConsoleTests.owner(server)
-            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let owner = try await ConsoleTests.signedInOwner(server)
             let writer = KeyUseWriter(cache: server.deps.keyCache, logger: Logger(label: "test"))
             await writer.flush()  // The key that created the app.
             let before = try await server.deps.store.keys(appID: app.id)
@@ -232,8 +231,7 @@ import Testing
     func thePreviewShowsTypedValuesWithTheRealPages(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createApp(#"{"name": "Old Name", "icon_url": "https://example.com/old.png"}"#)
-            _ = try await ConsoleTests.owner(server)
-            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let owner = try await ConsoleTests.signedInOwner(server)
             let settings = try await server.send(.get, "/console/apps/\(app.id)/settings", key: nil, headers: [.cookie: owner])
             #expect(settings.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("frame-src 'self'") == true)
             #expect(settings.body.contains("src=\"/console/apps/\(app.id)/preview/success\""))

@@ -100,8 +100,7 @@ import Testing
     func submitsOfOneEndpointFormAddOneEndpoint(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()
-            _ = try await ConsoleTests.owner(server)
-            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let owner = try await ConsoleTests.signedInOwner(server)
             let page = try await server.send(.get, "/console/apps/\(app.id)/webhooks", key: nil, headers: [.cookie: owner])
             let formID = try ConsoleTests.formID(page)
             let fields = ["csrf": try Self.csrf(page), "form_id": formID, "url": "https://hooks.example.com/once", "authorization": "Bearer t"]

@@ -19,8 +19,7 @@ import Testing
     @Test(arguments: TestDatabases.available)
     func submitsOfOneNewAppFormCreateOneApp(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
-            _ = try await ConsoleTests.owner(server)
-            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let owner = try await ConsoleTests.signedInOwner(server)
             let page = try await server.send(.get, "/console/new-app", key: nil, headers: [.cookie: owner])
             let fields = ["csrf": try ConsoleOperationsTests.csrf(page), "form_id": try ConsoleTests.formID(page), "name": "Kitchen"]
             // A refused form comes back with its ID, so that sending it fixed is still one app.
@@ -56,8 +55,7 @@ import Testing
     func submitsOfOneKeyFormCreateOneKey(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createApp()
-            _ = try await ConsoleTests.owner(server)
-            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let owner = try await ConsoleTests.signedInOwner(server)
             let path = "/console/apps/\(app.id)/keys"
             let page = try await server.send(.get, path, key: nil, headers: [.cookie: owner])
             let fields = [
@@ -90,8 +88,7 @@ import Testing
         try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()
             let offerID = try await OfferCodeAPITests.offer(server, app, OfferCodeAPITests.trial)
-            _ = try await ConsoleTests.owner(server)
-            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let owner = try await ConsoleTests.signedInOwner(server)
             let page = try await ConsoleOffersTests.page(server, app.id, cookie: owner)
             let fields = [
                 "csrf": try ConsoleOperationsTests.csrf(page), "form_id": try ConsoleTests.formID(page), "offer_id": offerID, "count": "500",

@@ -56,6 +56,12 @@ import Testing
         return String(try #require(try pattern.firstMatch(in: page.body)?.output[1].substring))
     }
 
+    /// An owner made and signed in: the `Cookie` header value of the session.
+    static func signedInOwner(_ server: TestServer) async throws -> String {
+        _ = try await owner(server)
+        return "redeem_console=\(try await signIn(server))"
+    }
+
     /// Signs in; returns the session cookie.
     static func signIn(_ server: TestServer, email: String = "owner@example.com", password: String = password) async throws -> String {
         let form = try await form(server)
