@@ -72,6 +72,7 @@ public struct ServerDependencies: Sendable {
                 info.withManagementURL(PortalLinks.home(publicURL: publicURL, appID: appID))
             })
     }
+    var customerCenter: CustomerCenterService { CustomerCenterService(store: store, publicURL: publicURL, portalSignsIn: mail != nil) }
     var attributes: AttributesService { AttributesService(store: store, clock: clock) }
     var erasure: ErasureService { ErasureService(store: store, clock: clock, support: support) }
     var links: RedemptionLinkIssuer { RedemptionLinkIssuer(store: store, publicURL: publicURL) }

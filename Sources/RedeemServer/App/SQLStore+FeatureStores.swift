@@ -15,6 +15,7 @@ extension SQLStore: ProductPricingStore {}
 extension SQLStore: ConsoleReadStore {}
 extension SQLStore: ConsoleSessionStore {}
 extension SQLStore: CustomerInfoStore {}
+extension SQLStore: CustomerCenterStore {}
 extension SQLStore: EmailStore {}
 extension SQLStore: HitBatchStore {}
 extension SQLStore: RateLimitPruneStore {}

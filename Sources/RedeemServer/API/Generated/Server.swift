@@ -95,6 +95,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.getCustomerCenterConfig(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/v1/customercenter/{app_user_id}")
+        )
+        try transport.register(
+            {
                 try await server.postSDKEvents(
                     request: $0,
                     body: $1,
@@ -1788,6 +1799,123 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 ))
                 let headers: Operations.GetVirtualCurrencies.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
                 return Operations.GetVirtualCurrencies.Input(
+                    path: path,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .forbidden(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 403)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// RevenueCatUI's Customer Center, configured for web purchases
+    ///
+    /// RevenueCatUI's Customer Center (iOS and Android) asks for its configuration when the view is shown. Redeem answers
+    /// one made from the app's settings, the same for every user: on the management screen, "Cancel subscription" (which
+    /// both SDKs show only for a web subscription, and which opens its `management_url`, the app's portal) and "Web
+    /// purchases and receipts" (the portal); on the screen for someone with nothing active, "Find a web purchase" (the
+    /// portal's sign-in by e-mail address). The support address is the app's `support_email`, or empty, which hides the
+    /// SDKs' "Contact support". There are no App Store paths (refunds, plan changes, restores): Redeem sells on the web
+    /// only. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `GET /v1/customercenter/{app_user_id}`.
+    /// - Remark: Generated from `#/paths//v1/customercenter/{app_user_id}/get(getCustomerCenterConfig)`.
+    func getCustomerCenterConfig(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.GetCustomerCenterConfig.id,
+            using: {
+                APIHandler.getCustomerCenterConfig($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.GetCustomerCenterConfig.Input.Path = .init(appUserId: try converter.getPathParameterAsURI(
+                    in: metadata.pathParameters,
+                    name: "app_user_id",
+                    as: Components.Parameters.AppUserID.self
+                ))
+                let headers: Operations.GetCustomerCenterConfig.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                return Operations.GetCustomerCenterConfig.Input(
                     path: path,
                     headers: headers
                 )

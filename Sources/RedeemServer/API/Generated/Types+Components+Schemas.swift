@@ -321,6 +321,290 @@ extension Components {
                 case message
             }
         }
+        /// - Remark: Generated from `#/components/schemas/CustomerCenterConfigResponse`.
+        internal struct CustomerCenterConfigResponse: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterConfigResponse/customer_center`.
+            internal var customerCenter: Components.Schemas.CustomerCenter
+            /// Creates a new `CustomerCenterConfigResponse`.
+            ///
+            /// - Parameters:
+            ///   - customerCenter:
+            internal init(customerCenter: Components.Schemas.CustomerCenter) {
+                self.customerCenter = customerCenter
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case customerCenter = "customer_center"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CustomerCenter`.
+        internal struct CustomerCenter: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CustomerCenter/appearance`.
+            internal var appearance: Components.Schemas.CustomerCenterAppearance
+            /// - Remark: Generated from `#/components/schemas/CustomerCenter/screens`.
+            internal var screens: Components.Schemas.CustomerCenterScreens
+            /// - Remark: Generated from `#/components/schemas/CustomerCenter/localization`.
+            internal var localization: Components.Schemas.CustomerCenterLocalization
+            /// - Remark: Generated from `#/components/schemas/CustomerCenter/support`.
+            internal var support: Components.Schemas.CustomerCenterSupport
+            /// Always empty (plan changes are App Store paths).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomerCenter/change_plans`.
+            internal var changePlans: [OpenAPIRuntime.OpenAPIObjectContainer]
+            /// Creates a new `CustomerCenter`.
+            ///
+            /// - Parameters:
+            ///   - appearance:
+            ///   - screens:
+            ///   - localization:
+            ///   - support:
+            ///   - changePlans: Always empty (plan changes are App Store paths).
+            internal init(
+                appearance: Components.Schemas.CustomerCenterAppearance,
+                screens: Components.Schemas.CustomerCenterScreens,
+                localization: Components.Schemas.CustomerCenterLocalization,
+                support: Components.Schemas.CustomerCenterSupport,
+                changePlans: [OpenAPIRuntime.OpenAPIObjectContainer]
+            ) {
+                self.appearance = appearance
+                self.screens = screens
+                self.localization = localization
+                self.support = support
+                self.changePlans = changePlans
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case appearance
+                case screens
+                case localization
+                case support
+                case changePlans = "change_plans"
+            }
+        }
+        /// The SDKs' own colours (none set).
+        ///
+        /// - Remark: Generated from `#/components/schemas/CustomerCenterAppearance`.
+        internal struct CustomerCenterAppearance: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterAppearance/light`.
+            internal var light: OpenAPIRuntime.OpenAPIObjectContainer
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterAppearance/dark`.
+            internal var dark: OpenAPIRuntime.OpenAPIObjectContainer
+            /// Creates a new `CustomerCenterAppearance`.
+            ///
+            /// - Parameters:
+            ///   - light:
+            ///   - dark:
+            internal init(
+                light: OpenAPIRuntime.OpenAPIObjectContainer,
+                dark: OpenAPIRuntime.OpenAPIObjectContainer
+            ) {
+                self.light = light
+                self.dark = dark
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case light
+                case dark
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CustomerCenterScreens`.
+        internal struct CustomerCenterScreens: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterScreens/MANAGEMENT`.
+            internal var management: Components.Schemas.CustomerCenterScreen
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterScreens/NO_ACTIVE`.
+            internal var noActive: Components.Schemas.CustomerCenterScreen
+            /// Creates a new `CustomerCenterScreens`.
+            ///
+            /// - Parameters:
+            ///   - management:
+            ///   - noActive:
+            internal init(
+                management: Components.Schemas.CustomerCenterScreen,
+                noActive: Components.Schemas.CustomerCenterScreen
+            ) {
+                self.management = management
+                self.noActive = noActive
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case management = "MANAGEMENT"
+                case noActive = "NO_ACTIVE"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CustomerCenterScreen`.
+        internal struct CustomerCenterScreen: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterScreen/type`.
+            internal enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case management = "MANAGEMENT"
+                case noActive = "NO_ACTIVE"
+            }
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterScreen/type`.
+            internal var _type: Components.Schemas.CustomerCenterScreen._TypePayload
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterScreen/title`.
+            internal var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterScreen/subtitle`.
+            internal var subtitle: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterScreen/paths`.
+            internal var paths: [Components.Schemas.CustomerCenterPath]
+            /// Creates a new `CustomerCenterScreen`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - title:
+            ///   - subtitle:
+            ///   - paths:
+            internal init(
+                _type: Components.Schemas.CustomerCenterScreen._TypePayload,
+                title: Swift.String,
+                subtitle: Swift.String? = nil,
+                paths: [Components.Schemas.CustomerCenterPath]
+            ) {
+                self._type = _type
+                self.title = title
+                self.subtitle = subtitle
+                self.paths = paths
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case title
+                case subtitle
+                case paths
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CustomerCenterPath`.
+        internal struct CustomerCenterPath: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterPath/id`.
+            internal var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterPath/title`.
+            internal var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterPath/type`.
+            internal enum _TypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case cancel = "CANCEL"
+                case customUrl = "CUSTOM_URL"
+            }
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterPath/type`.
+            internal var _type: Components.Schemas.CustomerCenterPath._TypePayload
+            /// For `CUSTOM_URL`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterPath/url`.
+            internal var url: Swift.String?
+            /// For `CUSTOM_URL`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterPath/open_method`.
+            internal enum OpenMethodPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case external = "EXTERNAL"
+            }
+            /// For `CUSTOM_URL`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterPath/open_method`.
+            internal var openMethod: Components.Schemas.CustomerCenterPath.OpenMethodPayload?
+            /// Creates a new `CustomerCenterPath`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - title:
+            ///   - _type:
+            ///   - url: For `CUSTOM_URL`.
+            ///   - openMethod: For `CUSTOM_URL`.
+            internal init(
+                id: Swift.String,
+                title: Swift.String,
+                _type: Components.Schemas.CustomerCenterPath._TypePayload,
+                url: Swift.String? = nil,
+                openMethod: Components.Schemas.CustomerCenterPath.OpenMethodPayload? = nil
+            ) {
+                self.id = id
+                self.title = title
+                self._type = _type
+                self.url = url
+                self.openMethod = openMethod
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case id
+                case title
+                case _type = "type"
+                case url
+                case openMethod = "open_method"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CustomerCenterLocalization`.
+        internal struct CustomerCenterLocalization: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterLocalization/locale`.
+            internal var locale: Swift.String
+            /// Empty; the SDKs' own English strings are used.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterLocalization/localized_strings`.
+            internal struct LocalizedStringsPayload: Codable, Hashable, Sendable {
+                /// A container of undocumented properties.
+                internal var additionalProperties: [String: Swift.String]
+                /// Creates a new `LocalizedStringsPayload`.
+                ///
+                /// - Parameters:
+                ///   - additionalProperties: A container of undocumented properties.
+                internal init(additionalProperties: [String: Swift.String] = .init()) {
+                    self.additionalProperties = additionalProperties
+                }
+                internal init(from decoder: any Swift.Decoder) throws {
+                    additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+                }
+                internal func encode(to encoder: any Swift.Encoder) throws {
+                    try encoder.encodeAdditionalProperties(additionalProperties)
+                }
+            }
+            /// Empty; the SDKs' own English strings are used.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterLocalization/localized_strings`.
+            internal var localizedStrings: Components.Schemas.CustomerCenterLocalization.LocalizedStringsPayload
+            /// Creates a new `CustomerCenterLocalization`.
+            ///
+            /// - Parameters:
+            ///   - locale:
+            ///   - localizedStrings: Empty; the SDKs' own English strings are used.
+            internal init(
+                locale: Swift.String,
+                localizedStrings: Components.Schemas.CustomerCenterLocalization.LocalizedStringsPayload
+            ) {
+                self.locale = locale
+                self.localizedStrings = localizedStrings
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case locale
+                case localizedStrings = "localized_strings"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CustomerCenterSupport`.
+        internal struct CustomerCenterSupport: Codable, Hashable, Sendable {
+            /// The app's `support_email`; empty when it has none.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterSupport/email`.
+            internal var email: Swift.String
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterSupport/should_warn_customer_to_update`.
+            internal var shouldWarnCustomerToUpdate: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterSupport/display_purchase_history_link`.
+            internal var displayPurchaseHistoryLink: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterSupport/display_virtual_currencies`.
+            internal var displayVirtualCurrencies: Swift.Bool?
+            /// Creates a new `CustomerCenterSupport`.
+            ///
+            /// - Parameters:
+            ///   - email: The app's `support_email`; empty when it has none.
+            ///   - shouldWarnCustomerToUpdate:
+            ///   - displayPurchaseHistoryLink:
+            ///   - displayVirtualCurrencies:
+            internal init(
+                email: Swift.String,
+                shouldWarnCustomerToUpdate: Swift.Bool? = nil,
+                displayPurchaseHistoryLink: Swift.Bool? = nil,
+                displayVirtualCurrencies: Swift.Bool? = nil
+            ) {
+                self.email = email
+                self.shouldWarnCustomerToUpdate = shouldWarnCustomerToUpdate
+                self.displayPurchaseHistoryLink = displayPurchaseHistoryLink
+                self.displayVirtualCurrencies = displayVirtualCurrencies
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case email
+                case shouldWarnCustomerToUpdate = "should_warn_customer_to_update"
+                case displayPurchaseHistoryLink = "display_purchase_history_link"
+                case displayVirtualCurrencies = "display_virtual_currencies"
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/VirtualCurrencies`.
         internal struct VirtualCurrencies: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/VirtualCurrencies/virtual_currencies`.

@@ -1623,6 +1623,213 @@ internal enum Operations {
             }
         }
     }
+    /// RevenueCatUI's Customer Center, configured for web purchases
+    ///
+    /// RevenueCatUI's Customer Center (iOS and Android) asks for its configuration when the view is shown. Redeem answers
+    /// one made from the app's settings, the same for every user: on the management screen, "Cancel subscription" (which
+    /// both SDKs show only for a web subscription, and which opens its `management_url`, the app's portal) and "Web
+    /// purchases and receipts" (the portal); on the screen for someone with nothing active, "Find a web purchase" (the
+    /// portal's sign-in by e-mail address). The support address is the app's `support_email`, or empty, which hides the
+    /// SDKs' "Contact support". There are no App Store paths (refunds, plan changes, restores): Redeem sells on the web
+    /// only. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `GET /v1/customercenter/{app_user_id}`.
+    /// - Remark: Generated from `#/paths//v1/customercenter/{app_user_id}/get(getCustomerCenterConfig)`.
+    internal enum GetCustomerCenterConfig {
+        internal static let id: Swift.String = "getCustomerCenterConfig"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/customercenter/{app_user_id}/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                ///
+                /// - Remark: Generated from `#/paths/v1/customercenter/{app_user_id}/GET/path/app_user_id`.
+                internal var appUserId: Components.Parameters.AppUserID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appUserId: The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                internal init(appUserId: Components.Parameters.AppUserID) {
+                    self.appUserId = appUserId
+                }
+            }
+            internal var path: Operations.GetCustomerCenterConfig.Input.Path
+            /// - Remark: Generated from `#/paths/v1/customercenter/{app_user_id}/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetCustomerCenterConfig.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetCustomerCenterConfig.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetCustomerCenterConfig.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.GetCustomerCenterConfig.Input.Path,
+                headers: Operations.GetCustomerCenterConfig.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/customercenter/{app_user_id}/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/customercenter/{app_user_id}/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CustomerCenterConfigResponse)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.CustomerCenterConfigResponse {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetCustomerCenterConfig.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.GetCustomerCenterConfig.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The Customer Center's configuration.
+            ///
+            /// - Remark: Generated from `#/paths//v1/customercenter/{app_user_id}/get(getCustomerCenterConfig)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetCustomerCenterConfig.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetCustomerCenterConfig.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An invalid app user ID (code 7256, `field` is `app_user_id`), or an empty one (7220).
+            ///
+            /// - Remark: Generated from `#/paths//v1/customercenter/{app_user_id}/get(getCustomerCenterConfig)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.InvalidAppUserID)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.InvalidAppUserID {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//v1/customercenter/{app_user_id}/get(getCustomerCenterConfig)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//v1/customercenter/{app_user_id}/get(getCustomerCenterConfig)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// The SDK's paywall and ad events (accepted and dropped)
     ///
     /// RevenueCat's iOS SDK sends its paywall, customer-center and ad events here through the proxy. Redeem has no use for them; it accepts and drops them, so the SDK does not send them again. **Keys:** the app's public SDK keys or its secret key.

@@ -56,6 +56,19 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/subscribers/{app_user_id}/virtual_currencies`.
     /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/virtual_currencies/get(getVirtualCurrencies)`.
     func getVirtualCurrencies(_ input: Operations.GetVirtualCurrencies.Input) async throws -> Operations.GetVirtualCurrencies.Output
+    /// RevenueCatUI's Customer Center, configured for web purchases
+    ///
+    /// RevenueCatUI's Customer Center (iOS and Android) asks for its configuration when the view is shown. Redeem answers
+    /// one made from the app's settings, the same for every user: on the management screen, "Cancel subscription" (which
+    /// both SDKs show only for a web subscription, and which opens its `management_url`, the app's portal) and "Web
+    /// purchases and receipts" (the portal); on the screen for someone with nothing active, "Find a web purchase" (the
+    /// portal's sign-in by e-mail address). The support address is the app's `support_email`, or empty, which hides the
+    /// SDKs' "Contact support". There are no App Store paths (refunds, plan changes, restores): Redeem sells on the web
+    /// only. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `GET /v1/customercenter/{app_user_id}`.
+    /// - Remark: Generated from `#/paths//v1/customercenter/{app_user_id}/get(getCustomerCenterConfig)`.
+    func getCustomerCenterConfig(_ input: Operations.GetCustomerCenterConfig.Input) async throws -> Operations.GetCustomerCenterConfig.Output
     /// The SDK's paywall and ad events (accepted and dropped)
     ///
     /// RevenueCat's iOS SDK sends its paywall, customer-center and ad events here through the proxy. Redeem has no use for them; it accepts and drops them, so the SDK does not send them again. **Keys:** the app's public SDK keys or its secret key.
@@ -738,6 +751,27 @@ extension APIProtocol {
         headers: Operations.GetVirtualCurrencies.Input.Headers = .init()
     ) async throws -> Operations.GetVirtualCurrencies.Output {
         try await getVirtualCurrencies(Operations.GetVirtualCurrencies.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// RevenueCatUI's Customer Center, configured for web purchases
+    ///
+    /// RevenueCatUI's Customer Center (iOS and Android) asks for its configuration when the view is shown. Redeem answers
+    /// one made from the app's settings, the same for every user: on the management screen, "Cancel subscription" (which
+    /// both SDKs show only for a web subscription, and which opens its `management_url`, the app's portal) and "Web
+    /// purchases and receipts" (the portal); on the screen for someone with nothing active, "Find a web purchase" (the
+    /// portal's sign-in by e-mail address). The support address is the app's `support_email`, or empty, which hides the
+    /// SDKs' "Contact support". There are no App Store paths (refunds, plan changes, restores): Redeem sells on the web
+    /// only. **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `GET /v1/customercenter/{app_user_id}`.
+    /// - Remark: Generated from `#/paths//v1/customercenter/{app_user_id}/get(getCustomerCenterConfig)`.
+    internal func getCustomerCenterConfig(
+        path: Operations.GetCustomerCenterConfig.Input.Path,
+        headers: Operations.GetCustomerCenterConfig.Input.Headers = .init()
+    ) async throws -> Operations.GetCustomerCenterConfig.Output {
+        try await getCustomerCenterConfig(Operations.GetCustomerCenterConfig.Input(
             path: path,
             headers: headers
         ))

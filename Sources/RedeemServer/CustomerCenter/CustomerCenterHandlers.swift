@@ -1,0 +1,32 @@
+import RedeemCore
+
+extension APIHandlers {
+    func getCustomerCenterConfig(
+        _ input: Operations.GetCustomerCenterConfig.Input
+    ) async throws -> Operations.GetCustomerCenterConfig.Output {
+        let appID = try context.sdkAppID()
+        _ = try AppUserID.parse(input.path.appUserId)
+        let content = try await deps.customerCenter.content(appID: appID)
+        typealias Schemas = Components.Schemas
+        func screen(_ screen: CustomerCenterContent.Screen, _ type: Schemas.CustomerCenterScreen._TypePayload) -> Schemas.CustomerCenterScreen {
+            .init(
+                _type: type, title: screen.title, subtitle: screen.subtitle,
+                paths: screen.paths.map { path in
+                    switch path.action {
+                    case .cancelSubscription: .init(id: path.id, title: path.title, _type: .cancel)
+                    case .open(let url): .init(id: path.id, title: path.title, _type: .customUrl, url: url, openMethod: .external)
+                    }
+                })
+        }
+        let center = Schemas.CustomerCenter(
+            appearance: .init(light: .init(), dark: .init()),
+            screens: .init(management: screen(content.management, .management), noActive: screen(content.noActive, .noActive)),
+            localization: .init(locale: "en_US", localizedStrings: .init()),
+            // An empty address hides the SDKs' "Contact support" (iOS builds no mailto: for it; Android reads it as none).
+            support: .init(
+                email: content.supportEmail ?? "", shouldWarnCustomerToUpdate: false, displayPurchaseHistoryLink: false,
+                displayVirtualCurrencies: false),
+            changePlans: [])
+        return .ok(.init(body: .json(.init(customerCenter: center))))
+    }
+}
