@@ -14,7 +14,8 @@ import Testing
     func theCustomerCenterLeadsWebBuyersToThePortal(_ backend: TestBackend) async throws {
         // E-mail on (nothing is sent here): the portal can sign buyers in.
         try await TestServer.with(backend, mail: try EmailFlowTests.settings(port: 9)) { server in
-            let app = try await server.createApp(#"{"name": "Café Lumen", "support_email": "help@lumen.example"}"#)
+            let app = try await server.createApp(
+                ##"{"name": "Café Lumen", "support_email": "help@lumen.example", "brand_accent": "#0a7d52", "brand_background_dark": "#101418"}"##)
             let reply = try await server.send(
                 .get, "/v1/customercenter/%24RCAnonymousID%3A8b4e2cbb6c1c4a1f9c0d2f1b3a6e7d90", key: app.publicProduction)
             #expect(reply.status == 200 && reply.headers[.contentType]?.hasPrefix("application/json") == true, "\(reply.body)")
@@ -22,6 +23,11 @@ import Testing
             let center = try Decoding.ios(reply.body).customerCenter
             #expect(center.support.email == "help@lumen.example")
             #expect(center.localization.localizedStrings.isEmpty && center.changePlans.isEmpty)
+            // The app's checkout colours, those it set: buttons in its accent, labelled as its pages label them.
+            let (light, dark) = (center.appearance.light, center.appearance.dark)
+            #expect(light.accentColor == "#0a7d52" && light.buttonBackgroundColor == "#0a7d52" && light.buttonTextColor == "#ffffff")
+            #expect(light.backgroundColor == nil && light.textColor == nil && dark.accentColor == nil && dark.buttonTextColor == nil)
+            #expect(dark.backgroundColor == "#101418")
 
             let portal = PortalLinks.home(publicURL: server.deps.publicURL, appID: app.id)
             let management = try #require(center.screens["MANAGEMENT"])

@@ -115,6 +115,16 @@ enum RevenueCatCustomerCenterDecoding {
         }
         var problems: [String] = []
         for key in ["appearance", "support"] where !(center[key] is [String: Any]) { problems.append("\(key) is not an object") }
+        // `PaywallColor`: `#rrggbb` or `#rrggbbaa` (`ColorUtils.parseRGBAColor`); else `Color.parseColor`, which throws on
+        // most else and fails the whole configuration.
+        for scheme in ["light", "dark"] {
+            for (key, value) in (center["appearance"] as? [String: Any])?[scheme] as? [String: Any] ?? [:] {
+                guard let color = value as? String, color.wholeMatch(of: /#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?/) != nil else {
+                    problems.append("appearance.\(scheme).\(key) is not a colour: \(value)")
+                    continue
+                }
+            }
+        }
         let localization = center["localization"] as? [String: Any]
         if !(localization?["locale"] is String) || !(localization?["localized_strings"] is [String: String]) {
             problems.append("localization needs a locale and localized_strings")

@@ -8,6 +8,12 @@ extension APIHandlers {
         _ = try AppUserID.parse(input.path.appUserId)
         let content = try await deps.customerCenter.content(appID: appID)
         typealias Schemas = Components.Schemas
+        // Buttons take the accent, labelled white or black as the pages label theirs.
+        func colors(_ palette: BrandPalette) -> Schemas.CustomerCenterColors {
+            .init(
+                accentColor: palette.accent?.hex, textColor: palette.foreground?.hex, backgroundColor: palette.background?.hex,
+                buttonTextColor: palette.accent.map { Contrast.label(on: $0).hex }, buttonBackgroundColor: palette.accent?.hex)
+        }
         func screen(_ screen: CustomerCenterContent.Screen, _ type: Schemas.CustomerCenterScreen._TypePayload) -> Schemas.CustomerCenterScreen {
             .init(
                 _type: type, title: screen.title, subtitle: screen.subtitle,
@@ -19,7 +25,7 @@ extension APIHandlers {
                 })
         }
         let center = Schemas.CustomerCenter(
-            appearance: .init(light: .init(), dark: .init()),
+            appearance: .init(light: colors(content.branding.light), dark: colors(content.branding.dark)),
             screens: .init(management: screen(content.management, .management), noActive: screen(content.noActive, .noActive)),
             localization: .init(locale: "en_US", localizedStrings: .init()),
             // An empty address hides the SDKs' "Contact support" (iOS builds no mailto: for it; Android reads it as none).

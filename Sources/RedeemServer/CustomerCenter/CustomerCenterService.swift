@@ -3,8 +3,8 @@ import RedeemCore
 
 /// RevenueCatUI's Customer Center for an app that sells on the web. Its paths lead to the app's portal, where a web
 /// buyer cancels, resumes, reads receipts or finds a purchase by e-mail address; the App Store paths (refunds, plan
-/// changes, restores) would lead nowhere here, so there are none. The same for every user: the SDKs pick the screen
-/// and filter the paths by the CustomerInfo they hold.
+/// changes, restores) would lead nowhere here, so there are none. The same for every user of the app: the SDKs pick
+/// the screen and filter the paths by the CustomerInfo they hold.
 struct CustomerCenterService: Sendable {
     let store: any CustomerCenterStore
     let publicURL: URL
@@ -19,7 +19,8 @@ struct CustomerCenterService: Sendable {
         guard portalSignsIn else {
             return CustomerCenterContent(
                 management: .init(title: "How can we help?", subtitle: nil, paths: [cancel]),
-                noActive: .init(title: "No subscriptions found", subtitle: nil, paths: []), supportEmail: app.supportEmail)
+                noActive: .init(title: "No subscriptions found", subtitle: nil, paths: []), supportEmail: app.supportEmail,
+                branding: app.branding)
         }
         return CustomerCenterContent(
             management: .init(
@@ -29,7 +30,7 @@ struct CustomerCenterService: Sendable {
                 title: "No subscriptions found",
                 subtitle: "Bought \(app.name) on the web? Find your purchase with the e-mail address you paid with.",
                 paths: [.init(id: "find_web_purchase", title: "Find a web purchase", action: .open(portal))]),
-            supportEmail: app.supportEmail)
+            supportEmail: app.supportEmail, branding: app.branding)
     }
 }
 
@@ -60,4 +61,6 @@ struct CustomerCenterContent: Equatable, Sendable {
     /// Shown when nothing is active.
     let noActive: Screen
     let supportEmail: String?
+    /// The app's checkout colours, for the Customer Center's: the same look in the app as on its pages.
+    let branding: CheckoutBranding
 }

@@ -1890,7 +1890,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// both SDKs show only for a web subscription, and which opens its `management_url`, the app's portal) and "Web
     /// purchases and receipts" (the portal); on the screen for someone with nothing active, "Find a web purchase" (the
     /// portal's sign-in by e-mail address). The support address is the app's `support_email`, or empty, which hides the
-    /// SDKs' "Contact support". There are no App Store paths (refunds, plan changes, restores): Redeem sells on the web
+    /// SDKs' "Contact support"; the colours are the app's checkout colours. Without e-mail settings the portal cannot
+    /// sign anyone in, and its two paths are left out. There are no App Store paths (refunds, plan changes, restores): Redeem sells on the web
     /// only. **Keys:** the app's public SDK keys or its secret key.
     ///
     /// - Remark: HTTP `GET /v1/customercenter/{app_user_id}`.

@@ -379,22 +379,22 @@ extension Components {
                 case changePlans = "change_plans"
             }
         }
-        /// The SDKs' own colours (none set).
+        /// The app's checkout colours (its `brand_*` settings), so the Customer Center looks like its pages; the colours it has not set are left out, and the SDKs use their own.
         ///
         /// - Remark: Generated from `#/components/schemas/CustomerCenterAppearance`.
         internal struct CustomerCenterAppearance: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CustomerCenterAppearance/light`.
-            internal var light: OpenAPIRuntime.OpenAPIObjectContainer
+            internal var light: Components.Schemas.CustomerCenterColors
             /// - Remark: Generated from `#/components/schemas/CustomerCenterAppearance/dark`.
-            internal var dark: OpenAPIRuntime.OpenAPIObjectContainer
+            internal var dark: Components.Schemas.CustomerCenterColors
             /// Creates a new `CustomerCenterAppearance`.
             ///
             /// - Parameters:
             ///   - light:
             ///   - dark:
             internal init(
-                light: OpenAPIRuntime.OpenAPIObjectContainer,
-                dark: OpenAPIRuntime.OpenAPIObjectContainer
+                light: Components.Schemas.CustomerCenterColors,
+                dark: Components.Schemas.CustomerCenterColors
             ) {
                 self.light = light
                 self.dark = dark
@@ -404,6 +404,49 @@ extension Components {
                 case dark
             }
         }
+        /// - Remark: Generated from `#/components/schemas/CustomerCenterColors`.
+        internal struct CustomerCenterColors: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterColors/accent_color`.
+            internal var accentColor: Components.Schemas.CustomerCenterColor?
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterColors/text_color`.
+            internal var textColor: Components.Schemas.CustomerCenterColor?
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterColors/background_color`.
+            internal var backgroundColor: Components.Schemas.CustomerCenterColor?
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterColors/button_text_color`.
+            internal var buttonTextColor: Components.Schemas.CustomerCenterColor?
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterColors/button_background_color`.
+            internal var buttonBackgroundColor: Components.Schemas.CustomerCenterColor?
+            /// Creates a new `CustomerCenterColors`.
+            ///
+            /// - Parameters:
+            ///   - accentColor:
+            ///   - textColor:
+            ///   - backgroundColor:
+            ///   - buttonTextColor:
+            ///   - buttonBackgroundColor:
+            internal init(
+                accentColor: Components.Schemas.CustomerCenterColor? = nil,
+                textColor: Components.Schemas.CustomerCenterColor? = nil,
+                backgroundColor: Components.Schemas.CustomerCenterColor? = nil,
+                buttonTextColor: Components.Schemas.CustomerCenterColor? = nil,
+                buttonBackgroundColor: Components.Schemas.CustomerCenterColor? = nil
+            ) {
+                self.accentColor = accentColor
+                self.textColor = textColor
+                self.backgroundColor = backgroundColor
+                self.buttonTextColor = buttonTextColor
+                self.buttonBackgroundColor = buttonBackgroundColor
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case accentColor = "accent_color"
+                case textColor = "text_color"
+                case backgroundColor = "background_color"
+                case buttonTextColor = "button_text_color"
+                case buttonBackgroundColor = "button_background_color"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CustomerCenterColor`.
+        internal typealias CustomerCenterColor = Swift.String
         /// - Remark: Generated from `#/components/schemas/CustomerCenterScreens`.
         internal struct CustomerCenterScreens: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CustomerCenterScreens/MANAGEMENT`.
