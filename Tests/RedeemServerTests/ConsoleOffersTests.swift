@@ -14,6 +14,54 @@ import Testing
         try await server.send(.get, "/console/apps/\(appID)/offers", key: nil, headers: [.cookie: cookie])
     }
 
+    /// A form's own ID names what it creates: the same offer or code form sent several times (a double click, or a
+    /// resubmit after a reload without the page's script) creates one and lands every submit on it; another form with
+    /// the same name is still refused.
+    @Test(arguments: TestDatabases.available)
+    func theSameOfferOrCodeFormSentAgainCreatesOnce(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createAppWithCatalog()
+            let owner = try await ConsoleTests.signedInOwner(server)
+            let page = try await Self.page(server, app.id, cookie: owner)
+            let token = try ConsoleOperationsTests.csrf(page)
+            func formHasItsOwnID(_ page: TestServer.Reply, _ action: String) throws -> Bool {
+                let form = try #require(page.body.firstRange(of: #"action="/console/apps/\#(app.id)/\#(action)">"#))
+                return page.body[form.upperBound...].prefix(200).contains(#"name="form_id" value=""#)
+            }
+            #expect(try formHasItsOwnID(page, "offers"))
+            let offer = [
+                "csrf": token, "form_id": "offer-form-0001-abcdef", "product_id": "monthly", "reference_name": "Spring",
+                "payment_mode": "free_trial", "duration": "P1M", "periods": "1", "eligible_new": "yes",
+            ]
+            let offers = try await ConsoleTests.postAtOnce(server, "/console/apps/\(app.id)/offers", offer, cookie: owner)
+            #expect(offers.map(\.status) == [303, 303, 303, 303], "\(offers.map(\.body))")
+            #expect(offers.allSatisfy { $0.headers[.location] == "/console/apps/\(app.id)/offers?notice=offer-saved" })
+            let made = try await server.deps.store.offers(appID: app.id, productID: nil)
+            #expect(made.map(\.referenceName) == ["Spring"])
+            var other = offer
+            other["form_id"] = "offer-form-0002-abcdef"
+            let another = try await ConsoleTests.post(server, "/console/apps/\(app.id)/offers", other, cookie: owner)
+            #expect(another.status == 409 && another.body.contains("already has an offer named"), "\(another.body)")
+
+            // The code form shows once there is an active offer.
+            #expect(try formHasItsOwnID(try await Self.page(server, app.id, cookie: owner), "custom-codes"))
+            let code = [
+                "csrf": token, "form_id": "code-form-0001-abcdef", "offer_id": try #require(made.first?.id), "code": "spring-26",
+                "max_redemptions": "100",
+            ]
+            let codes = try await ConsoleTests.postAtOnce(server, "/console/apps/\(app.id)/custom-codes", code, cookie: owner)
+            #expect(codes.map(\.status) == [303, 303, 303, 303], "\(codes.map(\.body))")
+            #expect(codes.allSatisfy { $0.headers[.location] == "/console/apps/\(app.id)/offers?notice=custom-code-saved" })
+            #expect(try await server.deps.store.customCodes(appID: app.id, offerID: nil).map(\.code) == ["SPRING26"])
+            // A refused form comes back with its own ID, so its corrected submit is still the one form.
+            var refused = code
+            refused["form_id"] = "code-form-0002-abcdef"
+            refused["max_redemptions"] = "none"
+            let again = try await ConsoleTests.post(server, "/console/apps/\(app.id)/custom-codes", refused, cookie: owner)
+            #expect(again.status == 422 && again.body.contains(#"name="form_id" value="code-form-0002-abcdef""#), "\(again.body)")
+        }
+    }
+
     @Test(arguments: TestDatabases.available)
     func ownersCreateOffersAndCustomCodesAndSwitchThemOff(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in

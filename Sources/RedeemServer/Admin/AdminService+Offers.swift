@@ -73,7 +73,8 @@ public struct GeneratedCodeBatch: Sendable {
 }
 
 extension AdminService {
-    public func createOffer(appID: String, _ input: OfferInput) async throws -> Offer {
+    /// `id`: the offer's, when the request names it (a console form's own); else a new one.
+    public func createOffer(appID: String, _ input: OfferInput, id: String? = nil) async throws -> Offer {
         let product = try await store.product(appID: appID, id: input.productID)
         guard let mode = OfferPaymentMode(rawValue: input.paymentMode) else {
             throw ValidationError(field: "payment_mode", reason: "must be one of free_trial, pay_as_you_go, pay_up_front")
@@ -85,7 +86,7 @@ extension AdminService {
             return value
         }
         let offer = Offer(
-            id: Identifier.make(prefix: "ofr"), appID: appID, productID: product.id, referenceName: input.referenceName,
+            id: id ?? Identifier.make(prefix: "ofr"), appID: appID, productID: product.id, referenceName: input.referenceName,
             paymentMode: mode, duration: duration, periods: input.periods ?? 1, price: input.price?.price,
             eligibility: try OfferEligibility(names: input.eligibility), startsAt: input.startsAt, endsAt: input.endsAt,
             isActive: input.active ?? true, createdAt: clock.now()
@@ -181,7 +182,8 @@ extension AdminService {
             audit: try audit(active ? "code_batch.activate" : "code_batch.deactivate", "code_batch", id, appID: appID))
     }
 
-    public func createCustomCode(appID: String, _ input: CustomCodeInput) async throws -> CustomOfferCode {
+    /// `id`: the code's, when the request names it (a console form's own); else a new one.
+    public func createCustomCode(appID: String, _ input: CustomCodeInput, id: String? = nil) async throws -> CustomOfferCode {
         guard let code = OfferCode.normalizeCustom(input.code) else {
             throw ValidationError(field: "code", reason: "must be 4–30 letters or digits (spaces and dashes are ignored)")
         }
@@ -193,7 +195,7 @@ extension AdminService {
             throw ValidationError(field: "expires_at", reason: "must be in the future")
         }
         let custom = CustomOfferCode(
-            id: Identifier.make(prefix: "cc"), appID: appID, offerID: input.offerID, code: code, maxRedemptions: input.maxRedemptions,
+            id: id ?? Identifier.make(prefix: "cc"), appID: appID, offerID: input.offerID, code: code, maxRedemptions: input.maxRedemptions,
             expiresAt: input.expiresAt, isActive: input.active ?? true, createdAt: now
         )
         try await store.createCustomCode(custom, audit: try audit("custom_code.create", "custom_code", custom.id, appID: appID))

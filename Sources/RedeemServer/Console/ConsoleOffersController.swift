@@ -32,15 +32,19 @@ struct ConsoleOffersController {
             let admin = admin.acting(as: session.actor)
             let mode = form["payment_mode"] ?? ""
             let isFree = mode == OfferPaymentMode.freeTrial.rawValue
-            _ = try await admin.createOffer(
-                appID: appID,
-                OfferInput(
-                    productID: form["product_id"] ?? "", referenceName: (form["reference_name"] ?? "").trimmingCharacters(in: .whitespaces),
-                    paymentMode: mode, duration: Self.nonEmpty(form["duration"]), periods: try Self.number(form["periods"], field: "periods"),
-                    price: isFree ? nil : try ConsoleCatalogController.price(form),
-                    eligibility: ["new", "existing", "expired"].filter { form["eligible_\($0)"] == "yes" },
-                    startsAt: try Self.day(form["starts_on"], field: "starts_at"), endsAt: try Self.day(form["ends_on"], field: "ends_at"),
-                    active: form["inactive"] != "yes"))
+            let id = try FormID.submitted(form, field: "form_id")?.derivedID(prefix: "ofr", scope: "offer-request")
+            try await Self.once(id, exists: { try await admin.offer(appID: appID, id: $0) }) {
+                _ = try await admin.createOffer(
+                    appID: appID,
+                    OfferInput(
+                        productID: form["product_id"] ?? "", referenceName: (form["reference_name"] ?? "").trimmingCharacters(in: .whitespaces),
+                        paymentMode: mode, duration: Self.nonEmpty(form["duration"]), periods: try Self.number(form["periods"], field: "periods"),
+                        price: isFree ? nil : try ConsoleCatalogController.price(form),
+                        eligibility: ["new", "existing", "expired"].filter { form["eligible_\($0)"] == "yes" },
+                        startsAt: try Self.day(form["starts_on"], field: "starts_at"), endsAt: try Self.day(form["ends_on"], field: "ends_at"),
+                        active: form["inactive"] != "yes"),
+                    id: id)
+            }
             return .offerSaved
         }
     }
@@ -63,12 +67,17 @@ struct ConsoleOffersController {
 
     @Sendable func createCustomCode(_ request: Request, context: ConsoleContext) async throws -> Response {
         try await write(request, context, "create codes") { form, appID, session in
-            _ = try await admin.acting(as: session.actor).createCustomCode(
-                appID: appID,
-                CustomCodeInput(
-                    offerID: form["offer_id"] ?? "", code: form["code"] ?? "",
-                    maxRedemptions: try Self.number(form["max_redemptions"], field: "max_redemptions") ?? 0,
-                    expiresAt: try Self.day(form["expires_on"], field: "expires_at"), active: true))
+            let admin = admin.acting(as: session.actor)
+            let id = try FormID.submitted(form, field: "form_id")?.derivedID(prefix: "cc", scope: "custom-code-request")
+            try await Self.once(id, exists: { id in try await admin.customCodes(appID: appID, offerID: nil).first { $0.id == id } }) {
+                _ = try await admin.createCustomCode(
+                    appID: appID,
+                    CustomCodeInput(
+                        offerID: form["offer_id"] ?? "", code: form["code"] ?? "",
+                        maxRedemptions: try Self.number(form["max_redemptions"], field: "max_redemptions") ?? 0,
+                        expiresAt: try Self.day(form["expires_on"], field: "expires_at"), active: true),
+                    id: id)
+            }
             return .customCodeSaved
         }
     }
@@ -91,6 +100,16 @@ struct ConsoleOffersController {
     }
 
     // MARK: Forms and the page
+
+    /// Creates what a form asks for under `id`, its form's own: when the same form was already sent (a double click, or
+    /// a resubmit after a reload without the page's script), the conflict is its own creation, and counts as done.
+    static func once<T>(_ id: String?, exists: (String) async throws -> T, create: () async throws -> Void) async throws {
+        do {
+            try await create()
+        } catch let error as StoreError where error.isConflict {
+            guard let id, (try? await exists(id)) != nil else { throw error }
+        }
+    }
 
     func write(
         _ request: Request, _ context: ConsoleContext, _ what: String,

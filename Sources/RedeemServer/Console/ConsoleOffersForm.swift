@@ -7,17 +7,27 @@ import RedeemStore
 extension ConsoleOffersController {
     /// The offer form; a ticked box is a field present with `yes`, an unticked one absent.
     static func offerForm(_ typed: [String: String]?) -> FormFields {
-        guard let typed else { return FormFields(values: ["periods": "1", "price_currency": "USD", "eligible_new": "yes"]) }
-        var values: [String: String] = [:]
+        guard let typed else {
+            return FormFields(values: ["periods": "1", "price_currency": "USD", "eligible_new": "yes", "form_id": FormID.make()])
+        }
+        var values = ["form_id": formID(typed)]
         for name in ["reference_name", "periods", "price_amount", "price_currency", "starts_on", "ends_on"] { values[name] = typed[name] ?? "" }
         for name in ["eligible_new", "eligible_existing", "eligible_expired", "inactive"] where typed[name] == "yes" { values[name] = "yes" }
         return FormFields(values: values, open: true)
     }
 
     static func codeForm(_ typed: [String: String]?) -> FormFields {
-        guard let typed else { return FormFields(values: ["max_redemptions": "1000"]) }
-        let values = ["code": typed["code"] ?? "", "max_redemptions": typed["max_redemptions"] ?? "", "expires_on": typed["expires_on"] ?? ""]
+        guard let typed else { return FormFields(values: ["max_redemptions": "1000", "form_id": FormID.make()]) }
+        let values = [
+            "code": typed["code"] ?? "", "max_redemptions": typed["max_redemptions"] ?? "", "expires_on": typed["expires_on"] ?? "",
+            "form_id": formID(typed),
+        ]
         return FormFields(values: values, open: true)
+    }
+
+    /// A refused form keeps its own ID: it made nothing, so its corrected submit is still its first.
+    static func formID(_ typed: [String: String]) -> String {
+        typed["form_id"].flatMap { FormID.isValid($0) ? $0 : nil } ?? FormID.make()
     }
 
     /// Payment modes in words.
