@@ -13,23 +13,17 @@ struct CustomerCenterService: Sendable {
 
     func content(appID: String) async throws -> CustomerCenterContent {
         let app = try await store.app(id: appID)
-        let portal = PortalLinks.home(publicURL: publicURL, appID: app.id)
+        let portal = portalSignsIn ? PortalLinks.home(publicURL: publicURL, appID: app.id) : nil
         // Both SDKs show it only for a subscription with a `management_url` (a web one) and open that URL.
         let cancel = CustomerCenterContent.Path(id: "cancel", title: "Cancel subscription", action: .cancelSubscription)
-        guard portalSignsIn else {
-            return CustomerCenterContent(
-                management: .init(title: "How can we help?", subtitle: nil, paths: [cancel]),
-                noActive: .init(title: "No subscriptions found", subtitle: nil, paths: []), supportEmail: app.supportEmail,
-                branding: app.branding)
-        }
+        let purchases = portal.map { CustomerCenterContent.Path(id: "web_purchases", title: "Web purchases and receipts", action: .open($0)) }
+        let find = portal.map { CustomerCenterContent.Path(id: "find_web_purchase", title: "Find a web purchase", action: .open($0)) }
         return CustomerCenterContent(
-            management: .init(
-                title: "How can we help?", subtitle: nil,
-                paths: [cancel, .init(id: "web_purchases", title: "Web purchases and receipts", action: .open(portal))]),
+            management: .init(title: "How can we help?", subtitle: nil, paths: [cancel] + [purchases].compactMap { $0 }),
             noActive: .init(
                 title: "No subscriptions found",
-                subtitle: "Bought \(app.name) on the web? Find your purchase with the e-mail address you paid with.",
-                paths: [.init(id: "find_web_purchase", title: "Find a web purchase", action: .open(portal))]),
+                subtitle: find.map { _ in "Bought \(app.name) on the web? Find your purchase with the e-mail address you paid with." },
+                paths: [find].compactMap { $0 }),
             supportEmail: app.supportEmail, branding: app.branding)
     }
 }
