@@ -118,11 +118,9 @@ enum RevenueCatCustomerCenterDecoding {
         // `PaywallColor`: `#rrggbb` or `#rrggbbaa` (`ColorUtils.parseRGBAColor`); else `Color.parseColor`, which throws on
         // most else and fails the whole configuration.
         for scheme in ["light", "dark"] {
-            for (key, value) in (center["appearance"] as? [String: Any])?[scheme] as? [String: Any] ?? [:] {
-                guard let color = value as? String, color.wholeMatch(of: /#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?/) != nil else {
-                    problems.append("appearance.\(scheme).\(key) is not a colour: \(value)")
-                    continue
-                }
+            for (key, value) in (center["appearance"] as? [String: Any])?[scheme] as? [String: Any] ?? [:]
+            where (value as? String)?.wholeMatch(of: /#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?/) == nil {
+                problems.append("appearance.\(scheme).\(key) is not a colour: \(value)")
             }
         }
         let localization = center["localization"] as? [String: Any]
@@ -141,15 +139,13 @@ enum RevenueCatCustomerCenterDecoding {
                 problems.append("screen \(key) needs its type, a title and paths")
                 continue
             }
+            let types = ["MISSING_PURCHASE", "REFUND_REQUEST", "CHANGE_PLANS", "CANCEL", "CUSTOM_URL", "CUSTOM_ACTION"]
             for path in paths {
-                let types = ["MISSING_PURCHASE", "REFUND_REQUEST", "CHANGE_PLANS", "CANCEL", "CUSTOM_URL", "CUSTOM_ACTION"]
                 let method = path["open_method"]
-                guard path["id"] is String, path["title"] is String, types.contains(path["type"] as? String ?? ""),
-                    method == nil || ["IN_APP", "EXTERNAL"].contains(method as? String ?? "")
-                else {
-                    problems.append("a path of \(key) is dropped: \(path)")
-                    continue
-                }
+                let decodes =
+                    path["id"] is String && path["title"] is String && types.contains(path["type"] as? String ?? "")
+                    && (method == nil || ["IN_APP", "EXTERNAL"].contains(method as? String ?? ""))
+                if !decodes { problems.append("a path of \(key) is dropped: \(path)") }
             }
         }
         return problems
