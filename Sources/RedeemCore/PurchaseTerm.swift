@@ -5,8 +5,10 @@ import Foundation
 public enum PurchaseTerm: Equatable, Sendable {
     /// Refunded then: it grants nothing since.
     case refunded(Date)
-    /// Its access ended then (it lapsed, or was revoked).
+    /// Its access ended then: it lapsed.
     case ended(Date)
+    /// An operator's grant, revoked then (a revocation marks the grant cancelled as it ends it).
+    case revoked(Date)
     /// A renewal's payment failed: access lasts until the grace period ends, while the payment is retried.
     case retrying(until: Date)
     /// It ends then and nothing renews it: set to end with its period, an operator's grant, or an offer code's period
@@ -25,7 +27,7 @@ public enum PurchaseTerm: Equatable, Sendable {
             self = .refunded(refunded)
         } else if let expires = purchase.expiresDate {
             if !access.isActive(at: now) {
-                self = .ended(expires)
+                self = purchase.store == .promotional && purchase.unsubscribeDetectedAt != nil ? .revoked(expires) : .ended(expires)
             } else if access.isInGracePeriod(at: now), let grace = purchase.gracePeriodExpiresDate {
                 self = .retrying(until: grace)
             } else if purchase.unsubscribeDetectedAt != nil || purchase.offer != nil || purchase.store == .promotional {

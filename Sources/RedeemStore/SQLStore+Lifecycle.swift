@@ -81,7 +81,9 @@ public struct LifecycleTransaction: Sendable {
 
     /// A grant revoked: it ends now (`CANCELLATION`, by customer support).
     public func revoke(_ purchase: Purchase) async throws {
-        try await emit(.cancellation, try await update(purchase.id, "expires_date = \(now)"), reason: .customerSupport)
+        // Marked cancelled as well as ended, as its CANCELLATION says: what tells a revoked grant from one that ran out.
+        try await emit(
+            .cancellation, try await update(purchase.id, "expires_date = \(now), unsubscribe_detected_at = \(now)"), reason: .customerSupport)
     }
 
     private func update(_ id: String, _ assignments: SQL) async throws -> Purchase {

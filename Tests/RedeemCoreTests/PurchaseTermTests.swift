@@ -28,6 +28,10 @@ import Testing
                 == .ends(Self.later))
         #expect(term(Self.purchase(expires: Self.earlier)) == .ended(Self.earlier))
         #expect(term(Self.purchase(.promotional, expires: Self.earlier)) == .ended(Self.earlier))
+        // A grant revoked (ended and marked cancelled then) is told from one that ran out; a lapsed cancelled
+        // subscription is not a revocation.
+        #expect(term(Self.purchase(.promotional, expires: Self.earlier) { $0.unsubscribeDetectedAt = Self.earlier }) == .revoked(Self.earlier))
+        #expect(term(Self.purchase(expires: Self.earlier) { $0.unsubscribeDetectedAt = Self.earlier }) == .ended(Self.earlier))
         // A refund outranks everything else, an ended or a live term alike.
         #expect(term(Self.purchase { $0.refundedAt = Self.earlier }) == .refunded(Self.earlier))
         #expect(term(Self.purchase(expires: nil) { $0.refundedAt = Self.earlier }) == .refunded(Self.earlier))

@@ -18,7 +18,8 @@ import Testing
     }
 
     /// Each purchase's hint says where its term stands (`PurchaseTerm`): a refund as a refund, a grant as ending, a
-    /// purchase paid elsewhere as the store's to renew, one bought here as renewing.
+    /// revoked grant as revoked (not as a grant that ran out), a purchase paid elsewhere as the store's to renew, one
+    /// bought here as renewing.
     @Test(arguments: TestDatabases.available)
     func eachPurchaseSaysWhereItsTermStands(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
@@ -35,6 +36,11 @@ import Testing
             let granted = try await server.send(
                 .post, "/admin/v1/apps/\(app.id)/customers/terms/grants", key: app.secret, json: #"{"entitlement_id": "pro", "duration": "weekly"}"#)
             ids["grant"] = try granted.string("id")
+            let withdrawn = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/customers/terms/grants", key: app.secret, json: #"{"entitlement_id": "pro", "duration": "monthly"}"#)
+            ids["revoked"] = try withdrawn.string("id")
+            let revoke = try await server.send(.post, "/admin/v1/apps/\(app.id)/grants/\(ids["revoked"] ?? "")/revoke", key: app.secret)
+            #expect(revoke.status == 200, "\(revoke.body)")
             let refund = try await server.send(.post, "/admin/v1/apps/\(app.id)/purchases/\(ids["refunded"] ?? "")/refund", key: app.secret)
             #expect(refund.status == 200, "\(refund.body)")
 
@@ -44,11 +50,21 @@ import Testing
                     page.body.firstMatch(of: try Regex(#"id="purchase-\#(ids[name] ?? "none")"[\s\S]*?<p class="hint">([^<]*)</p>"#)))
                 return String(try #require(article.output[1].substring))
             }
-            let hints = try ["elsewhere", "here", "refunded", "grant"].map(hint)
+            func pill(_ name: String) throws -> String {
+                let article = try #require(
+                    page.body.firstMatch(of: try Regex(#"id="purchase-\#(ids[name] ?? "none")"[\s\S]*?<span class="pill pill--([a-z ]+)">"#)))
+                return String(try #require(article.output[1].substring))
+            }
+            let hints = try ["elsewhere", "here", "refunded", "grant", "revoked"].map(hint)
             #expect(hints[0].hasSuffix(" · renews or expires 2026-07-01 00:00:00 UTC where it was paid"), "\(hints[0])")
             #expect(hints[1].hasSuffix(" · renews 2026-07-01 00:00:00 UTC"), "\(hints[1])")
             #expect(hints[2].hasSuffix(" · refunded 2026-06-01 00:00:00 UTC"), "\(hints[2])")
             #expect(hints[3].hasSuffix(" · ends 2026-06-08 00:00:00 UTC, won’t renew"), "\(hints[3])")
+            #expect(hints[4].hasSuffix(" · revoked 2026-06-01 00:00:00 UTC"), "\(hints[4])")
+            #expect(try ["grant", "revoked", "refunded"].map(pill) == ["active", "revoked", "refunded"])
+            // Its revocation is the grant's cancellation: no second "cancelled" line beside its term.
+            let revokedArticle = try #require(page.body.firstMatch(of: try Regex(#"id="purchase-\#(ids["revoked"] ?? "")"[\s\S]*?</article>"#)))
+            #expect(!String(revokedArticle.output[0].substring ?? "").contains("cancelled"))
         }
     }
 

@@ -49,10 +49,11 @@ enum ConsolePresenter {
         return (delivery.eventType, date(delivery.createdAt), state, count(delivery.attempts, "attempt"))
     }
 
-    /// active, in grace, expired or refunded.
+    /// active, in grace, expired, revoked or refunded.
     static func state(of purchase: Purchase, now: Date) -> String {
         let access = purchase.access
         if access.refundedAt != nil { return "refunded" }
+        if case .revoked = PurchaseTerm(purchase, at: now) { return "revoked" }
         if access.isInGracePeriod(at: now) { return "in grace" }
         return access.isActive(at: now) ? "active" : "expired"
     }

@@ -214,7 +214,9 @@ enum CustomerPresenter {
             linkable: purchase.store != .promotional && purchase.refundedAt == nil,
             emailable: mailOn && purchase.email != nil,
             email: purchase.email.map(show), expires: purchase.expiresDate.map { ConsolePresenter.date($0) },
-            cancelledAt: purchase.unsubscribeDetectedAt.map { ConsolePresenter.date($0) }, price: purchase.price.map(PriceFormat.string),
+            // A grant's cancellation is its revocation, which its term already says.
+            cancelledAt: purchase.store == .promotional ? nil : purchase.unsubscribeDetectedAt.map { ConsolePresenter.date($0) },
+            price: purchase.price.map(PriceFormat.string),
             term: term(PurchaseTerm(purchase, at: now)))
     }
 
@@ -223,6 +225,7 @@ enum CustomerPresenter {
         switch term {
         case .refunded(let date): "refunded \(ConsolePresenter.date(date))"
         case .ended(let date): "ended \(ConsolePresenter.date(date))"
+        case .revoked(let date): "revoked \(ConsolePresenter.date(date))"
         case .retrying(let until): "payment failed, retried until \(ConsolePresenter.date(until))"
         case .ends(let date): "ends \(ConsolePresenter.date(date)), won’t renew"
         case .renews(let date): "renews \(ConsolePresenter.date(date))"

@@ -33,6 +33,7 @@ enum PortalPresenter {
             switch PurchaseTerm(purchase, at: now) {
             case .refunded(let date): ("Refunded \(day(date))", "ended")
             case .ended(let date): ("Ended \(day(date))", "ended")
+            case .revoked(let date): ("Withdrawn \(day(date))", "ended")
             case .retrying(let until): ("Payment failed; yours until \(day(until)) while it is retried", "ending")
             case .ends(let date): ("Ends \(day(date)); won’t renew", "ending")
             case .renews(let date): ("Renews \(day(date))", "active")
