@@ -130,7 +130,9 @@ extension Purchases {
 
     struct Link: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Issue a new single-use redemption link for a purchase (audited); through --server it is also e-mailed.")
+            abstract:
+                "Issue a new single-use redemption link for a purchase (audited); where e-mail is set up, the purchase's address gets a second one by e-mail."
+        )
         @OptionGroup var app: AppOption
         @Option(help: "The purchase ID (pur_…).")
         var purchase: String
@@ -152,7 +154,7 @@ extension Purchases {
                 remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/purchases/\(segment(purchase))/links", as: SentLink.self) })
             if json { return try Output.json(sent) }
             print("New link (single use, expires \(ISODate.format(sent.expiresAt))): \(sent.redemptionHTTPSURL)\n  app: \(sent.redemptionURL)")
-            print(sent.emailed ? "Also e-mailed to the purchase's address." : "Not e-mailed.")
+            print(sent.emailed ? "A second link, single-use too, was e-mailed to the purchase's address." : "Not e-mailed.")
         }
     }
 

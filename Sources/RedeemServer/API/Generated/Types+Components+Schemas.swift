@@ -1376,6 +1376,8 @@ extension Components {
             internal var redemptionHttpsUrl: Swift.String
             /// - Remark: Generated from `#/components/schemas/SentLink/expires_at`.
             internal var expiresAt: Foundation.Date
+            /// A new-link e-mail, with a link of its own, was queued to the purchase's address.
+            ///
             /// - Remark: Generated from `#/components/schemas/SentLink/emailed`.
             internal var emailed: Swift.Bool
             /// Creates a new `SentLink`.
@@ -1384,7 +1386,7 @@ extension Components {
             ///   - redemptionUrl:
             ///   - redemptionHttpsUrl:
             ///   - expiresAt:
-            ///   - emailed:
+            ///   - emailed: A new-link e-mail, with a link of its own, was queued to the purchase's address.
             internal init(
                 redemptionUrl: Swift.String,
                 redemptionHttpsUrl: Swift.String,

@@ -187,10 +187,12 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/get(searchCustomers)`.
     func searchCustomers(_ input: Operations.SearchCustomers.Input) async throws -> Operations.SearchCustomers.Output
-    /// A new redemption link for a purchase, also e-mailed to its address
+    /// A new redemption link for a purchase, and one e-mailed to its address
     ///
     /// Issues a new single-use link (returned only in this answer) and queues the new-link e-mail to the purchase's
-    /// address when e-mail is on and none went out in the quiet period. Audited as `purchase.link`.
+    /// address when e-mail is on and none went out in the quiet period. The e-mail carries a link of its own, minted
+    /// as it is sent (a token is stored only as its hash, so the outbox cannot hold this one): two single-use links
+    /// to the same purchase, either of which redeems it. Audited as `purchase.link`.
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
@@ -1029,10 +1031,12 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// A new redemption link for a purchase, also e-mailed to its address
+    /// A new redemption link for a purchase, and one e-mailed to its address
     ///
     /// Issues a new single-use link (returned only in this answer) and queues the new-link e-mail to the purchase's
-    /// address when e-mail is on and none went out in the quiet period. Audited as `purchase.link`.
+    /// address when e-mail is on and none went out in the quiet period. The e-mail carries a link of its own, minted
+    /// as it is sent (a token is stored only as its hash, so the outbox cannot hold this one): two single-use links
+    /// to the same purchase, either of which redeems it. Audited as `purchase.link`.
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
