@@ -63,7 +63,16 @@ import Testing
             #expect(page.body.contains(#"<strong id="elsewhere">1</strong>"#))
             #expect(page.body.contains(#"<dd id="median">40 min</dd>"#))
             #expect(page.body.contains("4.99 USD") || page.body.contains("$4.99"), "revenue in words")
-            #expect(page.body.contains("<svg"))
+            // Each step's bar is drawn to scale against the widest step (2), beside its name and count in HTML.
+            let bars = page.body.matches(of: /<rect width="([\d.]+)" height="16" fill="#5b5bd6"\/>/).map { String($0.1) }
+            #expect(bars == ["100.0", "50.0", "100.0", "100.0", "50.0", "50.0"])
+            #expect(page.body.contains(#"<span class="funnel__name">Links redeemed</span>"#))
+            #expect(page.body.contains(#"<span class="funnel__count">1 (50%)</span>"#))
+            // The per-day chart names the window's first and last days, seven days in all, and its tallest column.
+            let axis = try #require(page.body.firstMatch(of: /id="day-axis"><span>([0-9-]{10})<\/span><span>([0-9-]{10})<\/span>/))
+            let first = try #require(ISODate.parse("\(axis.1)T00:00:00Z"))
+            #expect(try #require(ISODate.parse("\(axis.2)T00:00:00Z")).timeIntervalSince(first) == 6 * 86_400)
+            #expect(page.body.contains("the tallest column is 2."))
             #expect(try await server.send(.get, "/console/apps/\(app.id)/overview?days=12", key: nil, headers: [.cookie: cookie]).status == 400)
         }
     }

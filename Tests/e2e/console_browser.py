@@ -8,7 +8,7 @@ reads the funnel, gives a product its store identifiers, makes an offering curre
 offerings route), sees subscriber attributes on the customer page, and creates an app. Screenshots of every page at
 desktop and phone width go to test-artifacts/console/. Usage: console_browser.py path/to/redeem. Prints 'N passed, M
 failed'."""
-import json, os, subprocess, sys, time, uuid
+import json, os, re, subprocess, sys, time, uuid
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from support import (HANG_GUARD, MailServer, check, finish, free_port, http, run_cli, scratch_dir, screenshots, secrets_in,  # noqa: E402
@@ -457,7 +457,19 @@ def main():
             # only its hash is kept); two were redeemed.
             check("the overview's funnel counts what this test did", counts == {
                 "Purchases through checkout": "0", "Purchases sent a link": "3", "Links issued": "7", "Links redeemed": "2", "elsewhere": "3"}
-                  and page.locator(".chart svg").count() == 2, counts)
+                  and page.locator(".funnel__bar svg").count() == 6 and page.locator(".chart svg").count() == 1, counts)
+            # On a phone the funnel's names and counts keep the page's text size (a chart scaled to fit shrank them to
+            # about 6 px), and the per-day chart says which days it spans.
+            page.set_viewport_size({"width": 390, "height": 844})
+            sizes = page.locator(".funnel__name, .funnel__count").evaluate_all("els => els.map(e => parseFloat(getComputedStyle(e).fontSize))")
+            axis = page.locator("#day-axis span").all_inner_texts()
+            check("the funnel's text stays readable on a phone, and the per-day chart names its first and last days",
+                  len(sizes) == 12 and min(sizes) >= 13 and len(axis) == 2 and all(re.fullmatch(r"\d{4}-\d{2}-\d{2}", d) for d in axis)
+                  and axis[0] < axis[1], (sizes, axis))
+            page.set_viewport_size({"width": 1280, "height": 900})
+            chart = page.locator(".metric-chart svg").first.bounding_box()["width"]
+            check("on a desktop a lone metrics chart keeps a column's width (its 400-unit text not scaled up across the page)",
+                  300 < chart < 600, chart)
             shots(page, "13-overview")
             page.get_by_role("link", name="Audit log").click()
             actions = page.locator("tbody tr td:nth-child(3)").all_inner_texts()

@@ -27,12 +27,17 @@ struct ConsoleOverviewController {
         let subscriptions = try await metrics.metrics(appID: appID, environment: environment, days: asked)
         let url = { (days: Int, environment: MetricsEnvironment) in "/console/apps/\(appID)/overview?environment=\(environment.rawValue)&days=\(days)"
         }
+        let widest = funnel.steps.map(\.count).max() ?? 0
         let values = OverviewPage(
             metrics: MetricsSection(subscriptions, days: asked, url: url),
             firstSteps: try await firstSteps?.panel(try context.currentApp, evenWhenComplete: false),
             windows: Funnel.windows.map { OverviewPage.Window(days: $0, selected: $0 == asked, url: url($0, environment)) },
-            days: asked, stepsSVG: FunnelChart.steps(funnel), daysSVG: FunnelChart.days(funnel),
-            steps: funnel.steps.map { OverviewPage.Step(name: $0.name, count: $0.count, rate: FunnelChart.rate($0.rate, of: $0.of)) },
+            days: asked, daysSVG: FunnelChart.days(funnel), dayScale: OverviewPage.DayScale(FunnelChart.dayScale(funnel)),
+            steps: funnel.steps.map {
+                OverviewPage.Step(
+                    name: $0.name, count: $0.count, rate: FunnelChart.rate($0.rate, of: $0.of), percent: FunnelChart.percent($0.rate),
+                    bar: FunnelChart.bar($0.count, widest: widest))
+            },
             offerRedemptions: funnel.totals.offerRedemptions, expiredUnused: funnel.expiredUnused, newLinkEmails: funnel.newLinkEmails,
             median: funnel.medianToRedeem.map(Self.duration) ?? "–", p90: funnel.p90ToRedeem.map(Self.duration) ?? "–",
             revenue: funnel.revenue.sorted { $0.key < $1.key }.map { PriceFormat.string(Price(amountMicros: $0.value, currency: $0.key)) },
@@ -73,6 +78,21 @@ struct OverviewPage: PageModel {
         let name: String
         let count: Int
         let rate: String
+        /// " (29%)", or empty.
+        let percent: String
+        /// `FunnelChart.bar`.
+        let bar: String
+    }
+
+    /// The per-day chart's first and last days and its tallest column, written under it.
+    struct DayScale: Sendable {
+        let first: String
+        let last: String
+        let peak: Int
+
+        init(_ scale: (first: String, last: String, peak: Int)) {
+            (first, last, peak) = scale
+        }
     }
 
     struct Row: Sendable {
@@ -88,8 +108,8 @@ struct OverviewPage: PageModel {
 
     let windows: [Window]
     let days: Int
-    let stepsSVG: String
     let daysSVG: String
+    let dayScale: DayScale
     let steps: [Step]
     let offerRedemptions: Int
     let expiredUnused: Int

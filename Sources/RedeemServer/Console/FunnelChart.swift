@@ -1,24 +1,16 @@
 import Foundation
 import RedeemCore
 
-/// The funnel drawn on the server as SVG (presentation attributes only, so the pages' CSP needs no inline styles):
-/// one horizontal bar per step, and one pair of columns per day (purchases, links redeemed).
+/// The funnel drawn on the server as SVG (presentation attributes only, so the pages' CSP needs no inline styles): a bar
+/// per step, beside the step's name and count written as HTML (so their text keeps its size on a phone, where a chart
+/// scaled to fit would shrink it), and one pair of columns per day (purchases, links redeemed).
 enum FunnelChart {
-    static func steps(_ funnel: Funnel) -> String {
-        let steps = funnel.steps
-        let widest = max(1, steps.map(\.count).max() ?? 1)
-        let rowHeight = 34
-        let height = rowHeight * steps.count
-        var svg = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 \##(height)" role="img" aria-label="The funnel's steps">"##
-        for (index, step) in steps.enumerated() {
-            let y = index * rowHeight
-            let width = max(2, Int(Double(step.count) / Double(widest) * 330))
-            svg += ##"<text x="0" y="\##(y + 21)" font-size="13" fill="currentColor">\##(step.name)</text>"##
-            svg += ##"<rect x="200" y="\##(y + 6)" width="\##(width)" height="22" rx="4" fill="#5b5bd6"/>"##
-            svg +=
-                ##"<text x="\##(208 + width)" y="\##(y + 21)" font-size="13" fill="currentColor">\##(step.count)\##(percent(step.rate))</text>"##
-        }
-        return svg + "</svg>"
+    /// A step's bar: its count against the widest step's, on a faint track the width of the widest.
+    static func bar(_ count: Int, widest: Int) -> String {
+        let width = count == 0 ? 0.6 : max(0.6, Double(count) / Double(max(1, widest)) * 100)
+        return ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 16" preserveAspectRatio="none" aria-hidden="true" focusable="false">"##
+            + ##"<rect width="100" height="16" fill="currentColor" fill-opacity=".08"/>"##
+            + ##"<rect width="\##(String(format: "%.1f", width))" height="16" fill="#5b5bd6"/></svg>"##
     }
 
     static func days(_ funnel: Funnel) -> String {
@@ -44,6 +36,13 @@ enum FunnelChart {
     static func percent(_ rate: Double?) -> String {
         guard let rate else { return "" }
         return String(format: " (%.0f%%)", rate * 100)
+    }
+
+    /// The per-day chart's scale: its first and last days, and its tallest column.
+    static func dayScale(_ funnel: Funnel) -> (first: String, last: String, peak: Int) {
+        let day = { (date: Date?) in date.map { String(ISODate.format($0).prefix(10)) } ?? "" }
+        let peak = funnel.days.map { max($0.purchases + $0.purchasesElsewhere, $0.linksRedeemed) }.max() ?? 0
+        return (day(funnel.days.first?.day), day(funnel.days.last?.day), peak)
     }
 
     /// "25% of checkouts started", "1.5 per purchase", or empty.
