@@ -73,6 +73,7 @@ public struct ServerDependencies: Sendable {
             })
     }
     var customerCenter: CustomerCenterService { CustomerCenterService(store: store, publicURL: publicURL, portalSignsIn: mail != nil) }
+    var sdkHealth: SDKHealthReportService { SDKHealthReportService(store: store) }
     var attributes: AttributesService { AttributesService(store: store, clock: clock) }
     var erasure: ErasureService { ErasureService(store: store, clock: clock, support: support) }
     var links: RedemptionLinkIssuer { RedemptionLinkIssuer(store: store, publicURL: publicURL) }

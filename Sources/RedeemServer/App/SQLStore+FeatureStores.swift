@@ -16,6 +16,7 @@ extension SQLStore: ConsoleReadStore {}
 extension SQLStore: ConsoleSessionStore {}
 extension SQLStore: CustomerInfoStore {}
 extension SQLStore: CustomerCenterStore {}
+extension SQLStore: SDKHealthStore {}
 extension SQLStore: EmailStore {}
 extension SQLStore: HitBatchStore {}
 extension SQLStore: RateLimitPruneStore {}

@@ -84,6 +84,17 @@ extension APIProtocol {
         )
         try transport.register(
             {
+                try await server.getSDKHealthReport(
+                    request: $0,
+                    body: $1,
+                    metadata: $2
+                )
+            },
+            method: .get,
+            path: server.apiPathComponentsWithServerPrefix("/v1/subscribers/{app_user_id}/health_report")
+        )
+        try transport.register(
+            {
                 try await server.getVirtualCurrencies(
                     request: $0,
                     body: $1,
@@ -1751,6 +1762,132 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 case let .internalServerError(value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 500)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .undocumented(statusCode, _):
+                    return (.init(soar_statusCode: statusCode), nil)
+                }
+            }
+        )
+    }
+    /// The SDK health report, judged from the app's catalog
+    ///
+    /// Debug builds of the iOS SDK fetch it for `PurchasesDiagnostics.healthReport()` and RevenueCat's debug overlay.
+    /// Redeem reads no App Store Connect, so every product's status is `could_not_check`, with a description of what
+    /// Redeem knows of it. The checks: `api_key` (passed: the key was accepted); `bundle_id`, only when the app's
+    /// `ios_bundle_id` is set and the SDK sends `X-Client-Bundle-ID` (failed when they differ); `products` (the app's
+    /// products with an App Store product ID); `offerings` (failed when the app has none); `offerings_products` (per
+    /// offering, its packages: one whose product has no App Store product ID is left out by the iOS SDK, a warning;
+    /// an offering left with none, failed; failed overall when that offering is the current one). `project_id` and
+    /// `app_id` are left out, so the SDK links to no RevenueCat dashboard page. **Keys:** the app's public SDK keys or its
+    /// secret key.
+    ///
+    /// - Remark: HTTP `GET /v1/subscribers/{app_user_id}/health_report`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/health_report/get(getSDKHealthReport)`.
+    func getSDKHealthReport(
+        request: HTTPTypes.HTTPRequest,
+        body: OpenAPIRuntime.HTTPBody?,
+        metadata: OpenAPIRuntime.ServerRequestMetadata
+    ) async throws -> (HTTPTypes.HTTPResponse, OpenAPIRuntime.HTTPBody?) {
+        try await handle(
+            request: request,
+            requestBody: body,
+            metadata: metadata,
+            forOperation: Operations.GetSDKHealthReport.id,
+            using: {
+                APIHandler.getSDKHealthReport($0)
+            },
+            deserializer: { request, requestBody, metadata in
+                let path: Operations.GetSDKHealthReport.Input.Path = .init(appUserId: try converter.getPathParameterAsURI(
+                    in: metadata.pathParameters,
+                    name: "app_user_id",
+                    as: Components.Parameters.AppUserID.self
+                ))
+                let headers: Operations.GetSDKHealthReport.Input.Headers = .init(
+                    xClientBundleID: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "X-Client-Bundle-ID",
+                        as: Swift.String.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
+                return Operations.GetSDKHealthReport.Input(
+                    path: path,
+                    headers: headers
+                )
+            },
+            serializer: { output, request in
+                switch output {
+                case let .ok(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unauthorized(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .json(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .forbidden(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 403)
                     suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {

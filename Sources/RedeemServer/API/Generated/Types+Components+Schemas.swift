@@ -182,6 +182,242 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/AnyObject`.
         internal typealias AnyObject = OpenAPIRuntime.OpenAPIObjectContainer
+        /// RevenueCat's `HealthReport` (purchases-ios `HealthReportResponse.swift`), in snake case. `project_id` and `app_id` (RevenueCat's dashboard IDs) are left out.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SDKHealthReport`.
+        internal struct SDKHealthReport: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SDKHealthReport/status`.
+            internal var status: Components.Schemas.SDKHealthStatus
+            /// - Remark: Generated from `#/components/schemas/SDKHealthReport/project_id`.
+            internal var projectId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/SDKHealthReport/app_id`.
+            internal var appId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/SDKHealthReport/checks`.
+            internal var checks: [Components.Schemas.SDKHealthCheck]
+            /// Creates a new `SDKHealthReport`.
+            ///
+            /// - Parameters:
+            ///   - status:
+            ///   - projectId:
+            ///   - appId:
+            ///   - checks:
+            internal init(
+                status: Components.Schemas.SDKHealthStatus,
+                projectId: Swift.String? = nil,
+                appId: Swift.String? = nil,
+                checks: [Components.Schemas.SDKHealthCheck]
+            ) {
+                self.status = status
+                self.projectId = projectId
+                self.appId = appId
+                self.checks = checks
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case status
+                case projectId = "project_id"
+                case appId = "app_id"
+                case checks
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SDKHealthStatus`.
+        internal enum SDKHealthStatus: String, Codable, Hashable, Sendable, CaseIterable {
+            case passed = "passed"
+            case warning = "warning"
+            case failed = "failed"
+        }
+        /// - Remark: Generated from `#/components/schemas/SDKHealthCheck`.
+        internal struct SDKHealthCheck: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SDKHealthCheck/name`.
+            internal enum NamePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case apiKey = "api_key"
+                case bundleId = "bundle_id"
+                case products = "products"
+                case offerings = "offerings"
+                case offeringsProducts = "offerings_products"
+            }
+            /// - Remark: Generated from `#/components/schemas/SDKHealthCheck/name`.
+            internal var name: Components.Schemas.SDKHealthCheck.NamePayload
+            /// - Remark: Generated from `#/components/schemas/SDKHealthCheck/status`.
+            internal var status: Components.Schemas.SDKHealthStatus
+            /// - Remark: Generated from `#/components/schemas/SDKHealthCheck/details`.
+            internal var details: Components.Schemas.SDKHealthCheckDetails?
+            /// Creates a new `SDKHealthCheck`.
+            ///
+            /// - Parameters:
+            ///   - name:
+            ///   - status:
+            ///   - details:
+            internal init(
+                name: Components.Schemas.SDKHealthCheck.NamePayload,
+                status: Components.Schemas.SDKHealthStatus,
+                details: Components.Schemas.SDKHealthCheckDetails? = nil
+            ) {
+                self.name = name
+                self.status = status
+                self.details = details
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case name
+                case status
+                case details
+            }
+        }
+        /// `bundle_id`: the two bundle IDs; `products`: the products; `offerings_products`: the offerings.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SDKHealthCheckDetails`.
+        internal struct SDKHealthCheckDetails: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SDKHealthCheckDetails/sdk_bundle_id`.
+            internal var sdkBundleId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/SDKHealthCheckDetails/app_bundle_id`.
+            internal var appBundleId: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/SDKHealthCheckDetails/products`.
+            internal var products: [Components.Schemas.SDKHealthProduct]?
+            /// - Remark: Generated from `#/components/schemas/SDKHealthCheckDetails/offerings`.
+            internal var offerings: [Components.Schemas.SDKHealthOffering]?
+            /// Creates a new `SDKHealthCheckDetails`.
+            ///
+            /// - Parameters:
+            ///   - sdkBundleId:
+            ///   - appBundleId:
+            ///   - products:
+            ///   - offerings:
+            internal init(
+                sdkBundleId: Swift.String? = nil,
+                appBundleId: Swift.String? = nil,
+                products: [Components.Schemas.SDKHealthProduct]? = nil,
+                offerings: [Components.Schemas.SDKHealthOffering]? = nil
+            ) {
+                self.sdkBundleId = sdkBundleId
+                self.appBundleId = appBundleId
+                self.products = products
+                self.offerings = offerings
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case sdkBundleId = "sdk_bundle_id"
+                case appBundleId = "app_bundle_id"
+                case products
+                case offerings
+            }
+        }
+        /// Always `could_not_check` here; RevenueCat's others (`ok`, `not_found`, `action_in_progress`, `needs_action`, `unknown`) come from App Store Connect.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SDKHealthProductStatus`.
+        internal enum SDKHealthProductStatus: String, Codable, Hashable, Sendable, CaseIterable {
+            case couldNotCheck = "could_not_check"
+        }
+        /// - Remark: Generated from `#/components/schemas/SDKHealthProduct`.
+        internal struct SDKHealthProduct: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SDKHealthProduct/identifier`.
+            internal var identifier: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SDKHealthProduct/title`.
+            internal var title: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/SDKHealthProduct/status`.
+            internal var status: Components.Schemas.SDKHealthProductStatus
+            /// - Remark: Generated from `#/components/schemas/SDKHealthProduct/description`.
+            internal var description: Swift.String
+            /// Creates a new `SDKHealthProduct`.
+            ///
+            /// - Parameters:
+            ///   - identifier:
+            ///   - title:
+            ///   - status:
+            ///   - description:
+            internal init(
+                identifier: Swift.String,
+                title: Swift.String? = nil,
+                status: Components.Schemas.SDKHealthProductStatus,
+                description: Swift.String
+            ) {
+                self.identifier = identifier
+                self.title = title
+                self.status = status
+                self.description = description
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case identifier
+                case title
+                case status
+                case description
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SDKHealthOffering`.
+        internal struct SDKHealthOffering: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SDKHealthOffering/identifier`.
+            internal var identifier: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SDKHealthOffering/status`.
+            internal var status: Components.Schemas.SDKHealthStatus
+            /// - Remark: Generated from `#/components/schemas/SDKHealthOffering/PackagesPayload`.
+            internal struct PackagesPayloadPayload: Codable, Hashable, Sendable {
+                /// - Remark: Generated from `#/components/schemas/SDKHealthOffering/PackagesPayload/identifier`.
+                internal var identifier: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SDKHealthOffering/PackagesPayload/title`.
+                internal var title: Swift.String?
+                /// - Remark: Generated from `#/components/schemas/SDKHealthOffering/PackagesPayload/status`.
+                internal var status: Components.Schemas.SDKHealthProductStatus
+                /// - Remark: Generated from `#/components/schemas/SDKHealthOffering/PackagesPayload/description`.
+                internal var description: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SDKHealthOffering/PackagesPayload/product_identifier`.
+                internal var productIdentifier: Swift.String
+                /// - Remark: Generated from `#/components/schemas/SDKHealthOffering/PackagesPayload/product_title`.
+                internal var productTitle: Swift.String?
+                /// Creates a new `PackagesPayloadPayload`.
+                ///
+                /// - Parameters:
+                ///   - identifier:
+                ///   - title:
+                ///   - status:
+                ///   - description:
+                ///   - productIdentifier:
+                ///   - productTitle:
+                internal init(
+                    identifier: Swift.String,
+                    title: Swift.String? = nil,
+                    status: Components.Schemas.SDKHealthProductStatus,
+                    description: Swift.String,
+                    productIdentifier: Swift.String,
+                    productTitle: Swift.String? = nil
+                ) {
+                    self.identifier = identifier
+                    self.title = title
+                    self.status = status
+                    self.description = description
+                    self.productIdentifier = productIdentifier
+                    self.productTitle = productTitle
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case identifier
+                    case title
+                    case status
+                    case description
+                    case productIdentifier = "product_identifier"
+                    case productTitle = "product_title"
+                }
+            }
+            /// - Remark: Generated from `#/components/schemas/SDKHealthOffering/packages`.
+            internal typealias PackagesPayload = [Components.Schemas.SDKHealthOffering.PackagesPayloadPayload]
+            /// - Remark: Generated from `#/components/schemas/SDKHealthOffering/packages`.
+            internal var packages: Components.Schemas.SDKHealthOffering.PackagesPayload
+            /// Creates a new `SDKHealthOffering`.
+            ///
+            /// - Parameters:
+            ///   - identifier:
+            ///   - status:
+            ///   - packages:
+            internal init(
+                identifier: Swift.String,
+                status: Components.Schemas.SDKHealthStatus,
+                packages: Components.Schemas.SDKHealthOffering.PackagesPayload
+            ) {
+                self.identifier = identifier
+                self.status = status
+                self.packages = packages
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case identifier
+                case status
+                case packages
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/OfferSigningRequest`.
         internal struct OfferSigningRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/OfferSigningRequest/app_user_id`.

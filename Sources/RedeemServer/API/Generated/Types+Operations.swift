@@ -1422,6 +1422,224 @@ internal enum Operations {
             }
         }
     }
+    /// The SDK health report, judged from the app's catalog
+    ///
+    /// Debug builds of the iOS SDK fetch it for `PurchasesDiagnostics.healthReport()` and RevenueCat's debug overlay.
+    /// Redeem reads no App Store Connect, so every product's status is `could_not_check`, with a description of what
+    /// Redeem knows of it. The checks: `api_key` (passed: the key was accepted); `bundle_id`, only when the app's
+    /// `ios_bundle_id` is set and the SDK sends `X-Client-Bundle-ID` (failed when they differ); `products` (the app's
+    /// products with an App Store product ID); `offerings` (failed when the app has none); `offerings_products` (per
+    /// offering, its packages: one whose product has no App Store product ID is left out by the iOS SDK, a warning;
+    /// an offering left with none, failed; failed overall when that offering is the current one). `project_id` and
+    /// `app_id` are left out, so the SDK links to no RevenueCat dashboard page. **Keys:** the app's public SDK keys or its
+    /// secret key.
+    ///
+    /// - Remark: HTTP `GET /v1/subscribers/{app_user_id}/health_report`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/health_report/get(getSDKHealthReport)`.
+    internal enum GetSDKHealthReport {
+        internal static let id: Swift.String = "getSDKHealthReport"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/health_report/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                ///
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/health_report/GET/path/app_user_id`.
+                internal var appUserId: Components.Parameters.AppUserID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appUserId: The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                internal init(appUserId: Components.Parameters.AppUserID) {
+                    self.appUserId = appUserId
+                }
+            }
+            internal var path: Operations.GetSDKHealthReport.Input.Path
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/health_report/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                /// The app's bundle ID, which RevenueCat's iOS SDK sends with every request.
+                ///
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/health_report/GET/header/X-Client-Bundle-ID`.
+                internal var xClientBundleID: Swift.String?
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSDKHealthReport.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - xClientBundleID: The app's bundle ID, which RevenueCat's iOS SDK sends with every request.
+                ///   - accept:
+                internal init(
+                    xClientBundleID: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetSDKHealthReport.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xClientBundleID = xClientBundleID
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.GetSDKHealthReport.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.GetSDKHealthReport.Input.Path,
+                headers: Operations.GetSDKHealthReport.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/health_report/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/health_report/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.SDKHealthReport)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.SDKHealthReport {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.GetSDKHealthReport.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.GetSDKHealthReport.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// The report.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/health_report/get(getSDKHealthReport)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.GetSDKHealthReport.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.GetSDKHealthReport.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An invalid app user ID (code 7256, `field` is `app_user_id`), or an empty one (7220).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/health_report/get(getSDKHealthReport)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.InvalidAppUserID)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.InvalidAppUserID {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/health_report/get(getSDKHealthReport)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/health_report/get(getSDKHealthReport)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// Virtual currency balances (none here)
     ///
     /// Redeem keeps no virtual currencies; the answer is RevenueCat's empty one. **Keys:** the app's public SDK keys or its secret key.

@@ -49,6 +49,21 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/config/{domain}`.
     /// - Remark: Generated from `#/paths//v1/config/{domain}/post(getRemoteConfig)`.
     func getRemoteConfig(_ input: Operations.GetRemoteConfig.Input) async throws -> Operations.GetRemoteConfig.Output
+    /// The SDK health report, judged from the app's catalog
+    ///
+    /// Debug builds of the iOS SDK fetch it for `PurchasesDiagnostics.healthReport()` and RevenueCat's debug overlay.
+    /// Redeem reads no App Store Connect, so every product's status is `could_not_check`, with a description of what
+    /// Redeem knows of it. The checks: `api_key` (passed: the key was accepted); `bundle_id`, only when the app's
+    /// `ios_bundle_id` is set and the SDK sends `X-Client-Bundle-ID` (failed when they differ); `products` (the app's
+    /// products with an App Store product ID); `offerings` (failed when the app has none); `offerings_products` (per
+    /// offering, its packages: one whose product has no App Store product ID is left out by the iOS SDK, a warning;
+    /// an offering left with none, failed; failed overall when that offering is the current one). `project_id` and
+    /// `app_id` are left out, so the SDK links to no RevenueCat dashboard page. **Keys:** the app's public SDK keys or its
+    /// secret key.
+    ///
+    /// - Remark: HTTP `GET /v1/subscribers/{app_user_id}/health_report`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/health_report/get(getSDKHealthReport)`.
+    func getSDKHealthReport(_ input: Operations.GetSDKHealthReport.Input) async throws -> Operations.GetSDKHealthReport.Output
     /// Virtual currency balances (none here)
     ///
     /// Redeem keeps no virtual currencies; the answer is RevenueCat's empty one. **Keys:** the app's public SDK keys or its secret key.
@@ -741,6 +756,29 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// The SDK health report, judged from the app's catalog
+    ///
+    /// Debug builds of the iOS SDK fetch it for `PurchasesDiagnostics.healthReport()` and RevenueCat's debug overlay.
+    /// Redeem reads no App Store Connect, so every product's status is `could_not_check`, with a description of what
+    /// Redeem knows of it. The checks: `api_key` (passed: the key was accepted); `bundle_id`, only when the app's
+    /// `ios_bundle_id` is set and the SDK sends `X-Client-Bundle-ID` (failed when they differ); `products` (the app's
+    /// products with an App Store product ID); `offerings` (failed when the app has none); `offerings_products` (per
+    /// offering, its packages: one whose product has no App Store product ID is left out by the iOS SDK, a warning;
+    /// an offering left with none, failed; failed overall when that offering is the current one). `project_id` and
+    /// `app_id` are left out, so the SDK links to no RevenueCat dashboard page. **Keys:** the app's public SDK keys or its
+    /// secret key.
+    ///
+    /// - Remark: HTTP `GET /v1/subscribers/{app_user_id}/health_report`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/health_report/get(getSDKHealthReport)`.
+    internal func getSDKHealthReport(
+        path: Operations.GetSDKHealthReport.Input.Path,
+        headers: Operations.GetSDKHealthReport.Input.Headers = .init()
+    ) async throws -> Operations.GetSDKHealthReport.Output {
+        try await getSDKHealthReport(Operations.GetSDKHealthReport.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Virtual currency balances (none here)
