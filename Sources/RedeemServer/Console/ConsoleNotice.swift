@@ -28,7 +28,7 @@ enum ConsoleNotice: String, Sendable {
 
     var text: String {
         switch self {
-        case .refunded: "Refunded. The purchase no longer grants access, and its CANCELLATION event is queued."
+        case .refunded: "Refunded. The purchase no longer grants access; your webhook endpoints, if any, get its CANCELLATION event."
         case .refundRequested: "Stripe was asked to refund the payment. The purchase shows refunded when Stripe's webhook confirms it."
         case .cancelled: "Cancelled: the subscription ends with its current period."
         case .cancelRequested: "Stripe was asked to cancel at the end of the period. The purchase shows it when Stripe's webhook confirms it."

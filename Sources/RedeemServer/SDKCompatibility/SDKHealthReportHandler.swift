@@ -34,11 +34,16 @@ extension APIHandlers {
             }
             return nil
         }
-        let checks = report.checks.map { check in
-            Schemas.SDKHealthCheck(
-                name: Schemas.SDKHealthCheck.NamePayload(rawValue: check.name.rawValue) ?? .apiKey, status: status(check.status),
-                details: details(check))
+        func name(_ name: SDKHealthReport.Check.Name) -> Schemas.SDKHealthCheck.NamePayload {
+            switch name {
+            case .apiKey: .apiKey
+            case .bundleID: .bundleId
+            case .products: .products
+            case .offerings: .offerings
+            case .offeringsProducts: .offeringsProducts
+            }
         }
+        let checks = report.checks.map { Schemas.SDKHealthCheck(name: name($0.name), status: status($0.status), details: details($0)) }
         // No project or app ID: the SDK would link them to RevenueCat's dashboard.
         return .ok(.init(body: .json(.init(status: status(report.status), projectId: nil, appId: nil, checks: checks))))
     }
