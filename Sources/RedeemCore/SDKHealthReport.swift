@@ -11,15 +11,19 @@ public struct SDKHealthReport: Equatable, Sendable {
         private var rank: Int { self == .passed ? 0 : self == .warning ? 1 : 2 }
     }
 
-    /// A product or a package's product: an App Store identifier and what the developer should know of it.
-    public struct Item: Equatable, Sendable {
+    /// A product by its App Store ID, and what the developer should know of it.
+    public struct ProductItem: Equatable, Sendable {
         public let identifier: String
         public let title: String?
         public let description: String
-        /// A package's product, for a package (the item's identifier is the package's): its App Store ID (its Redeem ID
-        /// when it has none) and its name.
-        public var productIdentifier: String? = nil
-        public var productTitle: String? = nil
+    }
+
+    /// A package, with its product's App Store ID (its Redeem ID when it has none) and name.
+    public struct PackageItem: Equatable, Sendable {
+        public let identifier: String
+        public let productIdentifier: String
+        public let productTitle: String?
+        public let description: String
     }
 
     public struct BundleIDs: Equatable, Sendable {
@@ -30,7 +34,7 @@ public struct SDKHealthReport: Equatable, Sendable {
     public struct OfferingItem: Equatable, Sendable {
         public let identifier: String
         public let status: Status
-        public let packages: [Item]
+        public let packages: [PackageItem]
     }
 
     public struct Check: Equatable, Sendable {
@@ -47,7 +51,7 @@ public struct SDKHealthReport: Equatable, Sendable {
         /// `bundle_id`: the SDK's and the app's.
         public var bundleIDs: BundleIDs? = nil
         /// `products`.
-        public var products: [Item]? = nil
+        public var products: [ProductItem]? = nil
         /// `offerings_products`.
         public var offerings: [OfferingItem]? = nil
     }
@@ -76,31 +80,29 @@ public struct SDKHealthReport: Equatable, Sendable {
         self.checks = checks
     }
 
-    private static func item(_ product: Product) -> Item {
-        Item(
-            identifier: product.storeIDs.appStore ?? product.id, title: product.displayName,
-            description: "Redeem does not read App Store Connect, so StoreKit decides whether this product can be bought. In Redeem it is "
-                + "'\(product.id)'\(unlocks(product)).")
+    private static func item(_ product: Product) -> ProductItem {
+        ProductItem(identifier: product.storeIDs.appStore ?? product.id, title: product.displayName, description: description(product))
     }
 
-    private static func unlocks(_ product: Product) -> String {
-        product.entitlements.isEmpty ? ", which unlocks no entitlement" : ", which unlocks " + product.entitlements.sorted().joined(separator: ", ")
+    private static func description(_ product: Product) -> String {
+        let unlocks =
+            product.entitlements.isEmpty ? "which unlocks no entitlement" : "which unlocks " + product.entitlements.sorted().joined(separator: ", ")
+        return "Redeem does not read App Store Connect, so StoreKit decides whether this product can be bought. In Redeem it is "
+            + "'\(product.id)', \(unlocks)."
     }
 
     /// Passed when the SDK sees every package, a warning when it leaves some out, failed when it leaves the offering out.
     private static func offering(_ offering: Offering, products: [String: Product]) -> OfferingItem {
-        let packages = offering.packages.map { package -> (Item, seen: Bool) in
+        let packages = offering.packages.map { package -> (PackageItem, seen: Bool) in
             guard let product = products[package.productID], let storeID = product.storeIDs.appStore else {
-                let item = Item(
-                    identifier: package.id, title: nil,
+                let item = PackageItem(
+                    identifier: package.id, productIdentifier: package.productID, productTitle: products[package.productID]?.displayName,
                     description: "The iOS SDK leaves this package out: its product '\(package.productID)' has no App Store product ID "
-                        + "in Redeem. Give it one on the console's Products page, or sell it on the web only.",
-                    productIdentifier: package.productID)
+                        + "in Redeem. Give it one on the console's Products page, or sell it on the web only.")
                 return (item, false)
             }
-            let item = Item(
-                identifier: package.id, title: nil, description: item(product).description, productIdentifier: storeID,
-                productTitle: product.displayName)
+            let item = PackageItem(
+                identifier: package.id, productIdentifier: storeID, productTitle: product.displayName, description: description(product))
             return (item, true)
         }
         let seen = packages.filter(\.seen).count

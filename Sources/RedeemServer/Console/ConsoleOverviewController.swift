@@ -32,7 +32,7 @@ struct ConsoleOverviewController {
             metrics: MetricsSection(subscriptions, days: asked, url: url),
             firstSteps: try await firstSteps?.panel(try context.currentApp, evenWhenComplete: false),
             windows: Funnel.windows.map { OverviewPage.Window(days: $0, selected: $0 == asked, url: url($0, environment)) },
-            days: asked, daysSVG: FunnelChart.days(funnel), dayScale: OverviewPage.DayScale(FunnelChart.dayScale(funnel)),
+            days: asked, daysSVG: FunnelChart.days(funnel), dayScale: FunnelChart.dayScale(funnel),
             steps: funnel.steps.map {
                 OverviewPage.Step(
                     name: $0.name, count: $0.count, rate: FunnelChart.rate($0.rate, of: $0.of), percent: FunnelChart.percent($0.rate),
@@ -89,10 +89,6 @@ struct OverviewPage: PageModel {
         let first: String
         let last: String
         let peak: Int
-
-        init(_ scale: (first: String, last: String, peak: Int)) {
-            (first, last, peak) = scale
-        }
     }
 
     struct Row: Sendable {

@@ -7,14 +7,14 @@ import RedeemCore
 enum FunnelChart {
     /// A step's bar: its count against the widest step's, on a faint track the width of the widest.
     static func bar(_ count: Int, widest: Int) -> String {
-        let width = count == 0 ? 0.6 : max(0.6, Double(count) / Double(max(1, widest)) * 100)
+        let width = max(0.6, Double(count) / Double(max(1, widest)) * 100)
         return ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 16" preserveAspectRatio="none" aria-hidden="true" focusable="false">"##
             + ##"<rect width="100" height="16" fill="currentColor" fill-opacity=".08"/>"##
             + ##"<rect width="\##(String(format: "%.1f", width))" height="16" fill="#5b5bd6"/></svg>"##
     }
 
     static func days(_ funnel: Funnel) -> String {
-        let tallest = max(1, funnel.days.map { max($0.purchases + $0.purchasesElsewhere, $0.linksRedeemed) }.max() ?? 1)
+        let tallest = max(1, peak(funnel))
         let step = 12
         let plot = 120
         let width = max(step * funnel.days.count, 120)
@@ -38,11 +38,15 @@ enum FunnelChart {
         return String(format: " (%.0f%%)", rate * 100)
     }
 
-    /// The per-day chart's scale: its first and last days, and its tallest column.
-    static func dayScale(_ funnel: Funnel) -> (first: String, last: String, peak: Int) {
+    /// The per-day chart's tallest column: a day's purchases or its links redeemed.
+    static func peak(_ funnel: Funnel) -> Int {
+        funnel.days.map { max($0.purchases + $0.purchasesElsewhere, $0.linksRedeemed) }.max() ?? 0
+    }
+
+    /// The per-day chart's scale, written under it.
+    static func dayScale(_ funnel: Funnel) -> OverviewPage.DayScale {
         let day = { (date: Date?) in date.map { String(ISODate.format($0).prefix(10)) } ?? "" }
-        let peak = funnel.days.map { max($0.purchases + $0.purchasesElsewhere, $0.linksRedeemed) }.max() ?? 0
-        return (day(funnel.days.first?.day), day(funnel.days.last?.day), peak)
+        return OverviewPage.DayScale(first: day(funnel.days.first?.day), last: day(funnel.days.last?.day), peak: peak(funnel))
     }
 
     /// "25% of checkouts started", "1.5 per purchase", or empty.

@@ -27,8 +27,8 @@ extension APIHandlers {
                             identifier: offering.identifier, status: status(offering.status),
                             packages: offering.packages.map {
                                 .init(
-                                    identifier: $0.identifier, title: $0.title, status: .couldNotCheck, description: $0.description,
-                                    productIdentifier: $0.productIdentifier ?? "", productTitle: $0.productTitle)
+                                    identifier: $0.identifier, status: .couldNotCheck, description: $0.description,
+                                    productIdentifier: $0.productIdentifier, productTitle: $0.productTitle)
                             })
                     })
             }
