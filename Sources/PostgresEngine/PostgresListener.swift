@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import PostgresNIO
 import SQLKernel
 import Synchronization
@@ -9,22 +11,34 @@ import Synchronization
 /// notifications in commit order, so when its own comes back, everything committed before it was sent has been
 /// reported (`caughtUp`).
 final class PostgresListener: SQLNotificationSource {
-    private let configuration: PostgresConnection.Configuration
-    private let port: Int
+    private let address: PostgresAddress
     private let logger: Logger
     let pingInterval: Duration
 
     init(url: URL, pingInterval: Duration = .milliseconds(25), logger: Logger) throws {
-        let address = try PostgresAddress(url)
-        port = address.port
-        var configuration = PostgresConnection.Configuration(
-            host: address.host, port: address.port, username: address.username, password: address.password, database: address.database,
-            tls: .disable)
-        // Named, so operators (and tests counting the pool's connections) can tell it from the pool's in pg_stat_activity.
-        configuration.options.additionalStartupParameters = [("application_name", "redeem listener")]
-        self.configuration = configuration
+        address = try PostgresAddress(url)
         self.pingInterval = pingInterval
         self.logger = logger
+    }
+
+    /// A connection on a channel opened here, so that `BackendKeySniffer` reads the session's key before PostgresNIO does.
+    private func connect(id: Int) async throws -> (PostgresConnection, BackendKeySniffer) {
+        let sniffer = BackendKeySniffer()
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(sniffer) }
+            }
+            .connect(host: address.host, port: address.port).get()
+        var configuration = PostgresConnection.Configuration(
+            establishedChannel: channel, username: address.username, password: address.password, database: address.database)
+        // Named, so operators (and tests counting the pool's connections) can tell it from the pool's in pg_stat_activity.
+        configuration.options.additionalStartupParameters = [("application_name", "redeem listener")]
+        do {
+            return (try await PostgresConnection.connect(on: channel.eventLoop, configuration: configuration, id: id, logger: logger), sniffer)
+        } catch {
+            try? await channel.close()
+            throw error
+        }
     }
 
     func listen(channel: String, sink: @escaping @Sendable (SQLNotificationEvent) -> Void) async {
@@ -33,11 +47,13 @@ final class PostgresListener: SQLNotificationSource {
         while !Task.isCancelled {
             id += 1
             do {
-                let connection = try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+                let (connection, sniffer) = try await connect(id: id)
                 let connected = Atomic(false)
                 do {
                     try await untilClosed(connection) {
-                        try await self.session(on: connection, channel: channel, sink: sink, connected: { connected.store(true, ordering: .relaxed) })
+                        try await self.session(
+                            on: connection, key: sniffer.processID, channel: channel, sink: sink,
+                            connected: { connected.store(true, ordering: .relaxed) })
                     }
                 } catch {
                     if connected.load(ordering: .relaxed) { backoff = .milliseconds(100) }
@@ -83,17 +99,17 @@ final class PostgresListener: SQLNotificationSource {
     }
 
     private func session(
-        on connection: PostgresConnection, channel: String, sink: @escaping @Sendable (SQLNotificationEvent) -> Void,
+        on connection: PostgresConnection, key: Int32?, channel: String, sink: @escaping @Sendable (SQLNotificationEvent) -> Void,
         connected: @Sendable () -> Void
     ) async throws {
-        // A pooler or proxy between us and PostgreSQL answers on another port than the server's own: its LISTEN would
-        // hear some other client's session, or nothing.
-        let rows = try await connection.query("SELECT inet_server_port()::int8 AS port", logger: logger)
-        var serverPort: Int64?
-        for try await row in rows { serverPort = try row.decode(Int64?.self) }
-        guard serverPort == Int64(port) else {
+        // Through a pooler, LISTEN would hear some other client's session, or nothing. PostgreSQL's session key names the
+        // backend that serves the session; a pooler's names none (see `BackendKeySniffer`), whatever port it answers on.
+        let rows = try await connection.query("SELECT pg_backend_pid()::int8 AS pid", logger: logger)
+        var backend: Int64?
+        for try await row in rows { backend = try row.decode(Int64?.self) }
+        guard let backend, let key, backend == Int64(key) else {
             logger.warning(
-                "the database listen URL does not reach PostgreSQL directly (port \(port), the server's is \(serverPort.map(String.init) ?? "unknown")): Customer Info reads its tag on every request; set --database-listen-url to a direct connection"
+                "the database listen URL does not reach PostgreSQL directly: the session's key names process \(key.map(String.init) ?? "none"), its backend is \(backend.map(String.init) ?? "unknown") (a pooler is in between). Customer Info reads its tag on every request; set --database-listen-url to a direct connection"
             )
             throw PoolerInTheWay()
         }

@@ -114,10 +114,10 @@ class Pooler:
 
     POOL_SIZE = 6  # server connections per database: fewer than the two instances' 2 x 8, so clients share them
 
-    def __init__(self, workdir, pg_port):
+    def __init__(self, workdir, pg_port, address="127.0.0.1", port=None, name="pooler"):
         self.binary = shutil.which("pgbouncer") or "/usr/sbin/pgbouncer"
-        self.port = free_port()
-        self.dir = os.path.join(workdir, "pooler")
+        self.address, self.port = address, port or free_port()
+        self.dir = os.path.join(workdir, name)
         os.makedirs(self.dir)
         self.log_path = os.path.join(self.dir, "pgbouncer.log")
         self.ini = os.path.join(self.dir, "pgbouncer.ini")
@@ -128,7 +128,7 @@ class Pooler:
 * = host=127.0.0.1 port={pg_port}
 
 [pgbouncer]
-listen_addr = 127.0.0.1
+listen_addr = {self.address}
 listen_port = {self.port}
 unix_socket_dir =
 auth_type = trust
@@ -160,11 +160,11 @@ logfile = {self.log_path}
         return bool(wait_for(lambda: answers() or self.process.poll() is not None, interval=0.1)) and answers()
 
     def url(self, database):
-        return f"postgres://postgres@127.0.0.1:{self.port}/{database}?prepared_statements=off"
+        return f"postgres://postgres@{self.address}:{self.port}/{database}?prepared_statements=off"
 
     def show(self, what):
         """The admin console's `SHOW what` as dicts."""
-        return psql(f"postgres://postgres@127.0.0.1:{self.port}/pgbouncer", f"SHOW {what}", header=True)
+        return psql(f"postgres://postgres@{self.address}:{self.port}/pgbouncer", f"SHOW {what}", header=True)
 
     def stop(self):
         if self.process and self.process.poll() is None:
@@ -522,6 +522,34 @@ def pooled_through(pooler, database):
     return len(clients), len(servers)
 
 
+def listener_refuses_poolers(cluster_url, workdir, pg_port, pooler):
+    """A listen URL through PgBouncer is refused, whether PgBouncer answers on a port of its own or on PostgreSQL's (here
+    on another loopback address): the session's key names no backend, so the instance reads Customer Info's tag on
+    every request rather than trust a LISTEN that would hear some other client's session. It still serves."""
+    PASS.update(label="listen through a pooler", instances=[], pooler=None)
+    database = "multi_listen"
+    psql(cluster_url, f"CREATE DATABASE {database}")
+    db_url = on_database(cluster_url, database)
+    run_cli(BIN, ["migrate"], {**os.environ, "REDEEM_DATABASE_URL": db_url})
+    same_port = Pooler(workdir, pg_port, address="127.0.0.2", port=pg_port, name="pooler-same-port")
+    try:
+        verify("a second PgBouncer starts on PostgreSQL's port, on 127.0.0.2", same_port.start(), same_port.process.poll())
+        for where, through in (("on a port of its own", pooler), ("on PostgreSQL's port", same_port)):
+            env = {**os.environ, "REDEEM_DATABASE_URL": db_url, "REDEEM_DATABASE_LISTEN_URL": through.url(database), "REDEEM_LOG_FORMAT": "json"}
+            instance = Instance(f"listen-{through.port}-{through.address}", env, workdir, [])
+            PASS["instances"] = [instance]
+            instance.start()
+            try:
+                healthy = wait_for(lambda: call("GET", instance.base + "/health", timeout=5)[0] == 200, timeout=HANG_GUARD)
+                refused = wait_for(lambda: "does not reach PostgreSQL directly" in instance.log(), timeout=30)
+                verify(f"a listen URL through PgBouncer {where} is refused, and the instance serves", bool(healthy) and bool(refused),
+                       (healthy, refused))
+            finally:
+                stop_all([instance])
+    finally:
+        same_port.stop()
+
+
 def run_pass(label, cluster_url, workdir, pooler=None):
     """The whole scenario on a fresh database, the instances and the CLI connected directly or through `pooler`; checks
     on the database itself (psql) always go directly."""
@@ -605,6 +633,7 @@ def main():
                 print(f"[pgbouncer] {next(iter(version[0].values()), '?') if version else '?'}, pool_mode = transaction, "
                       f"default_pool_size = {Pooler.POOL_SIZE}, port {pooler.port}", flush=True)
                 run_pass("pgbouncer", cluster_url, workdir, pooler)
+                listener_refuses_poolers(cluster_url, workdir, pg_port, pooler)
             else:
                 verify("PgBouncer starts and its admin console answers", False, pooler.process.poll())
     finally:
