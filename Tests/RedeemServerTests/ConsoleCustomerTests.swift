@@ -65,6 +65,7 @@ import Testing
             // Its revocation is the grant's cancellation: no second "cancelled" line beside its term.
             let revokedArticle = try #require(page.body.firstMatch(of: try Regex(#"id="purchase-\#(ids["revoked"] ?? "")"[\s\S]*?</article>"#)))
             #expect(!String(revokedArticle.output[0].substring ?? "").contains("cancelled"))
+            #expect(page.body.contains("Revoked rc_promo_pro_monthly") && !page.body.contains("Renewal of rc_promo_pro_monthly"), "the history")
         }
     }
 

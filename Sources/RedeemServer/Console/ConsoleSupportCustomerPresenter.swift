@@ -101,10 +101,13 @@ enum CustomerPresenter {
                         at: at, kind: .refund, id: "r:\(p.id)", purchaseID: p.id, summary: "Refunded \(product)", link: anchor(p.id), problem: true))
             }
             if let at = p.unsubscribeDetectedAt {
+                // A grant never renews: its cancellation is its revocation, which ends it then.
+                let revoked = p.store == .promotional
                 out.append(
                     CustomerFeedEntry(
-                        at: at, kind: .cancellation, id: "c:\(p.id)", purchaseID: p.id, summary: "Renewal of \(product) turned off",
-                        detail: p.expiresDate.map { "access until " + ConsolePresenter.date($0) }, link: anchor(p.id)))
+                        at: at, kind: .cancellation, id: "c:\(p.id)", purchaseID: p.id,
+                        summary: revoked ? "Revoked \(product)" : "Renewal of \(product) turned off",
+                        detail: revoked ? nil : p.expiresDate.map { "access until " + ConsolePresenter.date($0) }, link: anchor(p.id)))
             }
             if let at = p.billingIssuesDetectedAt {
                 out.append(
