@@ -88,8 +88,13 @@ public struct PromotionalGrant: Equatable, Sendable {
     /// The entitlement a grant unlocks, read from its product ID (`rc_promo_<entitlement>_<duration or custom>`); nil
     /// for anything else.
     public static func entitlement(of purchase: Purchase) -> String? {
-        guard purchase.store == .promotional, isPromotional(productID: purchase.productID) else { return nil }
-        let rest = purchase.productID.dropFirst(productPrefix.count)
+        purchase.store == .promotional ? entitlement(productID: purchase.productID) : nil
+    }
+
+    /// The entitlement a grant's product unlocks; nil for a product that is not a grant's.
+    public static func entitlement(productID: String) -> String? {
+        guard isPromotional(productID: productID) else { return nil }
+        let rest = productID.dropFirst(productPrefix.count)
         for suffix in PromotionalDuration.allCases.map(\.rawValue) + ["custom"] where rest.hasSuffix("_" + suffix) {
             return String(rest.dropLast(suffix.count + 1))
         }

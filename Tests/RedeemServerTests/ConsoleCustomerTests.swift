@@ -65,7 +65,9 @@ import Testing
             // Its revocation is the grant's cancellation: no second "cancelled" line beside its term.
             let revokedArticle = try #require(page.body.firstMatch(of: try Regex(#"id="purchase-\#(ids["revoked"] ?? "")"[\s\S]*?</article>"#)))
             #expect(!String(revokedArticle.output[0].substring ?? "").contains("cancelled"))
-            #expect(page.body.contains("Revoked rc_promo_pro_monthly") && !page.body.contains("Renewal of rc_promo_pro_monthly"), "the history")
+            #expect(page.body.contains("Revoked pro entitlement") && !page.body.contains("Renewal of pro entitlement"), "the history")
+            // A grant is headed by the entitlement it gives, not by its reserved product ID.
+            #expect(page.body.contains("<h3>pro entitlement <span class=\"pill pill--revoked\">") && !page.body.contains("<h3>rc_promo_"))
         }
     }
 

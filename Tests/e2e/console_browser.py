@@ -313,8 +313,8 @@ def main():
             page.wait_for_load_state()
             check("an owner revokes the grant", "Revoked" in page.get_by_role("status").inner_text())
             check("the revoked grant reads 'revoked', not 'expired', and its history says so (not that a renewal was turned off)",
-                  page.locator(".purchase .pill", has_text="revoked").count() == 1 and page.get_by_text("Revoked rc_promo_pro_monthly").count() == 1
-                  and page.get_by_text("Renewal of rc_promo_pro_monthly").count() == 0, page.locator(".purchase .pill").all_inner_texts())
+                  page.locator(".purchase .pill", has_text="revoked").count() == 1 and page.get_by_text("Revoked pro entitlement").count() == 1
+                  and page.get_by_text("Renewal of pro entitlement").count() == 0, page.locator(".purchase .pill").all_inner_texts())
             shots(page, "7a-revoked")
             status, info = http("GET", base + "/v1/subscribers/phone-user-1", key=app["keys"]["secret"])
             check("after the revocation the app sees pro expired",

@@ -16,11 +16,15 @@ enum CustomerPresenter {
         let facts = view.facts
         let now = view.now
         func show(_ email: String) -> String { seesEmails ? email : EmailMasking.mask(email) }
+        // A product by its name; a grant's (`rc_promo_pro_monthly`, nameless) by the entitlement it gives.
+        func productName(_ id: String) -> String {
+            view.productNames[id] ?? PromotionalGrant.entitlement(productID: id).map { "\($0) entitlement" } ?? id
+        }
         let entitlements = view.info.subscriber.entitlements.sorted { $0.key < $1.key }.map { id, entitlement in
             let expires = entitlement.expiresDate.flatMap(ISODate.parse)
             let grace = entitlement.gracePeriodExpiresDate.flatMap(ISODate.parse)
             return CustomerPage.Entitlement(
-                id: id, product: view.productNames[entitlement.productIdentifier] ?? entitlement.productIdentifier,
+                id: id, product: productName(entitlement.productIdentifier),
                 active: AccessFacts(expiresDate: expires, gracePeriodExpiresDate: grace).isActive(at: now),
                 expires: expires.map { ConsolePresenter.date($0) } ?? "never (lifetime)")
         }
@@ -37,7 +41,7 @@ enum CustomerPresenter {
         for attribute in facts.attributes where !attribute.key.hasPrefix("$") && keyFacts.count < 6 {
             keyFacts.append(CustomerPage.Fact(label: attribute.key, value: attribute.value))
         }
-        let name = { (purchase: Purchase) in view.productNames[purchase.productID] ?? purchase.productID }
+        let name = { (purchase: Purchase) in productName(purchase.productID) }
         let feed = CustomerFeed.page(
             entries(facts, appID: appID, productName: name, show: show), purchases: facts.purchases.map { ($0.id, $0.purchaseDate) },
             before: before)
