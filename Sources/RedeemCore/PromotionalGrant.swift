@@ -101,6 +101,12 @@ public struct PromotionalGrant: Equatable, Sendable {
         return nil
     }
 
+    /// When a grant was revoked: revoking marks it cancelled as it ends it, and a grant is cancelled no other way. Nil for
+    /// a grant that runs or ran out, and for anything that is not a grant.
+    public static func revokedAt(_ purchase: Purchase) -> Date? {
+        purchase.store == .promotional ? purchase.unsubscribeDetectedAt : nil
+    }
+
     /// Whether a product ID is reserved for grants.
     public static func isPromotional(productID: String) -> Bool { productID.hasPrefix(productPrefix) }
 

@@ -27,7 +27,7 @@ public enum PurchaseTerm: Equatable, Sendable {
             self = .refunded(refunded)
         } else if let expires = purchase.expiresDate {
             if !access.isActive(at: now) {
-                self = purchase.store == .promotional && purchase.unsubscribeDetectedAt != nil ? .revoked(expires) : .ended(expires)
+                self = PromotionalGrant.revokedAt(purchase) != nil ? .revoked(expires) : .ended(expires)
             } else if access.isInGracePeriod(at: now), let grace = purchase.gracePeriodExpiresDate {
                 self = .retrying(until: grace)
             } else if purchase.unsubscribeDetectedAt != nil || purchase.offer != nil || purchase.store == .promotional {

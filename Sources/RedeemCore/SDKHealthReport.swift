@@ -69,8 +69,12 @@ public struct SDKHealthReport: Equatable, Sendable {
             checks.append(Check(name: .bundleID, status: app == sdk ? .passed : .failed, bundleIDs: BundleIDs(sdk: sdk, app: app)))
         }
         let byID = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let storeProducts = products.filter { $0.storeIDs.appStore != nil }.sorted { $0.storeIDs.appStore ?? "" < $1.storeIDs.appStore ?? "" }
-        checks.append(Check(name: .products, status: .passed, products: storeProducts.map(Self.item)))
+        // The App Store products, as the offerings document names them to the iOS SDK.
+        let storeProducts = products.compactMap { product in Self.storeID(product).map { (id: $0, product: product) } }.sorted { $0.id < $1.id }
+        checks.append(
+            Check(
+                name: .products, status: .passed,
+                products: storeProducts.map { ProductItem(identifier: $0.id, title: $0.product.displayName, description: Self.description($0.product)) }))
         checks.append(Check(name: .offerings, status: offerings.isEmpty ? .failed : .passed))
         let judged = offerings.map { Self.offering($0, products: byID) }
         // Without its current offering the SDK has none to show; another offering left empty is a warning.
@@ -80,9 +84,8 @@ public struct SDKHealthReport: Equatable, Sendable {
         self.checks = checks
     }
 
-    private static func item(_ product: Product) -> ProductItem {
-        ProductItem(identifier: product.storeIDs.appStore ?? product.id, title: product.displayName, description: description(product))
-    }
+    /// The product's ID on the App Store, nil when the iOS SDK is not shown it: `OfferingsDocument`'s rule, not a copy.
+    private static func storeID(_ product: Product) -> String? { OfferingsDocument.identifiers(product, on: .appStore)?.0 }
 
     private static func description(_ product: Product) -> String {
         let unlocks =
@@ -94,7 +97,7 @@ public struct SDKHealthReport: Equatable, Sendable {
     /// Passed when the SDK sees every package, a warning when it leaves some out, failed when it leaves the offering out.
     private static func offering(_ offering: Offering, products: [String: Product]) -> OfferingItem {
         let packages = offering.packages.map { package -> (PackageItem, seen: Bool) in
-            guard let product = products[package.productID], let storeID = product.storeIDs.appStore else {
+            guard let product = products[package.productID], let storeID = storeID(product) else {
                 let item = PackageItem(
                     identifier: package.id, productIdentifier: package.productID, productTitle: products[package.productID]?.displayName,
                     description: "The iOS SDK leaves this package out: its product '\(package.productID)' has no App Store product ID "

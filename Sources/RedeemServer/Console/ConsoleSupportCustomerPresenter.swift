@@ -104,14 +104,15 @@ enum CustomerPresenter {
                     CustomerFeedEntry(
                         at: at, kind: .refund, id: "r:\(p.id)", purchaseID: p.id, summary: "Refunded \(product)", link: anchor(p.id), problem: true))
             }
-            if let at = p.unsubscribeDetectedAt {
-                // A grant never renews: its cancellation is its revocation, which ends it then.
-                let revoked = p.store == .promotional
+            if let at = PromotionalGrant.revokedAt(p) {
                 out.append(
                     CustomerFeedEntry(
-                        at: at, kind: .cancellation, id: "c:\(p.id)", purchaseID: p.id,
-                        summary: revoked ? "Revoked \(product)" : "Renewal of \(product) turned off",
-                        detail: revoked ? nil : p.expiresDate.map { "access until " + ConsolePresenter.date($0) }, link: anchor(p.id)))
+                        at: at, kind: .cancellation, id: "c:\(p.id)", purchaseID: p.id, summary: "Revoked \(product)", link: anchor(p.id)))
+            } else if let at = p.unsubscribeDetectedAt {
+                out.append(
+                    CustomerFeedEntry(
+                        at: at, kind: .cancellation, id: "c:\(p.id)", purchaseID: p.id, summary: "Renewal of \(product) turned off",
+                        detail: p.expiresDate.map { "access until " + ConsolePresenter.date($0) }, link: anchor(p.id)))
             }
             if let at = p.billingIssuesDetectedAt {
                 out.append(
@@ -222,7 +223,7 @@ enum CustomerPresenter {
             emailable: mailOn && purchase.email != nil,
             email: purchase.email.map(show), expires: purchase.expiresDate.map { ConsolePresenter.date($0) },
             // A grant's cancellation is its revocation, which its term already says.
-            cancelledAt: purchase.store == .promotional ? nil : purchase.unsubscribeDetectedAt.map { ConsolePresenter.date($0) },
+            cancelledAt: PromotionalGrant.revokedAt(purchase) != nil ? nil : purchase.unsubscribeDetectedAt.map { ConsolePresenter.date($0) },
             price: purchase.price.map(PriceFormat.string),
             term: term(PurchaseTerm(purchase, at: now)))
     }
