@@ -74,7 +74,9 @@ public struct SDKHealthReport: Equatable, Sendable {
         checks.append(
             Check(
                 name: .products, status: .passed,
-                products: storeProducts.map { ProductItem(identifier: $0.id, title: $0.product.displayName, description: Self.description($0.product)) }))
+                products: storeProducts.map {
+                    ProductItem(identifier: $0.id, title: $0.product.displayName, description: Self.description($0.product))
+                }))
         checks.append(Check(name: .offerings, status: offerings.isEmpty ? .failed : .passed))
         let judged = offerings.map { Self.offering($0, products: byID) }
         // Without its current offering the SDK has none to show; another offering left empty is a warning.
