@@ -3,10 +3,12 @@
 /// Optional keys are left out, never null: Android reads a JSON null as the string "null" and then matches no product.
 public enum OfferingsDocument {
     /// Packages whose product has no identifier on `platform` are left out, then offerings left with none;
-    /// `current_offering_id` is always there, null when no current offering is. `checkoutURL` is a product's purchase
-    /// link on the web (`web_checkout_url`), nil when it is not sold there.
+    /// `current_offering_id` is always there, null when no current offering is. `override`: the offering the app's
+    /// backend chose for this user (RevenueCat's offering override), current instead of the app's own where it is shown.
+    /// `checkoutURL` is a product's purchase link on the web (`web_checkout_url`), nil when it is not sold there.
     public static func offerings(
-        _ offerings: [Offering], products: [String: Product], platform: StorePlatform, checkoutURL: (Product) -> String?
+        _ offerings: [Offering], products: [String: Product], platform: StorePlatform, override: String? = nil,
+        checkoutURL: (Product) -> String?
     ) -> [UInt8] {
         var shown: [(Offering, [(Offering.Package, Product, String, String?)])] = []
         for offering in offerings {
@@ -19,7 +21,8 @@ public enum OfferingsDocument {
         var writer = JSONWriter()
         writer.beginObject()
         writer.key("current_offering_id")
-        writer.string(shown.first(where: { $0.0.isCurrent })?.0.id)
+        let current = shown.first { $0.0.id == override } ?? shown.first { $0.0.isCurrent }
+        writer.string(current?.0.id)
         writer.key("offerings")
         writer.beginArray()
         for (offering, packages) in shown {

@@ -38,6 +38,8 @@ public struct CustomerFacts: Sendable {
     public var webhooks: [Webhook]
     /// Audit entries about the customer or their purchases.
     public var audit: [AuditEntry]
+    /// The offering the app's backend chose as this customer's current one.
+    public var offeringOverride: OfferingOverride?
 }
 
 /// A customer for the console's list, with the purchases its filters judge.
@@ -121,6 +123,7 @@ extension SQLStore {
             }
             var about: SQL = "(object_type = 'customer' AND object_id = \(customer.id))"
             if !purchases.isEmpty { about = "\(sql: about) OR (object_type = 'purchase' AND object_id IN \(sql: Self.list(purchases.map(\.id))))" }
+            facts.offeringOverride = try await Self.offeringOverride(customerID: customer.id, on: connection)
             facts.audit = try await connection.query(
                 "SELECT * FROM audit_log WHERE app_id = \(appID) AND (\(sql: about)) ORDER BY at DESC, id DESC LIMIT \(limit)"
             ).map(AuditEntry.init(row:))

@@ -62,7 +62,8 @@ extension SQLStore {
     }
 
     /// A merge's moves, statement by statement (a redemption's one statement does the same as CTEs,
-    /// `SQLStore+RedemptionEffects`): `source`'s aliases, purchases, offer redemptions and attributes go to `target`.
+    /// `SQLStore+RedemptionEffects`): `source`'s aliases, purchases, offer redemptions, attributes and offering override go
+    /// to `target`.
     static func moveEverything(from source: String, into target: String, on connection: any SQLConnection) async throws {
         try await connection.query("UPDATE customer_aliases SET customer_id = \(target) WHERE customer_id = \(source)")
         try await connection.query("UPDATE purchases SET customer_id = \(target) WHERE customer_id = \(source)")
@@ -84,6 +85,18 @@ extension SQLStore {
             UPDATE subscriber_attributes SET customer_id = \(target) WHERE customer_id = \(source)
                 AND key NOT IN (SELECT key FROM subscriber_attributes WHERE customer_id = \(target))
             """)
+        try await connection.query(offeringOverrideCarried(from: source, into: target, when: "TRUE"))
+    }
+
+    /// The source's offering override, if later than the target's, becomes the target's; the source's own row goes
+    /// with it when it is deleted. Shared by both renderings of a merge.
+    static func offeringOverrideCarried(from source: String, into target: String, when condition: SQL) -> SQL {
+        """
+        INSERT INTO offering_overrides (customer_id, app_id, offering_id, set_at)
+        SELECT \(target), app_id, offering_id, set_at FROM offering_overrides WHERE customer_id = \(source) AND \(sql: condition)
+        ON CONFLICT (customer_id) DO UPDATE SET offering_id = excluded.offering_id, set_at = excluded.set_at
+        WHERE excluded.set_at > offering_overrides.set_at
+        """
     }
 
     static func resolve(appID: String, appUserID: AppUserID, on connection: any SQLConnection) async throws -> Customer? {

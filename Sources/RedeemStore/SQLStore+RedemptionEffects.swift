@@ -166,6 +166,7 @@ extension SQLStore {
                     ON CONFLICT (customer_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at,
                         from_backend = excluded.from_backend
                     WHERE excluded.updated_at > subscriber_attributes.updated_at),
+                source_override AS (\(sql: offeringOverrideCarried(from: source, into: target, when: onClaim))),
                 dropped AS (DELETE FROM customers WHERE id = \(source) AND \(sql: onClaim) RETURNING id)
                 """)
             // The merge was decided on the source's IDs as read (its anonymity): it must still exist with exactly

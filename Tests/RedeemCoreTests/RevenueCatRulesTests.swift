@@ -63,6 +63,33 @@ import Testing
             storeIDs: ids, createdAt: Date(milliseconds: 0))
     }
 
+    /// The user's override is current where it is shown; where it is not (or names no offering), the app's own is.
+    @Test func anOverrideIsCurrentWhereItIsShown() throws {
+        let products = [
+            Self.product("monthly", .subscription, StoreProductIDs(appStore: "ios.monthly")),
+            Self.product("web", .nonConsumable, StoreProductIDs()),
+        ]
+        let byID = Dictionary(uniqueKeysWithValues: products.map { ($0.id, $0) })
+        func offering(_ id: String, current: Bool, product: String) -> Offering {
+            Offering(
+                appID: "app", id: id, description: "", metadataJSON: "{}", isCurrent: current, packages: [.init(id: "p", productID: product)],
+                createdAt: Date(milliseconds: 0))
+        }
+        let offerings = [
+            offering("main", current: true, product: "monthly"), offering("sale", current: false, product: "monthly"),
+            offering("web_only", current: false, product: "web"),
+        ]
+        func current(_ override: String?, on platform: StorePlatform) throws -> String? {
+            let bytes = OfferingsDocument.offerings(offerings, products: byID, platform: platform, override: override) { _ in nil }
+            return try (JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])?["current_offering_id"] as? String
+        }
+        #expect(try current(nil, on: .appStore) == "main")
+        #expect(try current("sale", on: .appStore) == "sale")
+        #expect(try current("web_only", on: .appStore) == "main")
+        #expect(try current("web_only", on: .web) == "web_only")
+        #expect(try current("gone", on: .appStore) == "main")
+    }
+
     @Test func eachStoreSeesItsOwnIdentifiersAndOptionalKeysAreLeftOut() throws {
         let products = [
             Self.product("monthly", .subscription, StoreProductIDs(appStore: "ios.monthly", playStore: "pro", playBasePlan: "monthly")),

@@ -65,6 +65,7 @@ public struct ServerDependencies: Sendable {
     /// Customer and catalog versions announced by PostgreSQL, fed by `CustomerVersionFeed` while the server runs.
     let customerVersions = CustomerVersions()
     var offerings: OfferingsService { OfferingsService(store: store, cache: offeringsCache, publicURL: publicURL) }
+    var offeringOverrides: OfferingOverrideService { OfferingOverrideService(store: store, clock: clock) }
     var identity: IdentityService {
         IdentityService(
             store: store, clock: clock,

@@ -9,6 +9,7 @@ extension SQLStore: AttributesStore {}
 extension SQLStore: ErasureStore {}
 extension SQLStore: IdentityStore {}
 extension SQLStore: OfferingsStore {}
+extension SQLStore: OfferingOverrideStore {}
 extension SQLStore: BenchmarkStore {}
 extension SQLStore: CheckoutStore {}
 extension SQLStore: ProductPricingStore {}

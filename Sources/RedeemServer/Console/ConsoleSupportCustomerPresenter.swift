@@ -38,6 +38,10 @@ enum CustomerPresenter {
             if key == "$phoneNumber" && !seesEmails { continue }
             keyFacts.append(CustomerPage.Fact(label: label, value: value))
         }
+        if let chosen = facts.offeringOverride {
+            let when = ConsolePresenter.date(chosen.setAt)
+            keyFacts.append(CustomerPage.Fact(label: "Current offering", value: "\(chosen.offeringID) (chosen by the app's backend on \(when))"))
+        }
         for attribute in facts.attributes where !attribute.key.hasPrefix("$") && keyFacts.count < 6 {
             keyFacts.append(CustomerPage.Fact(label: attribute.key, value: attribute.value))
         }

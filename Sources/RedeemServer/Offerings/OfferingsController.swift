@@ -15,9 +15,10 @@ struct OfferingsController {
 
     @Sendable func offerings(_ request: Request, context: AppRequestContext) async throws -> Response {
         let appID = try context.sdkAppID()
-        _ = try AppUserID.parse(try context.parameters.decoded("app_user_id"))
+        let user = try AppUserID.parse(try context.parameters.decoded("app_user_id"))
         let platform = StorePlatform(xPlatform: request.headers[Self.platformHeader])
-        let bytes = try await service.offerings(appID: appID, platform: platform, sandbox: context.key?.kind == .publicSandbox)
+        let bytes = try await service.offerings(
+            appID: appID, appUserID: user.rawValue, platform: platform, sandbox: context.key?.kind == .publicSandbox)
         return Self.json(bytes)
     }
 

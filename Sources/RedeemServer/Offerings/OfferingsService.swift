@@ -4,41 +4,51 @@ import NIOCore
 import RedeemCore
 
 /// Offerings and the product-entitlement mapping as RevenueCat's SDKs read them (`OfferingsDocument`), written once per
-/// app, store and key kind and kept in memory while the app's catalog version is unchanged. A request costs one small
-/// read, as `/health`'s does: the version on PostgreSQL, SQLite's commit counter while nothing has been committed since
-/// the version was last read.
+/// app, store, key kind and current offering, and kept in memory while the app's catalog version is unchanged. A request
+/// costs one small read, as `/health`'s does: the version (with the user's offering override) on PostgreSQL; on SQLite,
+/// none while nothing has been committed since the version was last read and no customer of the app has an override.
 struct OfferingsService: Sendable {
     let store: any OfferingsStore
     let cache: OfferingsCache
     let publicURL: URL
 
-    /// `sandbox`: a sandbox key asked, so packages link to the sandbox checkout.
-    func offerings(appID: String, platform: StorePlatform, sandbox: Bool) async throws -> ByteBuffer {
-        try await cached(appID: appID, document: .offerings(platform, sandbox: sandbox)) { offerings, products in
+    /// `sandbox`: a sandbox key asked, so packages link to the sandbox checkout. `appUserID`'s offering override, if
+    /// any, is the current offering.
+    func offerings(appID: String, appUserID: String, platform: StorePlatform, sandbox: Bool) async throws -> ByteBuffer {
+        let facts = try await facts(appID: appID, appUserID: appUserID)
+        let document = OfferingsCache.Document.offerings(platform, sandbox: sandbox, override: facts.override)
+        return try await cached(appID: appID, document: document, version: facts.version) { offerings, products in
             let byID = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            return OfferingsDocument.offerings(offerings, products: byID, platform: platform) { product in
+            return OfferingsDocument.offerings(offerings, products: byID, platform: platform, override: facts.override) { product in
                 product.price == nil ? nil : PurchaseLinks.url(publicURL: publicURL, appID: appID, productID: product.id, sandbox: sandbox)
             }
         }
     }
 
     func productEntitlementMapping(appID: String) async throws -> ByteBuffer {
-        try await cached(appID: appID, document: .mapping) { _, products in OfferingsDocument.productEntitlementMapping(products) }
+        let version = try await facts(appID: appID, appUserID: nil).version
+        return try await cached(appID: appID, document: .mapping, version: version) { _, products in
+            OfferingsDocument.productEntitlementMapping(products)
+        }
+    }
+
+    /// The catalog's version and `appUserID`'s override. The token and the version are read before the catalog, so an
+    /// entry is never older than its version.
+    private func facts(appID: String, appUserID: String?) async throws -> (version: Int64, override: String?) {
+        let token = try await store.changeToken()
+        if let token, let known = cache.known(appID: appID, token: token), appUserID == nil || !known.anyOverride {
+            return (known.version, nil)
+        }
+        guard let facts = try await store.offeringsFacts(appID: appID, appUserID: appUserID ?? "") else {
+            throw APIError.notFound("app '\(appID)' not found")
+        }
+        if let token { cache.confirm(appID: appID, version: facts.catalogVersion, anyOverride: facts.anyOverride, token: token) }
+        return (facts.catalogVersion, facts.override)
     }
 
     private func cached(
-        appID: String, document: OfferingsCache.Document, write: @Sendable ([Offering], [Product]) -> [UInt8]
+        appID: String, document: OfferingsCache.Document, version: Int64, write: @Sendable ([Offering], [Product]) -> [UInt8]
     ) async throws -> ByteBuffer {
-        // The token and the version are read before the catalog, so an entry is never older than its version.
-        let token = try await store.changeToken()
-        let version: Int64
-        if let token, let known = cache.version(appID: appID, token: token) {
-            version = known
-        } else {
-            guard let read = try await store.catalogVersion(appID: appID) else { throw APIError.notFound("app '\(appID)' not found") }
-            version = read
-            if let token { cache.confirm(appID: appID, version: read, token: token) }
-        }
         if let bytes = cache.lookup(appID: appID, document: document, version: version) { return bytes }
         let (offerings, products) = try await store.catalog(appID: appID)
         let bytes = ByteBuffer(bytes: write(offerings, products))
@@ -51,7 +61,8 @@ struct OfferingsService: Sendable {
 /// version was last read.
 final class OfferingsCache: Sendable {
     enum Document: Hashable, Sendable {
-        case offerings(StorePlatform, sandbox: Bool)
+        /// `override`: the user's chosen current offering, nil for the app's own.
+        case offerings(StorePlatform, sandbox: Bool, override: String?)
         case mapping
     }
 
@@ -62,19 +73,27 @@ final class OfferingsCache: Sendable {
 
     private struct State {
         var documents: [Key: (version: Int64, bytes: ByteBuffer)] = [:]
-        var versions: [String: (version: Int64, token: UInt64)] = [:]
+        var versions: [String: Known] = [:]
     }
 
     private let state = NIOLockedValueBox(State())
 
-    func version(appID: String, token: UInt64) -> Int64? {
-        state.withLockedValue { $0.versions[appID] }.flatMap { $0.token == token ? $0.version : nil }
+    /// What was read of an app at a commit count.
+    struct Known {
+        let version: Int64
+        let anyOverride: Bool
+        let token: UInt64
     }
 
-    func confirm(appID: String, version: Int64, token: UInt64) {
+    /// What was read of the app, if nothing has been committed since.
+    func known(appID: String, token: UInt64) -> Known? {
+        state.withLockedValue { $0.versions[appID] }.flatMap { $0.token == token ? $0 : nil }
+    }
+
+    func confirm(appID: String, version: Int64, anyOverride: Bool, token: UInt64) {
         state.withLockedValue { state in
             if state.versions.count >= 10_000 { state.versions.removeAll(keepingCapacity: true) }
-            state.versions[appID] = (version, token)
+            state.versions[appID] = Known(version: version, anyOverride: anyOverride, token: token)
         }
     }
 

@@ -45,3 +45,22 @@ extension APIHandlers {
         return .ok(.init(body: .json(try await deps.identity.customerInfo(appID: appID, appUserID: appUserID, withAttributes: true))))
     }
 }
+
+/// RevenueCat's offering override, for backends (the app's secret key).
+extension APIHandlers {
+    func overrideCurrentOffering(_ input: Operations.OverrideCurrentOffering.Input) async throws -> Operations.OverrideCurrentOffering.Output {
+        let appID = try context.secretAppID()
+        let appUserID = try AppUserID.parse(input.path.appUserId)
+        try await deps.offeringOverrides.set(appID: appID, appUserID: appUserID, offeringID: input.path.offeringUuid, actor: try keyActor())
+        return .ok(.init(body: .json(try await deps.identity.customerInfo(appID: appID, appUserID: appUserID, withAttributes: true))))
+    }
+
+    func removeCurrentOfferingOverride(
+        _ input: Operations.RemoveCurrentOfferingOverride.Input
+    ) async throws -> Operations.RemoveCurrentOfferingOverride.Output {
+        let appID = try context.secretAppID()
+        let appUserID = try AppUserID.parse(input.path.appUserId)
+        try await deps.offeringOverrides.set(appID: appID, appUserID: appUserID, offeringID: nil, actor: try keyActor())
+        return .ok(.init(body: .json(try await deps.identity.customerInfo(appID: appID, appUserID: appUserID, withAttributes: true))))
+    }
+}

@@ -4325,6 +4325,557 @@ internal enum Operations {
             }
         }
     }
+    /// Override a customer's current offering (RevenueCat's REST API v1)
+    ///
+    /// Makes the offering the customer's current one: their `GET /v1/subscribers/{id}/offerings` then names it as `current_offering_id`, under every alias, on each platform where it has a package (elsewhere the app's own current offering stays). A later override replaces it; when two customers merge, the later override is kept. Deleting the offering removes it. **Keys:** the app's secret key.
+    ///
+    /// `offering_uuid` is the offering's identifier (RevenueCat's dashboard ID has no counterpart here). The customer is created if new. Audited. Answers 200 with the CustomerInfo.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/post(overrideCurrentOffering)`.
+    internal enum OverrideCurrentOffering {
+        internal static let id: Swift.String = "overrideCurrentOffering"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/POST/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                ///
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/POST/path/app_user_id`.
+                internal var appUserId: Components.Parameters.AppUserID
+                /// The offering's identifier.
+                ///
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/POST/path/offering_uuid`.
+                internal var offeringUuid: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appUserId: The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                ///   - offeringUuid: The offering's identifier.
+                internal init(
+                    appUserId: Components.Parameters.AppUserID,
+                    offeringUuid: Swift.String
+                ) {
+                    self.appUserId = appUserId
+                    self.offeringUuid = offeringUuid
+                }
+            }
+            internal var path: Operations.OverrideCurrentOffering.Input.Path
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OverrideCurrentOffering.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.OverrideCurrentOffering.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.OverrideCurrentOffering.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.OverrideCurrentOffering.Input.Path,
+                headers: Operations.OverrideCurrentOffering.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/POST/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CustomerInfo)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.CustomerInfo {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.OverrideCurrentOffering.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.OverrideCurrentOffering.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Overridden; the CustomerInfo.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/post(overrideCurrentOffering)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.OverrideCurrentOffering.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.OverrideCurrentOffering.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An invalid app user ID (code 7256, `field` is `app_user_id`), or an empty one (7220).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/post(overrideCurrentOffering)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.InvalidAppUserID)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.InvalidAppUserID {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/post(overrideCurrentOffering)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/post(overrideCurrentOffering)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The app, product, entitlement or key does not exist (code 7004).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/post(overrideCurrentOffering)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/post(overrideCurrentOffering)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/post(overrideCurrentOffering)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
+    /// Remove a customer's current offering override (RevenueCat's REST API v1)
+    ///
+    /// The customer's `GET /v1/subscribers/{id}/offerings` names the app's own current offering again. Removing an override that is not there changes nothing. The customer is created if new. Audited. Answers 200 with the CustomerInfo. **Keys:** the app's secret key.
+    ///
+    /// - Remark: HTTP `DELETE /v1/subscribers/{app_user_id}/offerings/override`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/override/delete(removeCurrentOfferingOverride)`.
+    internal enum RemoveCurrentOfferingOverride {
+        internal static let id: Swift.String = "removeCurrentOfferingOverride"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/offerings/override/DELETE/path`.
+            internal struct Path: Sendable, Hashable {
+                /// The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                ///
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/offerings/override/DELETE/path/app_user_id`.
+                internal var appUserId: Components.Parameters.AppUserID
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appUserId: The app's user ID, percent-encoded as one path segment. Either an anonymous ID (`$RCAnonymousID:` followed by 32 lowercase hex digits) or any string of at most 100 characters without `/` or control characters that is not a placeholder such as `null`, `anonymous`, `0` or `undefined` (case-insensitive). An invalid ID is a 400 with code 7256.
+                internal init(appUserId: Components.Parameters.AppUserID) {
+                    self.appUserId = appUserId
+                }
+            }
+            internal var path: Operations.RemoveCurrentOfferingOverride.Input.Path
+            /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/offerings/override/DELETE/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemoveCurrentOfferingOverride.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.RemoveCurrentOfferingOverride.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.RemoveCurrentOfferingOverride.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.RemoveCurrentOfferingOverride.Input.Path,
+                headers: Operations.RemoveCurrentOfferingOverride.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/offerings/override/DELETE/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/subscribers/{app_user_id}/offerings/override/DELETE/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CustomerInfo)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.CustomerInfo {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.RemoveCurrentOfferingOverride.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.RemoveCurrentOfferingOverride.Output.Ok.Body) {
+                    self.body = body
+                }
+            }
+            /// Removed; the CustomerInfo.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/override/delete(removeCurrentOfferingOverride)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.RemoveCurrentOfferingOverride.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.RemoveCurrentOfferingOverride.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// An invalid app user ID (code 7256, `field` is `app_user_id`), or an empty one (7220).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/override/delete(removeCurrentOfferingOverride)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.InvalidAppUserID)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.InvalidAppUserID {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/override/delete(removeCurrentOfferingOverride)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/override/delete(removeCurrentOfferingOverride)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The app, product, entitlement or key does not exist (code 7004).
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/override/delete(removeCurrentOfferingOverride)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Components.Responses.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Components.Responses.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Unexpected failure (code 7500); details are logged, not returned.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/override/delete(removeCurrentOfferingOverride)/responses/500`.
+            ///
+            /// HTTP response code: `500 internalServerError`.
+            case internalServerError(Components.Responses.InternalError)
+            /// The associated value of the enum case if `self` is `.internalServerError`.
+            ///
+            /// - Throws: An error if `self` is not `.internalServerError`.
+            /// - SeeAlso: `.internalServerError`.
+            internal var internalServerError: Components.Responses.InternalError {
+                get throws {
+                    switch self {
+                    case let .internalServerError(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "internalServerError",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/override/delete(removeCurrentOfferingOverride)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// List offerings
     ///
     /// **Keys:** the instance admin key, or the secret key of the app named by `app_id`. The current one first.

@@ -154,6 +154,22 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals`.
     /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/entitlements/{entitlement_id}/revoke_promotionals/post(revokePromotionalEntitlements)`.
     func revokePromotionalEntitlements(_ input: Operations.RevokePromotionalEntitlements.Input) async throws -> Operations.RevokePromotionalEntitlements.Output
+    /// Override a customer's current offering (RevenueCat's REST API v1)
+    ///
+    /// Makes the offering the customer's current one: their `GET /v1/subscribers/{id}/offerings` then names it as `current_offering_id`, under every alias, on each platform where it has a package (elsewhere the app's own current offering stays). A later override replaces it; when two customers merge, the later override is kept. Deleting the offering removes it. **Keys:** the app's secret key.
+    ///
+    /// `offering_uuid` is the offering's identifier (RevenueCat's dashboard ID has no counterpart here). The customer is created if new. Audited. Answers 200 with the CustomerInfo.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/post(overrideCurrentOffering)`.
+    func overrideCurrentOffering(_ input: Operations.OverrideCurrentOffering.Input) async throws -> Operations.OverrideCurrentOffering.Output
+    /// Remove a customer's current offering override (RevenueCat's REST API v1)
+    ///
+    /// The customer's `GET /v1/subscribers/{id}/offerings` names the app's own current offering again. Removing an override that is not there changes nothing. The customer is created if new. Audited. Answers 200 with the CustomerInfo. **Keys:** the app's secret key.
+    ///
+    /// - Remark: HTTP `DELETE /v1/subscribers/{app_user_id}/offerings/override`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/override/delete(removeCurrentOfferingOverride)`.
+    func removeCurrentOfferingOverride(_ input: Operations.RemoveCurrentOfferingOverride.Input) async throws -> Operations.RemoveCurrentOfferingOverride.Output
     /// List offerings
     ///
     /// **Keys:** the instance admin key, or the secret key of the app named by `app_id`. The current one first.
@@ -963,6 +979,38 @@ extension APIProtocol {
         headers: Operations.RevokePromotionalEntitlements.Input.Headers = .init()
     ) async throws -> Operations.RevokePromotionalEntitlements.Output {
         try await revokePromotionalEntitlements(Operations.RevokePromotionalEntitlements.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Override a customer's current offering (RevenueCat's REST API v1)
+    ///
+    /// Makes the offering the customer's current one: their `GET /v1/subscribers/{id}/offerings` then names it as `current_offering_id`, under every alias, on each platform where it has a package (elsewhere the app's own current offering stays). A later override replaces it; when two customers merge, the later override is kept. Deleting the offering removes it. **Keys:** the app's secret key.
+    ///
+    /// `offering_uuid` is the offering's identifier (RevenueCat's dashboard ID has no counterpart here). The customer is created if new. Audited. Answers 200 with the CustomerInfo.
+    ///
+    /// - Remark: HTTP `POST /v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/{offering_uuid}/override/post(overrideCurrentOffering)`.
+    internal func overrideCurrentOffering(
+        path: Operations.OverrideCurrentOffering.Input.Path,
+        headers: Operations.OverrideCurrentOffering.Input.Headers = .init()
+    ) async throws -> Operations.OverrideCurrentOffering.Output {
+        try await overrideCurrentOffering(Operations.OverrideCurrentOffering.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Remove a customer's current offering override (RevenueCat's REST API v1)
+    ///
+    /// The customer's `GET /v1/subscribers/{id}/offerings` names the app's own current offering again. Removing an override that is not there changes nothing. The customer is created if new. Audited. Answers 200 with the CustomerInfo. **Keys:** the app's secret key.
+    ///
+    /// - Remark: HTTP `DELETE /v1/subscribers/{app_user_id}/offerings/override`.
+    /// - Remark: Generated from `#/paths//v1/subscribers/{app_user_id}/offerings/override/delete(removeCurrentOfferingOverride)`.
+    internal func removeCurrentOfferingOverride(
+        path: Operations.RemoveCurrentOfferingOverride.Input.Path,
+        headers: Operations.RemoveCurrentOfferingOverride.Input.Headers = .init()
+    ) async throws -> Operations.RemoveCurrentOfferingOverride.Output {
+        try await removeCurrentOfferingOverride(Operations.RemoveCurrentOfferingOverride.Input(
             path: path,
             headers: headers
         ))

@@ -1,0 +1,25 @@
+import Foundation
+import RedeemCore
+import RedeemStore
+
+/// RevenueCat's offering override (REST API v1, the app's secret key): the app's backend picks one customer's current
+/// offering, which that customer's `GET /v1/subscribers/{id}/offerings` then names, on every alias; removing it gives
+/// the app's own current offering back. Audited; an unknown user is created, as RevenueCat's other v1 routes do.
+struct OfferingOverrideService: Sendable {
+    let store: any OfferingOverrideStore
+    let clock: any RedeemClock
+
+    /// `offeringID` nil removes the override.
+    func set(appID: String, appUserID: AppUserID, offeringID: String?, actor: String) async throws {
+        let now = clock.now()
+        let detail = offeringID.map { "\($0) current for \(appUserID.rawValue)" } ?? "app's current offering for \(appUserID.rawValue)"
+        let audit = AuditEntry(
+            at: now, actor: actor, action: offeringID == nil ? "offering.override.remove" : "offering.override", objectType: "customer",
+            objectID: "", appID: appID, detail: detail)
+        do {
+            _ = try await store.setOfferingOverride(appID: appID, appUserID: appUserID, offeringID: offeringID, now: now, audit: audit)
+        } catch let error as StoreError where error.isNotFound {
+            throw APIError.notFound("The app has no offering '\(offeringID ?? "")'.")
+        }
+    }
+}

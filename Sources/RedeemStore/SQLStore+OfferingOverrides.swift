@@ -1,0 +1,76 @@
+import Foundation
+import RedeemCore
+
+/// RevenueCat's offering override (REST API v1): the offering the app's backend chose as one customer's current one.
+extension SQLStore {
+    /// Makes `offeringID` the current offering of `appUserID` (created if new), or removes the override when nil.
+    /// Returns the customer; `StoreError.notFound` when the app has no such offering.
+    public func setOfferingOverride(
+        appID: String, appUserID: AppUserID, offeringID: String?, now: Date, audit: AuditEntry
+    ) async throws -> Customer {
+        try await write { connection in
+            let customer = try await Self.resolveOrCreate(appID: appID, appUserID: appUserID, now: now, on: connection)
+            if let offeringID {
+                let known = try await connection.first("SELECT id FROM offerings WHERE app_id = \(appID) AND id = \(offeringID)")
+                guard known != nil else { throw StoreError.notFound("offering '\(offeringID)'") }
+                try await connection.query(
+                    """
+                    INSERT INTO offering_overrides (customer_id, app_id, offering_id, set_at) VALUES (\(customer.id), \(appID), \(offeringID), \(now))
+                    ON CONFLICT (customer_id) DO UPDATE SET offering_id = excluded.offering_id, set_at = excluded.set_at
+                    """)
+            } else {
+                try await connection.query("DELETE FROM offering_overrides WHERE customer_id = \(customer.id)")
+            }
+            var entry = audit
+            entry.objectID = customer.id
+            try await Self.insertAudit(entry, on: connection)
+            return customer
+        }
+    }
+
+    static func offeringOverride(customerID: String, on connection: any SQLConnection) async throws -> OfferingOverride? {
+        try await connection.first("SELECT offering_id, set_at FROM offering_overrides WHERE customer_id = \(customerID)").map {
+            OfferingOverride(offeringID: try $0.string("offering_id"), setAt: try $0.date("set_at"))
+        }
+    }
+
+    /// What serving `appUserID` the app's offerings needs, in one read: the catalog's version, whether any customer of
+    /// the app has an override, and this user's; nil for an unknown app.
+    public func offeringsFacts(appID: String, appUserID: String) async throws -> OfferingsFacts? {
+        try await read { connection in
+            try await connection.first(
+                """
+                SELECT ap.catalog_version,
+                    EXISTS (SELECT 1 FROM offering_overrides o WHERE o.app_id = ap.id) AS any_override,
+                    (SELECT o.offering_id FROM customer_aliases a JOIN offering_overrides o ON o.customer_id = a.customer_id
+                        WHERE a.app_id = ap.id AND a.app_user_id = \(appUserID)) AS override
+                FROM apps ap WHERE ap.id = \(appID)
+                """
+            ).map {
+                OfferingsFacts(
+                    catalogVersion: try $0.int("catalog_version"), anyOverride: try $0.bool("any_override"),
+                    override: $0.optionalString("override"))
+            }
+        }
+    }
+}
+
+/// `SQLStore.offeringsFacts`.
+public struct OfferingsFacts: Equatable, Sendable {
+    public let catalogVersion: Int64
+    /// Some customer of the app has an override: without one, no user's answer needs `override`.
+    public let anyOverride: Bool
+    public let override: String?
+
+    public init(catalogVersion: Int64, anyOverride: Bool, override: String?) {
+        self.catalogVersion = catalogVersion
+        self.anyOverride = anyOverride
+        self.override = override
+    }
+}
+
+/// The offering the app's backend chose as one customer's current one, and when.
+public struct OfferingOverride: Equatable, Sendable {
+    public let offeringID: String
+    public let setAt: Date
+}

@@ -1,0 +1,158 @@
+import Foundation
+import HTTPTypes
+import RedeemCore
+import RedeemTestSupport
+import Testing
+
+/// RevenueCat's offering override (REST API v1, api-v1 "Offerings": `POST /subscribers/{id}/offerings/{offering}/override`
+/// and `DELETE /subscribers/{id}/offerings/override`): the app's backend picks one customer's current offering, which
+/// that customer's SDK then reads as `current_offering_id`.
+@Suite struct OfferingOverrideTests {
+    static func current(_ server: TestServer, _ app: CreatedAppKeys, _ user: String, platform: String? = "iOS") async throws -> String? {
+        var headers: HTTPFields = [:]
+        if let platform { headers[HTTPField.Name("X-Platform")!] = platform }
+        let path = "/v1/subscribers/" + RevenueCatFixtures.pathID(user, .android) + "/offerings"
+        let reply = try await server.send(.get, path, key: app.publicProduction, headers: headers)
+        #expect(reply.status == 200 && RevenueCatDecoding.offeringsProblems(reply.body) == [], "\(reply.body)")
+        return try reply.object()["current_offering_id"] as? String
+    }
+
+    static func override(_ server: TestServer, _ key: String, _ user: String, _ offering: String) async throws -> TestServer.Reply {
+        let path = "/v1/subscribers/" + RevenueCatFixtures.pathID(user, .android) + "/offerings/\(offering)/override"
+        return try await server.send(.post, path, key: key)
+    }
+
+    static func remove(_ server: TestServer, _ key: String, _ user: String) async throws -> TestServer.Reply {
+        try await server.send(.delete, "/v1/subscribers/" + RevenueCatFixtures.pathID(user, .android) + "/offerings/override", key: key)
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func theOverrideIsThatCustomersCurrentOfferingUntilRemoved(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createRevenueCatApp()
+            #expect(try await Self.current(server, app, "user-a") == "main")
+
+            // The secret key only; an unknown offering is a 404, and nothing is set.
+            #expect(try await Self.override(server, app.publicProduction, "user-a", "winback").status == 403)
+            let unknown = try await Self.override(server, app.secret, "user-a", "nope")
+            #expect(unknown.status == 404 && unknown.code == 7004 && unknown.body.contains("nope"), "\(unknown.body)")
+            #expect(try await Self.current(server, app, "user-a") == "main")
+
+            let set = try await Self.override(server, app.secret, "user-a", "winback")
+            #expect(set.status == 200, "\(set.body)")
+            #expect(RevenueCatDecoding.customerInfoProblems(set.body) == [], "\(set.body)")
+            #expect(try set.object().value(at: "subscriber.original_app_user_id") as? String == "user-a")
+            #expect(try await Self.current(server, app, "user-a") == "winback")
+            #expect(try await Self.current(server, app, "user-a", platform: "android") == "winback")
+            // Other customers keep the app's own.
+            #expect(try await Self.current(server, app, "user-b") == "main")
+
+            // A later override replaces it; removing it (twice: the second changes nothing) gives the app's back.
+            #expect(try await Self.override(server, app.secret, "user-a", "main").status == 200)
+            #expect(try await Self.current(server, app, "user-a") == "main")
+            #expect(try await Self.override(server, app.secret, "user-a", "winback").status == 200)
+            #expect(try await Self.remove(server, app.secret, "user-a").status == 200)
+            #expect(try await Self.current(server, app, "user-a") == "main")
+            #expect(try await Self.remove(server, app.secret, "user-a").status == 200)
+            #expect(try await Self.remove(server, app.publicProduction, "user-a").status == 403)
+
+            let actions = try await server.deps.store.database.read {
+                try await $0.query("SELECT action, actor FROM audit_log WHERE action LIKE 'offering.override%' ORDER BY id")
+            }
+            #expect(
+                try actions.map { try $0.string("action") }
+                    == ["offering.override", "offering.override", "offering.override", "offering.override.remove", "offering.override.remove"])
+            #expect(try actions.allSatisfy { try $0.string("actor").hasPrefix("key:") })
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func anOverrideNotShownOnAPlatformOrDeletedLeavesTheAppsOwn(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createRevenueCatApp()
+            // `web_pack` has no store identifiers: an offering of it alone is shown on the web only.
+            let webOnly = #"{"identifier": "web_only", "packages": [{"identifier": "pack", "product_id": "web_pack"}]}"#
+            #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/offerings", key: app.secret, json: webOnly).status == 201)
+            #expect(try await Self.override(server, app.secret, "user-w", "web_only").status == 200)
+            #expect(try await Self.current(server, app, "user-w", platform: nil) == "web_only")
+            #expect(try await Self.current(server, app, "user-w", platform: "iOS") == "main")
+
+            #expect(try await Self.override(server, app.secret, "user-w", "winback").status == 200)
+            #expect(try await Self.current(server, app, "user-w") == "winback")
+            #expect(try await server.send(.delete, "/admin/v1/apps/\(app.id)/offerings/winback", key: app.secret).status == 204)
+            #expect(try await Self.current(server, app, "user-w") == "main")
+            let left = try await server.deps.store.database.read { try await $0.query("SELECT customer_id FROM offering_overrides") }
+            #expect(left.isEmpty)
+        }
+    }
+
+    /// Every alias reads it, and a merge keeps the later of the two customers' overrides: `logIn` (statement by
+    /// statement) and the first redemption of an anonymous web purchase (one statement on PostgreSQL) both carry the
+    /// merged-away customer's override to the survivor.
+    @Test(arguments: TestDatabases.available)
+    func aliasesReadItAndMergesKeepTheLaterOne(_ backend: TestBackend) async throws {
+        let clock = ManualClock(TestServer.start)
+        try await TestServer.with(backend, clock: clock) { server in
+            let app = try await server.createRevenueCatApp()
+            func anonymous(_ n: Int) -> String { "$RCAnonymousID:\(String(repeating: String(n), count: 32))" }
+
+            // logIn from an anonymous ID that has an override into an existing user that has none: the anonymous
+            // customer is merged away, and the override goes with its purchases.
+            #expect(try await server.send(.get, "/v1/subscribers/user-1", key: app.publicProduction).status == 200)
+            #expect(try await Self.override(server, app.secret, anonymous(1), "winback").status == 200)
+            #expect(try await LogInTests.logIn(server, app, from: anonymous(1), to: "user-1").status == 200)
+            #expect(try await Self.current(server, app, "user-1") == "winback")
+            #expect(try await Self.current(server, app, anonymous(1)) == "winback")
+
+            // Both have one: the later wins, whichever side it is on.
+            for (n, user, later) in [(2, "user-2", "main"), (3, "user-3", "winback")] {
+                let (first, second) = later == "main" ? ("winback", "main") : ("main", "winback")
+                #expect(try await server.send(.get, "/v1/subscribers/\(user)", key: app.publicProduction).status == 200)
+                #expect(try await Self.override(server, app.secret, later == "main" ? anonymous(n) : user, first).status == 200)
+                clock.advance(by: 1)
+                #expect(try await Self.override(server, app.secret, later == "main" ? user : anonymous(n), second).status == 200)
+                #expect(try await LogInTests.logIn(server, app, from: anonymous(n), to: user).status == 200)
+                #expect(try await Self.current(server, app, user) == later, "\(user)")
+            }
+
+            // The first redemption of an anonymous web purchase merges its owner (who has the override) into the
+            // redeeming user.
+            let bought = try await server.grant(
+                app, #"{"app_user_id": "\#(anonymous(4))", "product_id": "pro_monthly", "store": "rc_billing", "is_sandbox": true}"#)
+            #expect(try await Self.override(server, app.secret, anonymous(4), "winback").status == 200)
+            #expect(try await server.send(.get, "/v1/subscribers/user-4", key: app.publicProduction).status == 200)
+            let token = try RedemptionAPITests.token(from: bought)
+            #expect(try await RedemptionAPITests.redeem(server, app, user: "user-4", token: token).status == 200)
+            #expect(try await Self.current(server, app, "user-4") == "winback")
+            #expect(try await Self.current(server, app, anonymous(4)) == "winback")
+            // One row per surviving customer: the merged-away customers' rows went with them.
+            let rows = try await server.deps.store.database.read {
+                try await $0.query("SELECT c.id FROM offering_overrides o JOIN customers c ON c.id = o.customer_id")
+            }
+            #expect(rows.count == 4)
+            #expect(try await server.deps.store.database.read { try await $0.query("SELECT * FROM offering_overrides") }.count == 4)
+        }
+    }
+
+    /// The customer page says which offering the backend chose, and its history says when and by what.
+    @Test(arguments: TestDatabases.available)
+    func theCustomerPageShowsTheOverride(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createRevenueCatApp()
+            let owner = try await ConsoleTests.signedInOwner(server)
+            #expect(try await Self.override(server, app.secret, "user-page", "winback").status == 200)
+            let path = try await ConsoleCustomerTests.customerPath(server, appID: app.id, query: "user-page", cookie: owner)
+            let page = try await ConsoleCustomerTests.get(server, path, cookie: owner)
+            #expect(page.status == 200)
+            #expect(
+                page.body.contains(
+                    #"<span class="muted">Current offering</span> <span class="wrap">winback (chosen by the app&#39;s backend on 2026-06-01 00:00:00 UTC)</span>"#
+                ),
+                "\(page.body)")
+            #expect(page.body.contains("Support: offering override") && page.body.contains("by an API key"))
+            #expect(try await Self.remove(server, app.secret, "user-page").status == 200)
+            let after = try await ConsoleCustomerTests.get(server, path, cookie: owner)
+            #expect(!after.body.contains("Current offering") && after.body.contains("Support: offering override remove"))
+        }
+    }
+}
