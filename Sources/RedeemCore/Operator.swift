@@ -65,6 +65,8 @@ public enum OperatorSessionRules {
 /// What a console operator can do; `OperatorRole.may` decides who may.
 public enum OperatorAction: String, CaseIterable, Sendable {
     case lookUp, sendLink, resendEmail, grant, refund, revoke, cancel, transfer, changeSettings, manageKeys
+    /// Choose a customer's current offering (RevenueCat's offering override).
+    case chooseOffering
     /// A customer's whole record: their addresses unmasked, the export, the erasure (owners).
     case seeEmails, exportCustomer, eraseCustomer
     /// Invite, disable and re-enable operators, change roles, reset their two-factor sign-in (`TeamRules`).
@@ -72,11 +74,11 @@ public enum OperatorAction: String, CaseIterable, Sendable {
 }
 
 extension OperatorRole {
-    /// Owners may do everything; support may look up, send links, re-send e-mails and grant.
+    /// Owners may do everything; support may look up, send links, re-send e-mails, grant and choose an offering.
     public func may(_ action: OperatorAction) -> Bool {
         switch self {
         case .owner: true
-        case .support: [.lookUp, .sendLink, .resendEmail, .grant].contains(action)
+        case .support: [.lookUp, .sendLink, .resendEmail, .grant, .chooseOffering].contains(action)
         }
     }
 }

@@ -134,25 +134,51 @@ import Testing
         }
     }
 
-    /// The customer page says which offering the backend chose, and its history says when and by what.
+    /// The customer page says which offering was chosen, with the choice preselected; owners and support choose one
+    /// there (the same override, audited under the operator), and the empty choice gives back the app's own.
     @Test(arguments: TestDatabases.available)
-    func theCustomerPageShowsTheOverride(_ backend: TestBackend) async throws {
+    func theCustomerPageShowsAndChoosesTheOverride(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createRevenueCatApp()
-            let owner = try await ConsoleTests.signedInOwner(server)
+            _ = try await ConsoleTests.owner(server)
+            _ = try await ConsoleTests.owner(server, email: "help@example.com", role: .support)
+            let owner = "redeem_console=\(try await ConsoleTests.signIn(server))"
+            let support = "redeem_console=\(try await ConsoleTests.signIn(server, email: "help@example.com"))"
             #expect(try await Self.override(server, app.secret, "user-page", "winback").status == 200)
             let path = try await ConsoleCustomerTests.customerPath(server, appID: app.id, query: "user-page", cookie: owner)
             let page = try await ConsoleCustomerTests.get(server, path, cookie: owner)
             #expect(page.status == 200)
             #expect(
                 page.body.contains(
-                    #"<span class="muted">Current offering</span> <span class="wrap">winback (chosen by the app&#39;s backend on 2026-06-01 00:00:00 UTC)</span>"#
-                ),
+                    #"<span class="muted">Current offering</span> <span class="wrap">winback (chosen on 2026-06-01 00:00:00 UTC)</span>"#),
                 "\(page.body)")
             #expect(page.body.contains("Support: offering override") && page.body.contains("by an API key"))
-            #expect(try await Self.remove(server, app.secret, "user-page").status == 200)
+            #expect(page.body.contains(#"<option value="">The app&#39;s current offering (main)</option>"#))
+            #expect(page.body.contains(#"<option value="winback" selected>winback</option>"#))
+
+            // Support chooses another; the SDK reads it; the history names the operator.
+            let supportPage = try await ConsoleCustomerTests.get(server, path, cookie: support)
+            #expect(supportPage.body.contains("Choose their current offering"))
+            let chose = try await ConsoleTests.post(
+                server, path + "/offering", ["csrf": try ConsoleOperationsTests.csrf(supportPage), "offering_id": "main"], cookie: support)
+            #expect(chose.status == 303, "\(chose.body)")
+            #expect(try await Self.current(server, app, "user-page") == "main")
             let after = try await ConsoleCustomerTests.get(server, path, cookie: owner)
-            #expect(!after.body.contains("Current offering") && after.body.contains("Support: offering override remove"))
+            #expect(after.body.contains("by help@example.com") && after.body.contains(#"<option value="main" selected>main</option>"#))
+
+            // An unknown offering is refused on a console page; the empty choice removes the override.
+            let csrf = try ConsoleOperationsTests.csrf(after)
+            let unknown = try await ConsoleTests.post(server, path + "/offering", ["csrf": csrf, "offering_id": "nope"], cookie: owner)
+            #expect(unknown.status == 404 && unknown.body.contains("<!doctype html>") && unknown.body.contains("nope"), "\(unknown.body)")
+            let reset = try await ConsoleTests.post(server, path + "/offering", ["csrf": csrf, "offering_id": ""], cookie: owner)
+            #expect(reset.status == 303)
+            let cleared = try await ConsoleCustomerTests.get(server, path, cookie: owner)
+            #expect(!cleared.body.contains(#"<span class="muted">Current offering</span>"#))
+            #expect(cleared.body.contains(#"<option value="" selected>"#) && cleared.body.contains("Support: offering override remove"))
+            // Without the form token, nothing changes.
+            let forged = try await ConsoleTests.post(server, path + "/offering", ["offering_id": "winback"], cookie: owner)
+            #expect(forged.status == 403)
+            #expect(try await Self.current(server, app, "user-page") == "main")
         }
     }
 }

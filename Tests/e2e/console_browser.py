@@ -135,6 +135,35 @@ def offerings_and_attributes(page, base, app):
     page.get_by_role("heading", name="Subscriber attributes").scroll_into_view_if_needed()
     shots(page, "8i-customer-attributes")
 
+    # RevenueCat's offering override, from the customer page: this customer's SDK reads another offering as current.
+    status, _ = http("POST", base + f"/admin/v1/apps/{app['id']}/offerings", key=app["keys"]["secret"],
+                     body={"identifier": "spring_sale", "packages": [{"identifier": "$rc_monthly", "product_id": "pro_monthly"}]})
+    check("a second offering is made through the admin API", status == 201, status)
+    page.reload()
+    page.get_by_text("Choose their current offering").click()
+    choice = page.get_by_label("Current offering", exact=True)
+    check("the choice starts at the app's own current offering",
+          choice.evaluate("s => s.options[s.selectedIndex].text") == "The app's current offering (default)")
+    choice.select_option("spring_sale")
+    shots(page, "8i1-customer-offering-form")
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.wait_for_load_state()
+    status, ios = http("GET", base + f"/v1/subscribers/{user}/offerings", key=app["keys"]["public_production"], headers={"X-Platform": "iOS"})
+    check("the owner's choice is what this customer's SDK reads as current; the page says so",
+          status == 200 and ios["current_offering_id"] == "spring_sale" and "Saved." in page.get_by_role("status").inner_text()
+          and "spring_sale (chosen on" in page.locator(".kv", has_text="Current offering").inner_text(), ios)
+    status, other = http("GET", base + "/v1/subscribers/someone-else/offerings", key=app["keys"]["public_production"],
+                         headers={"X-Platform": "iOS"})
+    check("other customers keep the app's current offering", status == 200 and other["current_offering_id"] == "default", other)
+    shots(page, "8i2-customer-offering-chosen")
+    page.get_by_text("Choose their current offering").click()
+    page.get_by_label("Current offering", exact=True).select_option("")
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.wait_for_load_state()
+    status, ios = http("GET", base + f"/v1/subscribers/{user}/offerings", key=app["keys"]["public_production"], headers={"X-Platform": "iOS"})
+    check("choosing the app's own again removes the override", status == 200 and ios["current_offering_id"] == "default"
+          and page.locator(".kv", has_text="Current offering").count() == 0, ios)
+
     # The usual web buyer: an anonymous ID, known by the address they paid with. The page leads with the address, and
     # the long ID wraps rather than widening the page on a phone (the screenshots check the width).
     anonymous = "$RCAnonymousID:" + "ab" * 16

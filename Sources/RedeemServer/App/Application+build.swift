@@ -165,7 +165,8 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
             to: router.group().add(middleware: ConsoleSessionMiddleware(service: deps.console, pages: consolePages, enrolling: true)).group(
                 context: ConsoleContext.self))
     let console = router.group().add(middleware: gate).group(context: ConsoleContext.self)
-    ConsoleSupportController(service: deps.console, erasure: deps.erasure, pages: consolePages).addRoutes(to: console)
+    ConsoleSupportController(service: deps.console, erasure: deps.erasure, offeringOverrides: deps.offeringOverrides, pages: consolePages)
+        .addRoutes(to: console)
     ConsoleOperationsController(service: deps.console, pages: consolePages, admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: console)
     let firstSteps = FirstStepsService(store: deps.store, mailConfigured: deps.mail != nil, stripeConfigured: deps.stripe != nil)
     ConsoleOverviewController(service: deps.console, metrics: deps.subscriptionMetrics, pages: consolePages, firstSteps: firstSteps).addRoutes(

@@ -21,6 +21,7 @@ protocol ConsoleReadStore: Sendable {
     func purchases(customerID: String) async throws -> [Purchase]
     func purchase(appID: String, id: String) async throws -> Purchase
     func entitlements(appID: String) async throws -> [Entitlement]
+    func offerings(appID: String) async throws -> [Offering]
     /// Everything stored about one customer (the customer page, its history, the export).
     func customerFacts(appID: String, customerID: String) async throws -> CustomerFacts
     /// Customers by latest activity, newest first, after the cursor (last seen, customer ID), with their purchases.

@@ -9,6 +9,7 @@ import RedeemStore
 struct ConsoleSupportController {
     let service: ConsoleService
     let erasure: ErasureService
+    let offeringOverrides: OfferingOverrideService
     let pages: ConsolePages
 
     func addRoutes(to router: RouterGroup<ConsoleContext>) {
@@ -24,6 +25,7 @@ struct ConsoleSupportController {
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/revoke", use: revoke)
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/transfer", use: transfer)
         router.post("/console/apps/{app_id}/customers/{customer_id}/grants", use: grant)
+        router.post("/console/apps/{app_id}/customers/{customer_id}/offering", use: chooseOffering)
         router.post("/console/apps/{app_id}/emails/{email_id}/retry", use: retryEmail)
         router.get("/console/apps/{app_id}/audit", use: audit)
     }
@@ -242,6 +244,17 @@ struct ConsoleSupportController {
                 appID: appID, appUserID: customer.originalAppUserID, entitlementID: form["entitlement_id"] ?? "", duration: duration,
                 until: until, requestID: try FormID.submitted(form, field: "grant_id"), actor: session.actor)
             return ConsolePages.customerNotice(appID, customer.id, .granted)
+        }
+    }
+
+    /// This customer's current offering (RevenueCat's offering override); the empty choice gives back the app's own.
+    @Sendable func chooseOffering(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await context.act(.chooseOffering, "choose offerings", confirm: nil) { form, appID, session in
+            let customer = try await service.customerRecord(appID: appID, id: try context.parameters.decoded("customer_id"))
+            let chosen = form["offering_id"].flatMap { $0.isEmpty ? nil : $0 }
+            try await offeringOverrides.set(
+                appID: appID, appUserID: try AppUserID(validating: customer.originalAppUserID), offeringID: chosen, actor: session.actor)
+            return ConsolePages.customerNotice(appID, customer.id, .offeringChosen)
         }
     }
 

@@ -40,7 +40,7 @@ enum CustomerPresenter {
         }
         if let chosen = facts.offeringOverride {
             let when = ConsolePresenter.date(chosen.setAt)
-            keyFacts.append(CustomerPage.Fact(label: "Current offering", value: "\(chosen.offeringID) (chosen by the app's backend on \(when))"))
+            keyFacts.append(CustomerPage.Fact(label: "Current offering", value: "\(chosen.offeringID) (chosen on \(when))"))
         }
         for attribute in facts.attributes where !attribute.key.hasPrefix("$") && keyFacts.count < 6 {
             keyFacts.append(CustomerPage.Fact(label: attribute.key, value: attribute.value))
@@ -69,10 +69,19 @@ enum CustomerPresenter {
             grantEntitlements: view.entitlementIDs, mayGrant: !view.entitlementIDs.isEmpty,
             durations: PromotionalDuration.allCases.map {
                 Choice(value: $0.rawValue, label: $0.rawValue.replacingOccurrences(of: "_", with: " "))
-            })
+            },
+            offeringChoices: offeringChoices(view.offerings, chosen: facts.offeringOverride?.offeringID))
         if let older = feed.older { page.older = base + "?before=" + older.text + "#history" }
         if before != nil { page.newest = base + "#history" }
         return page
+    }
+
+    /// The app's own current offering (the empty value), then each offering; none when the app has no offering.
+    static func offeringChoices(_ offerings: [Offering], chosen: String?) -> [Choice] {
+        guard !offerings.isEmpty else { return [] }
+        let own = offerings.first(where: \.isCurrent).map { "The app's current offering (\($0.id))" } ?? "The app's current offering (none)"
+        return [Choice(value: "", label: own, selected: chosen == nil)]
+            + offerings.map { Choice(value: $0.id, label: $0.id, selected: $0.id == chosen) }
     }
 
     static func masked(_ attribute: CustomerPage.Attribute) -> CustomerPage.Attribute {

@@ -13,6 +13,8 @@ extension ConsoleService {
         let entitlementIDs: [String]
         /// Each product's display name, where it has one.
         let productNames: [String: String]
+        /// The app's offerings (the current one first), to choose this customer's from.
+        let offerings: [Offering]
         /// Whether Stripe is configured: refunds and renewal changes of Stripe purchases go through it.
         let stripeOn: Bool
         /// Whether e-mail is on: a new link may be e-mailed rather than shown.
@@ -30,6 +32,7 @@ extension ConsoleService {
         for product in try await store.products(appID: appID) { names[product.id] = product.displayName }
         return PersonView(
             facts: facts, info: info, entitlementIDs: try await store.entitlements(appID: appID).map(\.id), productNames: names,
+            offerings: try await store.offerings(appID: appID),
             stripeOn: support.stripe != nil, mailOn: support.emailQueue.mail != nil, now: now)
     }
 

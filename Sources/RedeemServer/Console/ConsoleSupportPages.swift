@@ -139,6 +139,8 @@ struct CustomerPage: PageModel {
     let grantEntitlements: [String]
     let mayGrant: Bool
     let durations: [Choice]
+    /// This customer's current offering to choose: the app's own first (the empty value), then each offering.
+    let offeringChoices: [Choice]
     /// The grant form's own ID, new with each page: its submits, however many, grant once.
     var grantID = ""
     var notice: String?
