@@ -5,7 +5,7 @@ import Testing
     @Test func ownersMayDoEverythingAndSupportOnlyHelps() {
         #expect(OperatorAction.allCases.allSatisfy { OperatorRole.owner.may($0) })
         let support = Set(OperatorAction.allCases.filter { OperatorRole.support.may($0) })
-        #expect(support == [.lookUp, .sendLink, .resendEmail, .grant])
+        #expect(support == [.lookUp, .sendLink, .resendEmail, .grant, .chooseOffering])
         // A customer's addresses in full, their export and their erasure are the owner's.
         #expect(![.seeEmails, .exportCustomer, .eraseCustomer].contains { OperatorRole.support.may($0) })
     }
