@@ -5,8 +5,9 @@ import Foundation
 public enum StripeSupportRequest: Sendable, Hashable {
     /// `POST /v1/refunds` for the whole of a payment intent.
     case refund(paymentIntentID: String)
-    /// `POST /v1/subscriptions/{id}` with `cancel_at_period_end=true`.
-    case cancelAtPeriodEnd(subscriptionID: String)
+    /// `POST /v1/subscriptions/{id}` with `cancel_at_period_end=true`, and the buyer's reason, if they gave one, as
+    /// `cancellation_details[feedback]` (`too_expensive`, `unused`, …: Stripe's values).
+    case cancelAtPeriodEnd(subscriptionID: String, feedback: String? = nil)
     /// `POST /v1/subscriptions/{id}` with `cancel_at_period_end=false`: renews again.
     case resume(subscriptionID: String)
 
@@ -19,9 +20,12 @@ public enum StripeSupportRequest: Sendable, Hashable {
             guard paymentIntent.hasPrefix("pi_") else { throw StripeRequestError(field: "payment_intent", reason: "must be a payment intent (pi_…)") }
             path = "/v1/refunds"
             fields = [("payment_intent", paymentIntent), ("metadata[source]", "redeem")]
-        case .cancelAtPeriodEnd(let subscription), .resume(let subscription):
+        case .cancelAtPeriodEnd(let subscription, let feedback):
             path = "/v1/subscriptions/" + (try Self.subscriptionSegment(subscription))
-            fields = [("cancel_at_period_end", self == .resume(subscriptionID: subscription) ? "false" : "true")]
+            fields = [("cancel_at_period_end", "true")] + (feedback.map { [("cancellation_details[feedback]", $0)] } ?? [])
+        case .resume(let subscription):
+            path = "/v1/subscriptions/" + (try Self.subscriptionSegment(subscription))
+            fields = [("cancel_at_period_end", "false")]
         }
         return StripeHTTPRequest(
             method: "POST", url: URL(string: "https://api.stripe.com" + path)!,

@@ -16,6 +16,20 @@ import Testing
         #expect(PortalRules.normalizedEmail(String(repeating: "a", count: 250) + "@example.com") == nil)
     }
 
+    /// The reason asked when cancelling is optional, and one of Stripe's `cancellation_details.feedback` values.
+    @Test func aCancellationReasonIsOptionalAndOneOfStripes() throws {
+        #expect(try CancellationFeedback.parse(nil) == nil)
+        #expect(try CancellationFeedback.parse("") == nil)
+        #expect(try CancellationFeedback.parse("too_expensive") == .tooExpensive)
+        #expect(throws: ValidationError.self) { try CancellationFeedback.parse("Too_Expensive") }
+        #expect(throws: ValidationError.self) { try CancellationFeedback.parse("bored") }
+        let stripes: Set = [
+            "customer_service", "low_quality", "missing_features", "other", "switched_service", "too_complex", "too_expensive", "unused",
+        ]
+        #expect(Set(CancellationFeedback.allCases.map(\.rawValue)) == stripes)
+        #expect(Set(CancellationFeedback.allCases.map(\.label)).count == CancellationFeedback.allCases.count)
+    }
+
     @Test func aPurchaseOffersWhatTheSupportRulesAllow() {
         var subscription = SupportRulesTests.purchase(store: .rcBilling, sandbox: true, expires: Self.later)
         var actions = PortalRules.actions(subscription, linksAllowed: true, now: Self.now)

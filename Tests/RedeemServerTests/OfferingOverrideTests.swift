@@ -152,7 +152,7 @@ import Testing
                 page.body.contains(
                     #"<span class="muted">Current offering</span> <span class="wrap">winback (chosen on 2026-06-01 00:00:00 UTC)</span>"#),
                 "\(page.body)")
-            #expect(page.body.contains("Support: offering override") && page.body.contains("by an API key"))
+            #expect(page.body.contains("Through the API: offering override") && page.body.contains("by an API key"))
             #expect(page.body.contains(#"<option value="">The app&#39;s current offering (main)</option>"#))
             #expect(page.body.contains(#"<option value="winback" selected>winback</option>"#))
 
@@ -164,7 +164,9 @@ import Testing
             #expect(chose.status == 303, "\(chose.body)")
             #expect(try await Self.current(server, app, "user-page") == "main")
             let after = try await ConsoleCustomerTests.get(server, path, cookie: owner)
-            #expect(after.body.contains("by help@example.com") && after.body.contains(#"<option value="main" selected>main</option>"#))
+            #expect(
+                after.body.contains("Support: offering override") && after.body.contains("by help@example.com")
+                    && after.body.contains(#"<option value="main" selected>main</option>"#))
 
             // An unknown offering is refused on a console page; the empty choice removes the override.
             let csrf = try ConsoleOperationsTests.csrf(after)

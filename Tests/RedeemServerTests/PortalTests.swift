@@ -89,9 +89,20 @@ import Testing
                 let token = String(try #require(linkPage.body.firstMatch(of: /https:\/\/pay\.example\.com\/r\/([A-Za-z0-9_-]{43})/)).1)
                 #expect(try await RedemptionAPITests.redeem(server, app, user: "phone-1", token: token).status == 200, "the new link redeems")
 
+                // Cancelling asks why, optionally, behind a second button; a reason not listed is refused on a page.
+                #expect(home.body.contains("Cancel subscription…") && home.body.contains("Confirm cancellation"))
+                #expect(home.body.contains(#"<input type="radio" name="feedback" value="too_expensive"> It’s too expensive"#))
+                let bogus = try await ConsoleTests.post(
+                    server, "/account/\(app.id)/purchases/\(purchaseID)/cancel", ["csrf": csrf, "feedback": "bored"], cookie: session)
+                #expect(bogus.status == 303 && bogus.headers[.location] == "/account/\(app.id)?notice=reason-refused")
+                let refused = try await server.send(.get, bogus.headers[.location] ?? "", key: nil, headers: [.cookie: session])
+                #expect(refused.body.contains(#"class="notice notice--warn" role="status">Not cancelled: choose one of the reasons listed"#))
+                #expect(try await server.deps.store.purchase(appID: app.id, id: purchaseID).unsubscribeDetectedAt == nil)
                 let cancelled = try await ConsoleTests.post(
-                    server, "/account/\(app.id)/purchases/\(purchaseID)/cancel", ["csrf": csrf], cookie: session)
+                    server, "/account/\(app.id)/purchases/\(purchaseID)/cancel", ["csrf": csrf, "feedback": "too_expensive"], cookie: session)
                 #expect(cancelled.headers[.location] == "/account/\(app.id)?notice=cancelled")
+                let reason = try await server.deps.store.auditLog(appID: app.id, limit: 20).first { $0.action == "purchase.cancel" }?.detail
+                #expect(reason == "reason: It’s too expensive")
                 let stored = try await server.deps.store.purchase(appID: app.id, id: purchaseID)
                 #expect(stored.unsubscribeDetectedAt != nil && stored.isActive(at: TestServer.start), "ends with its period, not now")
                 let after = try await server.send(.get, "/account/\(app.id)", key: nil, headers: [.cookie: session])
@@ -185,12 +196,15 @@ import Testing
                     #expect(home.body.contains("Payment method and invoices"))
                     let csrf = try ConsoleOperationsTests.csrf(home)
 
+                    // The buyer's reason goes on to Stripe as its own cancellation feedback.
                     let cancel = try await ConsoleTests.post(
-                        server, "/account/\(app.id)/purchases/\(purchase.id)/cancel", ["csrf": csrf], cookie: session)
+                        server, "/account/\(app.id)/purchases/\(purchase.id)/cancel", ["csrf": csrf, "feedback": "switched_service"],
+                        cookie: session)
                     #expect(cancel.headers[.location] == "/account/\(app.id)?notice=cancel-requested")
-                    #expect(
-                        recorded.withLockedValue { $0.last.map { $0.path == "/v1/subscriptions/sub_two" && $0.form == "cancel_at_period_end=true" } }
-                            == true)
+                    let sent = recorded.withLockedValue { $0.last.map { "\($0.path) \($0.form)" } }
+                    #expect(sent == "/v1/subscriptions/sub_two cancel_at_period_end=true&cancellation_details[feedback]=switched_service")
+                    let asked = try await server.deps.store.auditLog(appID: app.id, limit: 20).first { $0.action == "purchase.cancel" }?.detail
+                    #expect(asked == "asked Stripe to cancel at period end; reason: I’m switching to a different service")
                     let updated = StripeWebhookTests.subscription(
                         "u1", type: "customer.subscription.updated", subscription: "sub_two", cancelAtPeriodEnd: true)
                     #expect(try await StripeWebhookTests.post(server, updated).status == 200)

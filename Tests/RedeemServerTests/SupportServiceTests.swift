@@ -79,7 +79,8 @@ import Testing
         await store.add(purchase("pur_unpaid", store: .stripe, expires: 30 * 86_400))
         let service = try service()
 
-        for attempt in [service.refund, service.cancelAtPeriodEnd] {
+        let cancel = { (app: String, id: String, actor: String) in try await service.cancelAtPeriodEnd(appID: app, purchaseID: id, actor: actor) }
+        for attempt in [service.refund, cancel] {
             let error = await #expect(throws: APIError.self) { try await attempt("app_1", "pur_stripe", Self.actor) }
             #expect(error?.code == ErrorCode.unavailable.rawValue)
             #expect(error?.message.hasPrefix("Stripe is not configured here") == true)

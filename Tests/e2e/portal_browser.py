@@ -105,7 +105,12 @@ def main():
             check("the portal's link redeems in the app", status == 200, status)
             check("the shown link is the one new token: no second copy is e-mailed", len(mails("new", 0)) == 0)
             page.get_by_role("link", name="Back to your purchases").click()
-            page.get_by_role("button", name="Cancel subscription").click()
+            check("cancelling takes a second step: nothing is cancelled by the first click",
+                  page.get_by_role("button", name="Confirm cancellation").is_visible() is False)
+            page.get_by_text("Cancel subscription…").click()
+            page.get_by_label("I don’t use it enough").check()
+            shots(page, "6a-cancel-confirm")
+            page.get_by_role("button", name="Confirm cancellation").click()
             check("cancelling keeps the subscription to the end of its period",
                   "Cancelled" in page.get_by_role("status").inner_text() and "won’t renew" in page.content()
                   and page.get_by_role("button", name="Resume subscription").count() == 1)
@@ -116,7 +121,7 @@ def main():
             shots(page, "6-cancelled")
             page.get_by_role("button", name="Resume subscription").click()
             check("resuming makes it renew again", "Resumed" in page.get_by_role("status").inner_text()
-                  and page.get_by_role("button", name="Cancel subscription").count() == 1)
+                  and page.get_by_text("Cancel subscription…").count() == 1)
             page.get_by_role("button", name="Sign out").click()
             check("signing out ends the session", page.get_by_role("button", name="Send me a sign-in link").count() == 1)
             page.goto(link)

@@ -191,7 +191,7 @@ enum CustomerPresenter {
             out.append(
                 CustomerFeedEntry(
                     at: audit.at, kind: .support, id: "s:\(audit.id)", purchaseID: audit.objectType == "purchase" ? audit.objectID : nil,
-                    summary: "Support: \(action(audit.action))",
+                    summary: "\(source(audit.actor)): \(action(audit.action))",
                     detail: ([actor(audit.actor)] + [audit.detail].compactMap { $0 }).joined(separator: " · "),
                     link: audit.objectType == "purchase" && byID[audit.objectID] != nil ? anchor(audit.objectID) : nil))
         }
@@ -205,6 +205,14 @@ enum CustomerPresenter {
             return words.dropFirst().joined(separator: " ").replacingOccurrences(of: "_", with: " ")
         }
         return words.joined(separator: " ").replacingOccurrences(of: "_", with: " ")
+    }
+
+    /// Where an audited action came from, heading its history entry: the buyer in the portal, a backend through the
+    /// API, or support (operators and the command line).
+    static func source(_ actor: String) -> String {
+        if actor == "customer:portal" { return "In the portal" }
+        if actor.hasPrefix("key:") { return "Through the API" }
+        return "Support"
     }
 
     /// `operator:ann@example.com` → "by ann@example.com"; `key:…` → "by an API key".

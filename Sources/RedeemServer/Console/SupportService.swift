@@ -103,8 +103,11 @@ public struct SupportService: Sendable {
     }
 
     /// Stops a subscription renewing at the end of its period: a sandbox one at once, a Stripe one through Stripe.
-    public func cancelAtPeriodEnd(appID: String, purchaseID: String, actor: String) async throws -> Outcome {
-        try await setRenewal(appID: appID, purchaseID: purchaseID, renews: false, actor: actor)
+    /// `feedback`: the buyer's reason, if they gave one; audited, and sent on to Stripe.
+    public func cancelAtPeriodEnd(
+        appID: String, purchaseID: String, actor: String, feedback: CancellationFeedback? = nil
+    ) async throws -> Outcome {
+        try await setRenewal(appID: appID, purchaseID: purchaseID, renews: false, actor: actor, feedback: feedback)
     }
 
     /// Lets a subscription set to end with its period renew again: a sandbox one at once, a Stripe one through Stripe.
@@ -114,11 +117,15 @@ public struct SupportService: Sendable {
 
     /// Cancel at period end, or resume: where it applies is `SupportRules`' choice (here, or Stripe's
     /// `cancel_at_period_end`, applied when `customer.subscription.updated` arrives).
-    func setRenewal(appID: String, purchaseID: String, renews: Bool, actor: String) async throws -> Outcome {
+    func setRenewal(
+        appID: String, purchaseID: String, renews: Bool, actor: String, feedback: CancellationFeedback? = nil
+    ) async throws -> Outcome {
         let purchase = try await store.purchase(appID: appID, id: purchaseID)
         let now = clock.now()
         let action = renews ? "purchase.resume" : "purchase.cancel"
-        let audit = AuditEntry(at: now, actor: actor, action: action, objectType: "purchase", objectID: purchase.id, appID: appID)
+        let reason = feedback.map { "reason: \($0.label)" }
+        let audit = AuditEntry(
+            at: now, actor: actor, action: action, objectType: "purchase", objectID: purchase.id, appID: appID, detail: reason)
         switch renews ? SupportRules.resume(purchase, now: now) : SupportRules.cancelAtPeriodEnd(purchase, now: now) {
         case .failure(let refusal): throw APIError.conflict(refusal.reason)
         case .success(.here):
@@ -127,9 +134,10 @@ public struct SupportService: Sendable {
         case .success(.stripe):
             let subscription = purchase.storeTransactionID
             let stripe = try requireStripe()
-            try await store.recordRequest(audit.with(detail: renews ? "asked Stripe to renew at period end" : "asked Stripe to cancel at period end"))
+            let asked = renews ? "asked Stripe to renew at period end" : "asked Stripe to cancel at period end"
+            try await store.recordRequest(audit.with(detail: ([asked] + [reason].compactMap { $0 }).joined(separator: "; ")))
             try await stripe.support(
-                renews ? .resume(subscriptionID: subscription) : .cancelAtPeriodEnd(subscriptionID: subscription),
+                renews ? .resume(subscriptionID: subscription) : .cancelAtPeriodEnd(subscriptionID: subscription, feedback: feedback?.rawValue),
                 // Per second, not per purchase: a cancel after a resume must reach Stripe, not replay the first answer.
                 idempotencyKey: "redeem-\(renews ? "resume" : "cancel")-\(purchase.id)-\(Int(now.timeIntervalSince1970))")
             return Outcome(purchase: purchase, pending: true)

@@ -38,7 +38,8 @@ struct PortalController {
         }
         let notice = request.uri.queryParameters["notice"].flatMap { PortalNotice(rawValue: String($0)) }
         let page = PortalHomePage(
-            email: context.session.email, csrf: context.session.csrf, purchases: purchases, none: purchases.isEmpty, notice: notice?.text)
+            email: context.session.email, csrf: context.session.csrf, purchases: purchases, none: purchases.isEmpty, notice: notice?.text,
+            noticeWarns: notice?.warns ?? false)
         return pages.page("portal-home", app, page, status: .ok)
     }
 
@@ -64,7 +65,13 @@ struct PortalController {
     }
 
     @Sendable func cancel(_ request: Request, context: PortalContext) async throws -> Response {
-        let done = try await service.cancel(context.session, purchaseID: try context.parameters.decoded("purchase_id"))
+        let feedback: CancellationFeedback?
+        do {
+            feedback = try CancellationFeedback.parse(context.form["feedback"])
+        } catch {
+            return PortalPages.redirect("/account/\(context.app.id)?notice=\(PortalNotice.reasonRefused.rawValue)")
+        }
+        let done = try await service.cancel(context.session, purchaseID: try context.parameters.decoded("purchase_id"), feedback: feedback)
         return PortalPages.redirect("/account/\(context.app.id)?notice=\((done.pending ? PortalNotice.cancelRequested : .cancelled).rawValue)")
     }
 

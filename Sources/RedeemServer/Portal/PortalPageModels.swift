@@ -1,3 +1,5 @@
+import RedeemCore
+
 /// `portal-sign-in`: the e-mail form, or one of its states (`sent`, `confirm`, `expired`).
 struct PortalSignInPage: PageModel {
     /// What was typed, kept on the form; the address the link went to once sent.
@@ -20,6 +22,9 @@ struct PortalHomePage: PageModel {
     let purchases: [PortalPurchaseRow]
     let none: Bool
     let notice: String?
+    let noticeWarns: Bool
+    /// The reasons a buyer may give when cancelling (optional), each as `value` and `label`.
+    let reasons = CancellationFeedback.allCases.map { Choice(value: $0.rawValue, label: $0.label) }
 }
 
 /// One purchase on the portal's home page.

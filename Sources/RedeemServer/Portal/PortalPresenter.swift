@@ -7,6 +7,10 @@ enum PortalNotice: String {
     case cancelRequested = "cancel-requested"
     case resumed
     case resumeRequested = "resume-requested"
+    /// A cancellation whose reason is not one listed (only a tampered form sends one): nothing was cancelled.
+    case reasonRefused = "reason-refused"
+
+    var warns: Bool { self == .reasonRefused }
 
     var text: String {
         switch self {
@@ -14,6 +18,7 @@ enum PortalNotice: String {
         case .cancelRequested: "Cancelled. It can take a minute to show here; you keep your subscription until the end of the period."
         case .resumed: "Resumed. Your subscription renews as before."
         case .resumeRequested: "Resumed. It can take a minute to show here; your subscription renews as before."
+        case .reasonRefused: "Not cancelled: choose one of the reasons listed, or none, and confirm again."
         }
     }
 }

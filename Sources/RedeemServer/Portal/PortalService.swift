@@ -88,9 +88,10 @@ struct PortalService: Sendable {
         return try await support.sendNewLink(appID: session.appID, purchaseID: purchase.id, actor: Self.actor, emailing: false)
     }
 
-    func cancel(_ session: Session, purchaseID: String) async throws -> SupportService.Outcome {
+    /// `feedback`: the reason the buyer chose, if any.
+    func cancel(_ session: Session, purchaseID: String, feedback: CancellationFeedback?) async throws -> SupportService.Outcome {
         let purchase = try await owned(session, purchaseID: purchaseID)
-        return try await support.cancelAtPeriodEnd(appID: session.appID, purchaseID: purchase.id, actor: Self.actor)
+        return try await support.cancelAtPeriodEnd(appID: session.appID, purchaseID: purchase.id, actor: Self.actor, feedback: feedback)
     }
 
     func resume(_ session: Session, purchaseID: String) async throws -> SupportService.Outcome {
