@@ -39,8 +39,10 @@ struct RedemptionEffectsRenderingCases {
                 now: Fixture.now.addingTimeInterval(-60))
             try await Self.attribute(store, app.id, claimant, "$displayName", "App", at: 5)
             try await Self.attribute(store, app.id, claimant, "$email", "app@example.com", at: 1)
+            try await Self.override(store, app.id, claimant, "winback", at: 5)
         }
         try await Self.attribute(store, app.id, buyer, "$email", "web@example.com", at: 2)
+        try await Self.override(store, app.id, buyer, "sale", at: 2)
         for id in ["whe_a", "whe_b"] {
             try await store.createWebhookEndpoint(
                 WebhookEndpoint(
@@ -60,12 +62,29 @@ struct RedemptionEffectsRenderingCases {
         }
     }
 
+    /// `user`'s offering override (the offering made if new), chosen `seconds` after `Fixture.now`.
+    static func override(_ store: SQLStore, _ appID: String, _ user: AppUserID, _ offering: String, at seconds: Double) async throws {
+        try await store.database.read {
+            try await $0.query(
+                """
+                INSERT INTO offerings (app_id, id, description, metadata, is_current, created_at) VALUES (\(appID), \(offering), '', '{}', 0, 0)
+                ON CONFLICT DO NOTHING
+                """)
+            try await $0.query(
+                """
+                INSERT INTO offering_overrides (customer_id, app_id, offering_id, set_at)
+                SELECT customer_id, \(appID), \(offering), \(Fixture.now.addingTimeInterval(seconds)) FROM customer_aliases
+                WHERE app_id = \(appID) AND app_user_id = \(user.rawValue)
+                """)
+        }
+    }
+
     /// Every row of the tables a redemption touches, as text; `info_version` only has to move (each statement moves it).
     static func dump(_ connection: any SQLConnection) async throws -> [String] {
         var lines: [String] = []
         for table in [
             "customers", "customer_aliases", "purchases", "subscriber_attributes", "offer_redemptions", "redemption_tokens",
-            "redemption_attempts", "webhook_deliveries",
+            "redemption_attempts", "webhook_deliveries", "offering_overrides",
         ] {
             let rows = try await connection.query("SELECT (to_jsonb(t) - 'info_version')::text AS r FROM \(unsafeRaw: table) t ORDER BY 1")
             lines += try rows.map { table + " " + (try $0.string("r")) }
