@@ -401,6 +401,28 @@ def cache_coherence(a, b, app, db_url):
            len(good) == len(rounds), [r for r in rounds if r not in good])
 
 
+def offerings_coherence(a, b, app):
+    """Each instance keeps its offerings answers in memory, yet an offering override set through one instance is what the
+    other answers at once, and so is its removal: each request reads the catalog's version and the user's override."""
+    secret, key = app["keys"]["secret"], app["keys"]["public_production"]
+    made = [call("POST", f"{a.base}/admin/v1/apps/{app['id']}/offerings", key=secret, body=body)[0] for body in (
+        {"identifier": "main", "is_current": True, "packages": [{"identifier": "$rc_lifetime", "product_id": "pro"}]},
+        {"identifier": "sale", "packages": [{"identifier": "$rc_lifetime", "product_id": "pro"}]})]
+
+    def current(instance):
+        status, body, _ = call("GET", f"{instance.base}/v1/subscribers/offer-user/offerings", key=key)
+        return body.get("current_offering_id") if status == 200 and isinstance(body, dict) else status
+
+    warm = [current(i) for i in (b, b, a, a)]
+    chose = call("POST", f"{a.base}/v1/subscribers/offer-user/offerings/sale/override", key=secret)[0]
+    chosen = [current(b), current(a), call("GET", f"{b.base}/v1/subscribers/other-user/offerings", key=key)[1].get("current_offering_id")]
+    removed = call("DELETE", f"{b.base}/v1/subscribers/offer-user/offerings/override", key=secret)[0]
+    back = [current(a), current(b)]
+    verify("an offering override set through A is what B answers at once (other users keep the app's), and its removal "
+           "through B is what A answers", made == [201, 201] and warm == ["main"] * 4 and chose == 200
+           and chosen == ["sale", "sale", "main"] and removed == 200 and back == ["main", "main"], (made, warm, chose, chosen, removed, back))
+
+
 def rate_limits(a, b, app):
     by_ip = in_one_window(lambda t: [redeem((a, b)[n % 2], app, f"ip-limited-{t}-{n}", BAD_TOKEN, f"10.30.{t}.1") for n in range(2 * PER_IP)])
     by_user = in_one_window(lambda t: [redeem((a, b)[n % 2], app, f"user-limited-{t}", BAD_TOKEN, f"10.31.{t}.{n + 1}")
@@ -580,6 +602,7 @@ def run_pass(label, cluster_url, workdir, pooler=None):
             phases = {}
             for phase, run_phase in (("storm", lambda: storm(a, b, apps["Storm"])),
                                      ("cache", lambda: cache_coherence(a, b, apps["Storm"], db_url)),
+                                     ("offerings", lambda: offerings_coherence(a, b, apps["Mail"])),
                                      ("rate limits", lambda: rate_limits(a, b, apps["Storm"])),
                                      ("webhooks", lambda: webhooks(a, b, env, db_url, apps["Hooks"], apps["Dead"], receiver, hung)),
                                      ("e-mail", lambda: emails(a, b, db_url, apps["Mail"], mail))):
