@@ -49,18 +49,20 @@ extension APIHandlers {
 /// RevenueCat's offering override, for backends (the app's secret key).
 extension APIHandlers {
     func overrideCurrentOffering(_ input: Operations.OverrideCurrentOffering.Input) async throws -> Operations.OverrideCurrentOffering.Output {
-        let appID = try context.secretAppID()
-        let appUserID = try AppUserID.parse(input.path.appUserId)
-        try await deps.offeringOverrides.set(appID: appID, appUserID: appUserID, offeringID: input.path.offeringUuid, actor: try keyActor())
-        return .ok(.init(body: .json(try await deps.identity.customerInfo(appID: appID, appUserID: appUserID, withAttributes: true))))
+        .ok(.init(body: .json(try await setOfferingOverride(input.path.appUserId, to: input.path.offeringUuid))))
     }
 
     func removeCurrentOfferingOverride(
         _ input: Operations.RemoveCurrentOfferingOverride.Input
     ) async throws -> Operations.RemoveCurrentOfferingOverride.Output {
+        .ok(.init(body: .json(try await setOfferingOverride(input.path.appUserId, to: nil))))
+    }
+
+    /// Sets or removes (`nil`) the override; the CustomerInfo both answer, as RevenueCat's do.
+    private func setOfferingOverride(_ user: String, to offeringID: String?) async throws -> CustomerInfo {
         let appID = try context.secretAppID()
-        let appUserID = try AppUserID.parse(input.path.appUserId)
-        try await deps.offeringOverrides.set(appID: appID, appUserID: appUserID, offeringID: nil, actor: try keyActor())
-        return .ok(.init(body: .json(try await deps.identity.customerInfo(appID: appID, appUserID: appUserID, withAttributes: true))))
+        let appUserID = try AppUserID.parse(user)
+        try await deps.offeringOverrides.set(appID: appID, appUserID: appUserID, offeringID: offeringID, actor: try keyActor())
+        return try await deps.identity.customerInfo(appID: appID, appUserID: appUserID, withAttributes: true)
     }
 }
