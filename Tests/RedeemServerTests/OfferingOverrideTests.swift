@@ -156,6 +156,10 @@ import Testing
             #expect(page.body.contains(#"<option value="">The app&#39;s current offering (main)</option>"#))
             #expect(page.body.contains(#"<option value="winback" selected>winback</option>"#))
 
+            // The owner's export carries it.
+            let export = try await ConsoleCustomerTests.get(server, path + "/export", cookie: owner)
+            #expect(try export.object().value(at: "current_offering.offering_id") as? String == "winback", "\(export.body)")
+
             // Support chooses another; the SDK reads it; the history names the operator.
             let supportPage = try await ConsoleCustomerTests.get(server, path, cookie: support)
             #expect(supportPage.body.contains("Choose their current offering"))

@@ -82,6 +82,11 @@ struct CustomerExport: Encodable {
         let body: JSONValue?
     }
 
+    struct OfferingChoice: Encodable {
+        let offeringID: String
+        let chosenAt: Date
+    }
+
     struct AuditRecord: Encodable {
         let at: Date
         let actor: String
@@ -96,6 +101,8 @@ struct CustomerExport: Encodable {
     let customer: Person
     let aliases: [String]
     let attributes: [Attribute]
+    /// The current offering chosen for them (RevenueCat's offering override), if any.
+    let currentOffering: OfferingChoice?
     let purchases: [PurchaseRecord]
     let redemptionLinks: [LinkRecord]
     let redemptionAttempts: [AttemptRecord]
@@ -112,6 +119,7 @@ struct CustomerExport: Encodable {
         attributes = facts.attributes.map {
             Attribute(key: $0.key, value: $0.value, updatedAt: $0.updatedAt, setBy: $0.fromBackend ? "secret key" : "app")
         }
+        currentOffering = facts.offeringOverride.map { OfferingChoice(offeringID: $0.offeringID, chosenAt: $0.setAt) }
         purchases = facts.purchases.map { p in
             PurchaseRecord(
                 id: p.id, productID: p.productID, store: p.store.rawValue, isSandbox: p.isSandbox, purchaseDate: p.purchaseDate,
