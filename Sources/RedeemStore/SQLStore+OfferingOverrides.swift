@@ -28,6 +28,19 @@ extension SQLStore {
         }
     }
 
+    /// How many customers each offering is the chosen current offering of, by offering ID (absent: none).
+    public func offeringOverrideCounts(appID: String) async throws -> [String: Int] {
+        try await read { connection in
+            var counts: [String: Int] = [:]
+            for row in try await connection.query(
+                "SELECT offering_id, COUNT(*) AS n FROM offering_overrides WHERE app_id = \(appID) GROUP BY offering_id")
+            {
+                counts[try row.string("offering_id")] = Int(try row.int("n"))
+            }
+            return counts
+        }
+    }
+
     static func offeringOverride(customerID: String, on connection: any SQLConnection) async throws -> OfferingOverride? {
         try await connection.first("SELECT offering_id, set_at FROM offering_overrides WHERE customer_id = \(customerID)").map {
             OfferingOverride(offeringID: try $0.string("offering_id"), setAt: try $0.date("set_at"))

@@ -156,6 +156,12 @@ import Testing
             #expect(page.body.contains(#"<option value="">The app&#39;s current offering (main)</option>"#))
             #expect(page.body.contains(#"<option value="winback" selected>winback</option>"#))
 
+            // The offerings page counts the customers it was chosen for, and deleting it says what happens to them.
+            let offerings = try await ConsoleCustomerTests.get(server, "/console/apps/\(app.id)/offerings", cookie: owner)
+            #expect(offerings.body.contains("Chosen for 1 customer as their current offering."))
+            let winback = try await ConsoleCustomerTests.get(server, "/console/apps/\(app.id)/offerings/winback", cookie: owner)
+            #expect(winback.body.contains("and the customers it was chosen for get the app's current offering"))
+
             // The owner's export carries it.
             let export = try await ConsoleCustomerTests.get(server, path + "/export", cookie: owner)
             #expect(try export.object().value(at: "current_offering.offering_id") as? String == "winback", "\(export.body)")

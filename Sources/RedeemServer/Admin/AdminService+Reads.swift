@@ -11,6 +11,8 @@ extension AdminService {
     public func entitlements(appID: String) async throws -> [Entitlement] { try await store.entitlements(appID: appID) }
     public func entitlement(appID: String, id: String) async throws -> Entitlement { try await store.entitlement(appID: appID, id: id) }
     public func offerings(appID: String) async throws -> [Offering] { try await store.offerings(appID: appID) }
+    /// How many customers each offering was chosen for as their current one (RevenueCat's offering override).
+    public func offeringOverrideCounts(appID: String) async throws -> [String: Int] { try await store.offeringOverrideCounts(appID: appID) }
     public func offers(appID: String, productID: String?) async throws -> [Offer] { try await store.offers(appID: appID, productID: productID) }
     public func offer(appID: String, id: String) async throws -> Offer { try await store.offer(appID: appID, id: id) }
     /// An offer by its ID alone, to find its app (the CLI's `--offer` without `--app`).

@@ -46,6 +46,7 @@ public protocol AdminStore: RedemptionLinkStore {
     func offerRedemptions(appID: String, offerID: String?) async throws -> [OfferRedemptionRecord]
     // Offerings
     func offerings(appID: String) async throws -> [Offering]
+    func offeringOverrideCounts(appID: String) async throws -> [String: Int]
     func createOffering(_ offering: Offering, audit: AuditEntry?) async throws
     func updateOffering(_ offering: Offering, audit: AuditEntry?) async throws
     func deleteOffering(appID: String, id: String, audit: AuditEntry?) async throws

@@ -79,6 +79,8 @@ struct OfferingRow: Sendable {
     let stores: [String]
     let description: String?
     let metadata: String?
+    /// "Chosen for 3 customers as their current offering", when it was (RevenueCat's offering override).
+    let chosenFor: String?
 }
 
 /// The offering form: its fields and package rows; `fixed` when the identifier cannot change (editing).

@@ -121,7 +121,8 @@ enum ConsoleOfferingForm {
 
 /// Offerings as the console lists them: each package's product, and what each store's SDK will be shown.
 enum OfferingsPresenter {
-    static func offering(_ offering: Offering, products: [String: Product]) -> OfferingRow {
+    /// `chosenBy`: how many customers have it as their chosen current offering.
+    static func offering(_ offering: Offering, products: [String: Product], chosenBy: Int) -> OfferingRow {
         let packages = offering.packages.map { package in
             let product = products[package.productID]
             let plan = product?.type == .subscription ? product?.storeIDs.playBasePlan : nil
@@ -142,7 +143,8 @@ enum OfferingsPresenter {
             ],
             // Absent rather than empty: the template shows them only when there are some.
             description: offering.description.isEmpty ? nil : offering.description,
-            metadata: offering.metadataJSON == "{}" ? nil : offering.metadataJSON)
+            metadata: offering.metadataJSON == "{}" ? nil : offering.metadataJSON,
+            chosenFor: chosenBy == 0 ? nil : "Chosen for \(ConsolePresenter.count(chosenBy, "customer")) as their current offering.")
     }
 
     /// What one store is shown; `id` names the identifier its products need ("App Store product ID").

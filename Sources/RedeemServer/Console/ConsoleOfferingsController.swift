@@ -75,13 +75,15 @@ struct ConsoleOfferingsController {
         let products = try await admin.products(appID: appID)
         let byID = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let offerings = try await admin.offerings(appID: appID)
+        let chosen = try await admin.offeringOverrideCounts(appID: appID)
         var form = ConsoleOfferingForm.values(
             identifier: typed?["identifier"] ?? "", description: typed?["description"] ?? "", metadata: typed?["metadata"] ?? "{}",
             isCurrent: typed.map { $0["is_current"] == "yes" } ?? offerings.isEmpty, rows: typed.map(ConsoleOfferingForm.rows) ?? [],
             products: products, action: "/console/apps/\(appID)/offerings", submit: "Create offering")
         form.open = typed != nil
         let values = OfferingsPage(
-            offerings: offerings.map { OfferingsPresenter.offering($0, products: byID) }, form: form, noProducts: products.isEmpty,
+            offerings: offerings.map { OfferingsPresenter.offering($0, products: byID, chosenBy: chosen[$0.id] ?? 0) }, form: form,
+            noProducts: products.isEmpty,
             error: error, notice: ConsolePages.notice(request))
         return pages.page("console-offerings", status: status, context: context, values)
     }
@@ -103,7 +105,8 @@ struct ConsoleOfferingsController {
             rows: typed.map(ConsoleOfferingForm.rows) ?? offering.packages.map { ConsoleOfferingForm.Row($0) }, products: products,
             action: "/console/apps/\(appID)/offerings/\(offering.id)", submit: "Save offering")
         form.fixed = true
-        let values = OfferingPage(offering: OfferingsPresenter.offering(offering, products: byID), form: form, error: error)
+        let chosenBy = try await admin.offeringOverrideCounts(appID: appID)[offering.id] ?? 0
+        let values = OfferingPage(offering: OfferingsPresenter.offering(offering, products: byID, chosenBy: chosenBy), form: form, error: error)
         return pages.page("console-offering", status: status, context: context, values)
     }
 }
