@@ -4,10 +4,8 @@ import RedeemCore
 /// RevenueCat's offering override (REST API v1): the offering the app's backend chose as one customer's current one.
 extension SQLStore {
     /// Makes `offeringID` the current offering of `appUserID` (created if new), or removes the override when nil.
-    /// Returns the customer; `StoreError.notFound` when the app has no such offering.
-    public func setOfferingOverride(
-        appID: String, appUserID: AppUserID, offeringID: String?, now: Date, audit: AuditEntry
-    ) async throws -> Customer {
+    /// `StoreError.notFound` when the app has no such offering (and no customer is created).
+    public func setOfferingOverride(appID: String, appUserID: AppUserID, offeringID: String?, now: Date, audit: AuditEntry) async throws {
         try await write { connection in
             let customer = try await Self.resolveOrCreate(appID: appID, appUserID: appUserID, now: now, on: connection)
             if let offeringID {
@@ -24,7 +22,6 @@ extension SQLStore {
             var entry = audit
             entry.objectID = customer.id
             try await Self.insertAudit(entry, on: connection)
-            return customer
         }
     }
 

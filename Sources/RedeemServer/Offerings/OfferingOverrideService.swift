@@ -17,7 +17,7 @@ struct OfferingOverrideService: Sendable {
             at: now, actor: actor, action: offeringID == nil ? "offering.override.remove" : "offering.override", objectType: "customer",
             objectID: "", appID: appID, detail: detail)
         do {
-            _ = try await store.setOfferingOverride(appID: appID, appUserID: appUserID, offeringID: offeringID, now: now, audit: audit)
+            try await store.setOfferingOverride(appID: appID, appUserID: appUserID, offeringID: offeringID, now: now, audit: audit)
         } catch let error as StoreError where error.isNotFound {
             throw APIError.notFound("The app has no offering '\(offeringID ?? "")'.")
         }
