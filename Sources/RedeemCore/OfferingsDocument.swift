@@ -78,6 +78,11 @@ public enum OfferingsDocument {
         return writer.bytes
     }
 
+    /// Whether `platform`'s SDK is shown `offering` at all: some package's product has an identifier there.
+    public static func isShown(_ offering: Offering, products: [String: Product], on platform: StorePlatform) -> Bool {
+        offering.packages.contains { package in products[package.productID].flatMap { identifiers($0, on: platform) } != nil }
+    }
+
     /// The product's identifier, and Play's base plan for a subscription, on `platform`; nil when it has none there.
     static func identifiers(_ product: Product, on platform: StorePlatform) -> (String, String?)? {
         switch platform {

@@ -88,6 +88,10 @@ import Testing
         #expect(try current("web_only", on: .appStore) == "main")
         #expect(try current("web_only", on: .web) == "web_only")
         #expect(try current("gone", on: .appStore) == "main")
+        #expect(OfferingsDocument.isShown(offerings[0], products: byID, on: .appStore))
+        #expect(!OfferingsDocument.isShown(offerings[2], products: byID, on: .appStore))
+        #expect(!OfferingsDocument.isShown(offerings[2], products: byID, on: .playStore))
+        #expect(OfferingsDocument.isShown(offerings[2], products: byID, on: .web))
     }
 
     @Test func eachStoreSeesItsOwnIdentifiersAndOptionalKeysAreLeftOut() throws {

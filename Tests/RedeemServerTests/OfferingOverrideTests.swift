@@ -155,6 +155,11 @@ import Testing
             #expect(page.body.contains("Through the API: offering override") && page.body.contains("by an API key"))
             #expect(page.body.contains(#"<option value="">The app&#39;s current offering (main)</option>"#))
             #expect(page.body.contains(#"<option value="winback" selected>winback</option>"#))
+            // An offering a store's SDK is not shown says so in the choice.
+            let webOnly = #"{"identifier": "web_only", "packages": [{"identifier": "pack", "product_id": "web_pack"}]}"#
+            #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/offerings", key: app.secret, json: webOnly).status == 201)
+            let withWebOnly = try await ConsoleCustomerTests.get(server, path, cookie: owner)
+            #expect(withWebOnly.body.contains(#"<option value="web_only">web_only (not on iOS or Android)</option>"#))
 
             // The offerings page counts the customers it was chosen for, and deleting it says what happens to them.
             let offerings = try await ConsoleCustomerTests.get(server, "/console/apps/\(app.id)/offerings", cookie: owner)

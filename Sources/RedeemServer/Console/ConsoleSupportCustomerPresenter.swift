@@ -70,18 +70,26 @@ enum CustomerPresenter {
             durations: PromotionalDuration.allCases.map {
                 Choice(value: $0.rawValue, label: $0.rawValue.replacingOccurrences(of: "_", with: " "))
             },
-            offeringChoices: offeringChoices(view.offerings, chosen: facts.offeringOverride?.offeringID))
+            offeringChoices: offeringChoices(view.offerings, products: view.products, chosen: facts.offeringOverride?.offeringID))
         if let older = feed.older { page.older = base + "?before=" + older.text + "#history" }
         if before != nil { page.newest = base + "#history" }
         return page
     }
 
-    /// The app's own current offering (the empty value), then each offering; none when the app has no offering.
-    static func offeringChoices(_ offerings: [Offering], chosen: String?) -> [Choice] {
+    /// The app's own current offering (the empty value), then each offering, naming the stores whose SDKs are not shown
+    /// it (they keep the app's own); none when the app has no offering.
+    static func offeringChoices(_ offerings: [Offering], products: [Product], chosen: String?) -> [Choice] {
         guard !offerings.isEmpty else { return [] }
+        let byID = Dictionary(products.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let own = offerings.first(where: \.isCurrent).map { "The app's current offering (\($0.id))" } ?? "The app's current offering (none)"
         return [Choice(value: "", label: own, selected: chosen == nil)]
-            + offerings.map { Choice(value: $0.id, label: $0.id, selected: $0.id == chosen) }
+            + offerings.map { offering in
+                let missing = [("iOS", StorePlatform.appStore), ("Android", .playStore)].filter {
+                    !OfferingsDocument.isShown(offering, products: byID, on: $0.1)
+                }
+                let label = missing.isEmpty ? offering.id : "\(offering.id) (not on \(missing.map(\.0).joined(separator: " or ")))"
+                return Choice(value: offering.id, label: label, selected: offering.id == chosen)
+            }
     }
 
     static func masked(_ attribute: CustomerPage.Attribute) -> CustomerPage.Attribute {

@@ -13,8 +13,9 @@ extension ConsoleService {
         let entitlementIDs: [String]
         /// Each product's display name, where it has one.
         let productNames: [String: String]
-        /// The app's offerings (the current one first), to choose this customer's from.
+        /// The app's offerings (the current one first), to choose this customer's from, and its products.
         let offerings: [Offering]
+        let products: [Product]
         /// Whether Stripe is configured: refunds and renewal changes of Stripe purchases go through it.
         let stripeOn: Bool
         /// Whether e-mail is on: a new link may be e-mailed rather than shown.
@@ -28,11 +29,12 @@ extension ConsoleService {
         let now = clock.now()
         let info = try await store.observedCustomerInfo(
             appID: appID, appUserID: try AppUserID(validating: facts.customer.originalAppUserID), now: now)
+        let products = try await store.products(appID: appID)
         var names: [String: String] = [:]
-        for product in try await store.products(appID: appID) { names[product.id] = product.displayName }
+        for product in products { names[product.id] = product.displayName }
         return PersonView(
             facts: facts, info: info, entitlementIDs: try await store.entitlements(appID: appID).map(\.id), productNames: names,
-            offerings: try await store.offerings(appID: appID),
+            offerings: try await store.offerings(appID: appID), products: products,
             stripeOn: support.stripe != nil, mailOn: support.emailQueue.mail != nil, now: now)
     }
 
