@@ -16,10 +16,7 @@ struct OfferingOverrideService: Sendable {
         let audit = AuditEntry(
             at: now, actor: actor, action: offeringID == nil ? "offering.override.remove" : "offering.override", objectType: "customer",
             objectID: "", appID: appID, detail: detail)
-        do {
-            try await store.setOfferingOverride(appID: appID, appUserID: appUserID, offeringID: offeringID, now: now, audit: audit)
-        } catch let error as StoreError where error.isNotFound {
-            throw APIError.notFound("The app has no offering '\(offeringID ?? "")'.")
-        }
+        // An unknown offering is the store's `notFound`, which every caller answers with 404 and its name.
+        try await store.setOfferingOverride(appID: appID, appUserID: appUserID, offeringID: offeringID, now: now, audit: audit)
     }
 }
