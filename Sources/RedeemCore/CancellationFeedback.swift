@@ -1,7 +1,8 @@
-/// Why a buyer cancelled, asked when they cancel in the portal (optional). The values are Stripe's
-/// `cancellation_details.feedback`, which a Stripe subscription's cancellation carries to Stripe's dashboard; the
-/// labels are the reasons as Stripe's own customer portal words them.
-public enum CancellationFeedback: String, CaseIterable, Sendable {
+/// Why a buyer cancelled, asked when they cancel in the portal (optional), or told to support. The values are Stripe's
+/// `cancellation_details.feedback`, which a Stripe subscription's cancellation carries to Stripe's dashboard and back in
+/// its webhooks; the labels are the reasons as Stripe's own customer portal words them. Kept on the purchase while it
+/// is set to end, for the metrics' "why subscribers cancel".
+public enum CancellationFeedback: String, CaseIterable, Codable, Sendable {
     case tooExpensive = "too_expensive"
     case unused
     case missingFeatures = "missing_features"
@@ -23,6 +24,9 @@ public enum CancellationFeedback: String, CaseIterable, Sendable {
         case .other: "Another reason"
         }
     }
+
+    /// The label for a cancellation with or without a reason.
+    public static func label(_ feedback: CancellationFeedback?) -> String { feedback?.label ?? "No reason given" }
 
     /// A form's value: none for "" (the question is optional); a value not listed is refused.
     public static func parse(_ value: String?) throws(ValidationError) -> CancellationFeedback? {

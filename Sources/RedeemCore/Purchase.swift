@@ -35,6 +35,8 @@ public struct Purchase: Codable, Hashable, Sendable {
     public var price: Price?
     public var email: String?
     public var unsubscribeDetectedAt: Date?
+    /// Why it was set to end, when the buyer said (`CancellationFeedback`); nil once it renews again.
+    public var cancellationFeedback: CancellationFeedback? = nil
     public var billingIssuesDetectedAt: Date?
     public var refundedAt: Date?
     /// Parameters the purchase link carried, kept and passed on.
@@ -82,6 +84,7 @@ public struct Purchase: Codable, Hashable, Sendable {
         case periodType = "period_type"
         case storeTransactionID = "store_transaction_id"
         case unsubscribeDetectedAt = "unsubscribe_detected_at"
+        case cancellationFeedback = "cancellation_feedback"
         case billingIssuesDetectedAt = "billing_issues_detected_at"
         case refundedAt = "refunded_at"
         case customParams = "custom_params"

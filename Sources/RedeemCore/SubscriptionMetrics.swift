@@ -22,6 +22,8 @@ public enum MetricsEnvironment: String, CaseIterable, Codable, Sendable {
 ///   the churn rate is that count over the paid subscriptions active at the window's start.
 /// - Refunds: purchases refunded in the window, with their prices per currency (the full price: a partial refund's
 ///   amount is not recorded).
+/// - Cancellations: subscriptions (trials included, promotional grants not) set in the window to stop renewing and not
+///   renewing again since, counted by the reason the buyer gave (`CancellationFeedback`; most given first).
 /// - Revenue per day: each paid transaction on its day (a first purchase, or a renewal: a subscription's period starts
 ///   after the first, up to its expiry, derived because a renewal moves the purchase's expiry rather than adding a
 ///   row; a sandbox checkout's periods are the sandbox clock's), minus refunds on the day of the refund. Trials and
@@ -41,10 +43,14 @@ public struct SubscriptionMetrics: Sendable, Equatable {
         /// When a trial that converted in place (its row now `normal`) became paid.
         public var trialEndedAt: Date?
         public var access: AccessFacts
+        /// When it was set to stop renewing (and has not renewed again since), and why, if the buyer said.
+        public var unsubscribedAt: Date?
+        public var cancellationFeedback: CancellationFeedback?
 
         public init(
             customerID: String, store: Store, periodType: PeriodType, price: Price?, period: ISO8601Period?, sandboxClock: Bool = false,
-            originalPurchaseDate: Date, trialEndedAt: Date? = nil, access: AccessFacts
+            originalPurchaseDate: Date, trialEndedAt: Date? = nil, access: AccessFacts, unsubscribedAt: Date? = nil,
+            cancellationFeedback: CancellationFeedback? = nil
         ) {
             self.customerID = customerID
             self.store = store
@@ -55,6 +61,8 @@ public struct SubscriptionMetrics: Sendable, Equatable {
             self.originalPurchaseDate = originalPurchaseDate
             self.trialEndedAt = trialEndedAt
             self.access = access
+            self.unsubscribedAt = unsubscribedAt
+            self.cancellationFeedback = cancellationFeedback
         }
 
         /// A trial converted in place as what it was: the trial up to its end, then a paid subscription from there (so
@@ -117,6 +125,17 @@ public struct SubscriptionMetrics: Sendable, Equatable {
         }
     }
 
+    /// Cancellations with one reason (nil: none given).
+    public struct CancellationCount: Sendable, Equatable {
+        public var feedback: CancellationFeedback?
+        public var count: Int
+
+        public init(feedback: CancellationFeedback?, count: Int) {
+            self.feedback = feedback
+            self.count = count
+        }
+    }
+
     public struct Day: Sendable, Equatable {
         /// Midnight UTC.
         public var day: Date
@@ -147,6 +166,8 @@ public struct SubscriptionMetrics: Sendable, Equatable {
     public var refunded: [String: Int64]
     /// Transactions minus refunds over the window, micros per currency.
     public var revenue: [String: Int64]
+    /// By reason, the most given first (ties in `CancellationFeedback`'s order), "none given" last among equals.
+    public var cancellations: [CancellationCount] = []
     /// Every day of the window, oldest first.
     public var days: [Day]
 
@@ -215,7 +236,7 @@ public struct SubscriptionMetrics: Sendable, Equatable {
         }
         var total: [String: Int64] = [:]
         for day in dayList { for (currency, micros) in day.revenue { total[currency, default: 0] += micros } }
-        return SubscriptionMetrics(
+        var metrics = SubscriptionMetrics(
             environment: environment, from: from, to: to, activeSubscriptions: paid.filter { $0.isActiveSubscription(at: now) }.count,
             activeTrials: trials.filter { $0.isActiveSubscription(at: now) }.count, mrr: mrr,
             newCustomers: facts.customers.filter { $0.environment == environment && inWindow($0.firstSeen) }.count,
@@ -224,6 +245,20 @@ public struct SubscriptionMetrics: Sendable, Equatable {
             refunds: refunds, refunded: refunded,
             revenue: total,
             days: dayList)
+        metrics.cancellations = cancellations(facts.purchases, inWindow: inWindow)
+        return metrics
+    }
+
+    /// The window's cancellations by reason. A purchase, not its phases: a trial converted in place is one subscription.
+    static func cancellations(_ purchases: [PurchaseFact], inWindow: (Date) -> Bool) -> [CancellationCount] {
+        var counts: [CancellationFeedback?: Int] = [:]
+        for fact in purchases where fact.isSubscription && fact.store != .promotional {
+            guard let at = fact.unsubscribedAt, inWindow(at) else { continue }
+            counts[fact.cancellationFeedback, default: 0] += 1
+        }
+        let order = { (feedback: CancellationFeedback?) in feedback.flatMap { CancellationFeedback.allCases.firstIndex(of: $0) } ?? .max }
+        return counts.map { CancellationCount(feedback: $0.key, count: $0.value) }
+            .sorted { ($0.count, order($1.feedback)) > ($1.count, order($0.feedback)) }
     }
 
     /// A price for `period` as a month's worth: exact integer arithmetic on micros, rounded half up.

@@ -94,6 +94,7 @@ extension Purchase {
             billingIssuesDetectedAt: row.optionalDate("billing_issues_detected_at"),
             refundedAt: row.optionalDate("refunded_at"), createdAt: try row.date("created_at")
         )
+        cancellationFeedback = row.optionalString("cancellation_feedback").flatMap(CancellationFeedback.init(rawValue:))
         if let offerID = row.optionalString("offer_id"), let name = row.optionalString("offer_code_ref_name"),
             let discount = row.optionalString("offer_discount_type").flatMap(OfferPaymentMode.init(rawValue:))
         {

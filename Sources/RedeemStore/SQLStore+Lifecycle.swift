@@ -52,15 +52,19 @@ public struct LifecycleTransaction: Sendable {
         try await emit(.billingIssue, try await update(purchase.id, "billing_issues_detected_at = \(now)"))
     }
 
-    /// Cancel at period end on or off: `CANCELLATION` (unsubscribe detected) or `UNCANCELLATION`.
-    public func setWillRenew(_ purchase: Purchase, willRenew: Bool, periodEnd: Date?) async throws {
+    /// Cancel at period end on or off: `CANCELLATION` (unsubscribe detected) or `UNCANCELLATION`. `feedback`: why, when
+    /// the buyer said; one arriving for a subscription already set to end (Stripe's update after its own) is kept too.
+    public func setWillRenew(_ purchase: Purchase, willRenew: Bool, periodEnd: Date?, feedback: CancellationFeedback? = nil) async throws {
         if let periodEnd, periodEnd > (purchase.expiresDate ?? .distantPast) {
             _ = try await update(purchase.id, "expires_date = \(periodEnd)")
         }
         if !willRenew, purchase.unsubscribeDetectedAt == nil {
-            try await emit(.cancellation, try await update(purchase.id, "unsubscribe_detected_at = \(now)"), reason: .unsubscribe)
+            let cancelled = try await update(purchase.id, "unsubscribe_detected_at = \(now), cancellation_feedback = \(feedback?.rawValue)")
+            try await emit(.cancellation, cancelled, reason: .unsubscribe)
+        } else if !willRenew, let feedback, purchase.cancellationFeedback != feedback {
+            _ = try await update(purchase.id, "cancellation_feedback = \(feedback.rawValue)")
         } else if willRenew, purchase.unsubscribeDetectedAt != nil {
-            try await emit(.uncancellation, try await update(purchase.id, "unsubscribe_detected_at = NULL"))
+            try await emit(.uncancellation, try await update(purchase.id, "unsubscribe_detected_at = NULL, cancellation_feedback = NULL"))
         }
     }
 

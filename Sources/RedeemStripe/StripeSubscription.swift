@@ -28,14 +28,19 @@ public struct StripeSubscription: Sendable, Hashable, Decodable {
     public let metadata: [String: String]
     /// `items.data[0].price.id`.
     public let priceID: String?
+    /// `cancellation_details.feedback`: the customer's reason for cancelling (`too_expensive`, `unused`, …), when given.
+    public let cancellationFeedback: String?
 
     private enum CodingKeys: String, CodingKey {
         case id, status, customer, metadata, items
+        case cancellationDetails = "cancellation_details"
         case cancelAtPeriodEnd = "cancel_at_period_end"
         case canceledAt = "canceled_at"
         case currentPeriodEnd = "current_period_end"
         case endedAt = "ended_at"
     }
+
+    private struct CancellationDetails: Decodable { let feedback: String? }
 
     private struct Item: Decodable {
         let currentPeriodEnd: Int64?
@@ -58,6 +63,7 @@ public struct StripeSubscription: Sendable, Hashable, Decodable {
         metadata = try c.decodeMetadata(forKey: .metadata)
         let first = try c.decodeIfPresent(StripeList<Item>.self, forKey: .items)?.data.first
         priceID = first?.price?.id
+        cancellationFeedback = try c.decodeIfPresent(CancellationDetails.self, forKey: .cancellationDetails)?.feedback
         currentPeriodEnd =
             try c.decodeUnixTimeIfPresent(forKey: .currentPeriodEnd)
             ?? first?.currentPeriodEnd.map { Date(timeIntervalSince1970: TimeInterval($0)) }

@@ -6,7 +6,8 @@ import RedeemServer
 /// `redeem metrics`: an app's subscription metrics (the console overview's tiles), locally or with `--server`.
 struct Metrics: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Show an app's subscription metrics: active subscriptions and trials, MRR, conversions, churn, refunds, revenue.",
+        abstract:
+            "Show an app's subscription metrics: active subscriptions and trials, MRR, conversions, churn, refunds, revenue, why subscribers cancel.",
         discussion: "Production unless --sandbox; the window is the --days days ending today (UTC). --json prints the admin API's answer.")
     @OptionGroup var app: AppOption
     @Option(help: "The window in days, ending today (1–365).")
@@ -47,6 +48,13 @@ struct Metrics: AsyncParsableCommand {
             ("Churned", "\(report.churned) of \(report.activeAtStart) active at the start (\(String(format: "%.1f%%", report.churnRate * 100)))"),
             ("Refunds", "\(report.refunds) (\(money(report.refunded)))"),
             ("Revenue", money(report.revenue)),
+            (
+                "Cancellations",
+                report.cancellations.isEmpty
+                    ? "0"
+                    : "\(report.cancellations.map(\.count).reduce(0, +)): "
+                        + report.cancellations.map { "\($0.label) \($0.count)" }.joined(separator: ", ")
+            ),
         ]
         print("\(report.environment.rawValue.capitalized), \(report.from) to \(report.to) (UTC):")
         for (name, value) in rows { print("  \(name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(value)") }

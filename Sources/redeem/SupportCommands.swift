@@ -193,17 +193,30 @@ extension Purchases {
         static let configuration = CommandConfiguration(
             abstract: "Cancel a subscription at the end of its period (audited): sandbox now; Stripe through Stripe (with --server).")
         @OptionGroup var options: PurchaseOptions
+        @Option(
+            help: ArgumentHelp(
+                "Why the buyer cancelled, if they said: \(CancellationFeedback.allCases.map(\.rawValue).joined(separator: ", ")).",
+                valueName: "reason"))
+        var reason: String?
 
         func run() async throws {
             let appID = try options.app.id
+            let feedback: CancellationFeedback?
+            do { feedback = try CancellationFeedback.parse(reason) } catch {
+                throw ValidationError("--reason must be one of \(CancellationFeedback.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
             let cancelled = try await options.target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
-                local: { try await $0.cancelAtPeriodEnd(appID: appID, purchaseID: options.purchase, actor: CLI.actor).purchase },
-                remote: { try await $0.send(.POST, try options.path("cancel"), as: Purchase.self) })
+                local: {
+                    try await $0.cancelAtPeriodEnd(appID: appID, purchaseID: options.purchase, actor: CLI.actor, feedback: feedback).purchase
+                },
+                remote: {
+                    try await $0.send(.POST, try options.path("cancel"), body: feedback.map { ["feedback": $0.rawValue] }, as: Purchase.self)
+                })
             if options.json { return try Output.json(cancelled) }
             let end = cancelled.expiresDate.map(ISODate.format) ?? "its period end"
             if cancelled.unsubscribeDetectedAt != nil {
-                print("Cancelled \(cancelled.id): it stops renewing and ends \(end).")
+                print("Cancelled \(cancelled.id): it stops renewing and ends \(end)\(feedback.map { " (reason: \($0.label))" } ?? "").")
             } else {
                 print("Stripe was asked to cancel \(cancelled.id) at \(end); it shows when Stripe's webhook confirms.")
             }

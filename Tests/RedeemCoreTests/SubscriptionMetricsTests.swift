@@ -121,6 +121,46 @@ import Testing
         #expect(m.days.first { $0.day == Self.date("2026-11-12") }?.revenue == ["USD": 9_990_000])
     }
 
+    /// Cancellations in the window by reason, the most given first, ties in Stripe's order and "none given" after: a
+    /// trial counts, as does a trial converted in place (once, not per phase); a promotional grant's revocation, a
+    /// cancellation before the window, one-time purchases and the absence of a cancellation do not.
+    @Test func cancellationsByReason() {
+        func cancelled(
+            _ customer: String, at: String?, _ feedback: CancellationFeedback?, type: PeriodType = .normal, store: Store = .stripe,
+            period: String? = "P1M", expires: String? = "2026-12-20"
+        ) -> SubscriptionMetrics.PurchaseFact {
+            var fact = Self.fact(customer, period, "9.99", start: "2026-10-20", expires: expires, type: type, store: store)
+            fact.unsubscribedAt = at.map(Self.date)
+            fact.cancellationFeedback = feedback
+            return fact
+        }
+        var converted = cancelled("i", at: "2026-11-20", .tooExpensive)
+        converted.trialEndedAt = Self.date("2026-10-27")
+        let facts: [SubscriptionMetrics.PurchaseFact] = [
+            cancelled("a", at: "2026-11-01", .unused),
+            cancelled("b", at: "2026-11-02T08:00:00Z", .tooExpensive),
+            converted,
+            cancelled("c", at: "2026-11-03", nil),
+            cancelled("d", at: "2026-11-04", .unused, type: .trial),
+            cancelled("e", at: "2026-11-05", .switchedService),
+            cancelled("f", at: "2026-11-06", nil),
+            cancelled("g", at: "2026-10-20", .other),  // before the window (Oct 28)
+            cancelled("h", at: "2026-11-07", nil, store: .promotional),  // a revoked grant
+            cancelled("l", at: "2026-11-08", .other, period: nil, expires: nil),  // a one-time purchase
+            cancelled("n", at: nil, nil),
+        ]
+        let m = SubscriptionMetrics.compute(facts: .init(purchases: facts, customers: []), environment: .production, days: 30, now: Self.now)
+        #expect(
+            m.cancellations == [
+                .init(feedback: .tooExpensive, count: 2), .init(feedback: .unused, count: 2), .init(feedback: nil, count: 2),
+                .init(feedback: .switchedService, count: 1),
+            ])
+        #expect(
+            SubscriptionMetrics.compute(facts: .init(purchases: [], customers: []), environment: .production, days: 7, now: Self.now)
+                .cancellations.isEmpty)
+        #expect(CancellationFeedback.label(nil) == "No reason given" && CancellationFeedback.label(.unused) == "I don’t use it enough")
+    }
+
     /// A subscription in its billing grace period is still active (AccessFacts' one definition).
     @Test func gracePeriodIsActive() {
         let fact = Self.fact("g", "P1M", "9.99", start: "2026-10-26", expires: "2026-11-26", grace: "2026-12-02")

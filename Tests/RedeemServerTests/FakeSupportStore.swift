@@ -91,9 +91,12 @@ actor FakeSupportStore: SupportStore {
         return purchase
     }
 
-    func setRenewal(appID: String, purchaseID: String, renews: Bool, now: Date, audit: AuditEntry) async throws -> Purchase {
+    func setRenewal(
+        appID: String, purchaseID: String, renews: Bool, feedback: CancellationFeedback?, now: Date, audit: AuditEntry
+    ) async throws -> Purchase {
         var purchase = try await purchase(appID: appID, id: purchaseID)
         purchase.unsubscribeDetectedAt = renews ? nil : now
+        purchase.cancellationFeedback = renews ? nil : feedback
         purchasesByID[purchaseID] = purchase
         record(.setRenewal(purchaseID: purchaseID, renews: renews), audit)
         return purchase

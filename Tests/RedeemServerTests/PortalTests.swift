@@ -105,12 +105,14 @@ import Testing
                 #expect(reason == "reason: It’s too expensive")
                 let stored = try await server.deps.store.purchase(appID: app.id, id: purchaseID)
                 #expect(stored.unsubscribeDetectedAt != nil && stored.isActive(at: TestServer.start), "ends with its period, not now")
+                #expect(stored.cancellationFeedback == .tooExpensive, "kept for the metrics' reasons")
                 let after = try await server.send(.get, "/account/\(app.id)", key: nil, headers: [.cookie: session])
                 #expect(after.body.contains("won’t renew") && after.body.contains("Resume subscription"))
                 let resumed = try await ConsoleTests.post(
                     server, "/account/\(app.id)/purchases/\(purchaseID)/resume", ["csrf": csrf], cookie: session)
                 #expect(resumed.headers[.location] == "/account/\(app.id)?notice=resumed")
-                #expect(try await server.deps.store.purchase(appID: app.id, id: purchaseID).unsubscribeDetectedAt == nil)
+                let renewing = try await server.deps.store.purchase(appID: app.id, id: purchaseID)
+                #expect(renewing.unsubscribeDetectedAt == nil && renewing.cancellationFeedback == nil)
                 let actions = try await server.deps.store.auditLog(appID: app.id, limit: 20).filter { $0.actor == "customer:portal" }.map(\.action)
                 #expect(Set(actions) == ["purchase.link", "purchase.cancel", "purchase.resume"])
 

@@ -37,11 +37,13 @@ import Testing
     }
 
     static func subscription(
-        _ id: String, type: String, subscription: String, cancelAtPeriodEnd: Bool, status: String = "active", endedAt: Date? = nil
+        _ id: String, type: String, subscription: String, cancelAtPeriodEnd: Bool, status: String = "active", endedAt: Date? = nil,
+        feedback: String? = nil
     ) -> String {
         """
         {"id": "evt_\(id)", "object": "event", "type": "\(type)", "created": \(Int(start.timeIntervalSince1970)), "livemode": false,
          "data": {"object": {"id": "\(subscription)", "object": "subscription", "status": "\(status)", "customer": "cus_1",
+         "cancellation_details": {"comment": null, "feedback": \(feedback.map { "\"\($0)\"" } ?? "null"), "reason": \(cancelAtPeriodEnd ? "\"cancellation_requested\"" : "null")},
          "cancel_at_period_end": \(cancelAtPeriodEnd), "canceled_at": null, "current_period_end": \(Int(start.timeIntervalSince1970) + 86_400 * 30),
          "ended_at": \(endedAt.map { String(Int($0.timeIntervalSince1970)) } ?? "null"), "metadata": {}, "items": {"object": "list", "data": []}}}}
         """
@@ -118,12 +120,26 @@ import Testing
                 server,
                 Self.invoice("fail", type: "invoice.payment_failed", subscription: "sub_1", reason: "subscription_cycle", periodEnd: Self.start))
             #expect(try await Self.purchase(server, app, transaction: "sub_1")?.billingIssuesDetectedAt != nil)
+            // The buyer's reason comes with Stripe's cancellation (from Redeem's portal or Stripe's own); a value
+            // Redeem does not know is read as none, and the cancellation still applies.
             _ = try await Self.post(
-                server, Self.subscription("cancel", type: "customer.subscription.updated", subscription: "sub_1", cancelAtPeriodEnd: true))
-            #expect(try await Self.purchase(server, app, transaction: "sub_1")?.unsubscribeDetectedAt != nil)
+                server,
+                Self.subscription(
+                    "cancel", type: "customer.subscription.updated", subscription: "sub_1", cancelAtPeriodEnd: true, feedback: "low_quality"))
+            var cancelled = try #require(try await Self.purchase(server, app, transaction: "sub_1"))
+            #expect(cancelled.unsubscribeDetectedAt != nil && cancelled.cancellationFeedback == .lowQuality)
             _ = try await Self.post(
                 server, Self.subscription("uncancel", type: "customer.subscription.updated", subscription: "sub_1", cancelAtPeriodEnd: false))
-            #expect(try await Self.purchase(server, app, transaction: "sub_1")?.unsubscribeDetectedAt == nil)
+            cancelled = try #require(try await Self.purchase(server, app, transaction: "sub_1"))
+            #expect(cancelled.unsubscribeDetectedAt == nil && cancelled.cancellationFeedback == nil)
+            _ = try await Self.post(
+                server,
+                Self.subscription(
+                    "recancel", type: "customer.subscription.updated", subscription: "sub_1", cancelAtPeriodEnd: true, feedback: "bored"))
+            cancelled = try #require(try await Self.purchase(server, app, transaction: "sub_1"))
+            #expect(cancelled.unsubscribeDetectedAt != nil && cancelled.cancellationFeedback == nil)
+            _ = try await Self.post(
+                server, Self.subscription("unrecancel", type: "customer.subscription.updated", subscription: "sub_1", cancelAtPeriodEnd: false))
             let ended = Self.start.addingTimeInterval(3600)
             _ = try await Self.post(
                 server,

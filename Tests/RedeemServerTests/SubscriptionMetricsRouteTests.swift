@@ -44,8 +44,18 @@ import Testing
             #expect((month["revenue"] as? [[String: Any]])?.first?["amount_micros"] as? Int == 1_000_000)
             #expect(month["new_customers"] as? Int == 1 && month["days"] as? Int == 30)
 
-            // Refunded today: the day's revenue is negative, written with its sign.
+            #expect((month["cancellations"] as? [Any])?.isEmpty == true)
+
+            // Cancelled today with the buyer's reason: counted by it.
             let purchaseID = try #require((try sandboxPurchase.object()["purchase"] as? [String: Any])?["id"] as? String)
+            let cancel = "/admin/v1/apps/\(app.id)/purchases/\(purchaseID)/cancel"
+            #expect(try await server.send(.post, cancel, key: app.secret, json: #"{"feedback": "too_complex"}"#).status == 200)
+            let cancelled = try await server.send(.get, path + "?environment=sandbox", key: server.adminKey).object()
+            let reasons = try #require(cancelled["cancellations"] as? [[String: Any]])
+            #expect(reasons.count == 1 && reasons.first?["reason"] as? String == "too_complex" && reasons.first?["count"] as? Int == 1)
+            #expect((try await server.send(.get, path, key: app.secret).object()["cancellations"] as? [Any])?.isEmpty == true, "production")
+
+            // Refunded today: the day's revenue is negative, written with its sign.
             #expect(
                 try await server.send(.post, "/admin/v1/apps/\(app.id)/purchases/\(purchaseID)/refund", key: app.secret, json: "{}").status == 200)
             let refunded = try await server.send(.get, path + "?environment=sandbox", key: server.adminKey).object()

@@ -136,9 +136,14 @@ import Testing
             #expect((try listed.object()["purchases"] as? [Any])?.count == 1)
 
             let cancel = "/admin/v1/apps/\(app.id)/purchases/\(id)/cancel"
-            let cancelled = try await server.send(.post, cancel, key: app.secret)
+            // The buyer's reason is optional; one not among Stripe's is refused, and nothing is cancelled.
+            let unknownReason = try await server.send(.post, cancel, key: app.secret, json: #"{"feedback": "bored"}"#)
+            #expect(unknownReason.status == 400, "\(unknownReason.body)")
+            #expect(try await server.deps.store.purchase(appID: app.id, id: id).unsubscribeDetectedAt == nil)
+            let cancelled = try await server.send(.post, cancel, key: app.secret, json: #"{"feedback": "missing_features"}"#)
             #expect(cancelled.status == 200, "\(cancelled.body)")
             #expect(try cancelled.string("unsubscribe_detected_at") == "2026-06-01T00:00:00Z")
+            #expect(try cancelled.string("cancellation_feedback") == "missing_features")
             #expect(try await Self.entitlement(server, app, "new-phone", "pro") != nil, "access lasts until the period ends")
             #expect(try await Self.events(server, app, transaction: transaction).last?["type"] as? String == "CANCELLATION")
             #expect(try await server.send(.post, cancel, key: app.secret).status == 409)
@@ -284,11 +289,22 @@ import Testing
             let unconfirmed = try await ConsoleTests.post(
                 server, "/console/apps/\(app.id)/purchases/\(purchaseID)/cancel", ["csrf": ownerCSRF], cookie: "redeem_console=\(owner)")
             #expect(unconfirmed.status == 400)
-            let cancelled = try await ConsoleTests.post(
-                server, "/console/apps/\(app.id)/purchases/\(purchaseID)/cancel", ["csrf": ownerCSRF, "confirm": "yes"],
+            // Support may record the reason the buyer gave on the phone; a value not listed cancels nothing.
+            #expect(ownerPage.body.contains(#"<option value="customer_service">Customer service fell short</option>"#))
+            let tampered = try await ConsoleTests.post(
+                server, "/console/apps/\(app.id)/purchases/\(purchaseID)/cancel", ["csrf": ownerCSRF, "confirm": "yes", "feedback": "bored"],
                 cookie: "redeem_console=\(owner)")
+            #expect(tampered.status == 422)
+            #expect(try await server.deps.store.purchase(appID: app.id, id: purchaseID).unsubscribeDetectedAt == nil)
+            let cancelled = try await ConsoleTests.post(
+                server, "/console/apps/\(app.id)/purchases/\(purchaseID)/cancel",
+                ["csrf": ownerCSRF, "confirm": "yes", "feedback": "customer_service"], cookie: "redeem_console=\(owner)")
             #expect(cancelled.status == 303)
-            #expect(try await server.deps.store.purchase(appID: app.id, id: purchaseID).unsubscribeDetectedAt != nil)
+            let stored = try await server.deps.store.purchase(appID: app.id, id: purchaseID)
+            #expect(stored.unsubscribeDetectedAt != nil && stored.cancellationFeedback == .customerService)
+            let after = try await server.send(.get, cancelled.headers[.location] ?? "", key: nil, headers: [.cookie: "redeem_console=\(owner)"])
+            #expect(after.body.contains(#"reason: <span class="cancel-reason">Customer service fell short</span>"#))
+            #expect(after.body.contains("reason: Customer service fell short"), "in the history too")
             let audit = try await server.deps.store.auditLog(appID: app.id, limit: 50).filter(\.isSupportAction)
             #expect(Set(audit.map(\.actor)) == ["operator:owner@example.com", "operator:help@example.com"])
         }

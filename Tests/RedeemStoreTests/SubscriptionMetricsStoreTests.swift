@@ -58,4 +58,52 @@ import Testing
             #expect(metrics.revenue == ["USD": 29_990_000], "9.99 + 9.99 - 9.99 + 20.00")
         }
     }
+
+    /// A cancellation's reason is kept on the purchase while it is set to end (a later one, as Stripe's update after its
+    /// own, replaces none), cleared when it renews again, and read with the metrics' facts, which Core counts by reason.
+    @Test(arguments: TestDatabases.available)
+    func cancellationsComeWithTheirReason(_ backend: TestBackend) async throws {
+        try await TestDatabases.withStore(backend) { store in
+            let app = try await Fixture.app(store)
+            try await Fixture.catalog(store, appID: app.id)
+            let alice = try await Self.buy(store, app.id, "alice", "monthly", at: "2026-05-20T10:00:00Z")
+            let bob = try await Self.buy(store, app.id, "bob", "monthly", at: "2026-05-21T10:00:00Z")
+            let carol = try await Self.buy(store, app.id, "carol", "monthly", at: "2026-05-22T10:00:00Z")
+            let dave = try await Self.buy(store, app.id, "dave", "monthly", at: "2026-05-23T10:00:00Z")
+            func renewal(_ id: String, _ purchase: Purchase, renews: Bool, _ feedback: CancellationFeedback?) async throws {
+                _ = try await store.processStoreEvent(
+                    source: "stripe", eventID: id, type: "customer.subscription.updated", now: Self.date("2026-05-27T08:00:00Z")
+                ) {
+                    let current = try #require(try await $0.purchase(store: .stripe, transactionID: purchase.storeTransactionID))
+                    try await $0.setWillRenew(current, willRenew: renews, periodEnd: nil, feedback: feedback)
+                }
+            }
+            try await renewal("evt_1", alice, renews: false, .tooExpensive)
+            try await renewal("evt_2", bob, renews: false, nil)
+            try await renewal("evt_3", bob, renews: false, .unused)
+            try await renewal("evt_4", carol, renews: false, .other)
+            try await renewal("evt_5", carol, renews: true, nil)
+            try await renewal("evt_6", dave, renews: false, nil)
+
+            let (a, b, c, d) = try await (
+                store.purchase(appID: app.id, id: alice.id), store.purchase(appID: app.id, id: bob.id),
+                store.purchase(appID: app.id, id: carol.id), store.purchase(appID: app.id, id: dave.id)
+            )
+            #expect(a.cancellationFeedback == .tooExpensive && a.unsubscribeDetectedAt == Self.date("2026-05-27T08:00:00Z"))
+            #expect(b.cancellationFeedback == .unused, "a reason arriving for one already set to end is kept")
+            #expect(c.cancellationFeedback == nil && c.unsubscribeDetectedAt == nil, "renewing again clears it")
+            #expect(d.cancellationFeedback == nil && d.unsubscribeDetectedAt != nil)
+
+            let facts = try await store.subscriptionMetricsFacts(appID: app.id, environment: .production, days: 30, now: Self.now)
+            let byCustomer = Dictionary(uniqueKeysWithValues: facts.purchases.map { ($0.customerID, $0) })
+            #expect(byCustomer[alice.customerID]?.cancellationFeedback == .tooExpensive)
+            #expect(byCustomer[alice.customerID]?.unsubscribedAt == Self.date("2026-05-27T08:00:00Z"))
+            #expect(byCustomer[carol.customerID]?.unsubscribedAt == nil)
+            let metrics = SubscriptionMetrics.compute(facts: facts, environment: .production, days: 30, now: Self.now)
+            #expect(
+                metrics.cancellations == [
+                    .init(feedback: .tooExpensive, count: 1), .init(feedback: .unused, count: 1), .init(feedback: nil, count: 1),
+                ])
+        }
+    }
 }

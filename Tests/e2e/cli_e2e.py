@@ -160,6 +160,15 @@ def remote_checks(label, env, cwd, base, app):
     listed = run(["products", "list"], {**env, "REDEEM_APP": app["id"]}, cwd)
     check(f"[{label}] --server: products update changes the price", changed.returncode == 0 and "1.49 USD per week" in listed.stdout,
           changed.stderr + listed.stdout)
+    weekly = run(["purchases", "create", "--app", app["id"], "--product", "remote_weekly", "--email", "remote-sub@example.com", "--sandbox",
+                  "--app-user-id", "remote-sub", "--json"], env, cwd)
+    weekly_id = json.loads(weekly.stdout)["id"] if weekly.returncode == 0 else "?"
+    cancelled = run(["purchases", "cancel", "--purchase", weekly_id, "--reason", "unused"], with_app, cwd)
+    shown = run(["purchases", "show", "--app", app["id"], "--purchase", weekly_id, "--json"], env, cwd)
+    feedback = json.loads(shown.stdout)["purchase"].get("cancellation_feedback") if shown.returncode == 0 else None
+    check(f"[{label}] --server: purchases cancel --reason sends the buyer's reason, kept on the purchase",
+          cancelled.returncode == 0 and "reason: I don’t use it enough" in cancelled.stdout and feedback == "unused",
+          cancelled.stdout + cancelled.stderr + shown.stdout)
     replaced = run(["offerings", "replace", "--id", "default", "--description", "Remote", "--package", "$rc_annual=pro_monthly",
                     "--package", "weekly=remote_weekly", "--current"], with_app, cwd)
     status, offerings = http("GET", f"{base}/v1/subscribers/%24RCAnonymousID%3A0123456789abcdef0123456789abcdef/offerings",
@@ -383,8 +392,12 @@ def demo_checks(env, first_output):
     monthly = run(["purchases", "create", "--app", "app_demo", "--product", "pro_monthly", "--email", "cli-sub@example.com", "--sandbox",
                    "--app-user-id", "cli-sub", "--json"], env)
     monthly_id = json.loads(monthly.stdout)["id"] if monthly.returncode == 0 else "?"
-    cancelled = run(["purchases", "cancel", "--app", "app_demo", "--purchase", monthly_id], env)
-    check("purchases cancel stops a sandbox subscription renewing", cancelled.returncode == 0 and "stops renewing" in cancelled.stdout,
+    unknown = run(["purchases", "cancel", "--app", "app_demo", "--purchase", monthly_id, "--reason", "bored"], env)
+    check("purchases cancel refuses a reason not listed, naming the flag", unknown.returncode != 0 and "--reason must be one of" in unknown.stderr,
+          unknown.stdout + unknown.stderr)
+    cancelled = run(["purchases", "cancel", "--app", "app_demo", "--purchase", monthly_id, "--reason", "too_expensive"], env)
+    check("purchases cancel stops a sandbox subscription renewing, with the buyer's reason",
+          cancelled.returncode == 0 and "stops renewing" in cancelled.stdout and "(reason: It’s too expensive)" in cancelled.stdout,
           cancelled.stdout + cancelled.stderr)
     moved = run(["purchases", "transfer", "--app", "app_demo", "--purchase", monthly_id, "--to", "cli-sub-2"], env)
     shown = run(["purchases", "show", "--app", "app_demo", "--purchase", monthly_id, "--json"], env)

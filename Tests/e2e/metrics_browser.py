@@ -2,7 +2,7 @@
 """Subscription metrics in a real browser (Playwright driving Debian's Chromium) against `redeem serve`: a known history
 is recorded through the server API with past dates (weekly, monthly and yearly subscriptions in two currencies, a trial
 that converts and one still running, a subscription that ended in the window, sandbox purchases with a refund through
-the admin API), then the console overview's tiles are read at 1280 and 390 px in production and sandbox and held to the
+the admin API, and one cancelled with the buyer's reason), then the console overview's tiles are read at 1280 and 390 px in production and sandbox and held to the
 numbers worked out by hand below; `redeem metrics --json` (local and --server) gives the same. Screenshots go to
 test-artifacts/metrics/. Usage: metrics_browser.py path/to/redeem. Prints 'N passed, M failed'."""
 import datetime, json, os, subprocess, sys, uuid
@@ -85,10 +85,13 @@ def main():
         purchase(base, app, "erin", "monthly", at(-1, 11), "9.99")
         purchase(base, app, "frank", "monthly", at(-1), expires=at(6), trial=True)
         refunded = purchase(base, app, "sam", "monthly", at(-3), "1.00", sandbox=True)
-        purchase(base, app, "sue", "yearly", at(-2), "12.00", sandbox=True)
+        cancelled = purchase(base, app, "sue", "yearly", at(-2), "12.00", sandbox=True)
         status, answer = http("POST", f"{base}/admin/v1/apps/{app['id']}/purchases/{refunded['purchase']['id']}/refund",
                               key=app["keys"]["secret"], body={})
         check("the sandbox purchase is refunded through the admin API", status == 200, answer)
+        status, answer = http("POST", f"{base}/admin/v1/apps/{app['id']}/purchases/{cancelled['purchase']['id']}/cancel",
+                              key=app["keys"]["secret"], body={"feedback": "too_expensive"})
+        check("the other is cancelled with the buyer's reason", status == 200 and answer.get("cancellation_feedback") == "too_expensive", answer)
 
         with sync_playwright() as p:
             browser = chromium(p)
@@ -106,13 +109,20 @@ def main():
                 page.wait_for_load_state()
                 check(f"[{width} px] the environment switch is a GET parameter", "environment=sandbox" in page.url, page.url)
                 check(f"[{width} px] sandbox tiles equal the sandbox history's numbers", tiles(page) == SANDBOX, tiles(page))
+                reasons = page.locator("#cancellations .funnel__row").all_inner_texts()
+                check(f"[{width} px] why subscribers cancel: the reason given, counted",
+                      [" ".join(r.split()) for r in reasons] == ["It’s too expensive 1"], reasons)
+                check(f"[{width} px] the page does not scroll sideways", page.evaluate("document.documentElement.scrollWidth") <= width,
+                      page.evaluate("document.documentElement.scrollWidth"))
             page.goto(f"{base}/console/apps/{app['id']}/overview?environment=production&days=30")
+            check("production had no cancellation", page.locator("#no-cancellations").is_visible())
             screenshots(page, ARTIFACTS, "overview-production")
             page.goto(f"{base}/console/apps/{app['id']}/overview?environment=sandbox&days=7")
             check("the 7-day window keeps the environment", tiles(page)["refunds"] == ["1"] and "days=7" in page.url)
             screenshots(page, ARTIFACTS, "overview-sandbox")
             page.set_viewport_size({"width": 390, "height": 844})
             page.locator(".charts").screenshot(path=os.path.join(ARTIFACTS, "charts-phone.png"))
+            page.locator("#cancellations").screenshot(path=os.path.join(ARTIFACTS, "cancellations-phone.png"))
             status = page.goto(f"{base}/console/apps/{app['id']}/overview?environment=staging").status
             check("an unknown environment is refused with 400, not a 5xx", status == 400, status)
             context.close()
@@ -131,6 +141,11 @@ def main():
         sandbox = json.loads(run_cli(BIN, ["metrics", "--app", app["id"], "--sandbox", "--json"], env))
         check("redeem metrics --sandbox --json counts the refund", sandbox["refunds"] == 1 and money(sandbox["refunded"]) == ["1.00 USD"]
               and money(sandbox["mrr"]) == SANDBOX["mrr"], sandbox)
+        check("redeem metrics --sandbox --json counts the cancellation by reason",
+              sandbox["cancellations"] == [{"reason": "too_expensive", "count": 1}], sandbox["cancellations"])
+        sandbox_table = run_cli(BIN, ["metrics", "--app", app["id"], "--sandbox"], env)
+        check("redeem metrics --sandbox prints why subscribers cancel", any(line.split() == ["Cancellations", "1:", "It’s", "too", "expensive", "1"] for line in sandbox_table.splitlines()),
+              sandbox_table)
         table = run_cli(BIN, ["metrics", "--app", app["id"]], env)
         check("redeem metrics prints a table", "Active subscriptions" in table and "24.98 USD" in table, table)
     finally:

@@ -33,6 +33,7 @@ struct APIHandlers: APIProtocol {
             .add(middleware: AuthMiddleware(keys: deps.keyCache))
             .add(middleware: JSONBodyMiddleware())
             .add(middleware: RequestScopeMiddleware())
-        try APIHandlers(deps: deps).registerHandlers(on: group, serverURL: URL(string: "/")!, configuration: .redeem)
+        try APIHandlers(deps: deps).registerHandlers(
+            on: group, serverURL: URL(string: "/")!, configuration: .redeem, middlewares: [AbsentBodyMiddleware()])
     }
 }

@@ -187,9 +187,10 @@ struct ConsoleSupportController {
 
     /// Stops a subscription renewing at the end of its period (owners).
     @Sendable func cancel(_ request: Request, context: ConsoleContext) async throws -> Response {
-        try await context.act(.cancel, "cancel subscriptions", confirm: "cancellation") { _, appID, session in
+        try await context.act(.cancel, "cancel subscriptions", confirm: "cancellation") { form, appID, session in
             let done = try await service.support.cancelAtPeriodEnd(
-                appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), actor: session.actor)
+                appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), actor: session.actor,
+                feedback: try CancellationFeedback.parse(form["feedback"]))
             return ConsolePages.customerNotice(appID, done.purchase.customerID, done.pending ? .cancelRequested : .cancelled)
         }
     }

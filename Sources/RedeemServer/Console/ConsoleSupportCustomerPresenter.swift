@@ -133,7 +133,7 @@ enum CustomerPresenter {
                 out.append(
                     CustomerFeedEntry(
                         at: at, kind: .cancellation, id: "c:\(p.id)", purchaseID: p.id, summary: "Renewal of \(product) turned off",
-                        detail: p.expiresDate.map { "access until " + ConsolePresenter.date($0) }, link: anchor(p.id)))
+                        detail: Self.cancellationDetail(p), link: anchor(p.id)))
             }
             if let at = p.billingIssuesDetectedAt {
                 out.append(
@@ -253,8 +253,15 @@ enum CustomerPresenter {
             email: purchase.email.map(show), expires: purchase.expiresDate.map { ConsolePresenter.date($0) },
             // A grant's cancellation is its revocation, which its term already says.
             cancelledAt: PromotionalGrant.revokedAt(purchase) != nil ? nil : purchase.unsubscribeDetectedAt.map { ConsolePresenter.date($0) },
+            cancellationReason: purchase.cancellationFeedback?.label,
             price: purchase.price.map(PriceFormat.string),
             term: term(PurchaseTerm(purchase, at: now)))
+    }
+
+    /// "access until …" and the buyer's reason, under a cancellation in the history.
+    static func cancellationDetail(_ purchase: Purchase) -> String {
+        let until = purchase.expiresDate.map { "access until " + ConsolePresenter.date($0) }
+        return [until, purchase.cancellationFeedback.map { "reason: " + $0.label }].compactMap { $0 }.joined(separator: " · ")
     }
 
     /// The purchase's term in the hint under its name; nothing for a one-time purchase.

@@ -1,3 +1,5 @@
+import RedeemCore
+
 /// The support pages' models: the customer list and search, the customer, a new link, the audit log.
 struct SearchPage: PageModel {
     struct Result: Sendable {
@@ -116,6 +118,8 @@ struct CustomerPage: PageModel {
         let email: String?
         let expires: String?
         let cancelledAt: String?
+        /// Why, when the buyer said (`CancellationFeedback`'s label).
+        let cancellationReason: String?
         let price: String?
         /// Where its term stands (`PurchaseTerm`), in words.
         let term: String?
@@ -141,6 +145,8 @@ struct CustomerPage: PageModel {
     let durations: [Choice]
     /// This customer's current offering to choose: the app's own first (the empty value), then each offering.
     let offeringChoices: [Choice]
+    /// The reasons support may record when cancelling for a buyer (optional), each as `value` and `label`.
+    let cancellationReasons = CancellationFeedback.allCases.map { Choice(value: $0.rawValue, label: $0.label) }
     /// The grant form's own ID, new with each page: its submits, however many, grant once.
     var grantID = ""
     var notice: String?

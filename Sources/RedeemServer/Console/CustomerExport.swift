@@ -39,6 +39,8 @@ struct CustomerExport: Encodable {
         let price: Amount?
         let email: String?
         let unsubscribeDetectedAt: Date?
+        /// Why it was set to end, when the buyer said: Stripe's `cancellation_details.feedback` value.
+        let cancellationFeedback: String?
         let billingIssuesDetectedAt: Date?
         let refundedAt: Date?
         let customParams: [String: String]
@@ -126,7 +128,8 @@ struct CustomerExport: Encodable {
                 originalPurchaseDate: p.originalPurchaseDate, expiresDate: p.expiresDate, gracePeriodExpiresDate: p.gracePeriodExpiresDate,
                 periodType: p.periodType.rawValue, storeTransactionID: p.storeTransactionID,
                 price: p.price.map { Amount(amount: $0.plainAmount, currency: $0.currency) }, email: p.email,
-                unsubscribeDetectedAt: p.unsubscribeDetectedAt, billingIssuesDetectedAt: p.billingIssuesDetectedAt, refundedAt: p.refundedAt,
+                unsubscribeDetectedAt: p.unsubscribeDetectedAt, cancellationFeedback: p.cancellationFeedback?.rawValue,
+                billingIssuesDetectedAt: p.billingIssuesDetectedAt, refundedAt: p.refundedAt,
                 customParams: p.customParams, offerID: p.offer?.offerID)
         }
         redemptionLinks = facts.links.map {

@@ -33,7 +33,9 @@ extension APIHandlers {
 
     func cancelPurchase(_ input: Operations.CancelPurchase.Input) async throws -> Operations.CancelPurchase.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        let done = try await deps.support.cancelAtPeriodEnd(appID: appID, purchaseID: input.path.purchaseId, actor: try keyActor())
+        let feedback: CancellationFeedback? = if case .json(let body) = input.body { body.feedback } else { nil }
+        let done = try await deps.support.cancelAtPeriodEnd(
+            appID: appID, purchaseID: input.path.purchaseId, actor: try keyActor(), feedback: feedback)
         return done.pending ? .accepted(.init(body: .json(done.purchase))) : .ok(.init(body: .json(done.purchase)))
     }
 

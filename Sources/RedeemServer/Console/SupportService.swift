@@ -129,7 +129,8 @@ public struct SupportService: Sendable {
         switch renews ? SupportRules.resume(purchase, now: now) : SupportRules.cancelAtPeriodEnd(purchase, now: now) {
         case .failure(let refusal): throw APIError.conflict(refusal.reason)
         case .success(.here):
-            let updated = try await store.setRenewal(appID: appID, purchaseID: purchase.id, renews: renews, now: now, audit: audit)
+            let updated = try await store.setRenewal(
+                appID: appID, purchaseID: purchase.id, renews: renews, feedback: feedback, now: now, audit: audit)
             return Outcome(purchase: updated, pending: false)
         case .success(.stripe):
             let subscription = purchase.storeTransactionID

@@ -19,7 +19,9 @@ protocol SupportStore: Sendable {
         audit: AuditEntry
     ) async throws -> Bool
     func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> Purchase
-    func setRenewal(appID: String, purchaseID: String, renews: Bool, now: Date, audit: AuditEntry) async throws -> Purchase
+    func setRenewal(
+        appID: String, purchaseID: String, renews: Bool, feedback: CancellationFeedback?, now: Date, audit: AuditEntry
+    ) async throws -> Purchase
     /// The Stripe payment a refund refunds, once Stripe has reported one.
     func paymentReference(appID: String, purchaseID: String) async throws -> String?
     /// Records a request made of Stripe, before it is made (its only local row).

@@ -64,7 +64,11 @@ struct StripeEventService: Sendable {
                 // trialing → active: the trial converted to paid.
                 try await tx.convertTrial(purchase, until: subscription.currentPeriodEnd ?? purchase.expiresDate ?? event.created)
             } else {
-                try await tx.setWillRenew(purchase, willRenew: !subscription.cancelAtPeriodEnd, periodEnd: subscription.currentPeriodEnd)
+                // The reason given in Redeem's portal comes back from Stripe with the cancellation, as does one given
+                // in Stripe's own portal or dashboard; a value Stripe adds later is not one Redeem knows, so none.
+                try await tx.setWillRenew(
+                    purchase, willRenew: !subscription.cancelAtPeriodEnd, periodEnd: subscription.currentPeriodEnd,
+                    feedback: subscription.cancellationFeedback.flatMap(CancellationFeedback.init(rawValue:)))
             }
         case .subscriptionDeleted(let subscription):
             guard let purchase = try await Self.subscription(subscription.id, tx) else { return nil }

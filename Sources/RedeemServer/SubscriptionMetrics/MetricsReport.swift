@@ -26,6 +26,15 @@ public struct MetricsReport: Codable, Sendable, Hashable {
         }
     }
 
+    /// Cancellations with one reason: Stripe's `cancellation_details.feedback` value, or `none`.
+    public struct Cancellations: Codable, Sendable, Hashable {
+        public let reason: String
+        public let count: Int
+
+        /// "It’s too expensive", "No reason given".
+        public var label: String { CancellationFeedback.label(CancellationFeedback(rawValue: reason)) }
+    }
+
     public struct Day: Codable, Sendable, Hashable {
         public let date: String
         public let activeSubscriptions: Int
@@ -57,6 +66,7 @@ public struct MetricsReport: Codable, Sendable, Hashable {
     public let refunds: Int
     public let refunded: [Money]
     public let revenue: [Money]
+    public let cancellations: [Cancellations]
     public let daily: [Day]
 
     init(appID: String, days: Int, _ metrics: SubscriptionMetrics) {
@@ -77,6 +87,7 @@ public struct MetricsReport: Codable, Sendable, Hashable {
         refunds = metrics.refunds
         refunded = Money.list(metrics.refunded)
         revenue = Money.list(metrics.revenue)
+        cancellations = metrics.cancellations.map { Cancellations(reason: $0.feedback?.rawValue ?? "none", count: $0.count) }
         daily = metrics.days.map {
             Day(date: Self.date($0.day), activeSubscriptions: $0.activeSubscriptions, activeTrials: $0.activeTrials, revenue: Money.list($0.revenue))
         }
@@ -85,7 +96,7 @@ public struct MetricsReport: Codable, Sendable, Hashable {
     static func date(_ date: Date) -> String { String(ISODate.format(date).prefix(10)) }
 
     enum CodingKeys: String, CodingKey {
-        case environment, days, from, to, mrr, churned, refunds, refunded, revenue, daily
+        case environment, days, from, to, mrr, churned, refunds, refunded, revenue, cancellations, daily
         case appID = "app_id"
         case activeSubscriptions = "active_subscriptions"
         case activeTrials = "active_trials"

@@ -23,11 +23,24 @@ struct MetricsSection: Sendable {
         let svg: String
     }
 
+    /// One reason subscribers gave for cancelling, drawn as the funnel's steps are.
+    struct Reason: Sendable {
+        let label: String
+        let count: Int
+        let bar: String
+    }
+
     let environment: String
     let sandbox: Bool
     let environments: [Choice]
     let tiles: [Tile]
     let charts: [Chart]
+    /// Why subscribers cancelled in the window, the most given first; empty when none did.
+    let reasons: [Reason]
+    /// A stored flag: templates read stored properties, and an Int of 0 opens a section.
+    let anyCancelled: Bool
+    /// "3 subscriptions or trials set to end in this window, by the reason given:".
+    let cancelledSummary: String
     let from: String
     let to: String
 
@@ -59,6 +72,14 @@ struct MetricsSection: Sendable {
                 id: "refunds", label: "Refunds", lines: ["\(metrics.refunds)"],
                 hint: metrics.refunded.isEmpty ? "none" : money(metrics.refunded).joined(separator: ", ")),
         ]
+        let cancelled = metrics.cancellations.map(\.count).reduce(0, +)
+        anyCancelled = cancelled > 0
+        cancelledSummary =
+            "\(cancelled) \(cancelled == 1 ? "subscription or trial" : "subscriptions or trials") set to end in this window, by the reason given:"
+        let widest = metrics.cancellations.map(\.count).max() ?? 0
+        reasons = metrics.cancellations.map {
+            Reason(label: CancellationFeedback.label($0.feedback), count: $0.count, bar: FunnelChart.bar($0.count, widest: widest))
+        }
         let currencies = Set(metrics.days.flatMap { $0.revenue.keys }).sorted()
         charts =
             [Chart(title: "Active subscriptions (violet) and trials (green)", svg: MetricsCharts.active(metrics))]

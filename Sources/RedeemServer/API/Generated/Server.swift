@@ -5462,6 +5462,10 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// with `cancel_at_period_end`; Stripe's `customer.subscription.updated` webhook then applies it here (202).
     /// Audited as `purchase.cancel`.
     ///
+    /// An optional body gives the buyer's reason (`feedback`, Stripe's values): kept on the purchase as
+    /// `cancellation_feedback` and counted in the metrics' `cancellations`; a Stripe subscription's goes to Stripe as
+    /// `cancellation_details[feedback]` and comes back with its webhook.
+    ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
     /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/cancel`.
@@ -5493,9 +5497,30 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     )
                 )
                 let headers: Operations.CancelPurchase.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
+                let body: Operations.CancelPurchase.Input.Body?
+                let chosenContentType = try converter.bestContentType(
+                    received: contentType,
+                    options: [
+                        "application/json"
+                    ]
+                )
+                switch chosenContentType {
+                case "application/json":
+                    body = try await converter.getOptionalRequestBodyAsJSON(
+                        Components.Schemas.CancelRequest.self,
+                        from: requestBody,
+                        transforming: { value in
+                            .json(value)
+                        }
+                    )
+                default:
+                    preconditionFailure("bestContentType chose an invalid content type.")
+                }
                 return Operations.CancelPurchase.Input(
                     path: path,
-                    headers: headers
+                    headers: headers,
+                    body: body
                 )
             },
             serializer: { output, request in

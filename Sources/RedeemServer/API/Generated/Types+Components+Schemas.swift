@@ -1507,6 +1507,35 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/Purchase`.
         internal typealias Purchase = RedeemCore.Purchase
+        /// Why a subscription was set to end, when the buyer said: Stripe's `cancellation_details.feedback` values. Kept while it is set to end; omitted otherwise.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CancellationFeedback`.
+        internal typealias CancellationFeedback = RedeemCore.CancellationFeedback
+        /// - Remark: Generated from `#/components/schemas/CancelRequest`.
+        internal struct CancelRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CancelRequest/feedback`.
+            internal var feedback: Components.Schemas.CancellationFeedback?
+            /// Creates a new `CancelRequest`.
+            ///
+            /// - Parameters:
+            ///   - feedback:
+            internal init(feedback: Components.Schemas.CancellationFeedback? = nil) {
+                self.feedback = feedback
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case feedback
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.feedback = try container.decodeIfPresent(
+                    Components.Schemas.CancellationFeedback.self,
+                    forKey: .feedback
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "feedback"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/PriceInput`.
         internal typealias PriceInput = RedeemServer.PriceInput
         /// A purchase made anywhere (e.g. your own web checkout), to be granted to an app user.

@@ -7379,6 +7379,10 @@ internal enum Operations {
     /// with `cancel_at_period_end`; Stripe's `customer.subscription.updated` webhook then applies it here (202).
     /// Audited as `purchase.cancel`.
     ///
+    /// An optional body gives the buyer's reason (`feedback`, Stripe's values): kept on the purchase as
+    /// `cancellation_feedback` and counted in the metrics' `cancellations`; a Stripe subscription's goes to Stripe as
+    /// `cancellation_details[feedback]` and comes back with its webhook.
+    ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
     /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/cancel`.
@@ -7420,17 +7424,26 @@ internal enum Operations {
                 }
             }
             internal var headers: Operations.CancelPurchase.Input.Headers
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/cancel/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/purchases/{purchase_id}/cancel/POST/requestBody/content/application\/json`.
+                case json(Components.Schemas.CancelRequest)
+            }
+            internal var body: Operations.CancelPurchase.Input.Body?
             /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - path:
             ///   - headers:
+            ///   - body:
             internal init(
                 path: Operations.CancelPurchase.Input.Path,
-                headers: Operations.CancelPurchase.Input.Headers = .init()
+                headers: Operations.CancelPurchase.Input.Headers = .init(),
+                body: Operations.CancelPurchase.Input.Body? = nil
             ) {
                 self.path = path
                 self.headers = headers
+                self.body = body
             }
         }
         internal enum Output: Sendable, Hashable {

@@ -249,6 +249,10 @@ internal protocol APIProtocol: Sendable {
     /// with `cancel_at_period_end`; Stripe's `customer.subscription.updated` webhook then applies it here (202).
     /// Audited as `purchase.cancel`.
     ///
+    /// An optional body gives the buyer's reason (`feedback`, Stripe's values): kept on the purchase as
+    /// `cancellation_feedback` and counted in the metrics' `cancellations`; a Stripe subscription's goes to Stripe as
+    /// `cancellation_details[feedback]` and comes back with its webhook.
+    ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
     /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/cancel`.
@@ -1164,17 +1168,23 @@ extension APIProtocol {
     /// with `cancel_at_period_end`; Stripe's `customer.subscription.updated` webhook then applies it here (202).
     /// Audited as `purchase.cancel`.
     ///
+    /// An optional body gives the buyer's reason (`feedback`, Stripe's values): kept on the purchase as
+    /// `cancellation_feedback` and counted in the metrics' `cancellations`; a Stripe subscription's goes to Stripe as
+    /// `cancellation_details[feedback]` and comes back with its webhook.
+    ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
     /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/cancel`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/cancel/post(cancelPurchase)`.
     internal func cancelPurchase(
         path: Operations.CancelPurchase.Input.Path,
-        headers: Operations.CancelPurchase.Input.Headers = .init()
+        headers: Operations.CancelPurchase.Input.Headers = .init(),
+        body: Operations.CancelPurchase.Input.Body? = nil
     ) async throws -> Operations.CancelPurchase.Output {
         try await cancelPurchase(Operations.CancelPurchase.Input(
             path: path,
-            headers: headers
+            headers: headers,
+            body: body
         ))
     }
     /// Move a purchase to another app user ID
