@@ -20,6 +20,9 @@ public struct StripeSubscription: Sendable, Hashable, Decodable {
     public let status: Status
     public let customerID: String
     public let cancelAtPeriodEnd: Bool
+    /// When a cancellation scheduled for a date takes effect (Stripe's dashboard "on a custom date", or `cancel_at`
+    /// set through the API); `cancel_at_period_end` stays false then.
+    public let cancelAt: Date?
     public let canceledAt: Date?
     /// Top-level `current_period_end` (≤ 2025-02-24.acacia) or
     /// `items.data[0].current_period_end` (2025-03-31.basil and later).
@@ -31,10 +34,14 @@ public struct StripeSubscription: Sendable, Hashable, Decodable {
     /// `cancellation_details.feedback`: the customer's reason for cancelling (`too_expensive`, `unused`, …), when given.
     public let cancellationFeedback: String?
 
+    /// Whether it renews after its current period: neither cancelled at the period's end nor scheduled to end on a date.
+    public var willRenew: Bool { !cancelAtPeriodEnd && cancelAt == nil }
+
     private enum CodingKeys: String, CodingKey {
         case id, status, customer, metadata, items
         case cancellationDetails = "cancellation_details"
         case cancelAtPeriodEnd = "cancel_at_period_end"
+        case cancelAt = "cancel_at"
         case canceledAt = "canceled_at"
         case currentPeriodEnd = "current_period_end"
         case endedAt = "ended_at"
@@ -58,6 +65,7 @@ public struct StripeSubscription: Sendable, Hashable, Decodable {
         status = try c.decode(Status.self, forKey: .status)
         customerID = try c.decodeID(forKey: .customer)
         cancelAtPeriodEnd = try c.decodeIfPresent(Bool.self, forKey: .cancelAtPeriodEnd) ?? false
+        cancelAt = try c.decodeUnixTimeIfPresent(forKey: .cancelAt)
         canceledAt = try c.decodeUnixTimeIfPresent(forKey: .canceledAt)
         endedAt = try c.decodeUnixTimeIfPresent(forKey: .endedAt)
         metadata = try c.decodeMetadata(forKey: .metadata)

@@ -8,7 +8,8 @@ public enum StripeSupportRequest: Sendable, Hashable {
     /// `POST /v1/subscriptions/{id}` with `cancel_at_period_end=true`, and the buyer's reason, if they gave one, as
     /// `cancellation_details[feedback]` (`too_expensive`, `unused`, …: Stripe's values).
     case cancelAtPeriodEnd(subscriptionID: String, feedback: String? = nil)
-    /// `POST /v1/subscriptions/{id}` with `cancel_at_period_end=false`: renews again.
+    /// `POST /v1/subscriptions/{id}` with `cancel_at_period_end=false` and `cancel_at` unset (an empty value): renews
+    /// again, whether it was set to end with its period or on a date (Stripe's dashboard schedules those).
     case resume(subscriptionID: String)
 
     /// `idempotencyKey`: the same key for a retried request, so Stripe refunds once.
@@ -25,7 +26,7 @@ public enum StripeSupportRequest: Sendable, Hashable {
             fields = [("cancel_at_period_end", "true")] + (feedback.map { [("cancellation_details[feedback]", $0)] } ?? [])
         case .resume(let subscription):
             path = "/v1/subscriptions/" + (try Self.subscriptionSegment(subscription))
-            fields = [("cancel_at_period_end", "false")]
+            fields = [("cancel_at_period_end", "false"), ("cancel_at", "")]
         }
         return StripeHTTPRequest(
             method: "POST", url: URL(string: "https://api.stripe.com" + path)!,

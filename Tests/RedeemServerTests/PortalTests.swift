@@ -213,7 +213,7 @@ import Testing
                     let resume = try await ConsoleTests.post(
                         server, "/account/\(app.id)/purchases/\(purchase.id)/resume", ["csrf": csrf], cookie: session)
                     #expect(resume.headers[.location] == "/account/\(app.id)?notice=resume-requested")
-                    #expect(recorded.withLockedValue { $0.last?.form } == "cancel_at_period_end=false")
+                    #expect(recorded.withLockedValue { $0.last?.form } == "cancel_at_period_end=false&cancel_at=")
 
                     let billing = try await ConsoleTests.post(
                         server, "/account/\(app.id)/purchases/\(purchase.id)/billing", ["csrf": csrf], cookie: session)

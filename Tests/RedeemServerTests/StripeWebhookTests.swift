@@ -38,13 +38,13 @@ import Testing
 
     static func subscription(
         _ id: String, type: String, subscription: String, cancelAtPeriodEnd: Bool, status: String = "active", endedAt: Date? = nil,
-        feedback: String? = nil
+        feedback: String? = nil, cancelAt: Date? = nil
     ) -> String {
         """
         {"id": "evt_\(id)", "object": "event", "type": "\(type)", "created": \(Int(start.timeIntervalSince1970)), "livemode": false,
          "data": {"object": {"id": "\(subscription)", "object": "subscription", "status": "\(status)", "customer": "cus_1",
          "cancellation_details": {"comment": null, "feedback": \(feedback.map { "\"\($0)\"" } ?? "null"), "reason": \(cancelAtPeriodEnd ? "\"cancellation_requested\"" : "null")},
-         "cancel_at_period_end": \(cancelAtPeriodEnd), "canceled_at": null, "current_period_end": \(Int(start.timeIntervalSince1970) + 86_400 * 30),
+         "cancel_at_period_end": \(cancelAtPeriodEnd), "cancel_at": \(cancelAt.map { String(Int($0.timeIntervalSince1970)) } ?? "null"), "canceled_at": null, "current_period_end": \(Int(start.timeIntervalSince1970) + 86_400 * 30),
          "ended_at": \(endedAt.map { String(Int($0.timeIntervalSince1970)) } ?? "null"), "metadata": {}, "items": {"object": "list", "data": []}}}}
         """
     }
@@ -140,6 +140,16 @@ import Testing
             #expect(cancelled.unsubscribeDetectedAt != nil && cancelled.cancellationFeedback == nil)
             _ = try await Self.post(
                 server, Self.subscription("unrecancel", type: "customer.subscription.updated", subscription: "sub_1", cancelAtPeriodEnd: false))
+            // Scheduled in Stripe's dashboard for a date: `cancel_at`, with `cancel_at_period_end` false. It does not renew.
+            _ = try await Self.post(
+                server,
+                Self.subscription(
+                    "cancel-at", type: "customer.subscription.updated", subscription: "sub_1", cancelAtPeriodEnd: false,
+                    cancelAt: Self.start.addingTimeInterval(86_400 * 10)))
+            #expect(try await Self.purchase(server, app, transaction: "sub_1")?.unsubscribeDetectedAt != nil)
+            _ = try await Self.post(
+                server, Self.subscription("unschedule", type: "customer.subscription.updated", subscription: "sub_1", cancelAtPeriodEnd: false))
+            #expect(try await Self.purchase(server, app, transaction: "sub_1")?.unsubscribeDetectedAt == nil)
             let ended = Self.start.addingTimeInterval(3600)
             _ = try await Self.post(
                 server,

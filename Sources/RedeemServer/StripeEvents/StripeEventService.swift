@@ -67,7 +67,7 @@ struct StripeEventService: Sendable {
                 // The reason given in Redeem's portal comes back from Stripe with the cancellation, as does one given
                 // in Stripe's own portal or dashboard; a value Stripe adds later is not one Redeem knows, so none.
                 try await tx.setWillRenew(
-                    purchase, willRenew: !subscription.cancelAtPeriodEnd, periodEnd: subscription.currentPeriodEnd,
+                    purchase, willRenew: subscription.willRenew, periodEnd: subscription.currentPeriodEnd,
                     feedback: subscription.cancellationFeedback.flatMap(CancellationFeedback.init(rawValue:)))
             }
         case .subscriptionDeleted(let subscription):
