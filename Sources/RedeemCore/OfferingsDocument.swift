@@ -54,10 +54,9 @@ public enum OfferingsDocument {
     public static func productEntitlementMapping(_ products: [Product]) -> [UInt8] {
         var entries: [(key: String, product: String, basePlan: String?, entitlements: [String])] = []
         for product in products {
-            if let id = product.storeIDs.appStore { entries.append((id, id, nil, product.entitlements)) }
-            if let id = product.storeIDs.playStore {
-                let plan = product.type == .subscription ? product.storeIDs.playBasePlan : nil
-                entries.append((plan.map { "\(id):\($0)" } ?? id, id, plan, product.entitlements))
+            for platform in [StorePlatform.appStore, .playStore] {
+                guard let (id, plan) = identifiers(product, on: platform), let key = storeKey(product, on: platform) else { continue }
+                entries.append((key, id, plan, product.entitlements))
             }
         }
         var writer = JSONWriter()
@@ -81,6 +80,12 @@ public enum OfferingsDocument {
     /// Whether `platform`'s SDK is shown `offering` at all: some package's product has an identifier there.
     public static func isShown(_ offering: Offering, products: [String: Product], on platform: StorePlatform) -> Bool {
         offering.packages.contains { package in products[package.productID].flatMap { identifiers($0, on: platform) } != nil }
+    }
+
+    /// The product as `platform`'s SDK names it, keyed as RevenueCat keys store products: its identifier there, or
+    /// `identifier:base_plan` for a Play subscription; nil when it has none there (that SDK is not shown it).
+    public static func storeKey(_ product: Product, on platform: StorePlatform) -> String? {
+        identifiers(product, on: platform).map { id, plan in plan.map { "\(id):\($0)" } ?? id }
     }
 
     /// The product's identifier, and Play's base plan for a subscription, on `platform`; nil when it has none there.

@@ -129,6 +129,11 @@ import Testing
             String(decoding: OfferingsDocument.offerings([webOnly], products: ["web": bare], platform: .appStore) { _ in nil }, as: UTF8.self)
                 == #"{"current_offering_id":null,"offerings":[]}"#)
 
+        // The names each SDK is shown, as the console's offerings page lists them: Play's with the base plan.
+        #expect(byID["monthly"].flatMap { OfferingsDocument.storeKey($0, on: .playStore) } == "pro:monthly")
+        #expect(byID["monthly"].flatMap { OfferingsDocument.storeKey($0, on: .appStore) } == "ios.monthly")
+        #expect(OfferingsDocument.storeKey(bare, on: .appStore) == nil && OfferingsDocument.storeKey(bare, on: .web) == "web")
+
         let mapping = String(decoding: OfferingsDocument.productEntitlementMapping(products), as: UTF8.self)
         #expect(
             mapping

@@ -123,15 +123,14 @@ enum ConsoleOfferingForm {
 enum OfferingsPresenter {
     /// `chosenBy`: how many customers have it as their chosen current offering.
     static func offering(_ offering: Offering, products: [String: Product], chosenBy: Int) -> OfferingRow {
+        // Each store's SDK is shown the packages whose product it has a name for (`OfferingsDocument.storeKey`, the
+        // offerings answer's own rule); an offering left with none is not shown there at all.
         let packages = offering.packages.map { package in
             let product = products[package.productID]
-            let plan = product?.type == .subscription ? product?.storeIDs.playBasePlan : nil
             return OfferingRow.Package(
-                id: package.id, product: package.productID, appStore: product?.storeIDs.appStore,
-                playStore: product?.storeIDs.playStore.map { id in plan.map { "\(id):\($0)" } ?? id })
+                id: package.id, product: package.productID, appStore: product.flatMap { OfferingsDocument.storeKey($0, on: .appStore) },
+                playStore: product.flatMap { OfferingsDocument.storeKey($0, on: .playStore) })
         }
-        // The same rule as `OfferingsDocument`: a store sees the packages whose product has its ID, and an offering
-        // left with none is not shown there at all.
         let onIOS = packages.filter { $0.appStore != nil }.count
         let onAndroid = packages.filter { $0.playStore != nil }.count
         return OfferingRow(
