@@ -4,7 +4,8 @@ import RedeemCore
 /// RevenueCat's offering override (REST API v1): the offering the app's backend chose as one customer's current one.
 extension SQLStore {
     /// Makes `offeringID` the current offering of `appUserID` (created if new), or removes the override when nil.
-    /// `StoreError.notFound` when the app has no such offering (and no customer is created).
+    /// `StoreError.notFound` when the app has no such offering (and no customer is created). Audited when it changed
+    /// something: a removal with no override in place writes nothing.
     public func setOfferingOverride(appID: String, appUserID: AppUserID, offeringID: String?, now: Date, audit: AuditEntry) async throws {
         try await write { connection in
             let customer = try await Self.resolveOrCreate(appID: appID, appUserID: appUserID, now: now, on: connection)
@@ -17,7 +18,9 @@ extension SQLStore {
                     ON CONFLICT (customer_id) DO UPDATE SET offering_id = excluded.offering_id, set_at = excluded.set_at
                     """)
             } else {
-                try await connection.query("DELETE FROM offering_overrides WHERE customer_id = \(customer.id)")
+                // Removing what is not there changes nothing, so nothing is audited.
+                let removed = try await connection.query("DELETE FROM offering_overrides WHERE customer_id = \(customer.id) RETURNING customer_id")
+                guard !removed.isEmpty else { return }
             }
             var entry = audit
             entry.objectID = customer.id

@@ -61,7 +61,8 @@ import Testing
             }
             #expect(
                 try actions.map { try $0.string("action") }
-                    == ["offering.override", "offering.override", "offering.override", "offering.override.remove", "offering.override.remove"])
+                    == ["offering.override", "offering.override", "offering.override", "offering.override.remove"],
+                "the second removal changed nothing, so it is not audited")
             #expect(try actions.allSatisfy { try $0.string("actor").hasPrefix("key:") })
         }
     }
