@@ -203,7 +203,9 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     CustomerInfoController(service: customerInfo).addRoutes(to: v1)
     RedeemPurchaseController(deps: deps).addRoutes(to: v1)
     OfferCodeController(deps: deps).addRoutes(to: v1)
-    if deps.benchmarkRoutes { BenchmarkController(store: deps.store, limiter: deps.rateLimiter, clock: deps.clock).addRoutes(to: v1) }
+    if deps.benchmarkRoutes {
+        BenchmarkController(service: BenchmarkService(store: deps.store, limiter: deps.rateLimiter, clock: deps.clock)).addRoutes(to: v1)
+    }
 
     try APIHandlers.register(deps, on: router)
     routes.load(router.routes)

@@ -8,9 +8,7 @@ import RedeemStore
 /// `POST /v1/benchmark/same-writes` makes the writes a redemption makes, with no reads, rules or JSON answer: its
 /// rate-limit hits (as the redemption counts them, before its own writes), then its rows in one transaction.
 struct BenchmarkController {
-    let store: any BenchmarkStore
-    let limiter: RateLimiter
-    let clock: any RedeemClock
+    let service: BenchmarkService
 
     func addRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("/benchmark/baseline", use: baseline)
@@ -31,16 +29,13 @@ struct BenchmarkController {
     @Sendable func baseline(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Reply> {
         _ = try context.sdkAppID()
         let body = try await request.decodeJSON(Body.self, context: context)
-        return JSONResponse(Reply(found: try await store.benchmarkBaseline(tokenHash: SecretToken.hash(body.redemptionToken))))
+        return JSONResponse(Reply(found: try await service.baseline(token: body.redemptionToken)))
     }
 
     @Sendable func sameWrites(_ request: Request, context: AppRequestContext) async throws -> JSONResponse<Reply> {
         let appID = try context.sdkAppID()
         let body = try await request.decodeJSON(Body.self, context: context)
-        let user = try AppUserID(validating: body.appUserID ?? "")
-        try await limiter.redemption(ip: context.remoteIP, appID: appID, user: user)
-        let found = try await store.benchmarkSameWrites(
-            appID: appID, tokenHash: SecretToken.hash(body.redemptionToken), appUserID: user.rawValue, now: clock.now())
+        let found = try await service.sameWrites(appID: appID, token: body.redemptionToken, appUserID: body.appUserID, ip: context.remoteIP)
         return JSONResponse(Reply(found: found))
     }
 }
