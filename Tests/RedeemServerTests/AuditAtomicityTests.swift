@@ -16,7 +16,7 @@ import Testing
                 try await connection.query("CREATE TRIGGER fail_mail BEFORE INSERT ON email_outbox FOR EACH ROW EXECUTE FUNCTION fail_mail()")
             }
         } else {
-            try await store.database.transaction { connection in
+            _ = try await store.database.transaction { connection in
                 try await connection.query(
                     "CREATE TRIGGER fail_mail BEFORE INSERT ON email_outbox BEGIN SELECT RAISE(ABORT, 'mail insert failed'); END")
             }
@@ -24,7 +24,7 @@ import Testing
     }
 
     static func mailWorks(_ store: SQLStore) async throws {
-        try await store.database.transaction {
+        _ = try await store.database.transaction {
             try await $0.query("DROP TRIGGER fail_mail\(unsafeRaw: store.database.engine == .postgres ? " ON email_outbox" : "")")
         }
     }

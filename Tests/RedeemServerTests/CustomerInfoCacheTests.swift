@@ -108,7 +108,7 @@ import Testing
                 let bob = try await otherStore.customer(appID: appID, appUserID: try AppUserID(validating: "bob"), now: clock.now())
                 let purchaseID = try #require(try await otherStore.purchases(customerID: bob.id).first?.id)
                 let carol = try await otherStore.customer(appID: appID, appUserID: try AppUserID(validating: "carol"), now: clock.now())
-                try await otherStore.database.transaction { connection in
+                _ = try await otherStore.database.transaction { connection in
                     try await connection.query("UPDATE purchases SET customer_id = \(carol.id) WHERE id = \(purchaseID)")
                 }
                 #expect(try await entitlements().isEmpty)

@@ -127,7 +127,7 @@ import Testing
 
             // The listener stops: every read asks again, and B's write shows in the very next one.
             feed.cancel()
-            await feed.value
+            _ = await feed.value
             #expect(heard.count > 0)
             versions.apply(.lost)
             _ = try await admin.updateProduct(appID: appID, id: "life", ProductUpdate(entitlements: ["pro"]))

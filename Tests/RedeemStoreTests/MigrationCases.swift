@@ -13,7 +13,7 @@ enum MigrationCases {
             #expect(try versions.map { try $0.int("version") } == Migration.all.map { Int64($0.version) })
         },
         StoreCase("an applied migration that was edited stops the runner") { store in
-            try await store.database.transaction { try await $0.query("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 1") }
+            _ = try await store.database.transaction { try await $0.query("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 1") }
             await #expect { try await MigrationRunner(database: store.database).apply(logger: TestDatabases.logger) } throws: {
                 "\($0)".contains("was edited")
             }
@@ -41,11 +41,11 @@ enum MigrationCases {
             for _ in 0..<8 { token = try #require(try await a.changeToken()) }
             for _ in 0..<8 { #expect(try await a.changeToken() == token) }
             // A commit by another process (here: another store on the same file) moves it on every reader.
-            try await b.database.transaction { try await $0.query("INSERT INTO idempotency_keys VALUES ('a', 'k', 'h', 'r', 1)") }
+            _ = try await b.database.transaction { try await $0.query("INSERT INTO idempotency_keys VALUES ('a', 'k', 'h', 'r', 1)") }
             for _ in 0..<8 { #expect(try await a.changeToken() != token) }
             // So does a commit by this store's own writer.
             token = try #require(try await a.changeToken())
-            try await a.database.transaction { try await $0.query("INSERT INTO idempotency_keys VALUES ('a', 'k2', 'h', 'r', 1)") }
+            _ = try await a.database.transaction { try await $0.query("INSERT INTO idempotency_keys VALUES ('a', 'k2', 'h', 'r', 1)") }
             for _ in 0..<8 { #expect(try await a.changeToken() != token) }
         }
     }

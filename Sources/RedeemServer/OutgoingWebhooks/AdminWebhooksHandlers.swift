@@ -6,42 +6,42 @@ extension APIHandlers {
         let appID = try await admin.authorized(appID: input.path.appId, context)
         let requestID = try RequestID.idempotencyKey(header: input.headers.idempotencyKey)
         guard case .json(let request) = input.body else { throw APIError.badRequest("A JSON body is required.") }
-        let endpoint = try await try webhookEndpoints.createEndpoint(
+        let endpoint = try await webhookEndpoints.createEndpoint(
             appID: appID, url: request.url, authorization: request.authorization, requestID: requestID)
         return .created(.init(body: .json(WebhookEndpointView(endpoint, showSecret: true))))
     }
 
     func listWebhooks(_ input: Operations.ListWebhooks.Input) async throws -> Operations.ListWebhooks.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        let endpoints = try await try webhookEndpoints.endpoints(appID: appID)
+        let endpoints = try await webhookEndpoints.endpoints(appID: appID)
         return .ok(.init(body: .json(.init(webhooks: endpoints.map { WebhookEndpointView($0, showSecret: false) }))))
     }
 
     func disableWebhook(_ input: Operations.DisableWebhook.Input) async throws -> Operations.DisableWebhook.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        try await try webhookEndpoints.disableEndpoint(appID: appID, id: input.path.endpointId)
+        try await webhookEndpoints.disableEndpoint(appID: appID, id: input.path.endpointId)
         return .noContent(.init())
     }
 
     func sendTestWebhook(_ input: Operations.SendTestWebhook.Input) async throws -> Operations.SendTestWebhook.Output {
-        try await try webhookEndpoints.sendTestEvent(appID: try await admin.authorized(appID: input.path.appId, context))
+        try await webhookEndpoints.sendTestEvent(appID: try await admin.authorized(appID: input.path.appId, context))
         return .accepted(.init())
     }
 
     func listWebhookDeliveries(_ input: Operations.ListWebhookDeliveries.Input) async throws -> Operations.ListWebhookDeliveries.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        return .ok(.init(body: .json(.init(deliveries: try await try webhookEndpoints.deliveries(appID: appID)))))
+        return .ok(.init(body: .json(.init(deliveries: try await webhookEndpoints.deliveries(appID: appID)))))
     }
 
     func getWebhookDelivery(_ input: Operations.GetWebhookDelivery.Input) async throws -> Operations.GetWebhookDelivery.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        let found = try await try webhookEndpoints.delivery(appID: appID, id: input.path.deliveryId)
+        let found = try await webhookEndpoints.delivery(appID: appID, id: input.path.deliveryId)
         return .ok(.init(body: .json(.init(delivery: found.delivery, attempts: found.attempts))))
     }
 
     func replayWebhookDelivery(_ input: Operations.ReplayWebhookDelivery.Input) async throws -> Operations.ReplayWebhookDelivery.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
-        try await try webhookEndpoints.replay(appID: appID, deliveryID: input.path.deliveryId)
+        try await webhookEndpoints.replay(appID: appID, deliveryID: input.path.deliveryId)
         return .accepted(.init())
     }
 }
