@@ -85,6 +85,18 @@ import Testing
         #expect(CustomerListFilter.billingIssue.matches([Self.purchase(expires: later, billingIssue: true)], now: now))
         #expect(CustomerListFilter.trial.matches([trial], now: now) && !CustomerListFilter.trial.matches([lapsedTrial, active], now: now))
         #expect(CustomerListFilter.refunded.matches([refunded], now: now) && !CustomerListFilter.refunded.matches([expired], now: now))
+        // Won't renew: a live subscription set to end with its period; not one that ended, a refunded one or a grant.
+        var cancelled = active
+        cancelled.unsubscribeDetectedAt = Self.t0
+        var endedCancelled = expired
+        endedCancelled.unsubscribeDetectedAt = Self.t0
+        var refundedCancelled = refunded
+        refundedCancelled.unsubscribeDetectedAt = Self.t0
+        var revokedGrant = active
+        revokedGrant.store = .promotional
+        revokedGrant.unsubscribeDetectedAt = Self.t0
+        #expect(CustomerListFilter.wontRenew.matches([expired, cancelled], now: now))
+        #expect(!CustomerListFilter.wontRenew.matches([active, endedCancelled, refundedCancelled, revokedGrant], now: now))
         #expect(CustomerListFilter.all.matches([], now: now))
         // Environments: only that environment's purchases count, and "all" there needs one.
         #expect(CustomerListFilter.active.matches([sandbox], environment: .sandbox, now: now))

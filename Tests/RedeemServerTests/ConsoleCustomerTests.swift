@@ -102,6 +102,13 @@ import Testing
             #expect(sandbox.body.contains("refunded-one") && !sandbox.body.contains("old@example.com"))
             let trial = try await Self.get(server, "/console/apps/\(app.id)?status=trial", cookie: owner)
             #expect(trial.body.contains("No customer matches these filters."))
+            // Who a win-back is for: subscriptions set to end with their period, listed under "Won't renew".
+            let leaving = try await server.grant(app, #"{"app_user_id": "leaving-one", "product_id": "monthly", "is_sandbox": true}"#)
+            let cancel = "/admin/v1/apps/\(app.id)/purchases/\(try #require(try leaving.string("purchase.id")))/cancel"
+            #expect(try await server.send(.post, cancel, key: app.secret, json: #"{"feedback": "too_expensive"}"#).status == 200)
+            let wontRenew = try await Self.get(server, "/console/apps/\(app.id)?status=wont_renew", cookie: owner)
+            #expect(wontRenew.body.contains("leaving-one") && !wontRenew.body.contains("new@example.com") && !wontRenew.body.contains("refunded-one"))
+            #expect(wontRenew.body.contains("won’t renew") && wontRenew.body.contains(">Won’t renew</a>"))
             #expect(try await Self.get(server, "/console/apps/\(app.id)?status=nope", cookie: owner).status == 400)
             #expect(try await Self.get(server, "/console/apps/\(app.id)?before=garbage", cookie: owner).status == 400)
         }

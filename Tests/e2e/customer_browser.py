@@ -111,6 +111,25 @@ def walk(database_url, scan):
             check("the history is newest first", len(times) >= 2 and times == sorted(times, reverse=True), times)
             shots(page, "3-customer")
 
+            # Support cancels for the buyer, with the reason they gave on the phone; the page and the history keep it,
+            # and the "Won't renew" filter lists them.
+            purchase = page.locator("article.purchase").first
+            purchase.locator("summary").click()
+            purchase.get_by_label("Reason the buyer gave (optional)").select_option(label="It’s too expensive")
+            purchase.get_by_label("Stop renewing; access lasts until", exact=False).check()
+            shots(page, "3a-cancel-form")
+            purchase.get_by_role("button", name="Cancel at period end").click()
+            page.wait_for_load_state()
+            check("the cancelled purchase shows the buyer's reason",
+                  page.locator("article.purchase .cancel-reason").first.text_content() == "It’s too expensive",
+                  page.locator("article.purchase").first.inner_text())
+            check("so does the history", "reason: It’s too expensive" in page.locator("ol.feed").inner_text(),
+                  page.locator("ol.feed").inner_text())
+            shots(page, "3b-cancelled-with-reason")
+            page.goto(f"{base}/console/apps/{app['id']}?status=wont_renew")
+            names = [a.inner_text() for a in page.locator("ul.people .who > a").all()]
+            check("the Won't renew filter lists the customer who cancelled", names == ["alice@example.com"], names)
+
             # Thirty purchases: a short page, every purchase still reachable.
             page.goto(f"{base}/console/apps/{app['id']}?q=whale")
             page.get_by_role("link", name="whale").click()

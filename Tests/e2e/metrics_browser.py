@@ -114,6 +114,12 @@ def main():
                       [" ".join(r.split()) for r in reasons] == ["It’s too expensive 1"], reasons)
                 check(f"[{width} px] the page does not scroll sideways", page.evaluate("document.documentElement.scrollWidth") <= width,
                       page.evaluate("document.documentElement.scrollWidth"))
+                page.locator("#wont-renew").click()
+                page.wait_for_load_state()
+                rows = page.locator(".people li").all_inner_texts()
+                check(f"[{width} px] the link lists who won't renew in sandbox: sue",
+                      "status=wont_renew" in page.url and "env=sandbox" in page.url and len(rows) == 1 and "sue" in rows[0]
+                      and "won’t renew" in rows[0], (page.url, rows))
             page.goto(f"{base}/console/apps/{app['id']}/overview?environment=production&days=30")
             check("production had no cancellation", page.locator("#no-cancellations").is_visible())
             screenshots(page, ARTIFACTS, "overview-production")

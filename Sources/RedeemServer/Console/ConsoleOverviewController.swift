@@ -28,8 +28,11 @@ struct ConsoleOverviewController {
         let url = { (days: Int, environment: MetricsEnvironment) in "/console/apps/\(appID)/overview?environment=\(environment.rawValue)&days=\(days)"
         }
         let widest = funnel.steps.map(\.count).max() ?? 0
+        var section = MetricsSection(subscriptions, days: asked, url: url)
+        section.wontRenewURL = CustomerPresenter.listURL(
+            appID: appID, filter: .wontRenew, environment: environment == .sandbox ? .sandbox : .production)
         let values = OverviewPage(
-            metrics: MetricsSection(subscriptions, days: asked, url: url),
+            metrics: section,
             firstSteps: try await firstSteps?.panel(try context.currentApp, evenWhenComplete: false),
             windows: Funnel.windows.map { OverviewPage.Window(days: $0, selected: $0 == asked, url: url($0, environment)) },
             days: asked, daysSVG: FunnelChart.days(funnel), dayScale: FunnelChart.dayScale(funnel),

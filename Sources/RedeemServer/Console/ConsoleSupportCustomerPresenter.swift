@@ -295,6 +295,7 @@ enum CustomerPresenter {
     /// The customer's state in a word, the most pressing first, judged by the list's own filters.
     static func state(_ purchases: [Purchase], now: Date) -> (String, String) {
         if CustomerListFilter.billingIssue.matches(purchases, now: now) { return ("billing issue", "grace") }
+        if CustomerListFilter.wontRenew.matches(purchases, now: now) { return ("won’t renew", "grace") }
         if CustomerListFilter.trial.matches(purchases, now: now) { return ("in trial", "active") }
         if CustomerListFilter.active.matches(purchases, now: now) { return ("active", "active") }
         if CustomerListFilter.refunded.matches(purchases, now: now) { return ("refunded", "refunded") }
@@ -315,7 +316,7 @@ enum CustomerPresenter {
     }
 
     static let filterLabels: [CustomerListFilter: String] = [
-        .all: "All", .active: "Active", .trial: "In trial", .refunded: "Refunded", .billingIssue: "Billing issue",
+        .all: "All", .active: "Active", .trial: "In trial", .wontRenew: "Won’t renew", .refunded: "Refunded", .billingIssue: "Billing issue",
     ]
     static let environmentLabels: [CustomerListFilter.Environment: String] = [
         .any: "All environments", .production: "Production", .sandbox: "Sandbox",

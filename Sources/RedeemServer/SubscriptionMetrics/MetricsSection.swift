@@ -41,6 +41,8 @@ struct MetricsSection: Sendable {
     let anyCancelled: Bool
     /// "3 subscriptions or trials set to end in this window, by the reason given:".
     let cancelledSummary: String
+    /// The customer list of those whose subscription won't renew, in this environment (set by the page).
+    var wontRenewURL: String?
     let from: String
     let to: String
 
