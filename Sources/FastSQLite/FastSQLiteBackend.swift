@@ -59,6 +59,7 @@ public final class FastSQLiteBackend: SQLDatabase {
         self.group = groupCommit ? FastSQLiteGroupCommit(writer: writer, gate: writeGate) : nil
     }
 
+    @discardableResult
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let reader = try await readers.checkout()
         defer { readers.checkin(reader) }
@@ -70,6 +71,7 @@ public final class FastSQLiteBackend: SQLDatabase {
     }
 
     /// Transactions run one at a time, in arrival order, on the writer's thread.
+    @discardableResult
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         try await withTaskExecutorPreference(writer) {
             await writeGate.acquire()

@@ -57,6 +57,7 @@ public final class PostgresBackend: SQLDatabase {
         }
     }
 
+    @discardableResult
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let (logger, client, statements) = (self.logger, self.client, self.statements)
         await started.wait()
@@ -75,6 +76,7 @@ public final class PostgresBackend: SQLDatabase {
     /// A transaction; one that PostgreSQL aborted as a deadlock victim or a serialization failure is run again (up to
     /// three times): nothing of it was committed, and two redemptions crossing each other's customers, whose version
     /// triggers lock both rows, can deadlock.
+    @discardableResult
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         var attempt = 1
         while true {

@@ -9,8 +9,11 @@ public protocol SQLConnection: Sendable {
 public protocol SQLDatabase: Sendable {
     var engine: SQLEngine { get }
     /// Runs `body` on a connection, with no transaction.
+    @discardableResult
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T
-    /// Runs `body` in one write transaction: committed when it returns, rolled back when it throws.
+    /// Runs `body` in one write transaction: committed when it returns, rolled back when it throws. Its result may be
+    /// left unused: a transaction is often run for its writes alone.
+    @discardableResult
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T
     func close() async
     /// A number that changes whenever a write committed by any connection or process may have changed data;

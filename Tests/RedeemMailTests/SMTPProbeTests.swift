@@ -13,7 +13,7 @@ import Testing
 
     @Test func startTLSAgainstAServerWithoutTLSFails() async throws {
         // The README's `smtp://host:port` means STARTTLS, required: a plain local server is refused at the probe.
-        try await SMTPTestServer.with { server in
+        _ = try await SMTPTestServer.with { server in
             await #expect(throws: MailError.self) { try await Fixtures.client(port: server.port, security: .startTLS).probe() }
         }
     }

@@ -340,7 +340,7 @@ struct RedemptionFastPathCases {
                     for row in rows {
                         // What differs between the twins: the app, the purchase, the anonymous buyer, the event and endpoint IDs.
                         var body = try row.string("body").replacingOccurrences(of: appID, with: "APP")
-                        for (value, name) in [(purchase.id, "PURCHASE"), (purchase.storeTransactionID ?? "-", "TXN"), (buyer.rawValue, "ANON")] {
+                        for (value, name) in [(purchase.id, "PURCHASE"), (purchase.storeTransactionID, "TXN"), (buyer.rawValue, "ANON")] {
                             body = body.replacingOccurrences(of: value, with: name)
                         }
                         body = body.replacingOccurrences(of: #"evt_[A-Za-z0-9_-]+"#, with: "EVT", options: .regularExpression)
@@ -365,7 +365,7 @@ struct RedemptionFastPathCases {
     /// path then queues for the endpoints there are.
     @Test func endpointsChangedMeanwhileUndoTheStatement() async throws {
         try await Self.withStore { store, app in
-            let (purchase, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"))
+            let (_, hash) = try await RedemptionCases.purchaseWithToken(store, appID: app.id, buyer: Fixture.user("bob"))
             let statement = SQLStore.oneStatement(try await Self.plannedWrite(store, app.id, hash, Fixture.user("zed")))
             try await store.createWebhookEndpoint(
                 WebhookEndpoint(
