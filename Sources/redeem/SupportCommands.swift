@@ -6,7 +6,8 @@ import RedeemStore
 
 /// `redeem customers search`: the console's search box, for a terminal.
 struct Customers: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Find customers.", subcommands: [Search.self, Attributes.self])
+    static let configuration = CommandConfiguration(
+        abstract: "Find customers, or list them by state.", subcommands: [Search.self, List.self, Attributes.self])
 
     struct AttributeList: Codable {
         struct Attribute: Codable {
@@ -109,6 +110,82 @@ struct Customers: AsyncParsableCommand {
                 print("\(match.customerID)  \(match.originalAppUserID)  matched by \(match.matched)  last seen \(ISODate.format(match.lastSeen))")
             }
             if found.more { print("More on --page \(page + 1).") }
+        }
+    }
+}
+
+extension Customers {
+    /// A page of `customers list`, as the admin API answers it.
+    struct Listed: Codable {
+        struct Row: Codable {
+            let customerID: String
+            let originalAppUserID: String
+            let lastSeen: Date
+
+            enum CodingKeys: String, CodingKey {
+                case customerID = "customer_id"
+                case originalAppUserID = "original_app_user_id"
+                case lastSeen = "last_seen"
+            }
+        }
+
+        let customers: [Row]
+        let more: Bool
+        let next: String?
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List an app's customers by latest activity, newest first, by state (as the console's Customers tab does).",
+            discussion: "--status wont_renew lists everyone with a live subscription set to end with its period: who a win-back is for.")
+        @OptionGroup var app: AppOption
+        @Option(help: "all, active, trial, wont_renew, refunded or billing_issue.")
+        var status: String = "all"
+        @Option(help: "Count only production or sandbox purchases: any, production or sandbox.")
+        var environment: String = "any"
+        @Option(help: "The next page: the 'next' the page before printed.")
+        var before: String?
+        @OptionGroup var target: AdminTarget
+        @Flag var json = false
+
+        func validate() throws {
+            guard CustomerListFilter(rawValue: status) != nil else {
+                throw ValidationError("--status must be one of \(CustomerListFilter.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            guard CustomerListFilter.Environment(rawValue: environment) != nil else {
+                throw ValidationError("--environment must be any, production or sandbox.")
+            }
+            if let before, CustomerFeed.Cursor(text: before) == nil { throw ValidationError("--before must be a 'next' that a page printed.") }
+        }
+
+        func run() async throws {
+            let appID = try app.id
+            let filter = CustomerListFilter(rawValue: status) ?? .all
+            let scope = CustomerListFilter.Environment(rawValue: environment) ?? .any
+            let listed = try await target.runSupport(
+                publicURL: try PublicURL.resolve(nil),
+                local: { support in
+                    let cursor = before.flatMap(CustomerFeed.Cursor.init(text:)).map { ($0.at, $0.id) }
+                    let list = try await support.customers(appID: appID, filter: filter, environment: scope, before: cursor)
+                    let next = list.next.map { CustomerFeed.Cursor(at: $0.0, id: $0.1).text }
+                    return Listed(
+                        customers: list.customers.map {
+                            .init(customerID: $0.customer.id, originalAppUserID: $0.customer.originalAppUserID, lastSeen: $0.customer.lastSeen)
+                        }, more: next != nil, next: next)
+                },
+                remote: { admin in
+                    var components = URLComponents()
+                    components.queryItems =
+                        [URLQueryItem(name: "status", value: status), URLQueryItem(name: "environment", value: environment)]
+                        + (before.map { [URLQueryItem(name: "before", value: $0)] } ?? [])
+                    return try await admin.send(.GET, "/admin/v1/apps/\(segment(appID))/customers\(components.string ?? "")", as: Listed.self)
+                })
+            if json { return try Output.json(listed) }
+            if listed.customers.isEmpty { print("No customer is listed as \(status).") }
+            for row in listed.customers {
+                print("\(row.customerID)  \(row.originalAppUserID)  last seen \(ISODate.format(row.lastSeen))")
+            }
+            if let next = listed.next { print("More with --before \(next)") }
         }
     }
 }

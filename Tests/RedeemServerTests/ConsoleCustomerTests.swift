@@ -103,14 +103,53 @@ import Testing
             let trial = try await Self.get(server, "/console/apps/\(app.id)?status=trial", cookie: owner)
             #expect(trial.body.contains("No customer matches these filters."))
             // Who a win-back is for: subscriptions set to end with their period, listed under "Won't renew".
+            clock.advance(by: 60)
             let leaving = try await server.grant(app, #"{"app_user_id": "leaving-one", "product_id": "monthly", "is_sandbox": true}"#)
             let cancel = "/admin/v1/apps/\(app.id)/purchases/\(try #require(try leaving.string("purchase.id")))/cancel"
             #expect(try await server.send(.post, cancel, key: app.secret, json: #"{"feedback": "too_expensive"}"#).status == 200)
             let wontRenew = try await Self.get(server, "/console/apps/\(app.id)?status=wont_renew", cookie: owner)
             #expect(wontRenew.body.contains("leaving-one") && !wontRenew.body.contains("new@example.com") && !wontRenew.body.contains("refunded-one"))
             #expect(wontRenew.body.contains("won’t renew") && wontRenew.body.contains(">Won’t renew</a>"))
+
+            // The same list through the admin API: without q, by status and environment.
+            let path = "/admin/v1/apps/\(app.id)/customers"
+            func listed(_ query: String) async throws -> [String] {
+                let reply = try await server.send(.get, path + query, key: app.secret)
+                #expect(reply.status == 200, "\(reply.body)")
+                return (try reply.object()["customers"] as? [[String: Any]] ?? []).compactMap { $0["original_app_user_id"] as? String }
+            }
+            #expect(try await listed("?status=wont_renew") == ["leaving-one"])
+            #expect(try await listed("?status=refunded&environment=sandbox") == ["refunded-one"])
+            #expect(try await listed("?status=active&environment=production") == ["new-buyer", "old-buyer"])
+            #expect(try await listed("") == ["leaving-one", "new-buyer", "refunded-one", "old-buyer"])
+            #expect(try await server.send(.get, path + "?q=new-buyer&status=active", key: app.secret).status == 400)
+            #expect(try await server.send(.get, path + "?status=gone", key: app.secret).status == 400)
+            #expect(try await server.send(.get, path + "?before=garbage", key: app.secret).status == 400)
+            #expect(try await server.send(.get, path + "?page=2", key: app.secret).status == 400)
+            #expect(try await server.send(.get, "/admin/v1/apps/app_nope/customers?status=all", key: server.adminKey).status == 404)
             #expect(try await Self.get(server, "/console/apps/\(app.id)?status=nope", cookie: owner).status == 400)
             #expect(try await Self.get(server, "/console/apps/\(app.id)?before=garbage", cookie: owner).status == 400)
+        }
+    }
+
+    /// The admin API's list pages 25 at a time, newest activity first: `next` leads on, and is absent on the last page.
+    @Test(arguments: TestDatabases.available)
+    func theAdminAPIListPagesWithNext(_ backend: TestBackend) async throws {
+        let clock = ManualClock(TestServer.start)
+        try await TestServer.with(backend, clock: clock) { server in
+            let app = try await server.createAppWithCatalog()
+            for index in 0..<27 {
+                _ = try await server.grant(app, #"{"app_user_id": "user-\#(index)", "product_id": "lifetime"}"#)
+                clock.advance(by: 60)
+            }
+            let path = "/admin/v1/apps/\(app.id)/customers?status=active"
+            let first = try await server.send(.get, path, key: app.secret).object()
+            let firstIDs = (first["customers"] as? [[String: Any]] ?? []).compactMap { $0["original_app_user_id"] as? String }
+            #expect(firstIDs == (2..<27).reversed().map { "user-\($0)" } && first["more"] as? Bool == true)
+            let next = try #require(first["next"] as? String)
+            let second = try await server.send(.get, path + "&before=" + next, key: app.secret).object()
+            let secondIDs = (second["customers"] as? [[String: Any]] ?? []).compactMap { $0["original_app_user_id"] as? String }
+            #expect(secondIDs == ["user-1", "user-0"] && second["more"] as? Bool == false && second["next"] == nil)
         }
     }
 

@@ -51,6 +51,8 @@ actor FakeSupportStore: SupportStore {
 
     func searchCustomers(appID: String, query: String, limit: Int, offset: Int) async throws -> [CustomerMatch] { [] }
 
+    func recentCustomers(appID: String, before: (Date, String)?, limit: Int) async throws -> [CustomerListing] { [] }
+
     func findCustomer(appID: String, appUserID: AppUserID) async throws -> Customer? {
         customers.first { $0.appID == appID && ($0.originalAppUserID == appUserID.rawValue || $0.aliases.contains(appUserID.rawValue)) }
     }

@@ -24,7 +24,5 @@ protocol ConsoleReadStore: Sendable {
     func offerings(appID: String) async throws -> [Offering]
     /// Everything stored about one customer (the customer page, its history, the export).
     func customerFacts(appID: String, customerID: String) async throws -> CustomerFacts
-    /// Customers by latest activity, newest first, after the cursor (last seen, customer ID), with their purchases.
-    func recentCustomers(appID: String, before: (Date, String)?, limit: Int) async throws -> [CustomerListing]
     func products(appID: String) async throws -> [Product]
 }

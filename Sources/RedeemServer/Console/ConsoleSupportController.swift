@@ -65,7 +65,7 @@ struct ConsoleSupportController {
             }
             before = (cursor.at, cursor.id)
         }
-        let list = try await service.customers(appID: appID, filter: filter, environment: environment, before: before)
+        let list = try await service.support.customers(appID: appID, filter: filter, environment: environment, before: before)
         let now = service.clock.now()
         let seesEmails = context.session.operator.role.may(.seeEmails)
         var values = SearchPage(listing: true)

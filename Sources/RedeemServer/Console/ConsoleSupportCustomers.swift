@@ -2,8 +2,8 @@ import Foundation
 import RedeemCore
 import RedeemStore
 
-/// What the console's Customers pages read: the list of recent customers with its filters, one customer with
-/// everything about them, and their export.
+/// What the console's Customers pages read: one customer with everything about them, and their export (the list of
+/// recent customers is `SupportService.customers`, which the admin API and the CLI share).
 extension ConsoleService {
     /// One customer as the page shows them: the stored facts, the CustomerInfo the app sees, and what the page's forms
     /// offer.
@@ -36,48 +36,6 @@ extension ConsoleService {
             facts: facts, info: info, entitlementIDs: try await store.entitlements(appID: appID).map(\.id), productNames: names,
             offerings: try await store.offerings(appID: appID), products: products,
             stripeOn: support.stripe != nil, mailOn: support.emailQueue.mail != nil, now: now)
-    }
-
-    /// A page of the customer list: customers by latest activity, newest first, that the filter lists.
-    struct CustomerList: Sendable {
-        let customers: [CustomerListing]
-        /// Where the next page starts (last seen, customer ID); nil on the last page.
-        let next: (Date, String)?
-        /// The scan stopped at `customerListScan` customers before filling the page: the page says so.
-        let capped: Bool
-    }
-
-    static let customerListPage = 25
-    /// At most this many customers are read to fill one filtered page; "Next" goes on from there.
-    static let customerListScan = 2000
-
-    func customers(
-        appID: String, filter: CustomerListFilter, environment: CustomerListFilter.Environment, before: (Date, String)?
-    ) async throws -> CustomerList {
-        let now = clock.now()
-        var found: [CustomerListing] = []
-        var cursor = before
-        var scanned = 0
-        var exhausted = false
-        scan: while scanned < Self.customerListScan {
-            let batch = try await store.recentCustomers(appID: appID, before: cursor, limit: min(200, Self.customerListScan - scanned))
-            if batch.isEmpty {
-                exhausted = true
-                break
-            }
-            for listing in batch {
-                scanned += 1
-                cursor = (listing.customer.lastSeen, listing.customer.id)
-                guard filter.matches(listing.purchases, environment: environment, now: now) else { continue }
-                found.append(listing)
-                if found.count > Self.customerListPage { break scan }
-            }
-        }
-        if found.count > Self.customerListPage {
-            let last = found[Self.customerListPage - 1].customer
-            return CustomerList(customers: Array(found.prefix(Self.customerListPage)), next: (last.lastSeen, last.id), capped: false)
-        }
-        return CustomerList(customers: found, next: exhausted ? nil : cursor, capped: !exhausted)
     }
 
     /// Everything about a customer as a JSON file; the export is audited (who, whom; never an address).

@@ -5,15 +5,41 @@ import RedeemCore
 extension APIHandlers {
     func searchCustomers(_ input: Operations.SearchCustomers.Input) async throws -> Operations.SearchCustomers.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
+        let query = input.query
+        guard let q = query.q else { return try await listCustomers(appID: appID, query) }
+        if query.status != nil || query.environment != nil || query.before != nil {
+            throw APIError.badRequest("q is not combined with status, environment or before: leave q out to list customers.", field: "q")
+        }
         // The generated decoder does not check the document's bounds.
-        let page = input.query.page ?? 1
+        let page = query.page ?? 1
         guard (1...100_000).contains(page) else { throw APIError.badRequest("page must be between 1 and 100000.", field: "page") }
-        let (matches, more) = try await deps.support.search(appID: appID, query: input.query.q, page: page)
+        let (matches, more) = try await deps.support.search(appID: appID, query: q, page: page)
         let customers = matches.map {
             Components.Schemas.CustomerSearch.CustomersPayloadPayload(
                 customerId: $0.customerID, originalAppUserId: $0.originalAppUserID, lastSeen: $0.lastSeen, matched: $0.matched)
         }
         return .ok(.init(body: .json(.init(customers: customers, more: more))))
+    }
+
+    /// The customers the filters list, newest activity first (`SupportService.customers`, as the console lists them).
+    private func listCustomers(appID: String, _ query: Operations.SearchCustomers.Input.Query) async throws -> Operations.SearchCustomers.Output {
+        if query.page != nil { throw APIError.badRequest("page goes with q; a list pages with before (the last page's next).", field: "page") }
+        let filter = CustomerListFilter(rawValue: query.status?.rawValue ?? "all") ?? .all
+        let environment = CustomerListFilter.Environment(rawValue: query.environment?.rawValue ?? "any") ?? .any
+        var before: (Date, String)?
+        if let text = query.before {
+            guard let cursor = CustomerFeed.Cursor(text: text) else {
+                throw APIError.badRequest("before must be the next of an earlier page.", field: "before")
+            }
+            before = (cursor.at, cursor.id)
+        }
+        let list = try await deps.support.customers(appID: appID, filter: filter, environment: environment, before: before)
+        let customers = list.customers.map {
+            Components.Schemas.CustomerSearch.CustomersPayloadPayload(
+                customerId: $0.customer.id, originalAppUserId: $0.customer.originalAppUserID, lastSeen: $0.customer.lastSeen)
+        }
+        let next = list.next.map { CustomerFeed.Cursor(at: $0.0, id: $0.1).text }
+        return .ok(.init(body: .json(.init(customers: customers, more: next != nil, next: next))))
     }
 
     func sendPurchaseLink(_ input: Operations.SendPurchaseLink.Input) async throws -> Operations.SendPurchaseLink.Output {

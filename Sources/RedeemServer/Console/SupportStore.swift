@@ -8,6 +8,8 @@ protocol SupportStore: Sendable {
     func app(id: String) async throws -> App
     /// Customers one query names by exact value (an app user ID or alias, an e-mail, a purchase, transaction or Stripe ID).
     func searchCustomers(appID: String, query: String, limit: Int, offset: Int) async throws -> [CustomerMatch]
+    /// Customers by latest activity (`last_seen`, then ID), newest first, after `before`, with their purchases.
+    func recentCustomers(appID: String, before: (Date, String)?, limit: Int) async throws -> [CustomerListing]
     func findCustomer(appID: String, appUserID: AppUserID) async throws -> Customer?
     func purchases(customerID: String) async throws -> [Purchase]
     func purchase(appID: String, id: String) async throws -> Purchase

@@ -4913,11 +4913,16 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Find customers by app user ID, e-mail, purchase, store or Stripe ID
+    /// Find customers by app user ID, e-mail, purchase, store or Stripe ID; or list them by state
     ///
-    /// Exact matches of `q` against an app user ID or alias, a purchase's e-mail (any case), a purchase ID, a store
-    /// transaction ID, a Stripe Checkout Session ID or the Stripe reference a purchase was made with; each is an index
-    /// lookup. 25 to a page, most recently seen first.
+    /// With `q`: exact matches of `q` against an app user ID or alias, a purchase's e-mail (any case), a purchase ID, a
+    /// store transaction ID, a Stripe Checkout Session ID or the Stripe reference a purchase was made with; each is an
+    /// index lookup. 25 to a page (`page`), most recently seen first.
+    ///
+    /// Without `q`: the app's customers by latest activity, newest first, that `status` and `environment` list (the
+    /// console's Customers tab): `wont_renew`, for example, is everyone with a live subscription set to end with its
+    /// period, who a win-back offering is for. 25 to a page; at most 2,000 customers are looked through for one page, so
+    /// a page may hold fewer: follow `next` (as `before`) until it is absent. `q` is not combined with these.
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
@@ -4943,7 +4948,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     as: Components.Parameters.AppID.self
                 ))
                 let query: Operations.SearchCustomers.Input.Query = .init(
-                    q: try converter.getRequiredQueryItemAsURI(
+                    q: try converter.getOptionalQueryItemAsURI(
                         in: request.soar_query,
                         style: .form,
                         explode: true,
@@ -4956,6 +4961,27 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         explode: true,
                         name: "page",
                         as: Swift.Int.self
+                    ),
+                    status: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "status",
+                        as: Operations.SearchCustomers.Input.Query.StatusPayload.self
+                    ),
+                    environment: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "environment",
+                        as: Operations.SearchCustomers.Input.Query.EnvironmentPayload.self
+                    ),
+                    before: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "before",
+                        as: Swift.String.self
                     )
                 )
                 let headers: Operations.SearchCustomers.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))

@@ -1581,22 +1581,22 @@ extension Components {
                 internal var originalAppUserId: Swift.String
                 /// - Remark: Generated from `#/components/schemas/CustomerSearch/CustomersPayload/last_seen`.
                 internal var lastSeen: Foundation.Date
-                /// What `q` matched, e.g. `e-mail` or `purchase ID`.
+                /// What `q` matched, e.g. `e-mail` or `purchase ID`; absent in a list without `q`.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CustomerSearch/CustomersPayload/matched`.
-                internal var matched: Swift.String
+                internal var matched: Swift.String?
                 /// Creates a new `CustomersPayloadPayload`.
                 ///
                 /// - Parameters:
                 ///   - customerId:
                 ///   - originalAppUserId:
                 ///   - lastSeen:
-                ///   - matched: What `q` matched, e.g. `e-mail` or `purchase ID`.
+                ///   - matched: What `q` matched, e.g. `e-mail` or `purchase ID`; absent in a list without `q`.
                 internal init(
                     customerId: Swift.String,
                     originalAppUserId: Swift.String,
                     lastSeen: Foundation.Date,
-                    matched: Swift.String
+                    matched: Swift.String? = nil
                 ) {
                     self.customerId = customerId
                     self.originalAppUserId = originalAppUserId
@@ -1616,21 +1616,29 @@ extension Components {
             internal var customers: Components.Schemas.CustomerSearch.CustomersPayload
             /// - Remark: Generated from `#/components/schemas/CustomerSearch/more`.
             internal var more: Swift.Bool
+            /// A list without `q`: where the next page starts (send it as `before`); absent on the last page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomerSearch/next`.
+            internal var next: Swift.String?
             /// Creates a new `CustomerSearch`.
             ///
             /// - Parameters:
             ///   - customers:
             ///   - more:
+            ///   - next: A list without `q`: where the next page starts (send it as `before`); absent on the last page.
             internal init(
                 customers: Components.Schemas.CustomerSearch.CustomersPayload,
-                more: Swift.Bool
+                more: Swift.Bool,
+                next: Swift.String? = nil
             ) {
                 self.customers = customers
                 self.more = more
+                self.next = next
             }
             internal enum CodingKeys: String, CodingKey {
                 case customers
                 case more
+                case next
             }
         }
         /// - Remark: Generated from `#/components/schemas/SentLink`.

@@ -6317,11 +6317,16 @@ internal enum Operations {
             }
         }
     }
-    /// Find customers by app user ID, e-mail, purchase, store or Stripe ID
+    /// Find customers by app user ID, e-mail, purchase, store or Stripe ID; or list them by state
     ///
-    /// Exact matches of `q` against an app user ID or alias, a purchase's e-mail (any case), a purchase ID, a store
-    /// transaction ID, a Stripe Checkout Session ID or the Stripe reference a purchase was made with; each is an index
-    /// lookup. 25 to a page, most recently seen first.
+    /// With `q`: exact matches of `q` against an app user ID or alias, a purchase's e-mail (any case), a purchase ID, a
+    /// store transaction ID, a Stripe Checkout Session ID or the Stripe reference a purchase was made with; each is an
+    /// index lookup. 25 to a page (`page`), most recently seen first.
+    ///
+    /// Without `q`: the app's customers by latest activity, newest first, that `status` and `environment` list (the
+    /// console's Customers tab): `wont_renew`, for example, is everyone with a live subscription set to end with its
+    /// period, who a win-back offering is for. 25 to a page; at most 2,000 customers are looked through for one page, so
+    /// a page may hold fewer: follow `next` (as `before`) until it is absent. `q` is not combined with these.
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
@@ -6348,20 +6353,56 @@ internal enum Operations {
             /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/query`.
             internal struct Query: Sendable, Hashable {
                 /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/query/q`.
-                internal var q: Swift.String
+                internal var q: Swift.String?
                 /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/query/page`.
                 internal var page: Swift.Int?
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/query/status`.
+                internal enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case all = "all"
+                    case active = "active"
+                    case trial = "trial"
+                    case wontRenew = "wont_renew"
+                    case refunded = "refunded"
+                    case billingIssue = "billing_issue"
+                }
+                /// Without `q`: which customers to list (default `all`). `active`: something grants access now; `trial`: a trial does; `wont_renew`: a live subscription is set to end with its period; `refunded`: a purchase was refunded; `billing_issue`: a payment failed or the billing grace period runs.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/query/status`.
+                internal var status: Operations.SearchCustomers.Input.Query.StatusPayload?
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/query/environment`.
+                internal enum EnvironmentPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                    case any = "any"
+                    case production = "production"
+                    case sandbox = "sandbox"
+                }
+                /// Without `q`: count only production or sandbox purchases (default `any`).
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/query/environment`.
+                internal var environment: Operations.SearchCustomers.Input.Query.EnvironmentPayload?
+                /// Without `q`: the `next` of the page before.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/GET/query/before`.
+                internal var before: Swift.String?
                 /// Creates a new `Query`.
                 ///
                 /// - Parameters:
                 ///   - q:
                 ///   - page:
+                ///   - status: Without `q`: which customers to list (default `all`). `active`: something grants access now; `trial`: a trial does; `wont_renew`: a live subscription is set to end with its period; `refunded`: a purchase was refunded; `billing_issue`: a payment failed or the billing grace period runs.
+                ///   - environment: Without `q`: count only production or sandbox purchases (default `any`).
+                ///   - before: Without `q`: the `next` of the page before.
                 internal init(
-                    q: Swift.String,
-                    page: Swift.Int? = nil
+                    q: Swift.String? = nil,
+                    page: Swift.Int? = nil,
+                    status: Operations.SearchCustomers.Input.Query.StatusPayload? = nil,
+                    environment: Operations.SearchCustomers.Input.Query.EnvironmentPayload? = nil,
+                    before: Swift.String? = nil
                 ) {
                     self.q = q
                     self.page = page
+                    self.status = status
+                    self.environment = environment
+                    self.before = before
                 }
             }
             internal var query: Operations.SearchCustomers.Input.Query
@@ -6385,7 +6426,7 @@ internal enum Operations {
             ///   - headers:
             internal init(
                 path: Operations.SearchCustomers.Input.Path,
-                query: Operations.SearchCustomers.Input.Query,
+                query: Operations.SearchCustomers.Input.Query = .init(),
                 headers: Operations.SearchCustomers.Input.Headers = .init()
             ) {
                 self.path = path

@@ -207,11 +207,16 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/purchases/{purchase_id}`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/get(getPurchase)`.
     func getPurchase(_ input: Operations.GetPurchase.Input) async throws -> Operations.GetPurchase.Output
-    /// Find customers by app user ID, e-mail, purchase, store or Stripe ID
+    /// Find customers by app user ID, e-mail, purchase, store or Stripe ID; or list them by state
     ///
-    /// Exact matches of `q` against an app user ID or alias, a purchase's e-mail (any case), a purchase ID, a store
-    /// transaction ID, a Stripe Checkout Session ID or the Stripe reference a purchase was made with; each is an index
-    /// lookup. 25 to a page, most recently seen first.
+    /// With `q`: exact matches of `q` against an app user ID or alias, a purchase's e-mail (any case), a purchase ID, a
+    /// store transaction ID, a Stripe Checkout Session ID or the Stripe reference a purchase was made with; each is an
+    /// index lookup. 25 to a page (`page`), most recently seen first.
+    ///
+    /// Without `q`: the app's customers by latest activity, newest first, that `status` and `environment` list (the
+    /// console's Customers tab): `wont_renew`, for example, is everyone with a live subscription set to end with its
+    /// period, who a win-back offering is for. 25 to a page; at most 2,000 customers are looked through for one page, so
+    /// a page may hold fewer: follow `next` (as `before`) until it is absent. `q` is not combined with these.
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
@@ -1100,11 +1105,16 @@ extension APIProtocol {
             headers: headers
         ))
     }
-    /// Find customers by app user ID, e-mail, purchase, store or Stripe ID
+    /// Find customers by app user ID, e-mail, purchase, store or Stripe ID; or list them by state
     ///
-    /// Exact matches of `q` against an app user ID or alias, a purchase's e-mail (any case), a purchase ID, a store
-    /// transaction ID, a Stripe Checkout Session ID or the Stripe reference a purchase was made with; each is an index
-    /// lookup. 25 to a page, most recently seen first.
+    /// With `q`: exact matches of `q` against an app user ID or alias, a purchase's e-mail (any case), a purchase ID, a
+    /// store transaction ID, a Stripe Checkout Session ID or the Stripe reference a purchase was made with; each is an
+    /// index lookup. 25 to a page (`page`), most recently seen first.
+    ///
+    /// Without `q`: the app's customers by latest activity, newest first, that `status` and `environment` list (the
+    /// console's Customers tab): `wont_renew`, for example, is everyone with a live subscription set to end with its
+    /// period, who a win-back offering is for. 25 to a page; at most 2,000 customers are looked through for one page, so
+    /// a page may hold fewer: follow `next` (as `before`) until it is absent. `q` is not combined with these.
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
@@ -1112,7 +1122,7 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/get(searchCustomers)`.
     internal func searchCustomers(
         path: Operations.SearchCustomers.Input.Path,
-        query: Operations.SearchCustomers.Input.Query,
+        query: Operations.SearchCustomers.Input.Query = .init(),
         headers: Operations.SearchCustomers.Input.Headers = .init()
     ) async throws -> Operations.SearchCustomers.Output {
         try await searchCustomers(Operations.SearchCustomers.Input(
