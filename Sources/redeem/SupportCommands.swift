@@ -165,9 +165,9 @@ extension Customers {
             let listed = try await target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
                 local: { support in
-                    let cursor = before.flatMap(CustomerFeed.Cursor.init(text:)).map { ($0.at, $0.id) }
-                    let list = try await support.customers(appID: appID, filter: filter, environment: scope, before: cursor)
-                    let next = list.next.map { CustomerFeed.Cursor(at: $0.0, id: $0.1).text }
+                    let list = try await support.customers(
+                        appID: appID, filter: filter, environment: scope, before: before.flatMap(CustomerFeed.Cursor.init(text:)))
+                    let next = list.next?.text
                     return Listed(
                         customers: list.customers.map {
                             .init(customerID: $0.customer.id, originalAppUserID: $0.customer.originalAppUserID, lastSeen: $0.customer.lastSeen)

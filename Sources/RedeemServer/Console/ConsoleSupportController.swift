@@ -58,12 +58,12 @@ struct ConsoleSupportController {
         guard let environment = CustomerListFilter.Environment(rawValue: asked["env"].map(String.init) ?? "any") else {
             throw APIError.badRequest("Choose production or sandbox.", field: "env")
         }
-        var before: (Date, String)?
+        var before: CustomerFeed.Cursor?
         if let text = asked["before"] {
             guard let cursor = CustomerFeed.Cursor(text: String(text)) else {
                 throw APIError.badRequest("This page of the list is not known.", field: "before")
             }
-            before = (cursor.at, cursor.id)
+            before = cursor
         }
         let list = try await service.support.customers(appID: appID, filter: filter, environment: environment, before: before)
         let now = service.clock.now()

@@ -304,14 +304,14 @@ enum CustomerPresenter {
 
     /// The list's URL with a filter, an environment and a cursor.
     static func listURL(
-        appID: String, filter: CustomerListFilter, environment: CustomerListFilter.Environment, before: (Date, String)? = nil
+        appID: String, filter: CustomerListFilter, environment: CustomerListFilter.Environment, before: CustomerFeed.Cursor? = nil
     )
         -> String
     {
         var items: [String] = []
         if filter != .all { items.append("status=\(filter.rawValue)") }
         if environment != .any { items.append("env=\(environment.rawValue)") }
-        if let (at, id) = before { items.append("before=" + CustomerFeed.Cursor(at: at, id: id).text) }
+        if let before { items.append("before=" + before.text) }
         return "/console/apps/\(appID)" + (items.isEmpty ? "" : "?" + items.joined(separator: "&"))
     }
 

@@ -9,7 +9,7 @@ extension SupportService {
     public struct CustomerList: Sendable {
         public let customers: [CustomerListing]
         /// Where the next page starts (last seen, customer ID); nil on the last page.
-        public let next: (Date, String)?
+        public let next: CustomerFeed.Cursor?
         /// The scan stopped at `customerListScan` customers before filling the page: the page says so.
         public let capped: Bool
     }
@@ -20,12 +20,12 @@ extension SupportService {
 
     /// Throws `notFound` for an unknown app.
     public func customers(
-        appID: String, filter: CustomerListFilter, environment: CustomerListFilter.Environment, before: (Date, String)?
+        appID: String, filter: CustomerListFilter, environment: CustomerListFilter.Environment, before: CustomerFeed.Cursor?
     ) async throws -> CustomerList {
         _ = try await store.app(id: appID)  // an unknown app is "not found", not an empty list
         let now = clock.now()
         var found: [CustomerListing] = []
-        var cursor = before
+        var cursor = before.map { ($0.at, $0.id) }
         var scanned = 0
         var exhausted = false
         scan: while scanned < Self.customerListScan {
@@ -44,9 +44,9 @@ extension SupportService {
         }
         if found.count > Self.customerListPage {
             let last = found[Self.customerListPage - 1].customer
-            return CustomerList(customers: Array(found.prefix(Self.customerListPage)), next: (last.lastSeen, last.id), capped: false)
+            return CustomerList(
+                customers: Array(found.prefix(Self.customerListPage)), next: CustomerFeed.Cursor(at: last.lastSeen, id: last.id), capped: false)
         }
-        return CustomerList(customers: found, next: exhausted ? nil : cursor, capped: !exhausted)
+        return CustomerList(customers: found, next: exhausted ? nil : cursor.map { CustomerFeed.Cursor(at: $0.0, id: $0.1) }, capped: !exhausted)
     }
-
 }

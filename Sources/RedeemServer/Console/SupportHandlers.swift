@@ -26,19 +26,19 @@ extension APIHandlers {
         if query.page != nil { throw APIError.badRequest("page goes with q; a list pages with before (the last page's next).", field: "page") }
         let filter = CustomerListFilter(rawValue: query.status?.rawValue ?? "all") ?? .all
         let environment = CustomerListFilter.Environment(rawValue: query.environment?.rawValue ?? "any") ?? .any
-        var before: (Date, String)?
+        var before: CustomerFeed.Cursor?
         if let text = query.before {
             guard let cursor = CustomerFeed.Cursor(text: text) else {
                 throw APIError.badRequest("before must be the next of an earlier page.", field: "before")
             }
-            before = (cursor.at, cursor.id)
+            before = cursor
         }
         let list = try await deps.support.customers(appID: appID, filter: filter, environment: environment, before: before)
         let customers = list.customers.map {
             Components.Schemas.CustomerSearch.CustomersPayloadPayload(
                 customerId: $0.customer.id, originalAppUserId: $0.customer.originalAppUserID, lastSeen: $0.customer.lastSeen)
         }
-        let next = list.next.map { CustomerFeed.Cursor(at: $0.0, id: $0.1).text }
+        let next = list.next?.text
         return .ok(.init(body: .json(.init(customers: customers, more: next != nil, next: next))))
     }
 
