@@ -121,6 +121,10 @@ import Testing
             let id = try #require(try bought.string("purchase.id"))
             let transaction = try #require(try bought.string("purchase.store_transaction_id"))
             let transfer = "/admin/v1/apps/\(app.id)/purchases/\(id)/transfer"
+            // A request with no body at all reaches the handler with none: a required body is missing (400), an optional
+            // one (the cancel's reason, below) is simply absent.
+            let bodiless = try await server.send(.post, transfer, key: app.secret)
+            #expect(bodiless.status == 400 && bodiless.body.contains("Missing required request body"), "\(bodiless.body)")
             let moved = try await server.send(.post, transfer, key: app.secret, json: #"{"app_user_id": "new-phone"}"#)
             #expect(moved.status == 200, "\(moved.body)")
             #expect(try await Self.entitlement(server, app, "new-phone", "pro") != nil)
