@@ -58,11 +58,12 @@ struct Customers: AsyncParsableCommand {
         }
     }
 
+    /// A customer as the admin API's search and list answer them; `matched` (what `q` matched) in a search only.
     struct Match: Codable {
         let customerID: String
         let originalAppUserID: String
         let lastSeen: Date
-        let matched: String
+        var matched: String? = nil
 
         enum CodingKeys: String, CodingKey {
             case matched
@@ -72,9 +73,11 @@ struct Customers: AsyncParsableCommand {
         }
     }
 
+    /// A page of `customers search` or `customers list`; `next` (a list's next page) in a list only.
     struct Found: Codable {
         let customers: [Match]
         let more: Bool
+        var next: String? = nil
     }
 
     struct Search: AsyncParsableCommand {
@@ -107,7 +110,8 @@ struct Customers: AsyncParsableCommand {
             if json { return try Output.json(found) }
             if found.customers.isEmpty { print("No customer matches \"\(query)\" exactly.") }
             for match in found.customers {
-                print("\(match.customerID)  \(match.originalAppUserID)  matched by \(match.matched)  last seen \(ISODate.format(match.lastSeen))")
+                let matched = match.matched.map { "  matched by \($0)" } ?? ""
+                print("\(match.customerID)  \(match.originalAppUserID)\(matched)  last seen \(ISODate.format(match.lastSeen))")
             }
             if found.more { print("More on --page \(page + 1).") }
         }
@@ -115,25 +119,6 @@ struct Customers: AsyncParsableCommand {
 }
 
 extension Customers {
-    /// A page of `customers list`, as the admin API answers it.
-    struct Listed: Codable {
-        struct Row: Codable {
-            let customerID: String
-            let originalAppUserID: String
-            let lastSeen: Date
-
-            enum CodingKeys: String, CodingKey {
-                case customerID = "customer_id"
-                case originalAppUserID = "original_app_user_id"
-                case lastSeen = "last_seen"
-            }
-        }
-
-        let customers: [Row]
-        let more: Bool
-        let next: String?
-    }
-
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List an app's customers by latest activity, newest first, by state (as the console's Customers tab does).",
@@ -168,9 +153,9 @@ extension Customers {
                     let list = try await support.customers(
                         appID: appID, filter: filter, environment: scope, before: before.flatMap(CustomerFeed.Cursor.init(text:)))
                     let next = list.next?.text
-                    return Listed(
+                    return Found(
                         customers: list.customers.map {
-                            .init(customerID: $0.customer.id, originalAppUserID: $0.customer.originalAppUserID, lastSeen: $0.customer.lastSeen)
+                            Match(customerID: $0.customer.id, originalAppUserID: $0.customer.originalAppUserID, lastSeen: $0.customer.lastSeen)
                         }, more: next != nil, next: next)
                 },
                 remote: { admin in
@@ -178,7 +163,7 @@ extension Customers {
                     components.queryItems =
                         [URLQueryItem(name: "status", value: status), URLQueryItem(name: "environment", value: environment)]
                         + (before.map { [URLQueryItem(name: "before", value: $0)] } ?? [])
-                    return try await admin.send(.GET, "/admin/v1/apps/\(segment(appID))/customers\(components.string ?? "")", as: Listed.self)
+                    return try await admin.send(.GET, "/admin/v1/apps/\(segment(appID))/customers\(components.string ?? "")", as: Found.self)
                 })
             if json { return try Output.json(listed) }
             if listed.customers.isEmpty { print("No customer is listed as \(status).") }
