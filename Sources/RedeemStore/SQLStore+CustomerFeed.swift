@@ -46,6 +46,9 @@ public struct CustomerFacts: Sendable {
 public struct CustomerListing: Sendable {
     public let customer: Customer
     public let purchases: [Purchase]
+
+    /// The address of their latest purchase that has one: the person, as the list names them.
+    public var email: String? { purchases.reversed().lazy.compactMap(\.email).first }
 }
 
 extension SQLStore {

@@ -64,9 +64,11 @@ struct Customers: AsyncParsableCommand {
         let originalAppUserID: String
         let lastSeen: Date
         var matched: String? = nil
+        /// In a list: the address of their latest purchase that has one.
+        var email: String? = nil
 
         enum CodingKeys: String, CodingKey {
-            case matched
+            case matched, email
             case customerID = "customer_id"
             case originalAppUserID = "original_app_user_id"
             case lastSeen = "last_seen"
@@ -155,7 +157,9 @@ extension Customers {
                     let next = list.next?.text
                     return Found(
                         customers: list.customers.map {
-                            Match(customerID: $0.customer.id, originalAppUserID: $0.customer.originalAppUserID, lastSeen: $0.customer.lastSeen)
+                            Match(
+                                customerID: $0.customer.id, originalAppUserID: $0.customer.originalAppUserID, lastSeen: $0.customer.lastSeen,
+                                email: $0.email)
                         }, more: next != nil, next: next)
                 },
                 remote: { admin in
@@ -168,7 +172,7 @@ extension Customers {
             if json { return try Output.json(listed) }
             if listed.customers.isEmpty { print("No customer is listed as \(status).") }
             for row in listed.customers {
-                print("\(row.customerID)  \(row.originalAppUserID)  last seen \(ISODate.format(row.lastSeen))")
+                print("\(row.customerID)  \(row.originalAppUserID)  \(row.email ?? "(no e-mail)")  last seen \(ISODate.format(row.lastSeen))")
             }
             if let next = listed.next { print("More with --before \(next)") }
         }

@@ -121,6 +121,9 @@ import Testing
             #expect(try await listed("?status=wont_renew") == ["leaving-one"])
             #expect(try await listed("?status=refunded&environment=sandbox") == ["refunded-one"])
             #expect(try await listed("?status=active&environment=production") == ["new-buyer", "old-buyer"])
+            // Each with the address of their latest purchase that has one, who a win-back e-mail goes to.
+            let emails = try await server.send(.get, path + "?status=all", key: app.secret).object()["customers"] as? [[String: Any]] ?? []
+            #expect(emails.map { $0["email"] as? String ?? "-" } == ["-", "new@example.com", "-", "old@example.com"])
             #expect(try await listed("") == ["leaving-one", "new-buyer", "refunded-one", "old-buyer"])
             #expect(try await server.send(.get, path + "?q=new-buyer&status=active", key: app.secret).status == 400)
             #expect(try await server.send(.get, path + "?status=gone", key: app.secret).status == 400)

@@ -171,9 +171,9 @@ def remote_checks(label, env, cwd, base, app):
           cancelled.stdout + cancelled.stderr + shown.stdout)
     remote_list = run(["customers", "list", "--status", "wont_renew", "--json"], with_app, cwd)
     local_list = run(["customers", "list", "--app", app["id"], "--status", "wont_renew", "--json"], env, cwd)
-    ids = [c["original_app_user_id"] for c in json.loads(remote_list.stdout)["customers"]] if remote_list.returncode == 0 else []
+    ids = [(c["original_app_user_id"], c.get("email")) for c in json.loads(remote_list.stdout)["customers"]] if remote_list.returncode == 0 else []
     check(f"[{label}] --server: customers list --status wont_renew lists who cancelled, as the local database does",
-          ids == ["remote-sub"] and json.loads(remote_list.stdout) == json.loads(local_list.stdout or "{}"),
+          ids == [("remote-sub", "remote-sub@example.com")] and json.loads(remote_list.stdout) == json.loads(local_list.stdout or "{}"),
           remote_list.stdout + remote_list.stderr + local_list.stdout + local_list.stderr)
     replaced = run(["offerings", "replace", "--id", "default", "--description", "Remote", "--package", "$rc_annual=pro_monthly",
                     "--package", "weekly=remote_weekly", "--current"], with_app, cwd)
@@ -407,8 +407,9 @@ def demo_checks(env, first_output):
           cancelled.stdout + cancelled.stderr)
     moved = run(["purchases", "transfer", "--app", "app_demo", "--purchase", monthly_id, "--to", "cli-sub-2"], env)
     leaving = run(["customers", "list", "--app", "app_demo", "--status", "wont_renew"], env)
-    check("customers list --status wont_renew lists the customer whose subscription was cancelled",
-          leaving.returncode == 0 and "cli-sub-2" in leaving.stdout and len(leaving.stdout.strip().splitlines()) == 1, leaving.stdout + leaving.stderr)
+    check("customers list --status wont_renew lists the customer whose subscription was cancelled, with their address",
+          leaving.returncode == 0 and "cli-sub-2  cli-sub@example.com" in leaving.stdout and len(leaving.stdout.strip().splitlines()) == 1,
+          leaving.stdout + leaving.stderr)
     wrong = run(["customers", "list", "--app", "app_demo", "--status", "leaving"], env)
     check("customers list refuses an unknown status, naming the flag", wrong.returncode != 0 and "--status must be one of" in wrong.stderr,
           wrong.stderr)

@@ -283,7 +283,7 @@ enum CustomerPresenter {
     static func row(_ listing: CustomerListing, appID: String, now: Date, seesEmails: Bool) -> SearchPage.Row {
         let customer = listing.customer
         let purchases = listing.purchases
-        let email = purchases.reversed().lazy.compactMap(\.email).first.map { seesEmails ? $0 : EmailMasking.mask($0) }
+        let email = listing.email.map { seesEmails ? $0 : EmailMasking.mask($0) }
         let anonymous = customer.originalAppUserID.hasPrefix("$RCAnonymousID:")
         let (status, css) = state(purchases, now: now)
         return SearchPage.Row(

@@ -36,7 +36,7 @@ extension APIHandlers {
         let list = try await deps.support.customers(appID: appID, filter: filter, environment: environment, before: before)
         let customers = list.customers.map {
             Components.Schemas.CustomerSearch.CustomersPayloadPayload(
-                customerId: $0.customer.id, originalAppUserId: $0.customer.originalAppUserID, lastSeen: $0.customer.lastSeen)
+                customerId: $0.customer.id, originalAppUserId: $0.customer.originalAppUserID, lastSeen: $0.customer.lastSeen, email: $0.email)
         }
         let next = list.next?.text
         return .ok(.init(body: .json(.init(customers: customers, more: next != nil, next: next))))

@@ -1585,6 +1585,10 @@ extension Components {
                 ///
                 /// - Remark: Generated from `#/components/schemas/CustomerSearch/CustomersPayload/matched`.
                 internal var matched: Swift.String?
+                /// A list without `q`: the address of their latest purchase that has one, who a win-back e-mail goes to; absent when none has.
+                ///
+                /// - Remark: Generated from `#/components/schemas/CustomerSearch/CustomersPayload/email`.
+                internal var email: Swift.String?
                 /// Creates a new `CustomersPayloadPayload`.
                 ///
                 /// - Parameters:
@@ -1592,22 +1596,26 @@ extension Components {
                 ///   - originalAppUserId:
                 ///   - lastSeen:
                 ///   - matched: What `q` matched, e.g. `e-mail` or `purchase ID`; absent in a list without `q`.
+                ///   - email: A list without `q`: the address of their latest purchase that has one, who a win-back e-mail goes to; absent when none has.
                 internal init(
                     customerId: Swift.String,
                     originalAppUserId: Swift.String,
                     lastSeen: Foundation.Date,
-                    matched: Swift.String? = nil
+                    matched: Swift.String? = nil,
+                    email: Swift.String? = nil
                 ) {
                     self.customerId = customerId
                     self.originalAppUserId = originalAppUserId
                     self.lastSeen = lastSeen
                     self.matched = matched
+                    self.email = email
                 }
                 internal enum CodingKeys: String, CodingKey {
                     case customerId = "customer_id"
                     case originalAppUserId = "original_app_user_id"
                     case lastSeen = "last_seen"
                     case matched
+                    case email
                 }
             }
             /// - Remark: Generated from `#/components/schemas/CustomerSearch/customers`.
