@@ -42,9 +42,24 @@ extension SQLStore {
     }
 
     static func offeringOverride(customerID: String, on connection: any SQLConnection) async throws -> OfferingOverride? {
-        try await connection.first("SELECT offering_id, set_at FROM offering_overrides WHERE customer_id = \(customerID)").map {
-            OfferingOverride(offeringID: try $0.string("offering_id"), setAt: try $0.date("set_at"))
+        try await connection.first("SELECT offering_id, set_at FROM offering_overrides WHERE customer_id = \(customerID)").map(
+            OfferingOverride.init(row:))
+    }
+
+    /// The offering chosen for the customer `appUserID` names (any alias), and when; nil when none is or the ID is unknown.
+    /// `StoreError.notFound` for an unknown app.
+    public func offeringOverride(appID: String, appUserID: AppUserID) async throws -> OfferingOverride? {
+        let row = try await read { connection in
+            try await connection.first(
+                """
+                SELECT o.offering_id, o.set_at FROM apps ap
+                LEFT JOIN customer_aliases a ON a.app_id = ap.id AND a.app_user_id = \(appUserID.rawValue)
+                LEFT JOIN offering_overrides o ON o.customer_id = a.customer_id
+                WHERE ap.id = \(appID)
+                """)
         }
+        guard let row else { throw StoreError.notFound("app '\(appID)'") }
+        return row.optionalString("offering_id") == nil ? nil : try OfferingOverride(row: row)
     }
 
     /// What serving `appUserID` the app's offerings needs, in one read: the catalog's version, whether any customer of
@@ -86,4 +101,13 @@ public struct OfferingsFacts: Equatable, Sendable {
 public struct OfferingOverride: Equatable, Sendable {
     public let offeringID: String
     public let setAt: Date
+
+    public init(offeringID: String, setAt: Date) {
+        self.offeringID = offeringID
+        self.setAt = setAt
+    }
+
+    init(row: SQLRow) throws {
+        self.init(offeringID: try row.string("offering_id"), setAt: try row.date("set_at"))
+    }
 }

@@ -38,6 +38,14 @@ struct AdminTarget: ParsableArguments {
         return try await database.withStore { try await local(SupportService(store: $0, publicURL: publicURL)) }
     }
 
+    /// A customer's chosen offering (RevenueCat's offering override), locally or through the admin API.
+    func runOfferingOverride<T>(
+        local: (OfferingOverrideService) async throws -> T, remote: (RemoteAdmin) async throws -> T
+    ) async throws -> T {
+        if let admin = try self.remote { return try await remote(admin) }
+        return try await database.withStore { try await local(OfferingOverrideService(store: $0)) }
+    }
+
     /// For commands only a local database can serve (they read files or the database itself).
     func localOnly(_ command: String) throws {
         if try remote != nil { throw ConfigurationError(setting: "--server", reason: "`redeem \(command)` works on a local database only") }

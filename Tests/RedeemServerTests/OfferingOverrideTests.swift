@@ -199,4 +199,45 @@ import Testing
             #expect(try await Self.current(server, app, "user-page") == "main")
         }
     }
+
+    /// The admin API's `…/customers/{id}/offering` (and `redeem customers offering --server`): the same override, read,
+    /// chosen and removed with an admin key or the app's secret key, by any alias.
+    @Test(arguments: TestDatabases.available)
+    func theAdminAPIReadsChoosesAndRemovesIt(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createRevenueCatApp()
+            let other = try await server.createRevenueCatApp()
+            let path = "/admin/v1/apps/\(app.id)/customers/user-api/offering"
+            func chosen(_ reply: TestServer.Reply) throws -> String? { try reply.object()["offering_id"] as? String }
+
+            let none = try await server.send(.get, path, key: server.adminKey)
+            #expect(try none.status == 200 && chosen(none) == nil && none.object()["chosen_at"] == nil, "\(none.body)")
+
+            let set = try await server.send(.put, path, key: app.secret, json: #"{"offering_id": "winback"}"#)
+            #expect(try set.status == 200 && chosen(set) == "winback", "\(set.body)")
+            #expect(try (set.object()["chosen_at"] as? String)?.hasPrefix("2026-06-01T00:00:00") == true, "\(set.body)")
+            #expect(try await Self.current(server, app, "user-api") == "winback")
+            let read = try await server.send(.get, path, key: server.adminKey)
+            #expect(try chosen(read) == "winback" && read.body == set.body, "\(read.body)")
+
+            // Refused, and nothing changed: an unknown offering, an empty one, no body, another app's key, an unknown app.
+            let unknown = try await server.send(.put, path, key: server.adminKey, json: #"{"offering_id": "nope"}"#)
+            #expect(unknown.status == 404 && unknown.body.contains("nope"), "\(unknown.body)")
+            let empty = try await server.send(.put, path, key: server.adminKey, json: #"{"offering_id": ""}"#)
+            #expect(empty.status == 400 && empty.body.contains("offering_id"), "\(empty.body)")
+            #expect(try await server.send(.put, path, key: server.adminKey).status == 400)
+            #expect(try await server.send(.put, path, key: other.secret, json: #"{"offering_id": "main"}"#).status == 403)
+            #expect(try await server.send(.delete, path, key: app.publicProduction).status == 403)
+            #expect(try await server.send(.get, "/admin/v1/apps/app_nope/customers/user-api/offering", key: server.adminKey).status == 404)
+            #expect(try await Self.current(server, app, "user-api") == "winback")
+
+            let removed = try await server.send(.delete, path, key: server.adminKey)
+            #expect(try removed.status == 200 && chosen(removed) == nil, "\(removed.body)")
+            #expect(try await Self.current(server, app, "user-api") == "main")
+            let actions = try await server.deps.store.database.read {
+                try await $0.query("SELECT action FROM audit_log WHERE action LIKE 'offering.override%' ORDER BY id")
+            }
+            #expect(try actions.map { try $0.string("action") } == ["offering.override", "offering.override.remove"])
+        }
+    }
 }

@@ -134,6 +134,40 @@ def offering_cli_checks(label, env, cwd, app):
           bad.stderr + malformed.stderr)
 
 
+def offering_checks(label, env, with_app, cwd, base, app):
+    """`customers offering`: a customer's chosen offering, chosen and removed through --server, read locally alike."""
+    made = run(["offerings", "create", "--id", "winback", "--package", "weekly=remote_weekly"], with_app, cwd)
+
+    def current():
+        status, body = http("GET", f"{base}/v1/subscribers/off-user/offerings", key=app["keys"]["public_production"])
+        return (body or {}).get("current_offering_id") if status == 200 else status
+
+    chose = run(["customers", "offering", "--user", "off-user", "--set", "winback"], with_app, cwd)
+    remote = run(["customers", "offering", "--user", "off-user", "--json"], with_app, cwd)
+    local = run(["customers", "offering", "--app", app["id"], "--user", "off-user", "--json"], env, cwd)
+    check(f"[{label}] customers offering --set chooses the customer's current offering through --server; read alike locally",
+          made.returncode == 0 and chose.returncode == 0 and "off-user sees winback as current (chosen " in chose.stdout
+          and current() == "winback" and remote.returncode == 0 and json.loads(remote.stdout).get("offering_id") == "winback"
+          and json.loads(remote.stdout) == json.loads(local.stdout or "{}"),
+          made.stderr + chose.stdout + chose.stderr + remote.stdout + remote.stderr + local.stdout + local.stderr)
+    unknown = run(["customers", "offering", "--user", "off-user", "--set", "nope"], with_app, cwd)
+    both = run(["customers", "offering", "--user", "off-user", "--set", "winback", "--remove"], with_app, cwd)
+    no_app = run(["customers", "offering", "--app", "app_nope", "--user", "off-user"], env, cwd)
+    check(f"[{label}] customers offering refuses an unknown offering (naming it), --set with --remove, and an unknown app",
+          unknown.returncode != 0 and "nope" in unknown.stderr and both.returncode != 0 and "--remove" in both.stderr
+          and no_app.returncode != 0 and "app_nope" in no_app.stderr and current() == "winback",
+          unknown.stderr + both.stderr + no_app.stdout + no_app.stderr)
+    removed = run(["customers", "offering", "--user", "off-user", "--remove"], with_app, cwd)
+    shown = run(["customers", "offering", "--app", app["id"], "--user", "off-user"], env, cwd)
+    audit = run(["audit", "--app", app["id"], "--json"], env, cwd)
+    actions = [e.get("action") for e in json.loads(audit.stdout or "{}").get("entries", [])] if audit.returncode == 0 else []
+    check(f"[{label}] customers offering --remove gives back the app's own, audited",
+          removed.returncode == 0 and current() == "default" and "off-user sees the app's own current offering" in shown.stdout
+          and "offering.override" in actions and "offering.override.remove" in actions,
+          removed.stdout + removed.stderr + shown.stdout + audit.stdout[:400] + audit.stderr)
+    run(["offerings", "delete", "--id", "winback"], with_app, cwd)
+
+
 def remote_checks(label, env, cwd, base, app):
     """The same commands through a running server's admin API (--server, REDEEM_ADMIN_KEY), and errors naming flags."""
     admin = json.loads(run(["keys", "create", "--admin", "--label", "e2e remote", "--json"], env, cwd).stdout)["key"]
@@ -192,6 +226,7 @@ def remote_checks(label, env, cwd, base, app):
           status == 200 and "$email  attr@example.com  (backend, 2026-08-22T10:00:00Z)" in local_attributes.stdout
           and [(a["key"], a["set_with_secret_key"]) for a in listed] == [("$email", True)],
           local_attributes.stdout + local_attributes.stderr + remote_attributes.stdout + remote_attributes.stderr)
+    offering_checks(label, env, with_app, cwd, base, app)
     gone = run(["offerings", "delete", "--id", "default"], with_app, cwd)
     status, offerings = http("GET", f"{base}/v1/subscribers/someone/offerings", key=app["keys"]["public_production"], headers={"X-Platform": "iOS"})
     check(f"[{label}] --server: offerings delete", gone.returncode == 0 and status == 200 and offerings == {"current_offering_id": None, "offerings": []},

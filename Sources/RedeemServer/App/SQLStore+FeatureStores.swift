@@ -63,3 +63,8 @@ extension SubscriptionMetricsService {
     /// For the CLI: metrics read from a local database.
     public init(store: SQLStore, clock: any RedeemClock = SystemClock()) { self.init(store: store as any SubscriptionMetricsStore, clock: clock) }
 }
+
+extension OfferingOverrideService {
+    /// For the CLI (`redeem customers offering`): a customer's chosen offering in a local database.
+    public init(store: SQLStore, clock: any RedeemClock = SystemClock()) { self.init(store: store as any OfferingOverrideStore, clock: clock) }
+}

@@ -5,12 +5,18 @@ import RedeemStore
 /// RevenueCat's offering override (REST API v1, the app's secret key): the app's backend picks one customer's current
 /// offering, which that customer's `GET /v1/subscribers/{id}/offerings` then names, on every alias; removing it gives
 /// the app's own current offering back. Audited; an unknown user is created, as RevenueCat's other v1 routes do.
-struct OfferingOverrideService: Sendable {
+public struct OfferingOverrideService: Sendable {
     let store: any OfferingOverrideStore
     let clock: any RedeemClock
 
-    /// `offeringID` nil removes the override.
-    func set(appID: String, appUserID: AppUserID, offeringID: String?, actor: String) async throws {
+    /// The offering chosen for this customer, and when; nil when none is (the app's own current offering applies).
+    public func current(appID: String, appUserID: AppUserID) async throws -> OfferingOverride? {
+        try await store.offeringOverride(appID: appID, appUserID: appUserID)
+    }
+
+    /// `offeringID` nil removes the override. Answers the override now in place.
+    @discardableResult
+    public func set(appID: String, appUserID: AppUserID, offeringID: String?, actor: String) async throws -> OfferingOverride? {
         let now = clock.now()
         let detail = offeringID.map { "\($0) current for \(appUserID.rawValue)" } ?? "app's current offering for \(appUserID.rawValue)"
         let audit = AuditEntry(
@@ -18,5 +24,6 @@ struct OfferingOverrideService: Sendable {
             objectID: "", appID: appID, detail: detail)
         // An unknown offering is the store's `notFound`, which every caller answers with 404 and its name.
         try await store.setOfferingOverride(appID: appID, appUserID: appUserID, offeringID: offeringID, now: now, audit: audit)
+        return offeringID.map { OfferingOverride(offeringID: $0, setAt: now) }
     }
 }

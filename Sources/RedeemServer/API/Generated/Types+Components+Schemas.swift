@@ -980,6 +980,50 @@ extension Components {
                 case attributes
             }
         }
+        /// - Remark: Generated from `#/components/schemas/CustomerOffering`.
+        internal struct CustomerOffering: Codable, Hashable, Sendable {
+            /// The offering chosen as the customer's current one; absent when none is (the app's own applies).
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomerOffering/offering_id`.
+            internal var offeringId: Swift.String?
+            /// When it was chosen; absent with `offering_id`.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomerOffering/chosen_at`.
+            internal var chosenAt: Foundation.Date?
+            /// Creates a new `CustomerOffering`.
+            ///
+            /// - Parameters:
+            ///   - offeringId: The offering chosen as the customer's current one; absent when none is (the app's own applies).
+            ///   - chosenAt: When it was chosen; absent with `offering_id`.
+            internal init(
+                offeringId: Swift.String? = nil,
+                chosenAt: Foundation.Date? = nil
+            ) {
+                self.offeringId = offeringId
+                self.chosenAt = chosenAt
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case offeringId = "offering_id"
+                case chosenAt = "chosen_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CustomerOfferingRequest`.
+        internal struct CustomerOfferingRequest: Codable, Hashable, Sendable {
+            /// The identifier of one of the app's offerings.
+            ///
+            /// - Remark: Generated from `#/components/schemas/CustomerOfferingRequest/offering_id`.
+            internal var offeringId: Swift.String
+            /// Creates a new `CustomerOfferingRequest`.
+            ///
+            /// - Parameters:
+            ///   - offeringId: The identifier of one of the app's offerings.
+            internal init(offeringId: Swift.String) {
+                self.offeringId = offeringId
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case offeringId = "offering_id"
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/PromotionalRequest`.
         internal struct PromotionalRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PromotionalRequest/duration`.

@@ -293,6 +293,39 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers/{app_user_id}/attributes`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/attributes/get(listCustomerAttributes)`.
     func listCustomerAttributes(_ input: Operations.ListCustomerAttributes.Input) async throws -> Operations.ListCustomerAttributes.Output
+    /// The offering chosen as a customer's current one, if any
+    ///
+    /// RevenueCat's offering override, as the console's customer page shows it: the offering chosen for this customer
+    /// (by support in the console, the app's backend, or this API) and when. Without one (`offering_id` absent) the
+    /// customer's `GET /v1/subscribers/{id}/offerings` names the app's own current offering. An unknown ID has none.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers/{app_user_id}/offering`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/offering/get(getCustomerOffering)`.
+    func getCustomerOffering(_ input: Operations.GetCustomerOffering.Input) async throws -> Operations.GetCustomerOffering.Output
+    /// Choose a customer's current offering
+    ///
+    /// Makes the offering this customer's current one (RevenueCat's offering override, as
+    /// `POST /v1/subscribers/{id}/offerings/{offering_uuid}/override` does with the app's secret key): their
+    /// `GET /v1/subscribers/{id}/offerings` then names it as `current_offering_id`, under every alias, on each platform
+    /// where it has a package. A later choice replaces it. The customer is created if new. Audited.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `PUT /admin/v1/apps/{app_id}/customers/{app_user_id}/offering`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/offering/put(setCustomerOffering)`.
+    func setCustomerOffering(_ input: Operations.SetCustomerOffering.Input) async throws -> Operations.SetCustomerOffering.Output
+    /// Give a customer the app's own current offering again
+    ///
+    /// Removes the offering chosen for this customer, if any: their `GET /v1/subscribers/{id}/offerings` names the
+    /// app's own current offering again. Audited when there was one to remove.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `DELETE /admin/v1/apps/{app_id}/customers/{app_user_id}/offering`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/offering/delete(removeCustomerOffering)`.
+    func removeCustomerOffering(_ input: Operations.RemoveCustomerOffering.Input) async throws -> Operations.RemoveCustomerOffering.Output
     /// Grant an entitlement for a duration or until a date
     ///
     /// RevenueCat's granted (promotional) entitlement: recorded as a purchase in the `promotional` store of the
@@ -1249,6 +1282,65 @@ extension APIProtocol {
         headers: Operations.ListCustomerAttributes.Input.Headers = .init()
     ) async throws -> Operations.ListCustomerAttributes.Output {
         try await listCustomerAttributes(Operations.ListCustomerAttributes.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The offering chosen as a customer's current one, if any
+    ///
+    /// RevenueCat's offering override, as the console's customer page shows it: the offering chosen for this customer
+    /// (by support in the console, the app's backend, or this API) and when. Without one (`offering_id` absent) the
+    /// customer's `GET /v1/subscribers/{id}/offerings` names the app's own current offering. An unknown ID has none.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers/{app_user_id}/offering`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/offering/get(getCustomerOffering)`.
+    internal func getCustomerOffering(
+        path: Operations.GetCustomerOffering.Input.Path,
+        headers: Operations.GetCustomerOffering.Input.Headers = .init()
+    ) async throws -> Operations.GetCustomerOffering.Output {
+        try await getCustomerOffering(Operations.GetCustomerOffering.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Choose a customer's current offering
+    ///
+    /// Makes the offering this customer's current one (RevenueCat's offering override, as
+    /// `POST /v1/subscribers/{id}/offerings/{offering_uuid}/override` does with the app's secret key): their
+    /// `GET /v1/subscribers/{id}/offerings` then names it as `current_offering_id`, under every alias, on each platform
+    /// where it has a package. A later choice replaces it. The customer is created if new. Audited.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `PUT /admin/v1/apps/{app_id}/customers/{app_user_id}/offering`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/offering/put(setCustomerOffering)`.
+    internal func setCustomerOffering(
+        path: Operations.SetCustomerOffering.Input.Path,
+        headers: Operations.SetCustomerOffering.Input.Headers = .init(),
+        body: Operations.SetCustomerOffering.Input.Body
+    ) async throws -> Operations.SetCustomerOffering.Output {
+        try await setCustomerOffering(Operations.SetCustomerOffering.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Give a customer the app's own current offering again
+    ///
+    /// Removes the offering chosen for this customer, if any: their `GET /v1/subscribers/{id}/offerings` names the
+    /// app's own current offering again. Audited when there was one to remove.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `DELETE /admin/v1/apps/{app_id}/customers/{app_user_id}/offering`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/offering/delete(removeCustomerOffering)`.
+    internal func removeCustomerOffering(
+        path: Operations.RemoveCustomerOffering.Input.Path,
+        headers: Operations.RemoveCustomerOffering.Input.Headers = .init()
+    ) async throws -> Operations.RemoveCustomerOffering.Output {
+        try await removeCustomerOffering(Operations.RemoveCustomerOffering.Input(
             path: path,
             headers: headers
         ))
