@@ -2,9 +2,10 @@ import Foundation
 import RedeemCore
 import RedeemStore
 
-/// RevenueCat's offering override (REST API v1, the app's secret key): the app's backend picks one customer's current
-/// offering, which that customer's `GET /v1/subscribers/{id}/offerings` then names, on every alias; removing it gives
-/// the app's own current offering back. Audited; an unknown user is created, as RevenueCat's other v1 routes do.
+/// RevenueCat's offering override: one customer's current offering, which that customer's
+/// `GET /v1/subscribers/{id}/offerings` then names, on every alias; removing it gives the app's own current offering
+/// back. Chosen by the app's backend (REST API v1, the app's secret key), support in the console, the admin API or
+/// `redeem customers offering`. Audited; an unknown user is created, as RevenueCat's other v1 routes do.
 public struct OfferingOverrideService: Sendable {
     let store: any OfferingOverrideStore
     let clock: any RedeemClock
