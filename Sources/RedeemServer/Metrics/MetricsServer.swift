@@ -50,11 +50,10 @@ enum MetricsServer {
         let webhookOldest: Prometheus.Gauge
 
         init(registry: PrometheusCollectorRegistry) {
-            emailDepth = registry.makeGauge(name: "redeem_email_queue_depth", help: "E-mails queued or retrying.")
-            emailOldest = registry.makeGauge(name: "redeem_email_queue_oldest_seconds", help: "Age of the oldest e-mail not yet sent.")
-            webhookDepth = registry.makeGauge(name: "redeem_webhook_queue_depth", help: "Webhook deliveries queued or retrying.")
-            webhookOldest = registry.makeGauge(
-                name: "redeem_webhook_queue_oldest_seconds", help: "Age of the oldest webhook delivery not yet delivered.")
+            emailDepth = registry.gauge("redeem_email_queue_depth", help: "E-mails queued or retrying.")
+            emailOldest = registry.gauge("redeem_email_queue_oldest_seconds", help: "Age of the oldest e-mail not yet sent.")
+            webhookDepth = registry.gauge("redeem_webhook_queue_depth", help: "Webhook deliveries queued or retrying.")
+            webhookOldest = registry.gauge("redeem_webhook_queue_oldest_seconds", help: "Age of the oldest webhook delivery not yet delivered.")
         }
 
         func refresh(from store: any MetricsStore) async throws {

@@ -30,9 +30,9 @@ final class SubscriptionGauges: Sendable {
         var mrrKeys = Set<[String]>()
         for (appID, metrics) in try await service.headlines() {
             let labels = [("app", appID), ("environment", metrics.environment.rawValue)]
-            registry.makeGauge(name: "redeem_active_subscriptions", labels: labels, help: "Paid subscriptions unexpired now.")
+            registry.gauge("redeem_active_subscriptions", labels: labels, help: "Paid subscriptions unexpired now.")
                 .set(Double(metrics.activeSubscriptions))
-            registry.makeGauge(name: "redeem_active_trials", labels: labels, help: "Trials unexpired now.").set(Double(metrics.activeTrials))
+            registry.gauge("redeem_active_trials", labels: labels, help: "Trials unexpired now.").set(Double(metrics.activeTrials))
             for (currency, micros) in metrics.mrr {
                 mrrKeys.insert([appID, metrics.environment.rawValue, currency])
                 mrrGauge(appID, metrics.environment.rawValue, currency).set(Price(amountMicros: micros, currency: currency).amount)
@@ -47,8 +47,8 @@ final class SubscriptionGauges: Sendable {
     }
 
     private func mrrGauge(_ app: String, _ environment: String, _ currency: String) -> Gauge {
-        registry.makeGauge(
-            name: "redeem_mrr", labels: [("app", app), ("environment", environment), ("currency", currency)],
+        registry.gauge(
+            "redeem_mrr", labels: [("app", app), ("environment", environment), ("currency", currency)],
             help: "Monthly recurring revenue of active subscriptions, in the currency's major unit.")
     }
 }
