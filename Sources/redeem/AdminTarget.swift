@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RedeemCore
 import RedeemServer
+import RedeemStore
 
 /// Where an admin command runs: the local database (`--database-url`), or with `--server` a running Redeem's admin
 /// API. Each command gives both ways; they call the same service, locally in-process or remotely over HTTP.
@@ -38,12 +39,10 @@ struct AdminTarget: ParsableArguments {
         return try await database.withStore { try await local(SupportService(store: $0, publicURL: publicURL)) }
     }
 
-    /// A customer's chosen offering (RevenueCat's offering override), locally or through the admin API.
-    func runOfferingOverride<T>(
-        local: (OfferingOverrideService) async throws -> T, remote: (RemoteAdmin) async throws -> T
-    ) async throws -> T {
+    /// Any other feature: `local` makes its service from the local database's store, or `remote` asks the admin API.
+    func run<T>(store local: (SQLStore) async throws -> T, remote: (RemoteAdmin) async throws -> T) async throws -> T {
         if let admin = try self.remote { return try await remote(admin) }
-        return try await database.withStore { try await local(OfferingOverrideService(store: $0)) }
+        return try await database.withStore { try await local($0) }
     }
 
     /// For commands only a local database can serve (they read files or the database itself).

@@ -42,8 +42,9 @@ extension Customers {
         func run() async throws {
             let appID = try app.id
             let appUserID = try AppUserID(validating: user)
-            let chosen = try await target.runOfferingOverride(
-                local: { service in
+            let chosen = try await target.run(
+                store: { store in
+                    let service = OfferingOverrideService(store: store)
                     let chosen =
                         if offering != nil || remove {
                             try await service.set(appID: appID, appUserID: appUserID, offeringID: offering, actor: CLI.actor)

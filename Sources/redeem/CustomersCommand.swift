@@ -4,11 +4,11 @@ import RedeemCore
 import RedeemServer
 import RedeemStore
 
-/// `redeem customers search|list|attributes|offering`: the console's search box and Customers list, for a terminal.
+/// `redeem customers search|list|attributes|offering|export`: the console's search box and Customers list, for a terminal.
 struct Customers: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Find customers, list them by state, read their attributes and choose their offering.",
-        subcommands: [Search.self, List.self, Attributes.self, Offering.self])
+        abstract: "Find customers, list them by state, read their attributes, choose their offering, export their data.",
+        subcommands: [Search.self, List.self, Attributes.self, Offering.self, Export.self])
 
     struct AttributeList: Codable {
         struct Attribute: Codable {

@@ -168,6 +168,29 @@ def offering_checks(label, env, with_app, cwd, base, app):
     run(["offerings", "delete", "--id", "winback"], with_app, cwd)
 
 
+def export_checks(label, env, with_app, cwd, app):
+    """`customers export`: the console's export of a customer, through --server and to a file locally, both audited."""
+    remote = run(["customers", "export", "--user", "attr-user"], with_app, cwd)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "attr-user.json")
+        local = run(["customers", "export", "--app", app["id"], "--user", "attr-user", "--output", path], env, cwd)
+        written = json.load(open(path)) if os.path.exists(path) else {}
+        mode = os.stat(path).st_mode & 0o777 if os.path.exists(path) else None
+    exported = json.loads(remote.stdout) if remote.returncode == 0 else {}
+    same = {k: v for k, v in exported.items() if k not in ("exported_at", "audit_entries")} == \
+        {k: v for k, v in written.items() if k not in ("exported_at", "audit_entries")}
+    check(f"[{label}] customers export prints the customer's data through --server, and writes the same to a file only its owner reads",
+          exported.get("customer", {}).get("original_app_user_id") == "attr-user"
+          and [a["key"] for a in exported.get("attributes", [])] == ["$email"] and same and mode == 0o600
+          and "Wrote attr-user's data to" in local.stdout, remote.stdout[:300] + remote.stderr + local.stdout + local.stderr + str(mode))
+    unknown = run(["customers", "export", "--user", "nobody-here"], with_app, cwd)
+    audit = run(["audit", "--app", app["id"], "--json"], env, cwd)
+    actors = [e.get("actor", "") for e in json.loads(audit.stdout or "{}").get("entries", []) if e.get("action") == "customer.export"]
+    check(f"[{label}] customers export refuses an unknown user, naming it; each export is audited (the key's, the CLI's)",
+          unknown.returncode != 0 and "nobody-here" in unknown.stderr and "cli" in actors and any(a.startswith("key:") for a in actors),
+          unknown.stderr + str(actors))
+
+
 def remote_checks(label, env, cwd, base, app):
     """The same commands through a running server's admin API (--server, REDEEM_ADMIN_KEY), and errors naming flags."""
     admin = json.loads(run(["keys", "create", "--admin", "--label", "e2e remote", "--json"], env, cwd).stdout)["key"]
@@ -227,6 +250,7 @@ def remote_checks(label, env, cwd, base, app):
           and [(a["key"], a["set_with_secret_key"]) for a in listed] == [("$email", True)],
           local_attributes.stdout + local_attributes.stderr + remote_attributes.stdout + remote_attributes.stderr)
     offering_checks(label, env, with_app, cwd, base, app)
+    export_checks(label, env, with_app, cwd, app)
     gone = run(["offerings", "delete", "--id", "default"], with_app, cwd)
     status, offerings = http("GET", f"{base}/v1/subscribers/someone/offerings", key=app["keys"]["public_production"], headers={"X-Platform": "iOS"})
     check(f"[{label}] --server: offerings delete", gone.returncode == 0 and status == 200 and offerings == {"current_offering_id": None, "offerings": []},

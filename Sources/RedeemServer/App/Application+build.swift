@@ -77,6 +77,7 @@ public struct ServerDependencies: Sendable {
     var sdkHealth: SDKHealthReportService { SDKHealthReportService(store: store) }
     var attributes: AttributesService { AttributesService(store: store, clock: clock) }
     var erasure: ErasureService { ErasureService(store: store, clock: clock, support: support) }
+    var exports: CustomerExportService { CustomerExportService(store: store, clock: clock) }
     var links: RedemptionLinkIssuer { RedemptionLinkIssuer(store: store, publicURL: publicURL) }
     /// Rate-limit counters for a single SQLite server process.
     let counters = MemoryCounters()
@@ -165,8 +166,10 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
             to: router.group().add(middleware: ConsoleSessionMiddleware(service: deps.console, pages: consolePages, enrolling: true)).group(
                 context: ConsoleContext.self))
     let console = router.group().add(middleware: gate).group(context: ConsoleContext.self)
-    ConsoleSupportController(service: deps.console, erasure: deps.erasure, offeringOverrides: deps.offeringOverrides, pages: consolePages)
-        .addRoutes(to: console)
+    ConsoleSupportController(
+        service: deps.console, erasure: deps.erasure, exports: deps.exports, offeringOverrides: deps.offeringOverrides, pages: consolePages
+    )
+    .addRoutes(to: console)
     ConsoleOperationsController(service: deps.console, pages: consolePages, admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: console)
     let firstSteps = FirstStepsService(store: deps.store, mailConfigured: deps.mail != nil, stripeConfigured: deps.stripe != nil)
     ConsoleOverviewController(service: deps.console, metrics: deps.subscriptionMetrics, pages: consolePages, firstSteps: firstSteps).addRoutes(

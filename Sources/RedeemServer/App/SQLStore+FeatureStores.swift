@@ -7,6 +7,7 @@ import RedeemStore
 extension SQLStore: AdminStore {}
 extension SQLStore: AttributesStore {}
 extension SQLStore: ErasureStore {}
+extension SQLStore: CustomerExportStore {}
 extension SQLStore: IdentityStore {}
 extension SQLStore: OfferingsStore {}
 extension SQLStore: OfferingOverrideStore {}
@@ -67,4 +68,9 @@ extension SubscriptionMetricsService {
 extension OfferingOverrideService {
     /// For the CLI (`redeem customers offering`): a customer's chosen offering in a local database.
     public init(store: SQLStore, clock: any RedeemClock = SystemClock()) { self.init(store: store as any OfferingOverrideStore, clock: clock) }
+}
+
+extension CustomerExportService {
+    /// For the CLI (`redeem customers export`): a customer's data from a local database, the export audited as `cli`.
+    public init(store: SQLStore, clock: any RedeemClock = SystemClock()) { self.init(store: store as any CustomerExportStore, clock: clock) }
 }

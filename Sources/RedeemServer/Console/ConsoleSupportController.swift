@@ -9,6 +9,7 @@ import RedeemStore
 struct ConsoleSupportController {
     let service: ConsoleService
     let erasure: ErasureService
+    let exports: CustomerExportService
     let offeringOverrides: OfferingOverrideService
     let pages: ConsolePages
 
@@ -127,7 +128,7 @@ struct ConsoleSupportController {
     /// Everything about the customer as a JSON file (owners); the download is audited.
     @Sendable func export(_ request: Request, context: ConsoleContext) async throws -> Response {
         try context.require(.exportCustomer, "export customers' data")
-        let (file, customer) = try await service.export(
+        let (file, customer) = try await exports.export(
             appID: try context.appID, customerID: try context.parameters.decoded("customer_id"), actor: context.session.actor)
         return Response(
             status: .ok,

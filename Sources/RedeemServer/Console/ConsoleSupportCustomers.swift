@@ -2,8 +2,8 @@ import Foundation
 import RedeemCore
 import RedeemStore
 
-/// What the console's Customers pages read: one customer with everything about them, and their export (the list of
-/// recent customers is `SupportService.customers`, which the admin API and the CLI share).
+/// What the console's Customers pages read: one customer with everything about them (the list of recent customers is
+/// `SupportService.customers`, and the export `CustomerExportService`, which the admin API and the CLI share).
 extension ConsoleService {
     /// One customer as the page shows them: the stored facts, the CustomerInfo the app sees, and what the page's forms
     /// offer.
@@ -36,22 +36,5 @@ extension ConsoleService {
             facts: facts, info: info, entitlementIDs: try await store.entitlements(appID: appID).map(\.id), productNames: names,
             offerings: try await store.offerings(appID: appID), products: products,
             stripeOn: support.stripe != nil, mailOn: support.emailQueue.mail != nil, now: now)
-    }
-
-    /// Everything about a customer as a JSON file; the export is audited (who, whom; never an address).
-    func export(appID: String, customerID: String, actor: String) async throws -> (file: Data, customer: Customer) {
-        let facts = try await store.customerFacts(appID: appID, customerID: customerID)
-        let now = clock.now()
-        let file = try CustomerExport(facts, appID: appID, at: now).json()
-        try await support.recordExport(appID: appID, customerID: facts.customer.id, actor: actor, at: now)
-        return (file, facts.customer)
-    }
-}
-
-extension SupportService {
-    /// An export of a customer's data, in the audit log: a read that hands the data over is recorded like a write.
-    func recordExport(appID: String, customerID: String, actor: String, at now: Date) async throws {
-        try await store.recordRequest(
-            AuditEntry(at: now, actor: actor, action: "customer.export", objectType: "customer", objectID: customerID, appID: appID))
     }
 }

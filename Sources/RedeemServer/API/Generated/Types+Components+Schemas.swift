@@ -980,6 +980,30 @@ extension Components {
                 case attributes
             }
         }
+        /// Snake-case keys, ISO 8601 dates: `exported_at`, `app_id`, `customer` (`id`, `original_app_user_id`,
+        /// `first_seen`, `last_seen`), `aliases`, `attributes` (`key`, `value`, `updated_at`, `set_by`),
+        /// `current_offering` (`offering_id`, `chosen_at`; absent when none is chosen), `purchases` (each with its
+        /// price, address, cancellation and refund), `redemption_links`, `redemption_attempts`, `emails`,
+        /// `webhook_events` (`event_id`, `type`, `created_at`, `body` as sent) and `audit_entries`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CustomerExport`.
+        internal struct CustomerExport: Codable, Hashable, Sendable {
+            /// A container of undocumented properties.
+            internal var additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer
+            /// Creates a new `CustomerExport`.
+            ///
+            /// - Parameters:
+            ///   - additionalProperties: A container of undocumented properties.
+            internal init(additionalProperties: OpenAPIRuntime.OpenAPIObjectContainer = .init()) {
+                self.additionalProperties = additionalProperties
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                additionalProperties = try decoder.decodeAdditionalProperties(knownKeys: [])
+            }
+            internal func encode(to encoder: any Swift.Encoder) throws {
+                try encoder.encodeAdditionalProperties(additionalProperties)
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/CustomerOffering`.
         internal struct CustomerOffering: Codable, Hashable, Sendable {
             /// The offering chosen as the customer's current one; absent when none is (the app's own applies).

@@ -8781,6 +8781,317 @@ internal enum Operations {
             }
         }
     }
+    /// Everything stored about a customer, for a data-access request
+    ///
+    /// The file the console's owners download from a customer's page (GDPR access and portability), by any of the
+    /// customer's app user IDs: the customer and their IDs, attributes, chosen offering, purchases, redemption links
+    /// (when issued, opened and redeemed; never a token), redemption attempts, e-mails, the webhook events about them
+    /// as they were sent, and the audit entries about them. Each export is itself audited (`customer.export`, naming
+    /// the key, never an address). Erasure is RevenueCat's `DELETE /v1/subscribers/{id}` with the app's secret key.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers/{app_user_id}/export`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/export/get(exportCustomer)`.
+    internal enum ExportCustomer {
+        internal static let id: Swift.String = "exportCustomer"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/{app_user_id}/export/GET/path`.
+            internal struct Path: Sendable, Hashable {
+                /// App ID.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/{app_user_id}/export/GET/path/app_id`.
+                internal var appId: Components.Parameters.AppID
+                /// Any of the customer's app user IDs.
+                ///
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/{app_user_id}/export/GET/path/app_user_id`.
+                internal var appUserId: Swift.String
+                /// Creates a new `Path`.
+                ///
+                /// - Parameters:
+                ///   - appId: App ID.
+                ///   - appUserId: Any of the customer's app user IDs.
+                internal init(
+                    appId: Components.Parameters.AppID,
+                    appUserId: Swift.String
+                ) {
+                    self.appId = appId
+                    self.appUserId = appUserId
+                }
+            }
+            internal var path: Operations.ExportCustomer.Input.Path
+            /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/{app_user_id}/export/GET/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ExportCustomer.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ExportCustomer.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.ExportCustomer.Input.Headers
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - path:
+            ///   - headers:
+            internal init(
+                path: Operations.ExportCustomer.Input.Path,
+                headers: Operations.ExportCustomer.Input.Headers = .init()
+            ) {
+                self.path = path
+                self.headers = headers
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/{app_user_id}/export/GET/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// `no-store`: personal data.
+                    ///
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/{app_user_id}/export/GET/responses/200/headers/Cache-Control`.
+                    internal var cacheControl: Swift.String
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - cacheControl: `no-store`: personal data.
+                    internal init(cacheControl: Swift.String) {
+                        self.cacheControl = cacheControl
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.ExportCustomer.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/{app_user_id}/export/GET/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/{app_user_id}/export/GET/responses/200/content/application\/json`.
+                    case json(Components.Schemas.CustomerExport)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.CustomerExport {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ExportCustomer.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.ExportCustomer.Output.Ok.Headers,
+                    body: Operations.ExportCustomer.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The customer's data.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/export/get(exportCustomer)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.ExportCustomer.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.ExportCustomer.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Malformed request (code 7000): no body, invalid JSON, or a missing or mistyped field (`field` names it).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/export/get(exportCustomer)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Missing, unknown or revoked API key (code 7225).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/export/get(exportCustomer)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The key is valid but may not use this route (code 7226).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/export/get(exportCustomer)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct NotFound: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/{app_user_id}/export/GET/responses/404/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/admin/v1/apps/{app_id}/customers/{app_user_id}/export/GET/responses/404/content/application\/json`.
+                    case json(Components.Schemas._Error)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas._Error {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.ExportCustomer.Output.NotFound.Body
+                /// Creates a new `NotFound`.
+                ///
+                /// - Parameters:
+                ///   - body: Received HTTP response body
+                internal init(body: Operations.ExportCustomer.Output.NotFound.Body) {
+                    self.body = body
+                }
+            }
+            /// No such app, or no customer with that app user ID (7004).
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/export/get(exportCustomer)/responses/404`.
+            ///
+            /// HTTP response code: `404 notFound`.
+            case notFound(Operations.ExportCustomer.Output.NotFound)
+            /// The associated value of the enum case if `self` is `.notFound`.
+            ///
+            /// - Throws: An error if `self` is not `.notFound`.
+            /// - SeeAlso: `.notFound`.
+            internal var notFound: Operations.ExportCustomer.Output.NotFound {
+                get throws {
+                    switch self {
+                    case let .notFound(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The database is unreachable or restarting (code 7503); try again after `Retry-After` seconds. Nothing was done.
+            ///
+            /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/export/get(exportCustomer)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json
+                ]
+            }
+        }
+    }
     /// The offering chosen as a customer's current one, if any
     ///
     /// RevenueCat's offering override, as the console's customer page shows it: the offering chosen for this customer

@@ -293,6 +293,19 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers/{app_user_id}/attributes`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/attributes/get(listCustomerAttributes)`.
     func listCustomerAttributes(_ input: Operations.ListCustomerAttributes.Input) async throws -> Operations.ListCustomerAttributes.Output
+    /// Everything stored about a customer, for a data-access request
+    ///
+    /// The file the console's owners download from a customer's page (GDPR access and portability), by any of the
+    /// customer's app user IDs: the customer and their IDs, attributes, chosen offering, purchases, redemption links
+    /// (when issued, opened and redeemed; never a token), redemption attempts, e-mails, the webhook events about them
+    /// as they were sent, and the audit entries about them. Each export is itself audited (`customer.export`, naming
+    /// the key, never an address). Erasure is RevenueCat's `DELETE /v1/subscribers/{id}` with the app's secret key.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers/{app_user_id}/export`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/export/get(exportCustomer)`.
+    func exportCustomer(_ input: Operations.ExportCustomer.Input) async throws -> Operations.ExportCustomer.Output
     /// The offering chosen as a customer's current one, if any
     ///
     /// RevenueCat's offering override, as the console's customer page shows it: the offering chosen for this customer
@@ -1282,6 +1295,27 @@ extension APIProtocol {
         headers: Operations.ListCustomerAttributes.Input.Headers = .init()
     ) async throws -> Operations.ListCustomerAttributes.Output {
         try await listCustomerAttributes(Operations.ListCustomerAttributes.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Everything stored about a customer, for a data-access request
+    ///
+    /// The file the console's owners download from a customer's page (GDPR access and portability), by any of the
+    /// customer's app user IDs: the customer and their IDs, attributes, chosen offering, purchases, redemption links
+    /// (when issued, opened and redeemed; never a token), redemption attempts, e-mails, the webhook events about them
+    /// as they were sent, and the audit entries about them. Each export is itself audited (`customer.export`, naming
+    /// the key, never an address). Erasure is RevenueCat's `DELETE /v1/subscribers/{id}` with the app's secret key.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `GET /admin/v1/apps/{app_id}/customers/{app_user_id}/export`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/customers/{app_user_id}/export/get(exportCustomer)`.
+    internal func exportCustomer(
+        path: Operations.ExportCustomer.Input.Path,
+        headers: Operations.ExportCustomer.Input.Headers = .init()
+    ) async throws -> Operations.ExportCustomer.Output {
+        try await exportCustomer(Operations.ExportCustomer.Input(
             path: path,
             headers: headers
         ))
