@@ -22,9 +22,7 @@ struct BuyerFormat: Sendable {
             return (tag, weight)
         }
         let best = tags.filter { $0.weight > 0 }.sorted { $0.weight > $1.weight }.first?.tag
-        let identifier = best.map {
-            Locale.identifier(fromComponents: Locale.components(fromIdentifier: $0.replacingOccurrences(of: "-", with: "_")))
-        }
+        let identifier = best.map { Locale(components: Locale.Components(identifier: $0.replacingOccurrences(of: "-", with: "_"))).identifier }
         if let identifier, Self.known.contains(identifier) || Self.known.contains(String(identifier.prefix(2))) {
             self.locale = Locale(identifier: identifier)
         } else {
