@@ -28,10 +28,12 @@ extension Customers {
                 store: { try await CustomerExportService(store: $0).export(appID: appID, appUserID: appUserID, actor: CLI.actor) },
                 remote: { try await $0.sendRaw(.GET, "/admin/v1/apps/\(segment(appID))/customers/\(segment(user))/export") })
             guard let output else { return print(String(decoding: file, as: UTF8.self)) }
-            // Personal data: the file is its owner's alone, from the moment it exists.
-            guard FileManager.default.createFile(atPath: output, contents: file, attributes: [.posixPermissions: 0o600]) else {
-                throw ValidationError("Cannot write \(output).")
-            }
+            // Personal data: the file is made empty and its owner's alone, then written.
+            guard FileManager.default.createFile(atPath: output, contents: nil, attributes: [.posixPermissions: 0o600]),
+                let handle = FileHandle(forWritingAtPath: output)
+            else { throw ConfigurationError(setting: "--output", reason: "\(output) cannot be written") }
+            defer { try? handle.close() }
+            try handle.write(contentsOf: file)
             print("Wrote \(user)'s data to \(output).")
         }
     }

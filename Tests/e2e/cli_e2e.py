@@ -184,11 +184,12 @@ def export_checks(label, env, with_app, cwd, app):
           and [a["key"] for a in exported.get("attributes", [])] == ["$email"] and same and mode == 0o600
           and "Wrote attr-user's data to" in local.stdout, remote.stdout[:300] + remote.stderr + local.stdout + local.stderr + str(mode))
     unknown = run(["customers", "export", "--user", "nobody-here"], with_app, cwd)
+    nowhere = run(["customers", "export", "--app", app["id"], "--user", "attr-user", "--output", "/nonexistent/dir/x.json"], env, cwd)
     audit = run(["audit", "--app", app["id"], "--json"], env, cwd)
     actors = [e.get("actor", "") for e in json.loads(audit.stdout or "{}").get("entries", []) if e.get("action") == "customer.export"]
-    check(f"[{label}] customers export refuses an unknown user, naming it; each export is audited (the key's, the CLI's)",
-          unknown.returncode != 0 and "nobody-here" in unknown.stderr and "cli" in actors and any(a.startswith("key:") for a in actors),
-          unknown.stderr + str(actors))
+    check(f"[{label}] customers export refuses an unknown user and a file it cannot write, naming them; each export is audited",
+          unknown.returncode != 0 and "nobody-here" in unknown.stderr and nowhere.returncode != 0 and "--output" in nowhere.stderr
+          and "cli" in actors and any(a.startswith("key:") for a in actors), unknown.stderr + nowhere.stderr + str(actors))
 
 
 def remote_checks(label, env, cwd, base, app):
