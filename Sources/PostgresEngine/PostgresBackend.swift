@@ -11,7 +11,6 @@ public final class PostgresBackend: SQLDatabase {
     private let statements: PostgresStatements
     private let watch: PostgresCallWatch
     private let runner: Task<Void, Never>
-    private let started = PostgresRunGate()
     private let logger: Logger
     private let listener: PostgresListener
 
@@ -40,18 +39,14 @@ public final class PostgresBackend: SQLDatabase {
             tls: .disable)
         configuration.options.maximumConnections = maxConnections
         configuration.options.minimumConnections = 0
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: EarlyLeaseFilter.logger(logger))
         self.client = client
         self.logger = logger
         let watch = PostgresCallWatch(stall: connectionWait / 2, leaseWait: connectionWait, logger: logger)
         self.watch = watch
-        let started = self.started
         self.runner = Task {
             await withDiscardingTaskGroup { group in
-                group.addTask {
-                    started.open()
-                    await client.run()
-                }
+                group.addTask { await client.run() }
                 group.addTask { await watch.runSweeps() }
             }
         }
@@ -60,7 +55,6 @@ public final class PostgresBackend: SQLDatabase {
     @discardableResult
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let (logger, client, statements) = (self.logger, self.client, self.statements)
-        await started.wait()
         do {
             return try await watch.run { leased in
                 try await client.withConnection { connection in
@@ -91,7 +85,6 @@ public final class PostgresBackend: SQLDatabase {
 
     private func transactionOnce<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let (logger, client, statements) = (self.logger, self.client, self.statements)
-        await started.wait()
         do {
             return try await watch.run { leased in
                 try await client.withTransaction(logger: logger) { connection in

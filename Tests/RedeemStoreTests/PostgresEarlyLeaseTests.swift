@@ -1,17 +1,18 @@
 import Foundation
 import Logging
-import PostgresEngine
 import RedeemStore
 import RedeemTestSupport
 import Synchronization
 import Testing
 
-/// A backend's first calls wait until its pool runs: PostgresNIO logs a warning for a connection leased before, which
-/// every `redeem` command on PostgreSQL printed at start.
-@Suite(.enabled(if: TestDatabases.postgresConfigured, "needs REDEEM_TEST_POSTGRES_URL"))
-struct PostgresRunGateTests {
-    /// Whether a call beats the runner is a race, so the test opens twenty backends and calls each at once.
-    @Test func callsMadeAtOnceAfterOpeningLeaseNothingBeforeThePoolRuns() async throws {
+@testable import PostgresEngine
+
+/// PostgresNIO warns about a connection leased before its client runs, which every `redeem` command on PostgreSQL
+/// printed at start although the lease waits for the pool like any other: the backend's logger drops that one warning.
+@Suite struct PostgresEarlyLeaseTests {
+    /// Calls made right after opening a backend race its runner; twenty backends called at once, and no such warning.
+    @Test(.enabled(if: TestDatabases.postgresConfigured, "needs REDEEM_TEST_POSTGRES_URL"))
+    func callsMadeAtOnceAfterOpeningLogNoEarlyLeaseWarning() async throws {
         let base = try #require(TestDatabases.postgresURL)
         let logs = RecordedLogs()
         for _ in 0..<20 {
@@ -27,6 +28,16 @@ struct PostgresRunGateTests {
             await backend.close()
         }
         #expect(logs.messages.filter { $0.contains("run()") } == [])
+    }
+
+    /// Only that warning: the same words at another level, and every other warning, still reach the logger.
+    @Test func theFilterDropsThatWarningAlone() {
+        let logs = RecordedLogs()
+        let logger = EarlyLeaseFilter.logger(Logger(label: "test") { _ in logs })
+        logger.warning("Trying to lease connection from `PostgresClient`, but `PostgresClient.run()` hasn't been called yet.")
+        logger.warning("Connection to the server was closed.")
+        logger.error("Trying to lease connection from `PostgresClient`, but `PostgresClient.run()` hasn't been called yet.")
+        #expect(logs.messages.count == 2 && logs.messages.first == "Connection to the server was closed.", "\(logs.messages)")
     }
 }
 
