@@ -10,9 +10,11 @@ struct EarlyLeaseFilter: LogHandler {
 
     var wrapped: any LogHandler
 
-    /// `logger` with the early-lease warning dropped.
+    /// `logger` with the early-lease warning dropped; its label, metadata and metadata provider (trace IDs) kept.
     static func logger(_ logger: Logger) -> Logger {
-        Logger(label: logger.label) { _ in EarlyLeaseFilter(wrapped: logger.handler) }
+        var filtered = logger
+        filtered.handler = EarlyLeaseFilter(wrapped: logger.handler)
+        return filtered
     }
 
     func log(event: LogEvent) {

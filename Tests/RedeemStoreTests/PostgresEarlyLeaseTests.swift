@@ -33,7 +33,8 @@ import Testing
     /// Only that warning: the same words at another level, and every other warning, still reach the logger.
     @Test func theFilterDropsThatWarningAlone() {
         let logs = RecordedLogs()
-        let logger = EarlyLeaseFilter.logger(Logger(label: "test") { _ in logs })
+        let logger = EarlyLeaseFilter.logger(Logger(label: "postgres") { _ in logs })
+        #expect(logger.label == "postgres")
         logger.warning("Trying to lease connection from `PostgresClient`, but `PostgresClient.run()` hasn't been called yet.")
         logger.warning("Connection to the server was closed.")
         logger.error("Trying to lease connection from `PostgresClient`, but `PostgresClient.run()` hasn't been called yet.")
