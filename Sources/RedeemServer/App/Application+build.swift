@@ -166,10 +166,9 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
             to: router.group().add(middleware: ConsoleSessionMiddleware(service: deps.console, pages: consolePages, enrolling: true)).group(
                 context: ConsoleContext.self))
     let console = router.group().add(middleware: gate).group(context: ConsoleContext.self)
-    ConsoleSupportController(
-        service: deps.console, erasure: deps.erasure, exports: deps.exports, offeringOverrides: deps.offeringOverrides, pages: consolePages
-    )
-    .addRoutes(to: console)
+    ConsoleSupportController(service: deps.console, erasure: deps.erasure, exports: deps.exports, pages: consolePages).addRoutes(to: console)
+    ConsolePurchaseActionsController(service: deps.console, offeringOverrides: deps.offeringOverrides, pages: consolePages).addRoutes(to: console)
+    ConsoleAuditController(service: deps.console, pages: consolePages).addRoutes(to: console)
     ConsoleOperationsController(service: deps.console, pages: consolePages, admin: deps.admin, webhooks: deps.webhookEndpoints).addRoutes(to: console)
     let firstSteps = FirstStepsService(store: deps.store, mailConfigured: deps.mail != nil, stripeConfigured: deps.stripe != nil)
     ConsoleOverviewController(service: deps.console, metrics: deps.subscriptionMetrics, pages: consolePages, firstSteps: firstSteps).addRoutes(
