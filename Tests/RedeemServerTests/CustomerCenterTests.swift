@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import RedeemCore
 import RedeemTestSupport
 import Testing
@@ -69,6 +70,69 @@ import Testing
             #expect(try await server.send(.get, "/v1/customercenter/null", key: app.publicProduction).status == 400)
             let admin = try await server.send(.get, "/v1/customercenter/alice", key: server.adminKey)
             #expect(admin.status == 403, "\(admin.body)")
+        }
+    }
+
+    /// The device's languages (`X-Preferred-Locales`, as both SDKs send them) choose the words: Redeem's titles and the
+    /// SDKs' own keys. The first language Redeem has wins; English, the SDKs' own strings, otherwise.
+    @Test(arguments: TestDatabases.available)
+    func theCustomerCenterSpeaksTheDevicesLanguage(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend, mail: try EmailFlowTests.settings(port: 9)) { server in
+            let app = try await server.createApp(#"{"name": "Café Lumen"}"#)
+            func center(_ locales: String?) async throws -> Decoding.CustomerCenter {
+                var headers = HTTPFields()
+                if let locales { headers[HTTPField.Name("X-Preferred-Locales")!] = locales }
+                let reply = try await server.send(.get, "/v1/customercenter/alice", key: app.publicProduction, headers: headers)
+                #expect(reply.status == 200 && Decoding.androidProblems(reply.body) == [], "\(reply.body)")
+                return try Decoding.ios(reply.body).customerCenter
+            }
+            let french = try await center("fr_CA,en_US")
+            #expect(french.localization.locale == "fr_FR")
+            #expect(french.localization.localizedStrings["purchase_info_renews_on_date"] == "Se renouvelle le {{ date }}")
+            #expect(french.screens["MANAGEMENT"]?.title == "Comment pouvons-nous vous aider ?")
+            #expect(french.screens["MANAGEMENT"]?.paths.map(\.title) == ["Résilier l’abonnement", "Achats sur le web et reçus"])
+            #expect(french.screens["NO_ACTIVE"]?.subtitle?.hasPrefix("Vous avez acheté Café Lumen sur le web ?") == true)
+            // A language Redeem does not have is passed over for the next; Android's tags read the same.
+            let german = try await center("zh_Hans_CN,de-AT")
+            #expect(german.localization.locale == "de_DE" && german.screens["MANAGEMENT"]?.title == "Wie können wir helfen?")
+            #expect(german.localization.localizedStrings.count == french.localization.localizedStrings.count)
+            // English first, none at all, or nothing Redeem has: the SDKs' own English strings, Redeem's English titles.
+            for locales in ["en_GB,de_DE", nil, "", "zh_Hans_CN,ko_KR"] {
+                let english = try await center(locales)
+                #expect(english.localization.locale == "en_US" && english.localization.localizedStrings.isEmpty, "\(locales ?? "none")")
+                #expect(english.screens["MANAGEMENT"]?.title == "How can we help?")
+            }
+        }
+    }
+
+    /// Every language has a word for every key either SDK reads (`customer_center.strings.json`, from their sources),
+    /// keeps each default's `{{ placeholders }}`, and names the app in its subtitle.
+    @Test func everyLanguageHasEveryKeyBothSDKsRead() throws {
+        let defaults = try #require(try RevenueCatFixtures.json("sdk/customer_center.strings.json") as? [String: [String: String]])
+        let languages = try CustomerCenterLanguages.load()
+        #expect(Set(languages.texts.keys) == ["de", "en", "es", "fr", "it", "ja", "pt"])
+        #expect(languages.english.sdk.isEmpty && languages.english.locale == "en_US")
+        func placeholders(_ text: String) -> Set<String> {
+            Set(text.matches(of: /\{\{\s*(\w+)\s*\}\}/).map { String($0.1) })
+        }
+        for (language, texts) in languages.texts where language != "en" {
+            #expect(Set(texts.sdk.keys) == Set(defaults.keys), "\(language)")
+            #expect(texts.locale.hasPrefix(language + "_"))
+            for (key, text) in texts.sdk {
+                for (platform, english) in defaults[key] ?? [:] {
+                    #expect(placeholders(text) == placeholders(english), "\(language) \(key) (\(platform))")
+                }
+                #expect(!text.isEmpty)
+            }
+            // Redeem's own titles, each in the language (none left in English), the subtitle naming the app.
+            func titles(_ words: CustomerCenterTexts.Redeem) -> [String] {
+                [
+                    words.managementTitle, words.cancelSubscription, words.webPurchases, words.noActiveTitle, words.findWebPurchase,
+                    words.noActiveSubtitle,
+                ]
+            }
+            #expect(zip(titles(texts.redeem), titles(languages.english.redeem)).allSatisfy { !$0.isEmpty && $0 != $1 }, "\(language)")
+            #expect(texts.redeem.noActiveSubtitle.contains("{app}"), "\(language)")
         }
     }
 }

@@ -13,6 +13,8 @@ public struct ServerDependencies: Sendable {
     /// The base of HTTPS redemption links and hosted pages.
     public let publicURL: URL
     public let templates: Templates
+    /// The Customer Center's words in each language it speaks.
+    let customerCenterLanguages: CustomerCenterLanguages
     public let rateLimits: RateLimits
     public let mail: MailSettings?
     /// Sends queued e-mail; nil without SMTP settings.
@@ -48,6 +50,7 @@ public struct ServerDependencies: Sendable {
         self.publicURL = publicURL
         let templates = try await Templates.load()
         self.templates = templates
+        self.customerCenterLanguages = try CustomerCenterLanguages.load()
         self.rateLimits = rateLimits
         self.mail = mail
         let composer = EmailComposer(

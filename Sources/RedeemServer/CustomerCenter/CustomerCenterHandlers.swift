@@ -6,7 +6,8 @@ extension APIHandlers {
     ) async throws -> Operations.GetCustomerCenterConfig.Output {
         let appID = try context.sdkAppID()
         _ = try AppUserID.parse(input.path.appUserId)
-        let content = try await deps.customerCenter.content(appID: appID)
+        let texts = deps.customerCenterLanguages.texts(preferredLocales: input.headers.xPreferredLocales)
+        let content = try await deps.customerCenter.content(appID: appID, texts: texts)
         typealias Schemas = Components.Schemas
         // Buttons take the accent, labelled white or black as the pages label theirs.
         func colors(_ palette: BrandPalette) -> Schemas.CustomerCenterColors {
@@ -27,7 +28,7 @@ extension APIHandlers {
         let center = Schemas.CustomerCenter(
             appearance: .init(light: colors(content.branding.light), dark: colors(content.branding.dark)),
             screens: .init(management: screen(content.management, .management), noActive: screen(content.noActive, .noActive)),
-            localization: .init(locale: "en_US", localizedStrings: .init()),
+            localization: .init(locale: content.locale, localizedStrings: .init(additionalProperties: content.sdkStrings)),
             // An empty address hides the SDKs' "Contact support" (iOS builds no mailto: for it; Android reads it as none).
             support: .init(
                 email: content.supportEmail ?? "", shouldWarnCustomerToUpdate: false, displayPurchaseHistoryLink: false,

@@ -804,9 +804,11 @@ extension Components {
         }
         /// - Remark: Generated from `#/components/schemas/CustomerCenterLocalization`.
         internal struct CustomerCenterLocalization: Codable, Hashable, Sendable {
+            /// The language's RevenueCat locale (`de_DE`); `en_US` in English.
+            ///
             /// - Remark: Generated from `#/components/schemas/CustomerCenterLocalization/locale`.
             internal var locale: Swift.String
-            /// Empty; the SDKs' own English strings are used.
+            /// The SDKs' own words in that language, by RevenueCat's keys; empty in English, where the SDKs' own strings are used.
             ///
             /// - Remark: Generated from `#/components/schemas/CustomerCenterLocalization/localized_strings`.
             internal struct LocalizedStringsPayload: Codable, Hashable, Sendable {
@@ -826,15 +828,15 @@ extension Components {
                     try encoder.encodeAdditionalProperties(additionalProperties)
                 }
             }
-            /// Empty; the SDKs' own English strings are used.
+            /// The SDKs' own words in that language, by RevenueCat's keys; empty in English, where the SDKs' own strings are used.
             ///
             /// - Remark: Generated from `#/components/schemas/CustomerCenterLocalization/localized_strings`.
             internal var localizedStrings: Components.Schemas.CustomerCenterLocalization.LocalizedStringsPayload
             /// Creates a new `CustomerCenterLocalization`.
             ///
             /// - Parameters:
-            ///   - locale:
-            ///   - localizedStrings: Empty; the SDKs' own English strings are used.
+            ///   - locale: The language's RevenueCat locale (`de_DE`); `en_US` in English.
+            ///   - localizedStrings: The SDKs' own words in that language, by RevenueCat's keys; empty in English, where the SDKs' own strings are used.
             internal init(
                 locale: Swift.String,
                 localizedStrings: Components.Schemas.CustomerCenterLocalization.LocalizedStringsPayload

@@ -1850,7 +1850,8 @@ internal enum Operations {
     /// portal's sign-in by e-mail address). The support address is the app's `support_email`, or empty, which hides the
     /// SDKs' "Contact support"; the colours are the app's checkout colours. Without e-mail settings the portal cannot
     /// sign anyone in, and its two paths are left out. There are no App Store paths (refunds, plan changes, restores): Redeem sells on the web
-    /// only. **Keys:** the app's public SDK keys or its secret key.
+    /// only. The words are in the first of the device's languages (`X-Preferred-Locales`) that Redeem has: German, English,
+    /// French, Italian, Japanese, Portuguese or Spanish; English otherwise. **Keys:** the app's public SDK keys or its secret key.
     ///
     /// - Remark: HTTP `GET /v1/customercenter/{app_user_id}`.
     /// - Remark: Generated from `#/paths//v1/customercenter/{app_user_id}/get(getCustomerCenterConfig)`.
@@ -1874,12 +1875,21 @@ internal enum Operations {
             internal var path: Operations.GetCustomerCenterConfig.Input.Path
             /// - Remark: Generated from `#/paths/v1/customercenter/{app_user_id}/GET/header`.
             internal struct Headers: Sendable, Hashable {
+                /// The device's languages, most preferred first, as both SDKs send them (up to three, such as `de_DE,en_US`).
+                ///
+                /// - Remark: Generated from `#/paths/v1/customercenter/{app_user_id}/GET/header/X-Preferred-Locales`.
+                internal var xPreferredLocales: Swift.String?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetCustomerCenterConfig.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - xPreferredLocales: The device's languages, most preferred first, as both SDKs send them (up to three, such as `de_DE,en_US`).
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetCustomerCenterConfig.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    xPreferredLocales: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.GetCustomerCenterConfig.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.xPreferredLocales = xPreferredLocales
                     self.accept = accept
                 }
             }
