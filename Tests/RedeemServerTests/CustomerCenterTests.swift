@@ -93,11 +93,17 @@ import Testing
             #expect(french.screens["MANAGEMENT"]?.paths.map(\.title) == ["Résilier l’abonnement", "Achats sur le web et reçus"])
             #expect(french.screens["NO_ACTIVE"]?.subtitle?.hasPrefix("Vous avez acheté Café Lumen sur le web ?") == true)
             // A language Redeem does not have is passed over for the next; Android's tags read the same.
-            let german = try await center("zh_Hans_CN,de-AT")
+            let german = try await center("sv_SE,de-AT")
             #expect(german.localization.locale == "de_DE" && german.screens["MANAGEMENT"]?.title == "Wie können wir helfen?")
             #expect(german.localization.localizedStrings.count == french.localization.localizedStrings.count)
+            // Chinese by its script, written or implied by the region, as iOS and Android tag it.
+            for (locales, title) in [
+                ("zh_Hant_TW", "需要什麼協助？"), ("zh_HK", "需要什麼協助？"), ("zh_Hans_CN", "需要什么帮助？"), ("zh_CN,en_US", "需要什么帮助？"),
+            ] {
+                #expect(try await center(locales).screens["MANAGEMENT"]?.title == title, "\(locales)")
+            }
             // English first, none at all, or nothing Redeem has: the SDKs' own English strings, Redeem's English titles.
-            for locales in ["en_GB,de_DE", nil, "", "zh_Hans_CN,ko_KR"] {
+            for locales in ["en_GB,de_DE", nil, "", "sv_SE,fi_FI", " , _"] {
                 let english = try await center(locales)
                 #expect(english.localization.locale == "en_US" && english.localization.localizedStrings.isEmpty, "\(locales ?? "none")")
                 #expect(english.screens["MANAGEMENT"]?.title == "How can we help?")
@@ -110,14 +116,14 @@ import Testing
     @Test func everyLanguageHasEveryKeyBothSDKsRead() throws {
         let defaults = try #require(try RevenueCatFixtures.json("sdk/customer_center.strings.json") as? [String: [String: String]])
         let languages = try CustomerCenterLanguages.load()
-        #expect(Set(languages.texts.keys) == ["de", "en", "es", "fr", "it", "ja", "pt"])
+        #expect(Set(languages.texts.keys) == ["de", "en", "es", "fr", "it", "ja", "ko", "nl", "pt", "zh-Hans", "zh-Hant"])
         #expect(languages.english.sdk.isEmpty && languages.english.locale == "en_US")
         func placeholders(_ text: String) -> Set<String> {
             Set(text.matches(of: /\{\{\s*(\w+)\s*\}\}/).map { String($0.1) })
         }
         for (language, texts) in languages.texts where language != "en" {
             #expect(Set(texts.sdk.keys) == Set(defaults.keys), "\(language)")
-            #expect(texts.locale.hasPrefix(language + "_"))
+            #expect(texts.locale.hasPrefix(language.replacingOccurrences(of: "-", with: "_")), "\(language)")
             for (key, text) in texts.sdk {
                 for (platform, english) in defaults[key] ?? [:] {
                     #expect(placeholders(text) == placeholders(english), "\(language) \(key) (\(platform))")

@@ -80,8 +80,9 @@ internal protocol APIProtocol: Sendable {
     /// portal's sign-in by e-mail address). The support address is the app's `support_email`, or empty, which hides the
     /// SDKs' "Contact support"; the colours are the app's checkout colours. Without e-mail settings the portal cannot
     /// sign anyone in, and its two paths are left out. There are no App Store paths (refunds, plan changes, restores): Redeem sells on the web
-    /// only. The words are in the first of the device's languages (`X-Preferred-Locales`) that Redeem has: German, English,
-    /// French, Italian, Japanese, Portuguese or Spanish; English otherwise. **Keys:** the app's public SDK keys or its secret key.
+    /// only. The words are in the first of the device's languages (`X-Preferred-Locales`) that Redeem has: Chinese (simplified
+    /// or traditional), Dutch, English, French, German, Italian, Japanese, Korean, Portuguese or Spanish; English otherwise.
+    /// **Keys:** the app's public SDK keys or its secret key.
     ///
     /// - Remark: HTTP `GET /v1/customercenter/{app_user_id}`.
     /// - Remark: Generated from `#/paths//v1/customercenter/{app_user_id}/get(getCustomerCenterConfig)`.
@@ -877,8 +878,9 @@ extension APIProtocol {
     /// portal's sign-in by e-mail address). The support address is the app's `support_email`, or empty, which hides the
     /// SDKs' "Contact support"; the colours are the app's checkout colours. Without e-mail settings the portal cannot
     /// sign anyone in, and its two paths are left out. There are no App Store paths (refunds, plan changes, restores): Redeem sells on the web
-    /// only. The words are in the first of the device's languages (`X-Preferred-Locales`) that Redeem has: German, English,
-    /// French, Italian, Japanese, Portuguese or Spanish; English otherwise. **Keys:** the app's public SDK keys or its secret key.
+    /// only. The words are in the first of the device's languages (`X-Preferred-Locales`) that Redeem has: Chinese (simplified
+    /// or traditional), Dutch, English, French, German, Italian, Japanese, Korean, Portuguese or Spanish; English otherwise.
+    /// **Keys:** the app's public SDK keys or its secret key.
     ///
     /// - Remark: HTTP `GET /v1/customercenter/{app_user_id}`.
     /// - Remark: Generated from `#/paths//v1/customercenter/{app_user_id}/get(getCustomerCenterConfig)`.
