@@ -46,11 +46,13 @@ public struct SubscriptionMetrics: Sendable, Equatable {
         /// When it was set to stop renewing (and has not renewed again since), and why, if the buyer said.
         public var unsubscribedAt: Date?
         public var cancellationFeedback: CancellationFeedback?
+        /// Its customer was erased (the purchase stays for the books): the erasure set it to end.
+        public var customerErased: Bool
 
         public init(
             customerID: String, store: Store, periodType: PeriodType, price: Price?, period: ISO8601Period?, sandboxClock: Bool = false,
             originalPurchaseDate: Date, trialEndedAt: Date? = nil, access: AccessFacts, unsubscribedAt: Date? = nil,
-            cancellationFeedback: CancellationFeedback? = nil
+            cancellationFeedback: CancellationFeedback? = nil, customerErased: Bool = false
         ) {
             self.customerID = customerID
             self.store = store
@@ -63,6 +65,7 @@ public struct SubscriptionMetrics: Sendable, Equatable {
             self.access = access
             self.unsubscribedAt = unsubscribedAt
             self.cancellationFeedback = cancellationFeedback
+            self.customerErased = customerErased
         }
 
         /// A trial converted in place as what it was: the trial up to its end, then a paid subscription from there (so
@@ -125,13 +128,13 @@ public struct SubscriptionMetrics: Sendable, Equatable {
         }
     }
 
-    /// Cancellations with one reason (nil: none given).
+    /// Cancellations with one reason.
     public struct CancellationCount: Sendable, Equatable {
-        public var feedback: CancellationFeedback?
+        public var reason: CancellationReason
         public var count: Int
 
-        public init(feedback: CancellationFeedback?, count: Int) {
-            self.feedback = feedback
+        public init(_ reason: CancellationReason, count: Int) {
+            self.reason = reason
             self.count = count
         }
     }
@@ -166,7 +169,8 @@ public struct SubscriptionMetrics: Sendable, Equatable {
     public var refunded: [String: Int64]
     /// Transactions minus refunds over the window, micros per currency.
     public var revenue: [String: Int64]
-    /// By reason, the most given first (ties in `CancellationFeedback`'s order), "none given" last among equals.
+    /// By reason, the most given first (ties in `CancellationFeedback`'s order), "none given" and then erasures last
+    /// among equals.
     public var cancellations: [CancellationCount] = []
     /// Every day of the window, oldest first.
     public var days: [Day]
@@ -251,14 +255,13 @@ public struct SubscriptionMetrics: Sendable, Equatable {
 
     /// The window's cancellations by reason. A purchase, not its phases: a trial converted in place is one subscription.
     static func cancellations(_ purchases: [PurchaseFact], inWindow: (Date) -> Bool) -> [CancellationCount] {
-        var counts: [CancellationFeedback?: Int] = [:]
+        var counts: [CancellationReason: Int] = [:]
         for fact in purchases where fact.isSubscription && fact.store != .promotional {
             guard let at = fact.unsubscribedAt, inWindow(at) else { continue }
-            counts[fact.cancellationFeedback, default: 0] += 1
+            counts[fact.customerErased ? .erasure : .buyer(fact.cancellationFeedback), default: 0] += 1
         }
-        let order = { (feedback: CancellationFeedback?) in feedback.flatMap { CancellationFeedback.allCases.firstIndex(of: $0) } ?? .max }
-        return counts.map { CancellationCount(feedback: $0.key, count: $0.value) }
-            .sorted { ($0.count, order($1.feedback)) > ($1.count, order($0.feedback)) }
+        return counts.map { CancellationCount($0.key, count: $0.value) }
+            .sorted { ($0.count, $1.reason.rank) > ($1.count, $0.reason.rank) }
     }
 
     /// A price for `period` as a month's worth: exact integer arithmetic on micros, rounded half up.

@@ -46,8 +46,8 @@ extension SQLStore {
         let placeholder = AppUserID.anonymous().rawValue
         try await connection.query(
             """
-            INSERT INTO customers (id, app_id, original_app_user_id, first_seen, last_seen)
-            VALUES (\(erased), \(appID), \(placeholder), \(now), \(now))
+            INSERT INTO customers (id, app_id, original_app_user_id, first_seen, last_seen, erased_at)
+            VALUES (\(erased), \(appID), \(placeholder), \(now), \(now), \(now))
             """)
         try await connection.query(
             "UPDATE purchases SET customer_id = \(erased), email = NULL, custom_params = NULL WHERE customer_id = \(customer.id)")

@@ -5,7 +5,7 @@ extension SQLStore {
     /// What `SubscriptionMetrics.compute` needs for one app and environment over the `days` days ending today (UTC):
     /// the purchases that started before the window's end and whose access (expiry, grace period) ran into the window
     /// or that were refunded or set to end in it or never expire, with their product's period and any cancellation's
-    /// reason; and the customers first seen in the window, with whether they bought in production and in sandbox. Core
+    /// reason (or their customer's erasure); and the customers first seen in the window, with whether they bought in production and in sandbox. Core
     /// judges them; no rule is restated here.
     public func subscriptionMetricsFacts(
         appID: String, environment: MetricsEnvironment, days: Int, now: Date
@@ -20,8 +20,9 @@ extension SQLStore {
                 """
                 SELECT p.customer_id, p.store, p.period_type, p.price_amount_micros, p.price_currency, p.original_purchase_date,
                     p.expires_date, p.grace_period_expires_date, p.refunded_at, p.trial_ended_at, p.unsubscribe_detected_at,
-                    p.cancellation_feedback, pr.period AS product_period
+                    p.cancellation_feedback, c.erased_at, pr.period AS product_period
                 FROM purchases p JOIN products pr ON pr.app_id = p.app_id AND pr.id = p.product_id
+                    JOIN customers c ON c.id = p.customer_id
                 WHERE p.app_id = \(appID) AND p.is_sandbox = \(environment.isSandbox ? 1 : 0) AND p.original_purchase_date < \(to)
                     AND (p.expires_date IS NULL OR p.expires_date >= \(since) OR p.grace_period_expires_date >= \(since)
                         OR p.refunded_at >= \(from) OR p.unsubscribe_detected_at >= \(from))
@@ -38,7 +39,8 @@ extension SQLStore {
                         expiresDate: row.optionalDate("expires_date"), gracePeriodExpiresDate: row.optionalDate("grace_period_expires_date"),
                         refundedAt: row.optionalDate("refunded_at")),
                     unsubscribedAt: row.optionalDate("unsubscribe_detected_at"),
-                    cancellationFeedback: row.optionalString("cancellation_feedback").flatMap(CancellationFeedback.init(rawValue:)))
+                    cancellationFeedback: row.optionalString("cancellation_feedback").flatMap(CancellationFeedback.init(rawValue:)),
+                    customerErased: row.optionalDate("erased_at") != nil)
             }
             let customers = try await connection.query(
                 """

@@ -121,7 +121,8 @@ import Testing
         #expect(m.days.first { $0.day == Self.date("2026-11-12") }?.revenue == ["USD": 9_990_000])
     }
 
-    /// Cancellations in the window by reason, the most given first, ties in Stripe's order and "none given" after: a
+    /// Cancellations in the window by reason, the most given first, ties in Stripe's order, "none given" and then erasures
+    /// after (an erased customer's subscription counts as the erasure's, whatever the buyer said): a
     /// trial counts, as does a trial converted in place (once, not per phase); a promotional grant's revocation, a
     /// cancellation before the window, one-time purchases and the absence of a cancellation do not.
     @Test func cancellationsByReason() {
@@ -149,12 +150,18 @@ import Testing
             cancelled("l", at: "2026-11-08", .other, period: nil, expires: nil),  // a one-time purchase
             cancelled("n", at: nil, nil),
         ]
-        let m = SubscriptionMetrics.compute(facts: .init(purchases: facts, customers: []), environment: .production, days: 30, now: Self.now)
+        var erased = cancelled("o", at: "2026-11-09", nil)  // set to end by its customer's erasure
+        erased.customerErased = true
+        let m = SubscriptionMetrics.compute(
+            facts: .init(purchases: facts + [erased], customers: []), environment: .production, days: 30, now: Self.now)
         #expect(
             m.cancellations == [
-                .init(feedback: .tooExpensive, count: 2), .init(feedback: .unused, count: 2), .init(feedback: nil, count: 2),
-                .init(feedback: .switchedService, count: 1),
+                .init(.buyer(.tooExpensive), count: 2), .init(.buyer(.unused), count: 2), .init(.buyer(nil), count: 2),
+                .init(.buyer(.switchedService), count: 1), .init(.erasure, count: 1),
             ])
+        #expect(m.cancellations.map(\.reason.value) == ["too_expensive", "unused", "none", "switched_service", "erased"])
+        #expect(m.cancellations.allSatisfy { CancellationReason(value: $0.reason.value) == $0.reason })
+        #expect(CancellationReason.erasure.label == "Customer erased on request" && CancellationReason(value: "nope") == nil)
         #expect(
             SubscriptionMetrics.compute(facts: .init(purchases: [], customers: []), environment: .production, days: 7, now: Self.now)
                 .cancellations.isEmpty)

@@ -102,7 +102,17 @@ import Testing
             let metrics = SubscriptionMetrics.compute(facts: facts, environment: .production, days: 30, now: Self.now)
             #expect(
                 metrics.cancellations == [
-                    .init(feedback: .tooExpensive, count: 1), .init(feedback: .unused, count: 1), .init(feedback: nil, count: 1),
+                    .init(.buyer(.tooExpensive), count: 1), .init(.buyer(.unused), count: 1), .init(.buyer(nil), count: 1),
+                ])
+
+            // Dave's customer erased: his purchase stays for the books, and its cancellation is the erasure's.
+            let audit = AuditEntry(at: Self.now, actor: "test", action: "customer.erase", objectType: "customer", objectID: "", appID: app.id)
+            #expect(try await store.eraseCustomer(appID: app.id, appUserID: Fixture.user("dave"), now: Self.now, audit: audit))
+            let after = try await store.subscriptionMetricsFacts(appID: app.id, environment: .production, days: 30, now: Self.now)
+            #expect(after.purchases.filter(\.customerErased).map(\.unsubscribedAt) == [d.unsubscribeDetectedAt])
+            #expect(
+                SubscriptionMetrics.compute(facts: after, environment: .production, days: 30, now: Self.now).cancellations == [
+                    .init(.buyer(.tooExpensive), count: 1), .init(.buyer(.unused), count: 1), .init(.erasure, count: 1),
                 ])
         }
     }

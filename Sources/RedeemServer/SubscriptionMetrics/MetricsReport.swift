@@ -26,13 +26,13 @@ public struct MetricsReport: Codable, Sendable, Hashable {
         }
     }
 
-    /// Cancellations with one reason: Stripe's `cancellation_details.feedback` value, or `none`.
+    /// Cancellations with one reason: Stripe's `cancellation_details.feedback` value, `none`, or `erased`.
     public struct Cancellations: Codable, Sendable, Hashable {
         public let reason: String
         public let count: Int
 
-        /// "It’s too expensive", "No reason given".
-        public var label: String { CancellationFeedback.label(CancellationFeedback(rawValue: reason)) }
+        /// "It’s too expensive", "No reason given", "Customer erased on request".
+        public var label: String { CancellationReason(value: reason)?.label ?? reason }
     }
 
     public struct Day: Codable, Sendable, Hashable {
@@ -87,7 +87,7 @@ public struct MetricsReport: Codable, Sendable, Hashable {
         refunds = metrics.refunds
         refunded = Money.list(metrics.refunded)
         revenue = Money.list(metrics.revenue)
-        cancellations = metrics.cancellations.map { Cancellations(reason: $0.feedback?.rawValue ?? "none", count: $0.count) }
+        cancellations = metrics.cancellations.map { Cancellations(reason: $0.reason.value, count: $0.count) }
         daily = metrics.days.map {
             Day(date: Self.date($0.day), activeSubscriptions: $0.activeSubscriptions, activeTrials: $0.activeTrials, revenue: Money.list($0.revenue))
         }

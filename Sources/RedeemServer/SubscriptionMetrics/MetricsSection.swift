@@ -80,7 +80,7 @@ struct MetricsSection: Sendable {
             "\(cancelled) \(cancelled == 1 ? "subscription or trial" : "subscriptions or trials") set to end in this window, by the reason given:"
         let widest = metrics.cancellations.map(\.count).max() ?? 0
         reasons = metrics.cancellations.map {
-            Reason(label: CancellationFeedback.label($0.feedback), count: $0.count, bar: FunnelChart.bar($0.count, widest: widest))
+            Reason(label: $0.reason.label, count: $0.count, bar: FunnelChart.bar($0.count, widest: widest))
         }
         let currencies = Set(metrics.days.flatMap { $0.revenue.keys }).sorted()
         charts =
