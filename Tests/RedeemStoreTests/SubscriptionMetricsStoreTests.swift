@@ -116,4 +116,38 @@ import Testing
                 ])
         }
     }
+
+    /// Customers erased before version 35, the only customers without any ID, are marked by its migration as of their
+    /// creation; a customer with an ID is not.
+    @Test(arguments: TestDatabases.available)
+    func earlierErasuresAreMarkedByTheMigration(_ backend: TestBackend) async throws {
+        let (url, cleanup) = try await TestDatabases.makeDatabase(backend, migrated: false)
+        let store = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
+        do {
+            try await MigrationRunner(database: store.database, migrations: Migration.all.filter { $0.version < 35 }).apply(
+                logger: TestDatabases.logger)
+            let app = try await Fixture.app(store)
+            let (kept, erased) = (Self.date("2026-05-01T10:00:00Z"), Self.date("2026-05-02T10:00:00Z"))
+            try await store.database.transaction {
+                try await $0.query(
+                    """
+                    INSERT INTO customers (id, app_id, original_app_user_id, first_seen, last_seen)
+                    VALUES ('cus_kept', \(app.id), 'alice', \(kept), \(kept)),
+                        ('cus_erased', \(app.id), '$RCAnonymousID:0123456789abcdef0123456789abcdef', \(erased), \(erased))
+                    """)
+                try await $0.query(
+                    "INSERT INTO customer_aliases (app_id, app_user_id, customer_id, created_at) VALUES (\(app.id), 'alice', 'cus_kept', \(kept))")
+            }
+            try await store.migrate(logger: TestDatabases.logger)
+            let rows = try await store.database.read { try await $0.query("SELECT id, erased_at FROM customers ORDER BY id") }
+            #expect(try rows.map { try $0.string("id") } == ["cus_erased", "cus_kept"])
+            #expect(rows.map { $0.optionalDate("erased_at") } == [erased, nil])
+        } catch {
+            await store.close()
+            try? await cleanup()
+            throw error
+        }
+        await store.close()
+        try await cleanup()
+    }
 }
