@@ -135,12 +135,12 @@ extension SQLStore {
     }
 
     /// Up to `limit` customers of `appID` by latest activity (`last_seen`), newest first, after the cursor `before`
-    /// (last seen, customer ID), each with its purchases. The owners an erasure leaves behind (no ID reaches them) are
-    /// not listed.
+    /// (last seen, customer ID), each with its purchases. The owners an erasure leaves behind (`erased_at`; no ID
+    /// reaches them) are not listed.
     public func recentCustomers(appID: String, before: (Date, String)?, limit: Int) async throws -> [CustomerListing] {
         try await read { connection in
             var sql: SQL =
-                "SELECT c.* FROM customers c WHERE c.app_id = \(appID) AND EXISTS (SELECT 1 FROM customer_aliases a WHERE a.customer_id = c.id)"
+                "SELECT c.* FROM customers c WHERE c.app_id = \(appID) AND c.erased_at IS NULL"
             if let (at, id) = before { sql = "\(sql: sql) AND (c.last_seen < \(at) OR (c.last_seen = \(at) AND c.id < \(id)))" }
             let customers = try await connection.query("\(sql: sql) ORDER BY c.last_seen DESC, c.id DESC LIMIT \(limit)").map(Customer.init(row:))
             guard !customers.isEmpty else { return [] }
