@@ -85,9 +85,9 @@ public enum ErrorCode: Int, CaseIterable, Sendable {
         case .stripeSignatureRejected: "`POST /webhooks/stripe`: the `Stripe-Signature` header does not verify"
         case .tooManyRequests: "too many attempts; `Retry-After` says when to try again"
         case .internalError: "unexpected server error; it is logged"
-        case .upstreamRefused: "Stripe refused to create the checkout"
+        case .upstreamRefused: "Stripe refused to create the checkout, or the mail server refused a Customer Center support ticket"
         case .unavailable:
-            "unavailable: the database is unreachable or restarting (with `Retry-After`), paid checkout is not configured, or (to Stripe) an event arrived before the subscription it names"
+            "unavailable: the database is unreachable or restarting (with `Retry-After`), paid checkout is not configured, the mail server could not take a support ticket, or (to Stripe) an event arrived before the subscription it names"
         case .invalidRedemptionToken: "redemption: invalid or unknown token (RevenueCat's code)"
         case .purchaseBelongsToOtherUser:
             "redemption: the purchase belongs to another user — the token was used by someone else, or the app keeps purchases with their original owner (RevenueCat's code)"

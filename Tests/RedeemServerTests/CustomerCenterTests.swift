@@ -23,6 +23,8 @@ import Testing
             #expect(Decoding.androidProblems(reply.body) == [])
             let center = try Decoding.ios(reply.body).customerCenter
             #expect(center.support.email == "help@lumen.example")
+            // A support address and e-mail on: the SDKs' support form, for everyone, in place of their `mailto:` link.
+            #expect(center.support.supportTickets?.allowCreation == true && center.support.supportTickets?.customerType == "all")
             #expect(center.localization.localizedStrings.isEmpty && center.changePlans.isEmpty)
             // The app's checkout colours, those it set: buttons in its accent, labelled as its pages label them.
             let (light, dark) = (center.appearance.light, center.appearance.dark)
@@ -60,7 +62,7 @@ import Testing
             )
             #expect(dropped.count == 2 && dropped.contains { $0.hasPrefix("appearance.light.accent_color") }, "\(dropped)")
             // Empty: iOS builds no mailto: link from it and Android reads it as none, so neither offers "Contact support".
-            #expect(center.support.email == "")
+            #expect(center.support.email == "" && center.support.supportTickets == nil)
             // Without e-mail the portal cannot sign anyone in, so no path leads there; "Cancel subscription" opens the
             // subscription's own `management_url`.
             #expect(center.screens["NO_ACTIVE"]?.paths.isEmpty == true)

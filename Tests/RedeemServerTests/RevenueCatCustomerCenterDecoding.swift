@@ -94,6 +94,14 @@ enum RevenueCatCustomerCenterDecoding {
         let displayUserDetailsSection: Bool?
         let displayVirtualCurrencies: Bool?
         let shouldWarnCustomersAboutMultipleSubscriptions: Bool?
+        let supportTickets: SupportTickets?
+    }
+
+    /// iOS `CustomerCenterConfigResponse.Support.SupportTickets`; the form shows when `allowCreation` and the customer
+    /// type covers the customer (`SubscriptionDetailViewModel.shouldShowCreateTicketButton`).
+    struct SupportTickets: Decodable {
+        let allowCreation: Bool
+        let customerType: String
     }
 
     struct ChangePlan: Decodable {
@@ -121,6 +129,14 @@ enum RevenueCatCustomerCenterDecoding {
             for (key, value) in (center["appearance"] as? [String: Any])?[scheme] as? [String: Any] ?? [:]
             where (value as? String)?.wholeMatch(of: /#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?/) == nil {
                 problems.append("appearance.\(scheme).\(key) is not a colour: \(value)")
+            }
+        }
+        // `SupportTickets`: `allow_creation` a boolean and `customer_type` one of its four names, or the whole answer
+        // fails to decode.
+        if let tickets = (center["support"] as? [String: Any])?["support_tickets"] {
+            let fields = tickets as? [String: Any]
+            if !(fields?["allow_creation"] is Bool) || !["not_active", "none", "all", "active"].contains(fields?["customer_type"] as? String ?? "") {
+                problems.append("support.support_tickets does not decode: \(tickets)")
             }
         }
         let localization = center["localization"] as? [String: Any]

@@ -76,7 +76,12 @@ public struct ServerDependencies: Sendable {
                 info.withManagementURL(PortalLinks.home(publicURL: publicURL, appID: appID))
             })
     }
-    var customerCenter: CustomerCenterService { CustomerCenterService(store: store, publicURL: publicURL, portalSignsIn: mail != nil) }
+    var supportTickets: SupportTicketService {
+        SupportTicketService(store: store, limiter: rateLimiter, mail: mail, logger: Logger(label: "redeem"))
+    }
+    var customerCenter: CustomerCenterService {
+        CustomerCenterService(store: store, publicURL: publicURL, portalSignsIn: mail != nil, tickets: supportTickets)
+    }
     var sdkHealth: SDKHealthReportService { SDKHealthReportService(store: store) }
     var attributes: AttributesService { AttributesService(store: store, clock: clock) }
     var erasure: ErasureService { ErasureService(store: store, clock: clock, support: support) }

@@ -32,8 +32,19 @@ extension APIHandlers {
             // An empty address hides the SDKs' "Contact support" (iOS builds no mailto: for it; Android reads it as none).
             support: .init(
                 email: content.supportEmail ?? "", shouldWarnCustomerToUpdate: false, displayPurchaseHistoryLink: false,
-                displayVirtualCurrencies: false),
+                displayVirtualCurrencies: false,
+                supportTickets: content.supportTickets ? .init(allowCreation: true, customerType: .all) : nil),
             changePlans: [])
         return .ok(.init(body: .json(.init(customerCenter: center))))
+    }
+
+    /// The Customer Center's support form, sent on as an e-mail to the app's support address.
+    func createSupportTicket(_ input: Operations.CreateSupportTicket.Input) async throws -> Operations.CreateSupportTicket.Output {
+        let appID = try context.sdkAppID()
+        guard case .json(let body) = input.body else { throw APIError.badRequest("A JSON body is required.") }
+        try await deps.supportTickets.send(
+            appID: appID, appUserID: try AppUserID.parse(body.appUserId), customerEmail: body.customerEmail,
+            description: body.issueDescription, ip: context.remoteIP)
+        return .ok(.init(body: .json(.init(sent: true))))
     }
 }

@@ -10,6 +10,8 @@ struct CustomerCenterService: Sendable {
     let publicURL: URL
     /// The portal signs buyers in with an e-mailed link: without e-mail it cannot, and a path there would dead-end.
     let portalSignsIn: Bool
+    /// Whether the support form is offered (a support address, and e-mail on this server).
+    let tickets: SupportTicketService
 
     /// The configuration in `texts`' language: Redeem's titles, and RevenueCat's keys for the SDKs' own words.
     func content(appID: String, texts: CustomerCenterTexts) async throws -> CustomerCenterContent {
@@ -26,7 +28,8 @@ struct CustomerCenterService: Sendable {
                 title: words.noActiveTitle,
                 subtitle: find.map { _ in words.noActiveSubtitle.replacingOccurrences(of: "{app}", with: app.name) },
                 paths: [find].compactMap { $0 }),
-            supportEmail: app.supportEmail, branding: app.branding, locale: texts.locale, sdkStrings: texts.sdk)
+            supportEmail: app.supportEmail, supportTickets: tickets.offered(for: app), branding: app.branding, locale: texts.locale,
+            sdkStrings: texts.sdk)
     }
 }
 
@@ -57,6 +60,8 @@ struct CustomerCenterContent: Equatable, Sendable {
     /// Shown when nothing is active.
     let noActive: Screen
     let supportEmail: String?
+    /// The SDKs' support form (`support_tickets`) in place of their `mailto:` link, for everyone.
+    let supportTickets: Bool
     /// The app's checkout colours, for the Customer Center's: the same look in the app as on its pages.
     let branding: CheckoutBranding
     /// RevenueCat's `localization`: the language's locale, and its words for the SDKs' own keys.

@@ -32,6 +32,9 @@ enum RedeemMetrics {
     /// An e-mail delivery attempt: `sent`, `retry` or `failed`.
     static func emailAttempt(_ result: String) { counters.handle("redeem_email_attempts_total", [("result", result)]).increment() }
 
+    /// A Customer Center support ticket e-mailed to the app's support address.
+    static func supportTicket() { counters.handle("redeem_support_tickets_total", []).increment() }
+
     /// A webhook delivery attempt: `delivered`, `retry` or `failed`.
     static func webhookAttempt(_ result: String) { counters.handle("redeem_webhook_attempts_total", [("result", result)]).increment() }
 

@@ -73,6 +73,16 @@ struct RateLimiter: Sendable {
         ])
     }
 
+    /// A support ticket from the Customer Center: per client and per app user, as a portal sign-in is per address, and
+    /// per app, so that no one fills the app's support inbox however many IDs and addresses they use.
+    func supportTicket(ip: String?, appID: String, user: AppUserID) async throws {
+        try await check([
+            ("ticket:ip:\(Self.client(ip))", limits.newLinkPerIP),
+            ("ticket:user:\(appID):\(SecretToken.hash(user.rawValue))", limits.newLinkPerEmail),
+            ("ticket:app:\(appID)", limits.redeemPerIP),
+        ])
+    }
+
     /// Opening or using a team link (an invitation or a password reset; a guess at a token costs a hit).
     func teamLink(ip: String?) async throws {
         try await check([("teamlink:ip:\(Self.client(ip))", limits.redeemPerIP)])

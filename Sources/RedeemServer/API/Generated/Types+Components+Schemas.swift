@@ -861,6 +861,8 @@ extension Components {
             internal var displayPurchaseHistoryLink: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/CustomerCenterSupport/display_virtual_currencies`.
             internal var displayVirtualCurrencies: Swift.Bool?
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterSupport/support_tickets`.
+            internal var supportTickets: Components.Schemas.CustomerCenterSupportTickets?
             /// Creates a new `CustomerCenterSupport`.
             ///
             /// - Parameters:
@@ -868,22 +870,106 @@ extension Components {
             ///   - shouldWarnCustomerToUpdate:
             ///   - displayPurchaseHistoryLink:
             ///   - displayVirtualCurrencies:
+            ///   - supportTickets:
             internal init(
                 email: Swift.String,
                 shouldWarnCustomerToUpdate: Swift.Bool? = nil,
                 displayPurchaseHistoryLink: Swift.Bool? = nil,
-                displayVirtualCurrencies: Swift.Bool? = nil
+                displayVirtualCurrencies: Swift.Bool? = nil,
+                supportTickets: Components.Schemas.CustomerCenterSupportTickets? = nil
             ) {
                 self.email = email
                 self.shouldWarnCustomerToUpdate = shouldWarnCustomerToUpdate
                 self.displayPurchaseHistoryLink = displayPurchaseHistoryLink
                 self.displayVirtualCurrencies = displayVirtualCurrencies
+                self.supportTickets = supportTickets
             }
             internal enum CodingKeys: String, CodingKey {
                 case email
                 case shouldWarnCustomerToUpdate = "should_warn_customer_to_update"
                 case displayPurchaseHistoryLink = "display_purchase_history_link"
                 case displayVirtualCurrencies = "display_virtual_currencies"
+                case supportTickets = "support_tickets"
+            }
+        }
+        /// Offered when the app has a support address and the server sends e-mail; absent otherwise.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CustomerCenterSupportTickets`.
+        internal struct CustomerCenterSupportTickets: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterSupportTickets/allow_creation`.
+            internal var allowCreation: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterSupportTickets/customer_type`.
+            internal enum CustomerTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case all = "all"
+                case active = "active"
+                case notActive = "not_active"
+                case none = "none"
+            }
+            /// - Remark: Generated from `#/components/schemas/CustomerCenterSupportTickets/customer_type`.
+            internal var customerType: Components.Schemas.CustomerCenterSupportTickets.CustomerTypePayload
+            /// Creates a new `CustomerCenterSupportTickets`.
+            ///
+            /// - Parameters:
+            ///   - allowCreation:
+            ///   - customerType:
+            internal init(
+                allowCreation: Swift.Bool,
+                customerType: Components.Schemas.CustomerCenterSupportTickets.CustomerTypePayload
+            ) {
+                self.allowCreation = allowCreation
+                self.customerType = customerType
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case allowCreation = "allow_creation"
+                case customerType = "customer_type"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SupportTicketRequest`.
+        internal struct SupportTicketRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SupportTicketRequest/app_user_id`.
+            internal var appUserId: Swift.String
+            /// Where the app's support replies.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SupportTicketRequest/customer_email`.
+            internal var customerEmail: Swift.String
+            /// The buyer's message; the SDKs cap it at 250 characters, Redeem at 2,000.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SupportTicketRequest/issue_description`.
+            internal var issueDescription: Swift.String
+            /// Creates a new `SupportTicketRequest`.
+            ///
+            /// - Parameters:
+            ///   - appUserId:
+            ///   - customerEmail: Where the app's support replies.
+            ///   - issueDescription: The buyer's message; the SDKs cap it at 250 characters, Redeem at 2,000.
+            internal init(
+                appUserId: Swift.String,
+                customerEmail: Swift.String,
+                issueDescription: Swift.String
+            ) {
+                self.appUserId = appUserId
+                self.customerEmail = customerEmail
+                self.issueDescription = issueDescription
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case appUserId = "app_user_id"
+                case customerEmail = "customer_email"
+                case issueDescription = "issue_description"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SupportTicketSent`.
+        internal struct SupportTicketSent: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SupportTicketSent/sent`.
+            internal var sent: Swift.Bool
+            /// Creates a new `SupportTicketSent`.
+            ///
+            /// - Parameters:
+            ///   - sent:
+            internal init(sent: Swift.Bool) {
+                self.sent = sent
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case sent
             }
         }
         /// - Remark: Generated from `#/components/schemas/VirtualCurrencies`.

@@ -78,7 +78,8 @@ internal protocol APIProtocol: Sendable {
     /// both SDKs show only for a web subscription, and which opens its `management_url`, the app's portal) and "Web
     /// purchases and receipts" (the portal); on the screen for someone with nothing active, "Find a web purchase" (the
     /// portal's sign-in by e-mail address). The support address is the app's `support_email`, or empty, which hides the
-    /// SDKs' "Contact support"; the colours are the app's checkout colours. Without e-mail settings the portal cannot
+    /// SDKs' "Contact support"; with one, and e-mail on the server, `support_tickets` offers the SDKs' support form
+    /// (`POST /v1/customercenter/support/create-ticket`). The colours are the app's checkout colours. Without e-mail settings the portal cannot
     /// sign anyone in, and its two paths are left out. There are no App Store paths (refunds, plan changes, restores): Redeem sells on the web
     /// only. The words are in the first of the device's languages (`X-Preferred-Locales`) that Redeem has: Chinese (simplified
     /// or traditional), Dutch, English, French, German, Italian, Japanese, Korean, Portuguese or Spanish; English otherwise.
@@ -87,6 +88,17 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/customercenter/{app_user_id}`.
     /// - Remark: Generated from `#/paths//v1/customercenter/{app_user_id}/get(getCustomerCenterConfig)`.
     func getCustomerCenterConfig(_ input: Operations.GetCustomerCenterConfig.Input) async throws -> Operations.GetCustomerCenterConfig.Output
+    /// A support request from RevenueCatUI's Customer Center, e-mailed to the app's support address
+    ///
+    /// The Customer Center's "Create a support ticket" form (iOS and Android), which the configuration offers when the
+    /// app has a `support_email` and the server sends e-mail: the buyer's message goes at once by e-mail to that address,
+    /// with the buyer's address as its `Reply-To`, their app user ID, and the app's name. Nothing is stored: the answer
+    /// says it was sent, or the SDK shows that it failed and the buyer sends it again. Limited per client, per app user
+    /// and per app (429). **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/customercenter/support/create-ticket`.
+    /// - Remark: Generated from `#/paths//v1/customercenter/support/create-ticket/post(createSupportTicket)`.
+    func createSupportTicket(_ input: Operations.CreateSupportTicket.Input) async throws -> Operations.CreateSupportTicket.Output
     /// The SDK's paywall and ad events (accepted and dropped)
     ///
     /// RevenueCat's iOS SDK sends its paywall, customer-center and ad events here through the proxy. Redeem has no use for them; it accepts and drops them, so the SDK does not send them again. **Keys:** the app's public SDK keys or its secret key.
@@ -876,7 +888,8 @@ extension APIProtocol {
     /// both SDKs show only for a web subscription, and which opens its `management_url`, the app's portal) and "Web
     /// purchases and receipts" (the portal); on the screen for someone with nothing active, "Find a web purchase" (the
     /// portal's sign-in by e-mail address). The support address is the app's `support_email`, or empty, which hides the
-    /// SDKs' "Contact support"; the colours are the app's checkout colours. Without e-mail settings the portal cannot
+    /// SDKs' "Contact support"; with one, and e-mail on the server, `support_tickets` offers the SDKs' support form
+    /// (`POST /v1/customercenter/support/create-ticket`). The colours are the app's checkout colours. Without e-mail settings the portal cannot
     /// sign anyone in, and its two paths are left out. There are no App Store paths (refunds, plan changes, restores): Redeem sells on the web
     /// only. The words are in the first of the device's languages (`X-Preferred-Locales`) that Redeem has: Chinese (simplified
     /// or traditional), Dutch, English, French, German, Italian, Japanese, Korean, Portuguese or Spanish; English otherwise.
@@ -891,6 +904,25 @@ extension APIProtocol {
         try await getCustomerCenterConfig(Operations.GetCustomerCenterConfig.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// A support request from RevenueCatUI's Customer Center, e-mailed to the app's support address
+    ///
+    /// The Customer Center's "Create a support ticket" form (iOS and Android), which the configuration offers when the
+    /// app has a `support_email` and the server sends e-mail: the buyer's message goes at once by e-mail to that address,
+    /// with the buyer's address as its `Reply-To`, their app user ID, and the app's name. Nothing is stored: the answer
+    /// says it was sent, or the SDK shows that it failed and the buyer sends it again. Limited per client, per app user
+    /// and per app (429). **Keys:** the app's public SDK keys or its secret key.
+    ///
+    /// - Remark: HTTP `POST /v1/customercenter/support/create-ticket`.
+    /// - Remark: Generated from `#/paths//v1/customercenter/support/create-ticket/post(createSupportTicket)`.
+    internal func createSupportTicket(
+        headers: Operations.CreateSupportTicket.Input.Headers = .init(),
+        body: Operations.CreateSupportTicket.Input.Body
+    ) async throws -> Operations.CreateSupportTicket.Output {
+        try await createSupportTicket(Operations.CreateSupportTicket.Input(
+            headers: headers,
+            body: body
         ))
     }
     /// The SDK's paywall and ad events (accepted and dropped)
