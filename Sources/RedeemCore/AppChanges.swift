@@ -71,6 +71,10 @@ public struct AppChanges: Codable, Hashable, Sendable {
         if let name {
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard (1...100).contains(trimmed.count) else { throw ValidationError(field: "name", reason: "must be 1–100 characters") }
+            // It names the app's e-mails (subject, sender), where a line break cannot go.
+            guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw ValidationError(field: "name", reason: "must be on one line, without control characters")
+            }
             next.name = trimmed
         }
         next.iconURL = try Self.text(

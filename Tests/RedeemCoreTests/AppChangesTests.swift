@@ -21,6 +21,20 @@ import Testing
         #expect(throws: ValidationError(field: "name", reason: "is required")) { try AppChanges().makeApp(now: now) }
     }
 
+    /// The name heads the app's e-mails (their subject and sender), which hold no line break.
+    @Test func nameIsOneLine() throws {
+        for name in ["Café\nLumen", "Tab\tbed", "Bell\u{7}"] {
+            var changes = AppChanges()
+            changes.name = name
+            #expect(throws: ValidationError(field: "name", reason: "must be on one line, without control characters")) {
+                try changes.makeApp(now: now)
+            }
+        }
+        var changes = AppChanges()
+        changes.name = "  Café Lumen – Pro 🎧  "
+        #expect(try changes.makeApp(now: now).name == "Café Lumen – Pro 🎧")
+    }
+
     @Test(arguments: [
         ("icon_url", "http://example.com/i.png"), ("app_store_url", "not a url"), ("ios_team_id", "abc"),
         ("ios_bundle_id", "nodots"), ("android_package_name", "1com.x"), ("redemption_link_policy", "sometimes"),
