@@ -111,11 +111,7 @@ enum CodeBatchCases {
 
     @Test(arguments: TestDatabases.available)
     func codesStoredBeforeStillRedeem(_ backend: TestBackend) async throws {
-        let (url, cleanup) = try await TestDatabases.makeDatabase(backend, migrated: false)
-        let store = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
-        do {
-            try await MigrationRunner(database: store.database, migrations: Migration.all.filter { $0.version < 30 })
-                .apply(logger: TestDatabases.logger)
+        try await TestDatabases.withStore(backend, migratedBefore: 30) { store in
             let app = try await C.setUp(store)
             let offer = try await C.makeOffer(store, appID: app.id)
             // Two batches as version 29 stores them (the later one created first, to see refs follow creation), a
@@ -166,12 +162,6 @@ enum CodeBatchCases {
             let ref = try await store.database.read { try await $0.first("SELECT ref FROM offer_code_batches WHERE id = \(batch.id)") }
             #expect(try ref?.int("ref") == 3)
             #expect(try await C.redeem(store, app.id, codes[2], by: "u5").isSuccess)
-        } catch {
-            await store.close()
-            try? await cleanup()
-            throw error
         }
-        await store.close()
-        try await cleanup()
     }
 }

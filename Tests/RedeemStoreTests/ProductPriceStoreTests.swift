@@ -62,11 +62,7 @@ import Testing
     /// A product priced before version 26 comes out with that price as its default row, and one without stays without.
     @Test(arguments: TestDatabases.available)
     func theOldSinglePriceIsMigratedAsTheDefault(_ backend: TestBackend) async throws {
-        let (url, cleanup) = try await TestDatabases.makeDatabase(backend, migrated: false)
-        let store = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
-        do {
-            try await MigrationRunner(database: store.database, migrations: Migration.all.filter { $0.version < 26 }).apply(
-                logger: TestDatabases.logger)
+        try await TestDatabases.withStore(backend, migratedBefore: 26) { store in
             // The app and products as version 25 stores them (today's inserts name later columns).
             let app = (id: "app_old_prices", name: "Old")
             try await store.database.transaction {
@@ -88,13 +84,7 @@ import Testing
             #expect(billing.prices == [ProductPrice(appID: app.id, productID: "monthly", price: Self.usd("4.99"), isDefault: true)])
             #expect(billing.trialDays == nil)
             #expect(try await store.productBilling(appID: app.id, productID: "gift").prices.isEmpty)
-        } catch {
-            await store.close()
-            try? await cleanup()
-            throw error
         }
-        await store.close()
-        try await cleanup()
     }
 
     /// A sandbox trial that ended converts once: normal, the price in its currency, the paid period from the trial's

@@ -121,11 +121,7 @@ import Testing
     /// creation; a customer with an ID is not.
     @Test(arguments: TestDatabases.available)
     func earlierErasuresAreMarkedByTheMigration(_ backend: TestBackend) async throws {
-        let (url, cleanup) = try await TestDatabases.makeDatabase(backend, migrated: false)
-        let store = try await SQLStore.open(url: url, connectionWait: TestDatabases.connectionWait, logger: TestDatabases.logger)
-        do {
-            try await MigrationRunner(database: store.database, migrations: Migration.all.filter { $0.version < 35 }).apply(
-                logger: TestDatabases.logger)
+        try await TestDatabases.withStore(backend, migratedBefore: 35) { store in
             let app = try await Fixture.app(store)
             let (kept, erased) = (Self.date("2026-05-01T10:00:00Z"), Self.date("2026-05-02T10:00:00Z"))
             try await store.database.transaction {
@@ -142,12 +138,6 @@ import Testing
             let rows = try await store.database.read { try await $0.query("SELECT id, erased_at FROM customers ORDER BY id") }
             #expect(try rows.map { try $0.string("id") } == ["cus_erased", "cus_kept"])
             #expect(rows.map { $0.optionalDate("erased_at") } == [erased, nil])
-        } catch {
-            await store.close()
-            try? await cleanup()
-            throw error
         }
-        await store.close()
-        try await cleanup()
     }
 }

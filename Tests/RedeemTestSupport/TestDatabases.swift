@@ -33,6 +33,27 @@ public enum TestDatabases {
         try await withStores(backend, count: 1) { try await body($0[0]) }
     }
 
+    /// Runs `body` with a fresh store migrated only up to, not including, `version`: a database as an older Redeem left
+    /// it, for a test that writes rows the old way and then runs the later migrations (`store.migrate`). Closed and
+    /// removed afterwards.
+    public static func withStore<T: Sendable>(
+        _ backend: TestBackend, migratedBefore version: Int, _ body: (SQLStore) async throws -> T
+    ) async throws -> T {
+        let (url, cleanup) = try await makeDatabase(backend, migrated: false)
+        let store = try await SQLStore.open(url: url, connectionWait: connectionWait, logger: logger)
+        do {
+            try await MigrationRunner(database: store.database, migrations: Migration.all.filter { $0.version < version }).apply(logger: logger)
+            let result = try await body(store)
+            await store.close()
+            try await cleanup()
+            return result
+        } catch {
+            await store.close()
+            try? await cleanup()
+            throw error
+        }
+    }
+
     /// Runs `body` with two stores opened on one fresh, migrated database, as two server instances would be.
     public static func withTwoStores<T: Sendable>(_ backend: TestBackend, _ body: (SQLStore, SQLStore) async throws -> T) async throws -> T {
         try await withStores(backend, count: 2) { try await body($0[0], $0[1]) }
