@@ -50,12 +50,16 @@ public enum Formats {
         return bytes.joined(separator: ":").uppercased()
     }
 
+    /// An address Redeem can send to: one `@`, a dotted domain, and only printable ASCII without whitespace or the
+    /// characters that delimit addresses in a mail header (`RedeemMail.MailAddress` takes the same; its SMTP client
+    /// speaks no SMTPUTF8, so `josé@…` could never be delivered and is refused where it is typed).
     public static func isEmail(_ string: String) -> Bool {
         let parts = string.split(separator: "@", omittingEmptySubsequences: false)
-        guard string.count <= 254, parts.count == 2, !parts[0].isEmpty else { return false }
+        guard string.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty else { return false }
         let domain = parts[1]
         let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        let forbidden = Set("()<>[]:;,\\\"".utf8)
         return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty }
-            && !string.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" || $0 == "," })
+            && string.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && !forbidden.contains($0) }
     }
 }

@@ -30,7 +30,7 @@ struct SupportTicketService: Sendable {
             throw ValidationError(field: "issue_description", reason: "must be 1–\(Self.maxDescription) characters")
         }
         let app = try await store.app(id: appID)
-        guard let mail, let support = app.supportEmail, offered(for: app) else {
+        guard let mail, let support = app.supportEmail else {
             throw APIError.conflict("\(app.name) takes no support tickets: it has no support address, or this server sends no e-mail.")
         }
         try await limiter.supportTicket(ip: ip, appID: appID, user: appUserID)
