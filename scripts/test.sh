@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System packages: the build's C libraries, and what the tests drive (PostgreSQL comes in through postgres-up.sh).
-bash scripts/system-deps.sh pkg-config libqrencode-dev libcurl4-openssl-dev libsqlite3-dev openssl zbar-tools chromium python3 curl nginx pgbouncer
+bash scripts/system-deps.sh pkg-config libqrencode-dev libcurl4-openssl-dev libsqlite3-dev openssl zbar-tools chromium fonts-wqy-zenhei python3 curl nginx pgbouncer
 # A real SMTP server for the mail tests (aiosmtpd, from PyPI).
 python3 -m pip --version >/dev/null 2>&1 || bash scripts/system-deps.sh python3-pip
 python3 -c "import aiosmtpd" 2>/dev/null || python3 -m pip install -q aiosmtpd 2>/dev/null \
@@ -42,6 +42,7 @@ python3 Tests/e2e/console_browser.py .build/debug/redeem  # the console in Chrom
 python3 Tests/e2e/portal_browser.py .build/debug/redeem   # the customer portal in Chromium; screenshots in test-artifacts/portal
 python3 Tests/e2e/offer_claims_browser.py .build/debug/redeem  # web offer claims by e-mail in Chromium, SQLite then PostgreSQL; screenshots in test-artifacts/offer-claims
 python3 Tests/e2e/buyer_forms_browser.py .build/debug/redeem  # a buyer's typos and a server without Stripe are never a dead end, in Chromium; screenshots in test-artifacts/buyer-forms
+python3 Tests/e2e/buyer_languages_browser.py .build/debug/redeem  # the buyer pages in German, Japanese, Chinese (Taiwan) and a Swedish fallback to English, in Chromium; screenshots in test-artifacts/buyer-languages
 python3 Tests/e2e/team_browser.py .build/debug/redeem  # an invitation from the real SMTP server, a disabled session, a password reset, in Chromium; screenshots in test-artifacts/team
 python3 Tests/e2e/purchase_links_browser.py .build/debug/redeem  # a product's link copied from the console and bought through, in Chromium; screenshots in test-artifacts/purchase-links
 python3 Tests/e2e/customer_browser.py .build/debug/redeem  # the Customers tab, a customer's page (30 purchases stay short), export and erasure with the database file scanned after, in Chromium; screenshots in test-artifacts/customer

@@ -70,12 +70,13 @@ import Testing
         }
     }
 
-    /// Numbers, currencies and dates follow the browser's language (the words stay English).
+    /// Numbers, currencies, dates and words follow the browser's language; one Redeem lacks words for keeps its numbers.
     @Test(arguments: TestDatabases.available) func pricesAndDatesFollowTheBrowsersLanguage(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await Self.shop(server)
             for (language, price, date) in [
-                ("en-US,en;q=0.9", "$4.99 / month", "June 1, 2026"), ("de-DE,de;q=0.9,en;q=0.5", "4,99\u{00A0}$ / month", "1. Juni 2026"),
+                ("en-US,en;q=0.9", "$4.99 / month", "June 1, 2026"), ("de-DE,de;q=0.9,en;q=0.5", "4,99\u{00A0}$ / Monat", "1. Juni 2026"),
+                ("sv-SE", "4,99\u{00A0}US$ / month", "1 juni 2026"),
                 ("", "$4.99 / month", "June 1, 2026"), ("xx-YY", "$4.99 / month", "June 1, 2026"),
             ] {
                 let headers: HTTPFields = language.isEmpty ? [:] : [.acceptLanguage: language]

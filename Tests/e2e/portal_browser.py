@@ -154,7 +154,7 @@ def main():
             page_de = german.new_page()
             page_de.goto(done_url)
             body = page_de.locator("body").inner_text()
-            check("in German the price and the date follow the locale", "4,99\u00a0$ / month" in body and re.search(r"\d{1,2}\. \w+ 20\d\d", body),
+            check("in German the price, its period and the date follow the locale", "4,99\u00a0$ / Monat" in body and re.search(r"\d{1,2}\. \w+ 20\d\d", body),
                   re.findall(r"4[.,]99[^<]{0,12}", body)[:2])
             shots(page_de, "9-success-de")
             german.close()

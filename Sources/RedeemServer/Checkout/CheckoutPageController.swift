@@ -97,8 +97,7 @@ struct CheckoutPageController {
             (8...255).contains(session.count)
         else {
             // Stripe always adds the session: without one this is not a return from checkout, and waiting would not end.
-            let page = MessagePage(
-                title: "This isn’t a checkout", text: "This address is where a checkout returns to. Start from the purchase link.")
+            let page = MessagePage(title: BuyerTexts.current["checkout.no_session_title"], text: BuyerTexts.current["checkout.no_session_text"])
             return pages.page("message", page, app: app, status: .badRequest)
         }
         switch try await service.paidReturn(app: app, session: String(session)) {

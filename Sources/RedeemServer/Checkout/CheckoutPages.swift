@@ -86,10 +86,10 @@ struct CheckoutPages: Sendable {
         case .live(let redemption):
             page.customSchemeURL = redemption.customSchemeURL
             page.httpsURL = redemption.httpsURL
-            page.qrSVG = try QRCode(encoding: redemption.httpsURL).svg(label: "QR code of your redemption link")
+            page.qrSVG = try QRCode(encoding: redemption.httpsURL).svg(label: link.format.texts["step.qr_label"])
             page.androidIntentURL = LinkPageController.androidIntentURL(app: link.app, token: redemption.token)
             // The time left, not the lifetime: the page may be reopened later.
-            page.expiresIn = TimeLeft.words(until: redemption.expiresAt, from: now)
+            page.expiresIn = TimeLeft.words(until: redemption.expiresAt, from: now, texts: link.format.texts)
             page.isValid = true
             page.keepLink = true
         case .used: page.linkUsed = true
@@ -102,11 +102,12 @@ struct CheckoutPages: Sendable {
 
     /// What was paid: the product's price and period in words, what an offer charged, or a free trial and what follows it.
     static func paid(_ purchase: Purchase, link: CheckoutLink) -> String {
+        let texts = link.format.texts
         if purchase.periodType == .trial, purchase.offer == nil {
-            guard let price = link.product.price, price.currency == purchase.price?.currency else { return "Free trial" }
-            return "Free trial, then " + link.format.product(link.product)
+            guard let price = link.product.price, price.currency == purchase.price?.currency else { return texts["checkout.free_trial"] }
+            return texts.format("checkout.free_trial_then", ["price": link.format.product(link.product)])
         }
-        guard let paid = purchase.price else { return "Free" }
+        guard let paid = purchase.price else { return texts["price.free"] }
         if paid == link.product.price { return link.format.product(link.product) }
         // Bought in another of the product's currencies (`?currency=`): that price, with the product's period.
         if purchase.offer == nil, paid.currency != link.product.price?.currency {
@@ -130,12 +131,12 @@ struct CheckoutPages: Sendable {
     /// A production link on a server without paid checkout: in the app's name, what the buyer can do. Why it is so is
     /// the operator's to read, in the console's setup checks, never the buyer's.
     func notForSale(link: CheckoutLink) -> Response {
-        let product = link.product.displayName ?? link.product.id
-        var text = "\(link.app.name) doesn’t take payments on the web yet, so nothing was charged."
-        text += link.app.supportEmail == nil ? " Get it in the app instead." : " Get it in the app, or write to the support address below."
-        return page("message", MessagePage(title: "\(product) isn’t on sale here yet", text: text), app: link.app, status: .serviceUnavailable)
+        let texts = link.format.texts
+        let text = texts.format(link.app.supportEmail == nil ? "sale.off_text" : "sale.off_text_support", ["appName": link.app.name])
+        let title = texts.format("sale.off_title", ["productName": link.product.displayName ?? link.product.id])
+        return page("message", MessagePage(title: title, text: text), app: link.app, status: .serviceUnavailable)
     }
 
     /// A refused address, named by the field's label on the checkout and offer pages.
-    static let emailRefused = "Enter the e-mail address for your receipt and your link, such as name@example.com."
+    static var emailRefused: String { BuyerTexts.current["form.receipt_email_refused"] }
 }

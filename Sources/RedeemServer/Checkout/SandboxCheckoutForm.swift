@@ -13,7 +13,7 @@ extension CheckoutPageController {
             productName: link.product.displayName ?? link.product.id, price: link.format.product(link.product), action: request.uri.path,
             hidden: hidden, codeAction: request.uri.path, email: email, emailLocked: emailLocked, error: error)
         if let pricing = link.pricing {
-            if link.product.type == .subscription, let days = pricing.trialDays { page.trial = Self.trialWords(days) }
+            if link.product.type == .subscription, let days = pricing.trialDays { page.trial = Self.trialWords(days, texts: link.format.texts) }
             let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }.sorted { $0.0 < $1.0 }
             page.otherCurrencies = CheckoutPricing.links(
                 pricing.others, path: request.uri.path, query: query, product: link.product, format: link.format)
@@ -27,5 +27,5 @@ extension CheckoutPageController {
     }
 
     /// `7-day free trial`: the product's offer; a buyer who had it before pays at once (said on the page).
-    static func trialWords(_ days: Int) -> String { "\(days)-day free trial for new subscribers" }
+    static func trialWords(_ days: Int, texts: BuyerTexts) -> String { texts.format("checkout.trial_days", ["count": String(days)]) }
 }

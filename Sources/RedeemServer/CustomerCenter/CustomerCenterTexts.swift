@@ -52,17 +52,8 @@ struct CustomerCenterLanguages: Sendable {
     /// `X-Preferred-Locales`, most preferred first, with underscores (`pt_BR,en_US`).
     func texts(preferredLocales: String?) -> CustomerCenterTexts {
         for locale in (preferredLocales ?? "").split(separator: ",") {
-            if let language = Self.language(of: locale), let found = texts[language] { return found }
+            if let language = AcceptLanguage.language(of: locale), let found = texts[language] { return found }
         }
         return english
-    }
-
-    /// What names a language's file: the language before the region (`de` of `de_AT`), and for Chinese its script,
-    /// written or implied by the region (`zh_Hant_TW`, `zh_HK`: `zh-Hant`; `zh_Hans_CN`, `zh_CN`: `zh-Hans`).
-    static func language(of locale: Substring) -> String? {
-        let parts = locale.trimmingCharacters(in: .whitespaces).split(whereSeparator: { $0 == "_" || $0 == "-" }).map { $0.lowercased() }
-        guard let language = parts.first else { return nil }
-        guard language == "zh" else { return language }
-        return parts.dropFirst().contains { ["hant", "tw", "hk", "mo"].contains($0) } ? "zh-Hant" : "zh-Hans"
     }
 }

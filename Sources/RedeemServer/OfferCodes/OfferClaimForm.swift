@@ -45,9 +45,8 @@ extension OfferRedemptionFailure {
     /// What the web page says: the app's words, for someone known by their address.
     var webMessage: String {
         switch self {
-        case .alreadyRedeemed: "This offer has already been claimed with this e-mail address or account; it can be claimed once."
-        case .notEligible: "This e-mail address or account does not qualify for this offer (who it is for is said above)."
-        default: message
+        case .alreadyRedeemed, .notEligible: BuyerTexts.current["offer.refused.web.\(rawValue)"]
+        default: BuyerTexts.current["offer.refused.\(rawValue)"]
         }
     }
 
@@ -80,7 +79,7 @@ extension OfferRedeemPageController {
     func codeRefused(
         app: App, sandbox: Bool, failure: OfferRedemptionFailure, code: String, hidden: [HiddenField], back: BackLink?
     ) -> Response {
-        let error = failure == .invalid ? "This code is not valid. Check it for typos and enter it again." : failure.message
+        let error = BuyerTexts.current[failure == .invalid ? "offer.refused.web.invalid" : "offer.refused.\(failure.rawValue)"]
         var page = OfferRedeemPage(sandbox: sandbox)
         page.askCode = true
         page.typedCode = String(code.prefix(64))
@@ -91,6 +90,6 @@ extension OfferRedeemPageController {
     }
 
     static func notPayable(_ app: App) -> String {
-        "\(app.name) doesn’t take payments on the web yet, so this offer can’t be paid for here. Nothing was charged."
+        BuyerTexts.current.format("offer.not_payable", ["appName": app.name])
     }
 }

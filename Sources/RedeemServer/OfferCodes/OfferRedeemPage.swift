@@ -32,7 +32,7 @@ struct OfferRedeemPage: PageModel {
     mutating func describe(_ found: FoundOfferCode, code: String, format: BuyerFormat) {
         productName = found.product.displayName ?? found.product.id
         offerSummary = OfferSummary.text(found.offer, product: found.product, format: format)
-        eligibilityNote = OfferSummary.eligibility(found.offer, product: found.product)
+        eligibilityNote = OfferSummary.eligibility(found.offer, product: found.product, format: format)
         paid = found.offer.isPaid
         self.code = OfferCode.normalize(code).map(OfferCode.grouped) ?? OfferCode.normalizeCustom(code) ?? code
     }

@@ -59,9 +59,8 @@ struct OfferRedeemPageController {
             page.goBack(to: back)
             // A code for another product than the one being bought: said, and the buyer chooses; never switched silently.
             if back.productID != found.product.id {
-                page.mismatch =
-                    "This code is for \(found.product.displayName ?? found.product.id), not \(back.name), which you were buying. "
-                    + "Claim it for \(found.product.displayName ?? found.product.id) below, or go back to \(back.name) without a code."
+                page.mismatch = BuyerTexts.current.format(
+                    "offer.mismatch", ["productName": found.product.displayName ?? found.product.id, "backName": back.name])
             }
         }
         return self.page(app: app, status: .ok, page)
@@ -113,7 +112,8 @@ struct OfferRedeemPageController {
             return CheckoutPages.redirect(to: url)
         case .sandboxPayment(let found):
             let checkout = SandboxCheckoutPage(
-                productName: found.product.displayName ?? found.product.id, price: OfferSummary.text(found.offer, product: found.product),
+                productName: found.product.displayName ?? found.product.id,
+                price: OfferSummary.text(found.offer, product: found.product, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage])),
                 action: "/sandbox/redeem/pay", hidden: claim.hiddenFields + [HiddenField(name: "email", value: claim.email)],
                 email: claim.email, emailLocked: true)
             return pages.page("sandbox-checkout", checkout, app: claim.app, status: .ok)

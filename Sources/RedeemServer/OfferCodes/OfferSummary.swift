@@ -7,41 +7,43 @@ enum OfferSummary {
     /// "$0.99 a month for 3 months: $2.97, paid now. It does not renew.", "$9.99 for 6 months, paid now. …". An offer
     /// grants a period and takes no payment method, so nothing renews by itself; the regular price follows as a choice.
     static func text(_ offer: Offer, product: Product, format: BuyerFormat = .english) -> String {
+        let texts = format.texts
         guard let duration = offer.duration, let total = offer.totalPeriod else {
-            return offer.price.map { "\(format.price($0)), paid once." } ?? "Free."
+            return offer.price.map { texts.format("offer.paid_once", ["price": format.price($0)]) } ?? texts["offer.free"]
         }
         let main =
             switch offer.paymentMode {
-            case .freeTrial: "\(words(total)) free. Nothing is charged, and it does not renew."
+            case .freeTrial: texts.format("offer.free_trial", ["period": format.words(total)])
             case .payAsYouGo:
                 offer.price.map { price in
-                    "\(format.price(price)) a \(words(duration.period, unitOnly: true)) for \(words(total)): \(format.price(offer.charge ?? price)), paid now. It does not renew."
+                    texts.format(
+                        "offer.pay_as_you_go",
+                        [
+                            "price": format.price(price), "unit": words(duration.period, unitOnly: true, format: format),
+                            "period": format.words(total), "total": format.price(offer.charge ?? price),
+                        ])
                 } ?? ""
-            case .payUpFront: "\(offer.price.map(format.price) ?? "") for \(words(total)), paid now. It does not renew."
+            case .payUpFront: texts.format("offer.pay_up_front", ["price": offer.price.map(format.price) ?? "", "period": format.words(total)])
             }
         guard product.price != nil, product.period != nil else { return main }
-        return main + " After that, subscribe for \(format.product(product)) to keep it."
+        return texts.format("offer.and_then", ["offer": main, "then": texts.format("offer.then_subscribe", ["price": format.product(product)])])
     }
 
-    static func eligibility(_ offer: Offer, product: Product) -> String {
-        guard product.type == .subscription else { return "For customers who have not bought it before." }
+    static func eligibility(_ offer: Offer, product: Product, format: BuyerFormat = .english) -> String {
+        guard product.type == .subscription else { return format.texts["offer.for_first_buyers"] }
         let names = offer.eligibility.names.map { name in
             switch name {
-            case "new": "new subscribers"
-            case "existing": "current subscribers"
-            default: "former subscribers"
+            case "new": format.texts["offer.who.new"]
+            case "existing": format.texts["offer.who.existing"]
+            default: format.texts["offer.who.expired"]
             }
         }
-        let joined = names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
-        return "For \(joined)."
+        return format.texts.format("offer.for", ["who": names.formatted(.list(type: .and).locale(format.locale))])
     }
 
     /// "3 days", "1 week", "6 months", "1 year"; with `unitOnly`, "month" for one month.
-    static func words(_ period: ISO8601Period, unitOnly: Bool = false) -> String {
-        let parts: [(Int, String)] = [(period.years, "year"), (period.months, "month"), (period.weeks, "week"), (period.days, "day")]
-        return parts.filter { $0.0 > 0 }.map { count, unit in
-            if count == 1 { return unitOnly ? unit : "1 \(unit)" }
-            return "\(count) \(unit)s"
-        }.joined(separator: " ")
+    static func words(_ period: ISO8601Period, unitOnly: Bool = false, format: BuyerFormat = .english) -> String {
+        if unitOnly, let unit = format.singleUnit(period) { return format.texts["per.\(unit)"] }
+        return format.words(period)
     }
 }

@@ -1,28 +1,25 @@
 import Foundation
 import RedeemCore
 
-/// Prices, periods and dates as a buyer reads them: currency symbols and periods in words ("$4.99 / month"), dates in
-/// words ("November 23, 2026"), with numbers, currencies and dates in the buyer's locale (the browser's
-/// `Accept-Language`; English words). Operators' pages keep `PriceFormat`'s exact "4.99 USD".
+/// Prices, periods and dates as a buyer reads them, and the buyer's words: currency symbols and periods in words
+/// ("$4.99 / month"), dates in words ("November 23, 2026"), numbers, currencies and dates in the buyer's locale, and
+/// the texts of the first of the browser's languages Redeem speaks (`Accept-Language`). Operators' pages keep
+/// `PriceFormat`'s exact "4.99 USD".
 struct BuyerFormat: Sendable {
     let locale: Locale
+    let texts: BuyerTexts
 
-    static let english = BuyerFormat(locale: Locale(identifier: "en_US"))
+    static let english = BuyerFormat(locale: Locale(identifier: "en_US"), texts: BuyerLanguages.bundled.english)
     /// The locales Foundation knows, read once (each page would otherwise scan the list).
     static let known = Set(Locale.availableIdentifiers)
 
-    /// The first language of `Accept-Language` that names a region or a language Foundation knows; English otherwise.
-    init(acceptLanguage: String?) {
-        let tags = (acceptLanguage ?? "").split(separator: ",").compactMap { part -> (tag: String, weight: Double)? in
-            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let tag = pieces.first, !tag.isEmpty, tag != "*", tag.count <= 35,
-                tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
-            else { return nil }
-            let weight = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            return (tag, weight)
+    /// Numbers in the first language of `Accept-Language` that names a region or a language Foundation knows (English
+    /// otherwise); words in the first one Redeem speaks.
+    init(acceptLanguage: String?, languages: BuyerLanguages = .bundled) {
+        texts = languages.choose(acceptLanguage: acceptLanguage)
+        let identifier = AcceptLanguage.tags(acceptLanguage).first.map {
+            Locale(components: Locale.Components(identifier: $0.replacingOccurrences(of: "-", with: "_"))).identifier
         }
-        let best = tags.filter { $0.weight > 0 }.sorted { $0.weight > $1.weight }.first?.tag
-        let identifier = best.map { Locale(components: Locale.Components(identifier: $0.replacingOccurrences(of: "-", with: "_"))).identifier }
         if let identifier, Self.known.contains(identifier) || Self.known.contains(String(identifier.prefix(2))) {
             self.locale = Locale(identifier: identifier)
         } else {
@@ -30,7 +27,10 @@ struct BuyerFormat: Sendable {
         }
     }
 
-    init(locale: Locale) { self.locale = locale }
+    init(locale: Locale, texts: BuyerTexts) {
+        self.locale = locale
+        self.texts = texts
+    }
 
     /// `$4.99`, `4,99 $` (de-DE), `¥500`, `KWD 1.250`: exact, with the currency's own decimals (ISO 4217's, which
     /// the `Price` knows, not the formatter's guess).
@@ -40,11 +40,26 @@ struct BuyerFormat: Sendable {
 
     /// What a product costs: `$4.99 / month`, `$9.99 every 3 months`, `$49.99`, or `Free`.
     func product(_ product: Product) -> String {
-        guard let price = product.price else { return "Free" }
+        guard let price = product.price else { return texts["price.free"] }
         guard let text = product.period, let period = try? ISO8601Period(parsing: text) else { return self.price(price) }
-        let counts = [period.years, period.months, period.weeks, period.days].filter { $0 > 0 }
-        if counts == [1] { return self.price(price) + " / " + OfferSummary.words(period, unitOnly: true) }
-        return self.price(price) + " every " + OfferSummary.words(period)
+        if let unit = singleUnit(period) { return texts.format("price.per", ["price": self.price(price), "unit": texts["per.\(unit)"]]) }
+        return texts.format("price.every", ["price": self.price(price), "period": words(period)])
+    }
+
+    /// "3 days", "1 week", "6 months", "1 year 6 months".
+    func words(_ period: ISO8601Period) -> String {
+        Self.parts(period).map { texts.count($0.count, "unit.\($0.unit)") }.joined(separator: " ")
+    }
+
+    /// The unit of a period of one (`month` of P1M), which reads "a month", "/ month"; nil for any other.
+    func singleUnit(_ period: ISO8601Period) -> String? {
+        let parts = Self.parts(period)
+        return parts.count == 1 && parts[0].count == 1 ? parts[0].unit : nil
+    }
+
+    /// A period's non-zero counts, largest unit first, each with its unit's key (`month`).
+    private static func parts(_ period: ISO8601Period) -> [(count: Int, unit: String)] {
+        [(period.years, "year"), (period.months, "month"), (period.weeks, "week"), (period.days, "day")].filter { $0.0 > 0 }
     }
 
     /// `November 23, 2026`, `23. November 2026` (de-DE); UTC, so a date reads the same on every server.

@@ -45,22 +45,22 @@ struct ErrorPages: Sendable {
 
     static func advice(for status: Int) -> String {
         switch status {
-        case 404, 410, 400, 405, 413, 415, 422: "Check that the whole link was copied, or ask the app’s support for a new one."
-        case 429: "Wait a minute, then try again."
-        case 503: "Please try again in a little while."
-        default: "Please try again; if it keeps happening, contact the app’s support."
+        case 404, 410, 400, 405, 413, 415, 422: BuyerTexts.current["error.advice.link"]
+        case 429: BuyerTexts.current["form.too_many"]
+        case 503: BuyerTexts.current["error.advice.later"]
+        default: BuyerTexts.current["error.advice.again"]
         }
     }
 
     static func title(for status: Int) -> String {
         switch status {
-        case 404, 410: "This link doesn’t lead anywhere"
-        case 409: "That’s already done"
-        case 429: "Too many tries"
-        case 400, 405, 413, 415, 422: "Something in this link isn’t right"
-        case 403: "This isn’t available to you"
-        case 503: "Not available right now"
-        default: "Something went wrong on our side"
+        case 404, 410: BuyerTexts.current["error.title.not_found"]
+        case 409: BuyerTexts.current["error.title.done"]
+        case 429: BuyerTexts.current["error.title.too_many"]
+        case 400, 405, 413, 415, 422: BuyerTexts.current["error.title.bad_link"]
+        case 403: BuyerTexts.current["error.title.forbidden"]
+        case 503: BuyerTexts.current["error.title.unavailable"]
+        default: BuyerTexts.current["error.title.failed"]
         }
     }
 }

@@ -46,7 +46,7 @@ struct PortalSessionMiddleware: RouterMiddleware {
         var form: [String: String] = [:]
         if request.method == .post {
             form = try await FormBody.parse(request, limit: 8 * 1024)
-            try FormBody.requireToken(form, session.csrf, expired: "The page has expired; go back, reload it and try again.")
+            try FormBody.requireToken(form, session.csrf, expired: BuyerTexts.current["form.expired"])
         }
         var context = context
         context.portal = PortalRequest(app: app, session: session, form: form)

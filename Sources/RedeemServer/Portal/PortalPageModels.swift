@@ -24,7 +24,7 @@ struct PortalHomePage: PageModel {
     let notice: String?
     let noticeWarns: Bool
     /// The reasons a buyer may give when cancelling (optional), each as `value` and `label`.
-    let reasons = CancellationFeedback.allCases.map { Choice(value: $0.rawValue, label: $0.label) }
+    let reasons = CancellationFeedback.allCases.map { Choice(value: $0.rawValue, label: BuyerTexts.current["portal.reason.\($0.rawValue)"]) }
 }
 
 /// One purchase on the portal's home page.

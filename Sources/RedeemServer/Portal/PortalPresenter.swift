@@ -12,48 +12,41 @@ enum PortalNotice: String {
 
     var warns: Bool { self == .reasonRefused }
 
-    var text: String {
-        switch self {
-        case .cancelled: "Cancelled. You keep your subscription until the end of the period; it won’t renew."
-        case .cancelRequested: "Cancelled. It can take a minute to show here; you keep your subscription until the end of the period."
-        case .resumed: "Resumed. Your subscription renews as before."
-        case .resumeRequested: "Resumed. It can take a minute to show here; your subscription renews as before."
-        case .reasonRefused: "Not cancelled: choose one of the reasons listed, or none, and confirm again."
-        }
-    }
+    var text: String { BuyerTexts.current["portal.notice.\(rawValue)"] }
 }
 
 /// A purchase as the portal shows it: name, price and state in words.
 enum PortalPresenter {
     static func purchase(_ purchase: Purchase, product: Product?, actions: PortalRules.Actions, now: Date, format: BuyerFormat) -> PortalPurchaseRow {
         let day = format.day
+        let texts = format.texts
         // What this purchase cost (an offer's claim is free or its own price), in the product's words when it is that.
         let price =
             if let paid = purchase.price {
                 paid == product?.price ? product.map(format.product) ?? format.price(paid) : format.price(paid)
             } else {
-                purchase.offer != nil ? "Free" : product.map(format.product) ?? ""
+                purchase.offer != nil ? texts["price.free"] : product.map(format.product) ?? ""
             }
         let (state, stateClass): (String, String) =
             switch PurchaseTerm(purchase, at: now) {
-            case .refunded(let date): ("Refunded \(day(date))", "ended")
-            case .ended(let date): ("Ended \(day(date))", "ended")
-            case .revoked(let date): ("Withdrawn \(day(date))", "ended")
-            case .retrying(let until): ("Payment failed; yours until \(day(until)) while it is retried", "ending")
-            case .ends(let date): ("Ends \(day(date)); won’t renew", "ending")
-            case .renews(let date): ("Renews \(day(date))", "active")
+            case .refunded(let date): (texts.format("portal.state.refunded", ["date": day(date)]), "ended")
+            case .ended(let date): (texts.format("portal.state.ended", ["date": day(date)]), "ended")
+            case .revoked(let date): (texts.format("portal.state.revoked", ["date": day(date)]), "ended")
+            case .retrying(let until): (texts.format("portal.state.retrying", ["date": day(until)]), "ending")
+            case .ends(let date): (texts.format("portal.state.ends", ["date": day(date)]), "ending")
+            case .renews(let date): (texts.format("portal.state.renews", ["date": day(date)]), "active")
             // Not bought here (the portal lists what was): its renewal is the store's it was paid in.
-            case .expires(let date): ("Expires \(day(date))", "active")
-            case .kept: ("Yours to keep", "active")
+            case .expires(let date): (texts.format("portal.state.expires", ["date": day(date)]), "active")
+            case .kept: (texts["portal.state.kept"], "active")
             }
         // Said of a sandbox purchase only: no money moved, and maybe a fast clock.
         let testNote: String? =
             if !purchase.isSandbox {
                 nil
             } else if SandboxClock.runs(purchase) {
-                "A test purchase: no money moved, and it renews every few minutes while the app is tested."
+                texts["portal.test_renews"]
             } else {
-                "A test purchase: no money moved."
+                texts["portal.test_note"]
             }
         return PortalPurchaseRow(
             id: purchase.id, name: product?.displayName ?? purchase.productID, price: price, state: state, stateClass: stateClass,

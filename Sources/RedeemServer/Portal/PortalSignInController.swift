@@ -27,12 +27,12 @@ struct PortalSignInController {
             try await service.requestSignIn(appID: app.id, email: email, ip: context.remoteIP)
         } catch is ValidationError {
             return pages.signInPage(
-                app, PortalSignInPage(email: email, error: "Enter the e-mail address you used at checkout, like name@example.com."),
+                app, PortalSignInPage(email: email, error: BuyerTexts.current["form.checkout_email_refused"]),
                 status: .unprocessableContent
             )
         } catch let limited as RateLimited {
             var response = pages.signInPage(
-                app, PortalSignInPage(email: email, error: "Too many tries. Wait a minute, then try again."), status: .tooManyRequests)
+                app, PortalSignInPage(email: email, error: BuyerTexts.current["form.too_many"]), status: .tooManyRequests)
             response.headers[.retryAfter] = APIError.from(limited)?.headers[.retryAfter]
             return response
         }
@@ -62,6 +62,6 @@ struct PortalSignInController {
 
     func requireFormCookie(_ request: Request, _ form: [String: String]) throws {
         try FormBody.requireToken(
-            form, request.cookies[PortalCookies.form]?.value, expired: "The page has expired; go back, reload it and try again.")
+            form, request.cookies[PortalCookies.form]?.value, expired: BuyerTexts.current["form.expired"])
     }
 }

@@ -11,7 +11,7 @@ struct LinkPageController {
     let templates: Templates
     let publicURL: URL
 
-    static let flash = "If that address matches this purchase, we’ve sent a new link to it. It can take a few minutes to arrive."
+    static var flash: String { BuyerTexts.current["link.resent"] }
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/r/{token}", use: page)

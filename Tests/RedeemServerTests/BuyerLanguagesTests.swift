@@ -1,0 +1,123 @@
+import Foundation
+import HTTPTypes
+import RedeemCore
+import RedeemTestSupport
+import Testing
+
+@testable import RedeemServer
+
+/// The buyer pages' words: every language complete and shaped as English, and the browser's languages choosing.
+@Suite struct BuyerLanguagesTests {
+    static let languages = ["de", "en", "es", "fr", "it", "ja", "ko", "nl", "pt", "zh-Hans", "zh-Hant"]
+
+    /// A text's Mustache tags (`{{appName}}`, `{{#manageURL}}`) and HTML tags, counted: a translation must carry the
+    /// same, or a page would lose a value, a link or a section's end.
+    static func shape(_ text: String) -> [String: Int] {
+        let pattern = try! Regex(#"\{\{[^}]*\}\}|</?[a-z]+"#)
+        return text.matches(of: pattern).reduce(into: [:]) { counts, match in counts[String(text[match.range]), default: 0] += 1 }
+    }
+
+    @Test func everyLanguageHasEveryTextShapedAsEnglish() throws {
+        let loaded = try BuyerLanguages.load()
+        #expect(loaded.texts.keys.sorted() == Self.languages)
+        let english = loaded.english.words
+        #expect(english.count > 150)
+        for language in Self.languages {
+            let words = try #require(loaded.texts[language]).words
+            #expect(Set(words.keys) == Set(english.keys), "\(language): \(Set(words.keys).symmetricDifference(english.keys).sorted())")
+            for (key, text) in english {
+                let translated = try #require(words[key], "\(language) lacks \(key)")
+                #expect(Self.shape(translated) == Self.shape(text), "\(language) \(key): \(translated)")
+                #expect(!translated.isEmpty && translated == translated.trimmingCharacters(in: .whitespaces), "\(language) \(key)")
+                if language != "en" {
+                    // One word may be the same ("Test", "minutes", "Product"); a phrase left in English is a missed translation.
+                    let words = text.replacing(try Regex(#"\{\{[^}]*\}\}|<[^>]*>|App Store|Google Play"#), with: "")
+                    #expect(translated != text || words.split(separator: " ").count < 2, "\(language) \(key) is English")
+                }
+            }
+        }
+    }
+
+    /// The texts Swift picks by a value's name exist for every value.
+    @Test func everyNamedTextExists() throws {
+        let english = try BuyerLanguages.load().english.words
+        var keys = OfferRedemptionFailure.allCases.map { "offer.refused.\($0.rawValue)" }
+        keys += CancellationFeedback.allCases.map { "portal.reason.\($0.rawValue)" }
+        for notice in ["cancelled", "cancel-requested", "resumed", "resume-requested", "reason-refused"] {
+            keys.append("portal.notice.\(try #require(PortalNotice(rawValue: notice)).rawValue)")
+        }
+        for unit in ["year", "month", "week", "day", "hour", "minute"] { keys += ["unit.\(unit).one", "unit.\(unit).other"] }
+        keys += ["year", "month", "week", "day"].map { "per.\($0)" }
+        keys += ["already_redeemed", "not_eligible", "invalid"].map { "offer.refused.web.\($0)" }
+        for key in keys { #expect(english[key] != nil, "\(key)") }
+    }
+
+    /// Every `[[key]]` a template names is English's; a name English lacks stops the start, naming the template.
+    @Test func templatesNameOnlyKnownTexts() async throws {
+        let templates = try await Templates.load()
+        #expect(templates.libraries.keys.sorted() == Self.languages)
+        let english = BuyerLanguages.bundled.english
+        #expect(
+            try Templates.localize("<p>[[getapp.text]]</p><html lang=\"[[lang]]\">", english, template: "t")
+                == "<p>\(english["getapp.text"])</p><html lang=\"en\">")
+        #expect(throws: ConfigurationError.self) { try Templates.localize("<p>[[no.such.key]]</p>", english, template: "t") }
+    }
+
+    @Test(arguments: [
+        ("de-DE,de;q=0.9,en;q=0.8", "de"), ("fr-CA", "fr"), ("sv-SE,sv;q=0.9,es;q=0.5", "es"), ("en-GB,de;q=0.9", "en"),
+        ("ja;q=0.5,ko", "ko"), ("zh-TW", "zh-Hant"), ("zh-Hant-HK", "zh-Hant"), ("zh-CN,zh;q=0.9", "zh-Hans"), ("zh", "zh-Hans"),
+        ("pt-PT", "pt"), ("it;q=0,nl", "nl"), ("xx-YY", "en"), ("", "en"), ("*", "en"), ("de;q=abc,fr;q=0.2", "de"),
+        ("<script>,ja", "ja"),
+    ])
+    func theBrowsersFirstLanguageRedeemSpeaksWins(_ header: String, _ expected: String) {
+        #expect(BuyerLanguages.bundled.choose(acceptLanguage: header).language == expected)
+    }
+
+    @Test func periodsAndTimesAreCountedInTheLanguage() throws {
+        let german = BuyerFormat(acceptLanguage: "de-DE")
+        #expect(german.texts.language == "de")
+        let english = BuyerFormat.english
+        #expect(english.words(try ISO8601Period(parsing: "P1Y6M")) == "1 year 6 months")
+        #expect(english.words(try ISO8601Period(parsing: "P3D")) == "3 days")
+        #expect(TimeLeft.words(seconds: 59, texts: english.texts) == "less than a minute")
+        #expect(TimeLeft.words(seconds: 61, texts: english.texts) == "1 minute")
+        #expect(TimeLeft.words(seconds: 3 * 86_400, texts: english.texts) == "3 days")
+        for language in Self.languages {
+            let texts = try #require(BuyerLanguages.bundled.texts[language])
+            for (unit, count) in [("unit.month", 1), ("unit.month", 3), ("unit.minute", 59), ("unit.day", 6)] {
+                let text = texts.count(count, unit)
+                #expect(text.contains(String(count)) && !text.contains("{{"), "\(language) \(unit) \(count): \(text)")
+            }
+        }
+    }
+
+    /// A buyer page answers in the browser's language, from its `<html lang>` to its refusals; the console stays English whatever the browser asks.
+    @Test(arguments: TestDatabases.available) func buyerPagesSpeakTheBrowsersLanguage(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createApp(#"{"name": "Lumen", "support_email": "help@lumen.example"}"#)
+            _ = try await server.send(
+                .post, "/admin/v1/apps/\(app.id)/products", key: app.secret, json: #"{"id": "lifetime", "type": "non_consumable"}"#)
+            let token = try RedemptionAPITests.token(from: try await server.grant(app, #"{"app_user_id": "bob", "product_id": "lifetime"}"#))
+            let all = BuyerLanguages.bundled.texts
+            for (header, language) in [("de-AT,de;q=0.9", "de"), ("ja-JP", "ja"), ("zh-HK", "zh-Hant"), ("sv-SE,fr;q=0.4", "fr"), ("", "en")] {
+                let texts = try #require(all[language])
+                let headers: HTTPFields = header.isEmpty ? [:] : [.acceptLanguage: header]
+                let page = try await server.send(.get, "/r/\(token)", key: nil, headers: headers)
+                #expect(page.status == 200 && page.body.contains("<html lang=\"\(language)\">"), "\(header)")
+                #expect(page.body.contains(texts["link.ready_title"]), "\(header): the heading")
+                #expect(page.body.contains(TimeLeft.words(seconds: 3_600, texts: texts)), "\(header): the time left in words")
+                let missing = try await server.send(.get, "/r/\(String(repeating: "x", count: 43))", key: nil, headers: headers)
+                #expect(missing.status == 404 && missing.body.contains(texts["link.invalid_title"]), "\(header): a bad link")
+                let portal = try await server.send(.get, "/account/\(app.id)", key: nil, headers: headers)
+                #expect(portal.body.contains(texts.format("signin.title", ["appName": "Lumen"])), "\(header): the portal")
+                let unknown = try await server.send(.get, "/sandbox/p/\(app.id)/nothing", key: nil, headers: headers)
+                #expect(unknown.status == 404 && unknown.body.contains(texts["error.title.not_found"]), "\(header): an error page")
+                if language != "en" {
+                    #expect(!page.body.contains(all["en"]!["link.ready_title"]) && !missing.body.contains("This link isn’t valid"))
+                }
+            }
+            let console = try await server.send(.get, "/console/sign-in", key: nil, headers: [.acceptLanguage: "de"])
+            #expect(console.body.contains("<html lang=\"en\">"), "the console stays English")
+        }
+    }
+}
