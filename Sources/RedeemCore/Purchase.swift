@@ -43,6 +43,9 @@ public struct Purchase: Codable, Hashable, Sendable {
     public var customParams: [String: String] = [:]
     /// Set when an offer code made this purchase.
     public var offer: PurchaseOffer? = nil
+    /// The language the buyer read the checkout in (`de`, `zh-Hant`), which the purchase's e-mails speak; nil for a
+    /// purchase made without a buyer's page (the server API, a grant), whose e-mails are English.
+    public var language: String? = nil
     public var createdAt: Date
 
     public init(

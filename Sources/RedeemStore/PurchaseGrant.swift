@@ -20,6 +20,8 @@ public struct PurchaseGrant: Codable, Equatable, Sendable {
     public var checkoutReference: String?
     /// The offer code that made it, if any.
     public var offer: PurchaseOffer?
+    /// The buyer's language at checkout (`Purchase.language`).
+    public var language: String?
 
     public init(
         appID: String, appUserID: AppUserID, productID: String, store: Store = .external, isSandbox: Bool = false,

@@ -28,8 +28,13 @@ public struct QueuedEmail: Equatable, Sendable {
     public var recipient: String
     public var createdAt: Date
     public var attempts: Int
+    /// The language it is written in (`de`); nil for English.
+    public var language: String?
 
-    public init(id: String, appID: String, purchaseID: String, kind: Kind, recipient: String, createdAt: Date, attempts: Int = 0) {
+    public init(
+        id: String, appID: String, purchaseID: String, kind: Kind, recipient: String, createdAt: Date, attempts: Int = 0,
+        language: String? = nil
+    ) {
         self.id = id
         self.appID = appID
         self.purchaseID = purchaseID
@@ -37,5 +42,6 @@ public struct QueuedEmail: Equatable, Sendable {
         self.recipient = recipient
         self.createdAt = createdAt
         self.attempts = attempts
+        self.language = language
     }
 }

@@ -95,6 +95,7 @@ extension Purchase {
             refundedAt: row.optionalDate("refunded_at"), createdAt: try row.date("created_at")
         )
         cancellationFeedback = row.optionalString("cancellation_feedback").flatMap(CancellationFeedback.init(rawValue:))
+        language = row.optionalString("language")
         if let offerID = row.optionalString("offer_id"), let name = row.optionalString("offer_code_ref_name"),
             let discount = row.optionalString("offer_discount_type").flatMap(OfferPaymentMode.init(rawValue:))
         {

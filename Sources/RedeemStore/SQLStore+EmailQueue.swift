@@ -20,9 +20,9 @@ extension SQLStore {
         guard !won.isEmpty else { return false }
         try await connection.query(
             """
-            INSERT INTO email_outbox (id, app_id, purchase_id, kind, recipient, created_at, next_attempt_at)
+            INSERT INTO email_outbox (id, app_id, purchase_id, kind, recipient, language, created_at, next_attempt_at)
             VALUES (\(email.id), \(email.appID), \(email.purchaseID), \(email.kind.rawValue), \(email.recipient),
-                \(email.createdAt), \(email.createdAt))
+                \(email.language), \(email.createdAt), \(email.createdAt))
             """)
         return true
     }
@@ -105,7 +105,7 @@ extension QueuedEmail {
         self.init(
             id: try row.string("id"), appID: try row.string("app_id"), purchaseID: try row.string("purchase_id"),
             kind: try row.enumeration("kind"), recipient: try row.string("recipient"), createdAt: try row.date("created_at"),
-            attempts: Int(try row.int("attempts"))
+            attempts: Int(try row.int("attempts")), language: row.optionalString("language")
         )
     }
 }

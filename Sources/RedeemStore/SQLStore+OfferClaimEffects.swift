@@ -24,6 +24,7 @@ extension SQLStore {
             isSandbox: request.isSandbox, purchaseDate: plan.purchaseDate, expiresDate: plan.expiresDate, periodType: plan.periodType,
             storeTransactionID: request.payment?.storeTransactionID, price: request.payment?.price, email: request.email)
         grant.offer = PurchaseOffer(facts.found.offer)
+        grant.language = request.language
         let customerID = facts.claimant?.id ?? Identifier.make(prefix: "cus")
         let (purchase, _) = try purchaseInsert(grant, product: facts.found.product, customerID: customerID, now: request.now)
         return .success(

@@ -29,6 +29,8 @@ public struct OfferCodeRedemptionRequest: Sendable {
     public var payment: Payment?
     /// The web claim or checkout it came from, to find its purchase again after a repeated submit.
     public var checkoutReference: String?
+    /// The buyer's language on a web claim (`Purchase.language`).
+    public var language: String? = nil
     /// Read the claimant's CustomerInfo in the same transaction (the SDK route answers with it).
     public var includeCustomerInfo = false
     public var now: Date

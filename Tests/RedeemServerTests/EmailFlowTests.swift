@@ -40,7 +40,7 @@ import Testing
                 let text = try #require(mail.body("text/plain"))
                 let purchases = try await server.deps.store.purchases(appID: app.id, email: "Buyer@Example.com")
                 let purchaseID = try #require(purchases.first?.id)
-                #expect(text.contains("Date:    June 1, 2026") && text.contains("Order:   \(purchaseID)"), "\(text)")
+                #expect(text.contains("Date: June 1, 2026") && text.contains("Order: \(purchaseID)"), "\(text)")
                 #expect(text.contains("https://pay.example.com/account/\(app.id)"), "the portal link")
                 let token = String(link.split(separator: "/").last!)
                 let reply = try await RedemptionAPITests.redeem(server, app, user: "alice", token: token)

@@ -69,9 +69,14 @@ import Testing
                 #expect(request.form["metadata[app_id]"] == app.id)
                 #expect(request.form["metadata[product_id]"] == "monthly")
                 #expect(request.form["metadata[campaign]"] == "spring")
+                #expect(request.form["metadata[redeem_language]"] == "en", "the page's language, for the purchase's e-mails")
                 #expect(request.form["customer_email"] == "buyer@example.com")
                 #expect(request.form["success_url"] == "https://pay.example.com/checkout/\(app.id)/monthly/success?session_id={CHECKOUT_SESSION_ID}")
                 #expect(request.form["automatic_tax[enabled]"] == nil && request.form["allow_promotion_codes"] == nil, "off by default")
+                let japanese = try await server.send(
+                    .get, "/p/\(app.id)/monthly?email=buyer%40example.com", key: nil, headers: [.acceptLanguage: "ja-JP,ja;q=0.9"])
+                #expect(japanese.status == 303)
+                #expect(recorded.withLockedValue { $0.last?.form["metadata[redeem_language]"] } == "ja")
                 // Back from Stripe before the webhook: the page waits.
                 let early = try await server.send(.get, "/checkout/\(app.id)/monthly/success?session_id=cs_test_fake123456", key: nil)
                 #expect(early.status == 200)

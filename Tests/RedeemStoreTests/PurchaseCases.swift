@@ -23,6 +23,28 @@ enum PurchaseCases {
             #expect(subscription.expiresDate == "2026-07-01T00:00:00Z")
             #expect(info.subscriber.entitlements["pro"]?.productIdentifier == "monthly")
         },
+        StoreCase("a purchase and its e-mails keep the buyer's language; without one they have none") { store in
+            let app = try await Fixture.app(store)
+            try await Fixture.catalog(store, appID: app.id)
+            var grant = PurchaseGrant(
+                appID: app.id, appUserID: Fixture.user("kai"), productID: "lifetime", purchaseDate: Fixture.now, email: "kai@example.com")
+            grant.language = "zh-Hant"
+            let kept = try await store.grant(grant, idempotency: nil, now: Fixture.now).purchase
+            #expect(kept.language == "zh-Hant")
+            #expect(try await store.purchase(appID: app.id, id: kept.id).language == "zh-Hant")
+            grant.language = nil
+            grant.appUserID = Fixture.user("bo")
+            let plain = try await store.grant(grant, idempotency: nil, now: Fixture.now).purchase
+            #expect(try await store.purchase(appID: app.id, id: plain.id).language == nil)
+            for (purchase, language) in [(kept, "ja"), (plain, nil)] {
+                let email = QueuedEmail(
+                    id: Identifier.make(prefix: "eml"), appID: app.id, purchaseID: purchase.id, kind: .receipt, recipient: "kai@example.com",
+                    createdAt: Fixture.now, language: language)
+                #expect(try await store.enqueueEmail(email, quietPeriod: 0))
+                #expect(try await store.emails(purchaseID: purchase.id).map(\.email.language) == [language])
+            }
+            #expect(Set(try await store.claimDueEmails(now: Fixture.now, lease: 60, limit: 10).map(\.language)) == ["ja", nil])
+        },
         StoreCase("an idempotency key records once; a different body under it is refused") { store in
             let app = try await Fixture.app(store)
             try await Fixture.catalog(store, appID: app.id)

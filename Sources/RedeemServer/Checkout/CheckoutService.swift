@@ -53,6 +53,7 @@ struct CheckoutService: Sendable {
             expiresDate: sandbox ? product.period.flatMap { try? SandboxClock.expiry(period: $0, from: now) } : nil,
             storeTransactionID: storeTransactionID, price: product.price, email: email, customParams: customParams
         )
+        grant.language = BuyerTexts.requested?.language
         if trialDays != nil, sandbox, let price = product.price {
             grant.periodType = .trial
             grant.expiresDate = SandboxClock.trialEnd(from: now, length: sandboxTrialLength)

@@ -92,6 +92,8 @@ struct StripeSessions: Sendable {
         metadata["app_id"] = app.id
         metadata["product_id"] = product.id
         if let buyer { metadata["app_user_id"] = buyer.rawValue }
+        // The page's language, for the purchase and its e-mails when Stripe's event records it.
+        if let language = BuyerTexts.requested?.language { metadata["redeem_language"] = language }
         var checkout = StripeCheckoutRequest(
             secretKey: settings.secretKey, idempotencyKey: SecretToken.generate(byteCount: 16), mode: mode,
             productName: productName, unitAmount: unitAmount, currency: price.currency.lowercased(),

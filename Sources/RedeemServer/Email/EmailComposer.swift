@@ -17,17 +17,18 @@ struct EmailComposer: Sendable {
         let purchase = try await store.purchase(appID: email.appID, id: email.purchaseID)
         let product = try await store.product(appID: email.appID, id: purchase.productID)
         let link = try await links.issue(for: purchase, now: now)
-        let format = BuyerFormat.english
+        let format = Self.format(email)
         let mail = PurchaseEmail(
             appName: app.name, productName: product.displayName ?? product.id,
-            expiresIn: TimeLeft.words(seconds: app.redemptionLinkLifetimeSeconds), purchaseDate: format.day(purchase.purchaseDate),
+            expiresIn: TimeLeft.words(seconds: app.redemptionLinkLifetimeSeconds, texts: format.texts),
+            purchaseDate: format.day(purchase.purchaseDate),
             orderNumber: purchase.id, email: email.recipient,
             price: purchase.price.map { $0 == product.price ? format.product(product) : format.price($0) }, iconURL: absoluteIcon(app),
             appStoreURL: app.appStoreURL, playStoreURL: app.playStoreURL, httpsURL: link?.httpsURL, customSchemeURL: link?.customSchemeURL,
             supportEmail: app.supportEmail, manageURL: PortalLinks.home(publicURL: links.publicURL, appID: app.id))
         let name = email.kind == .receipt ? "email-receipt" : "email-new-link"
-        let subject = email.kind == .receipt ? "Your \(app.name) purchase" : "Your new \(app.name) link"
-        return try message(email, app: app, subject: subject, template: name, mail)
+        let subject = format.texts.format(email.kind == .receipt ? "mail.receipt.subject" : "mail.new_link.subject", ["appName": app.name])
+        return try message(email, app: app, subject: subject, template: name, language: format.texts.language, mail)
     }
 
     /// A one-time portal sign-in link, minted now (only its hash is stored) and valid for 15 minutes from now.
@@ -37,11 +38,13 @@ struct EmailComposer: Sendable {
         try await store.insertPortalSignInToken(
             tokenHash: SecretToken.hash(token), appID: app.id, email: address, now: now,
             expiresAt: now.addingTimeInterval(PortalRules.signInLinkLifetime))
+        let texts = Self.format(email).texts
         let mail = PortalSignInEmail(
-            appName: app.name, email: email.recipient, expiresIn: TimeLeft.words(seconds: Int(PortalRules.signInLinkLifetime)),
+            appName: app.name, email: email.recipient, expiresIn: TimeLeft.words(seconds: Int(PortalRules.signInLinkLifetime), texts: texts),
             signInURL: PortalLinks.signIn(publicURL: links.publicURL, appID: app.id, token: token), supportEmail: app.supportEmail,
             iconURL: absoluteIcon(app))
-        return try message(email, app: app, subject: "Sign in to manage your \(app.name) purchases", template: "email-portal-sign-in", mail)
+        let subject = texts.format("mail.sign_in.subject", ["appName": app.name])
+        return try message(email, app: app, subject: subject, template: "email-portal-sign-in", language: texts.language, mail)
     }
 
     /// The app's icon as an absolute URL, which mail clients need (`/assets/…` is served here); nil without one.
@@ -51,13 +54,23 @@ struct EmailComposer: Sendable {
         return links.publicURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + icon
     }
 
-    private func message(_ email: QueuedEmail, app: App, subject: String, template: String, _ model: some PageModel) throws -> MailMessage {
+    /// The e-mail's language (English for one queued without) and its locale for dates and prices: the language's own,
+    /// `en_US` for English, as the pages without a region write them.
+    static func format(_ email: QueuedEmail) -> BuyerFormat {
+        guard let language = email.language, language != "en", let texts = BuyerLanguages.bundled.texts[language] else { return .english }
+        return BuyerFormat(locale: Locale(identifier: language.replacingOccurrences(of: "-", with: "_")), texts: texts)
+    }
+
+    private func message(
+        _ email: QueuedEmail, app: App, subject: String, template: String, language: String, _ model: some PageModel
+    ) throws -> MailMessage {
         // From the app by name, answered to the app's support address, so a buyer's reply reaches the people who can help.
         let from = sender.flatMap { try? MailAddress($0.address, name: app.name) }
         let replyTo = app.supportEmail.flatMap { try? MailAddress($0) }
         return try MailMessage(
             from: from, to: [MailAddress(email.recipient)], replyTo: replyTo, subject: subject,
-            text: templates.render("\(template).txt", model), html: templates.render("\(template).html", model)
+            text: templates.render("\(template).txt", model, language: language),
+            html: templates.render("\(template).html", model, language: language)
         )
     }
 }

@@ -25,7 +25,7 @@ struct EmailQueue: Sendable {
         guard mail != nil else { return false }
         let email = QueuedEmail(
             id: Identifier.make(prefix: "eml"), appID: purchase.appID, purchaseID: purchase.id, kind: .portalSignIn, recipient: recipient,
-            createdAt: clock.now())
+            createdAt: clock.now(), language: Self.language(for: purchase))
         let queued = try await store.enqueueEmail(email, quietPeriod: 60)
         if queued { mailer?.wake() }
         return queued
@@ -51,8 +51,12 @@ struct EmailQueue: Sendable {
         guard mail != nil, let recipient = purchase.email, Self.mails(purchase, app: app) else { return nil }
         return QueuedEmail(
             id: Identifier.make(prefix: "eml"), appID: purchase.appID, purchaseID: purchase.id, kind: kind, recipient: recipient,
-            createdAt: clock.now())
+            createdAt: clock.now(), language: Self.language(for: purchase))
     }
+
+    /// The language an e-mail about `purchase` is written in: the buyer page's that asks for it now, else the one the
+    /// purchase was made in; nil (English) for neither.
+    static func language(for purchase: Purchase) -> String? { BuyerTexts.requested?.language ?? purchase.language }
 
     /// How long after a new-link e-mail another is held back.
     var newLinkQuietPeriod: TimeInterval { mail?.resendQuietPeriod ?? 0 }

@@ -101,11 +101,11 @@ struct OfferCodeService: Sendable {
         payment: OfferCodeRedemptionRequest.Payment?
     ) async throws -> Result<Purchase, OfferRedemptionFailure> {
         let reference = Self.reference(claimID)
-        let result = try await store.redeemOfferCode(
-            OfferCodeRedemptionRequest(
-                appID: appID, code: code, claimant: claimant, channel: .web, isSandbox: sandbox,
-                store: payment == nil ? .promotional : .rcBilling, email: email, payment: payment, checkoutReference: reference, now: clock.now()
-            ))
+        var request = OfferCodeRedemptionRequest(
+            appID: appID, code: code, claimant: claimant, channel: .web, isSandbox: sandbox,
+            store: payment == nil ? .promotional : .rcBilling, email: email, payment: payment, checkoutReference: reference, now: clock.now())
+        request.language = BuyerTexts.requested?.language
+        let result = try await store.redeemOfferCode(request)
         RedeemMetrics.offerCodeRedemption(result.metricName, channel: "web")
         if case .success = result { RedeemMetrics.purchase(source: "offer_code") }
         // A refusal that is the form's own earlier submit is `OfferClaimFlow.once`'s to find.

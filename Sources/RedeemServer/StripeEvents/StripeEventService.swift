@@ -90,11 +90,12 @@ struct StripeEventService: Sendable {
     static func offerPurchase(code: String, grant: PurchaseGrant, session: StripeCheckoutSession, _ tx: LifecycleTransaction) async throws -> Purchase
     {
         if let existing = try await tx.purchase(store: .stripe, transactionID: session.id) { return existing }
-        let request = OfferCodeRedemptionRequest(
+        var request = OfferCodeRedemptionRequest(
             appID: grant.appID, code: code, claimant: grant.appUserID, channel: .web, isSandbox: grant.isSandbox, store: .stripe,
             email: grant.email, payment: .init(price: try amount(of: session), storeTransactionID: session.id),
             checkoutReference: grant.checkoutReference, now: grant.purchaseDate
         )
+        request.language = grant.language
         switch try await tx.redeemOfferCode(request) {
         case .success(let redemption):
             if let reference = session.paymentIntentID { try await tx.setPaymentReference(redemption.purchase, reference) }
@@ -128,7 +129,9 @@ struct StripeEventService: Sendable {
             throw StripeEventError.noRedeemMetadata
         }
         let buyer = try session.metadata["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse($0) } ?? AppUserID.anonymous()
-        let reserved: Set<String> = ["app_id", "product_id", "app_user_id", "redeem_checkout_id", "redeem_offer_code", "redeem_trial_days"]
+        let reserved: Set<String> = [
+            "app_id", "product_id", "app_user_id", "redeem_checkout_id", "redeem_offer_code", "redeem_trial_days", "redeem_language",
+        ]
         var grant = PurchaseGrant(
             appID: appID, appUserID: buyer, productID: productID, store: .stripe, isSandbox: !livemode, purchaseDate: session.created,
             storeTransactionID: session.subscriptionID ?? session.id,
@@ -136,6 +139,8 @@ struct StripeEventService: Sendable {
             email: session.email, customParams: session.metadata.filter { !reserved.contains($0.key) }
         )
         grant.checkoutReference = session.metadata["redeem_checkout_id"] ?? session.id
+        // The checkout page's language (`StripeSessions`), when it is one Redeem speaks.
+        grant.language = session.metadata["redeem_language"].flatMap { BuyerLanguages.bundled.texts[$0]?.language }
         // A Stripe trial: nothing charged yet; it ends after its days unless Stripe reports otherwise.
         if let days = session.metadata["redeem_trial_days"].flatMap(Int.init), (1...730).contains(days) {
             grant.periodType = .trial

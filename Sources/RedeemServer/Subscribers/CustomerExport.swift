@@ -45,6 +45,8 @@ struct CustomerExport: Encodable {
         let refundedAt: Date?
         let customParams: [String: String]
         let offerID: String?
+        /// The language the buyer read the checkout in, which the purchase's e-mails speak.
+        let language: String?
     }
 
     struct LinkRecord: Encodable {
@@ -130,7 +132,7 @@ struct CustomerExport: Encodable {
                 price: p.price.map { Amount(amount: $0.plainAmount, currency: $0.currency) }, email: p.email,
                 unsubscribeDetectedAt: p.unsubscribeDetectedAt, cancellationFeedback: p.cancellationFeedback?.rawValue,
                 billingIssuesDetectedAt: p.billingIssuesDetectedAt, refundedAt: p.refundedAt,
-                customParams: p.customParams, offerID: p.offer?.offerID)
+                customParams: p.customParams, offerID: p.offer?.offerID, language: p.language)
         }
         redemptionLinks = facts.links.map {
             LinkRecord(

@@ -1071,7 +1071,7 @@ extension Components {
         /// Snake-case keys, ISO 8601 dates: `exported_at`, `app_id`, `customer` (`id`, `original_app_user_id`,
         /// `first_seen`, `last_seen`), `aliases`, `attributes` (`key`, `value`, `updated_at`, `set_by`),
         /// `current_offering` (`offering_id`, `chosen_at`; absent when none is chosen), `purchases` (each with its
-        /// price, address, cancellation and refund), `redemption_links`, `redemption_attempts`, `emails`,
+        /// price, address, cancellation, refund and the `language` its checkout was read in), `redemption_links`, `redemption_attempts`, `emails`,
         /// `webhook_events` (`event_id`, `type`, `created_at`, `body` as sent) and `audit_entries`.
         ///
         /// - Remark: Generated from `#/components/schemas/CustomerExport`.
