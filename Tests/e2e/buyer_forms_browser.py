@@ -12,10 +12,10 @@ offer (code YEARLY).
 Every page is measured at 390 px: none is wider than the screen. Screenshots at desktop and phone width go to
 test-artifacts/buyer-forms/.
 Usage: buyer_forms_browser.py path/to/redeem. Prints 'N passed, M failed'."""
-import json, os, subprocess, sys
+import json, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import HANG_GUARD, check, finish, free_port, run_cli, scratch_dir, screenshots, wait_healthy  # noqa: E402
+from support import HANG_GUARD, check, finish, run_cli, screenshots, serve_on_sqlite, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -45,15 +45,7 @@ def main():
     from playwright.sync_api import sync_playwright
 
     os.makedirs(ARTIFACTS, exist_ok=True)
-    workdir = scratch_dir("redeem-buyer-forms-")
-    env = {**os.environ, "REDEEM_DATABASE_URL": "sqlite://" + os.path.join(workdir, "redeem.sqlite")}
-    env.pop("REDEEM_STRIPE_SECRET_KEY", None)
-    run_cli(BIN, ["migrate"], env)
-    app = set_up(env)
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = open(os.path.join(workdir, "server.log"), "w")
-    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--public-url", base], env=env, stdout=subprocess.DEVNULL, stderr=log)
+    app, base, server, log = serve_on_sqlite(BIN, "redeem-buyer-forms-", set_up)
     checkout = f"{base}/sandbox/p/{app['id']}/monthly"
 
     def fits(page, name):

@@ -13,10 +13,10 @@ sign-in page and an error page (a link that does not exist), and checks on each:
 - the page fits a 390 px phone (nothing scrolls sideways): German's long words and CJK lines included.
 Screenshots at desktop and phone width go to test-artifacts/buyer-languages/.
 Usage: buyer_languages_browser.py path/to/redeem. Prints 'N passed, M failed'."""
-import json, os, re, subprocess, sys
+import json, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import HANG_GUARD, check, finish, free_port, run_cli, scratch_dir, screenshots, wait_healthy  # noqa: E402
+from support import HANG_GUARD, check, finish, run_cli, screenshots, serve_on_sqlite, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -55,15 +55,7 @@ def main():
     from playwright.sync_api import sync_playwright
 
     os.makedirs(ARTIFACTS, exist_ok=True)
-    workdir = scratch_dir("redeem-buyer-languages-")
-    env = {**os.environ, "REDEEM_DATABASE_URL": "sqlite://" + os.path.join(workdir, "redeem.sqlite")}
-    env.pop("REDEEM_STRIPE_SECRET_KEY", None)
-    run_cli(BIN, ["migrate"], env)
-    app = set_up(env)
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = open(os.path.join(workdir, "server.log"), "w")
-    server = subprocess.Popen([BIN, "serve", "--port", str(port), "--public-url", base], env=env, stdout=subprocess.DEVNULL, stderr=log)
+    app, base, server, log = serve_on_sqlite(BIN, "redeem-buyer-languages-", set_up)
     english = texts("en")
     try:
         check("serve starts", wait_healthy(base, server))

@@ -181,6 +181,24 @@ def run_cli(binary, args, env, stdin=None):
     return done.stdout
 
 
+def serve_on_sqlite(binary, prefix, set_up):
+    """A fresh SQLite database in a scratch directory, migrated and set up through the CLI (`set_up(env)` returns
+    what the walk needs), and `redeem serve` on it on a free port, without Stripe. Returns the set-up's result, the
+    base URL, the server process and its log file (the caller terminates the one and closes the other)."""
+    import os
+    import subprocess
+    workdir = scratch_dir(prefix)
+    env = {**os.environ, "REDEEM_DATABASE_URL": "sqlite://" + os.path.join(workdir, "redeem.sqlite")}
+    env.pop("REDEEM_STRIPE_SECRET_KEY", None)
+    run_cli(binary, ["migrate"], env)
+    made = set_up(env)
+    base = f"http://127.0.0.1:{free_port()}"
+    log = open(os.path.join(workdir, "server.log"), "w")
+    server = subprocess.Popen([binary, "serve", "--port", base.rsplit(":", 1)[1], "--public-url", base], env=env,
+                              stdout=subprocess.DEVNULL, stderr=log)
+    return made, base, server, log
+
+
 def screenshots(page, directory, name):
     """Desktop and phone screenshots of the current page, as `directory/name-desktop.png` and `-phone.png`; at each
     size, a check that the page is no wider than the screen (nothing scrolls sideways)."""
