@@ -32,11 +32,15 @@ struct BuyerLanguages: Sendable {
     let texts: [String: BuyerTexts]
     var english: BuyerTexts { texts["en"]! }
 
-    /// The bundle's languages. A broken bundle is a build's fault, so it stops the server at start
-    /// (`Templates.load` reads this first), never a request.
-    static let bundled: BuyerLanguages = {
-        do { return try load() } catch { preconditionFailure("The buyer texts in the RedeemServer bundle are broken: \(error)") }
-    }()
+    /// The bundle's languages, read once. A broken bundle is a build's fault: `Templates.load` reads `loaded` first and
+    /// stops the server at start with its error, so no request ever finds `bundled` missing.
+    static let loaded = Result { try load() }
+    static var bundled: BuyerLanguages {
+        switch loaded {
+        case .success(let languages): languages
+        case .failure(let error): preconditionFailure("The buyer texts in the RedeemServer bundle are broken: \(error)")
+        }
+    }
 
     static func load() throws -> BuyerLanguages {
         guard let directory = Bundle.module.url(forResource: "buyer", withExtension: nil, subdirectory: "Resources") else {

@@ -28,7 +28,7 @@ public struct Templates: Sendable {
         guard let directory = Bundle.module.url(forResource: "templates", withExtension: nil, subdirectory: "Resources") else {
             throw ConfigurationError(setting: "templates", reason: "are missing from the RedeemServer bundle")
         }
-        let languages = try BuyerLanguages.load()
+        let languages = try BuyerLanguages.loaded.get()
         var sources: [String: String] = [:]
         for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasSuffix(".mustache") {
             sources[String(file.dropLast(".mustache".count))] = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
