@@ -77,6 +77,11 @@ import Testing
                     .get, "/p/\(app.id)/monthly?email=buyer%40example.com", key: nil, headers: [.acceptLanguage: "ja-JP,ja;q=0.9"])
                 #expect(japanese.status == 303)
                 #expect(recorded.withLockedValue { $0.last?.form["metadata[redeem_language]"] } == "ja")
+                // A parameter Stripe's metadata cannot hold (keys of at most 40 characters) is the link's fault: 422, not 500.
+                let sent = recorded.withLockedValue { $0.count }
+                let long = try await server.send(.get, "/p/\(app.id)/monthly?\(String(repeating: "k", count: 41))=v", key: nil)
+                #expect(long.status == 422 && long.headers[.contentType]?.hasPrefix("text/html") == true && long.body.contains("metadata"))
+                #expect(recorded.withLockedValue { $0.count } == sent, "nothing reached Stripe")
                 // Back from Stripe before the webhook: the page waits.
                 let early = try await server.send(.get, "/checkout/\(app.id)/monthly/success?session_id=cs_test_fake123456", key: nil)
                 #expect(early.status == 200)

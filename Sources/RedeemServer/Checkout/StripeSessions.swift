@@ -103,7 +103,8 @@ struct StripeSessions: Sendable {
         checkout.allowPromotionCodes = app.allowPromotionCodes
         checkout.priceID = stripePriceID
         checkout.trialPeriodDays = trialDays
-        let request = try checkout.httpRequest()
+        // A link's parameters or an API call's metadata that Stripe would refuse are the caller's to fix, never a 500.
+        let request = try Self.built(checkout)
         let (status, body) = try await Self.send(request, settings: settings, client: client)
         do {
             return try StripeCheckoutRequest.decodeResponse(statusCode: status, body: body).url
@@ -114,6 +115,16 @@ struct StripeSessions: Sendable {
 }
 
 extension StripeSessions {
+    /// The checkout's request; metadata Stripe would refuse (a key over 40 characters) is a validation error.
+    static func built(_ checkout: StripeCheckoutRequest) throws -> StripeHTTPRequest {
+        do {
+            return try checkout.httpRequest()
+        } catch {
+            guard error.field.hasPrefix("metadata") else { throw error }
+            throw ValidationError(field: "metadata", reason: error.reason)
+        }
+    }
+
     /// Sends a built request to `settings.apiBase` (Stripe's, or a test's stand-in); returns the status and body.
     static func send(_ request: StripeHTTPRequest, settings: StripeSettings, client: HTTPClient) async throws -> (status: Int, body: [UInt8]) {
         var http = HTTPClientRequest(url: settings.apiBase.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + request.url.path)
