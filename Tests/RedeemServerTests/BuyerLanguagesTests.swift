@@ -120,4 +120,60 @@ import Testing
             #expect(console.body.contains("<html lang=\"en\">"), "the console stays English")
         }
     }
+
+    /// A link's `?lang=` names the language over the browser's and is remembered for the pages that follow (a cookie):
+    /// the checkout's form, its purchase and the success page. A language Redeem lacks changes nothing.
+    @Test(arguments: TestDatabases.available) func aLinkNamesTheLanguageAndThePagesRememberIt(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await CheckoutTests.shop(server)
+            let german = try #require(BuyerLanguages.bundled.texts["de"])
+            let japanese = try #require(BuyerLanguages.bundled.texts["ja"])
+            let browser: HTTPFields = [.acceptLanguage: "en-US,en;q=0.9"]
+            let page = try await server.send(.get, "/sandbox/p/\(app.id)/monthly?lang=de&utm_source=mail", key: nil, headers: browser)
+            #expect(page.body.contains("<html lang=\"de\">") && page.body.contains("4,99\u{00A0}$ / Monat"), "German words and numbers")
+            let cookie = try #require(page.headers[values: .setCookie].first { $0.hasPrefix("redeem_lang=") })
+            #expect(cookie.hasPrefix("redeem_lang=de;") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"), "\(cookie)")
+            var form = CheckoutTests.form
+            form[.cookie] = "redeem_lang=de"
+            form[.acceptLanguage] = "en-US"
+            let paid = try await server.send(
+                .post, "/sandbox/p/\(app.id)/monthly", key: nil,
+                json: "email=lena%40example.com&checkout_id=\(try CheckoutTests.checkoutID(page))&param.utm_source=mail", headers: form)
+            let done = try await server.landing(paid, headers: [.cookie: "redeem_lang=de", .acceptLanguage: "en-US"])
+            #expect(done.body.contains(german.format("success.add_to_app", ["appName": "Shop"])), "the success page remembers it")
+            let purchase = try #require(try await server.deps.store.purchases(appID: app.id, email: "lena@example.com").first)
+            #expect(purchase.language == "de" && purchase.customParams == ["utm_source": "mail"], "a setting, not a parameter")
+
+            let link = try await server.send(
+                .get, "/r/\(String(repeating: "x", count: 43))?lang=ja-JP", key: nil, headers: [.cookie: "redeem_lang=de"])
+            #expect(link.body.contains(japanese["link.invalid_title"]), "the link's language over the remembered one")
+            for (query, cookie) in [("?lang=xx", "redeem_lang=de"), ("?lang=%3Cb%3E", "redeem_lang=de"), ("", "redeem_lang=de")] {
+                let reply = try await server.send(.get, "/sandbox/p/\(app.id)/monthly\(query)", key: nil, headers: [.cookie: cookie])
+                #expect(reply.body.contains("<html lang=\"de\">"), "\(query): the remembered one")
+                #expect(!reply.headers[values: .setCookie].contains { $0.hasPrefix("redeem_lang=") }, "\(query): nothing new to remember")
+            }
+            let junk = try await server.send(
+                .get, "/sandbox/p/\(app.id)/monthly", key: nil, headers: [.cookie: "redeem_lang=xx", .acceptLanguage: "fr"])
+            #expect(junk.body.contains("<html lang=\"fr\">"), "a cookie naming no language Redeem speaks: the browser's")
+        }
+    }
+
+    /// The JSON checkout API takes the buyer's language for the pages it sends them to; a tag that is not one is refused.
+    @Test(arguments: TestDatabases.available) func aWebCheckoutCarriesTheBuyersLanguage(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await CheckoutTests.shop(server)
+            for (language, lang) in [("pt-PT", "pt"), ("zh_Hant_TW", "zh-Hant"), ("sv", nil)] {
+                let started = try await server.send(
+                    .post, "/v1/web_checkouts", key: app.publicSandbox, json: #"{"product_id": "monthly", "language": "\#(language)"}"#)
+                #expect(started.status == 201, "\(started.body)")
+                let url = try #require(try started.string("checkout_url").flatMap(URLComponents.init(string:)))
+                #expect(url.queryItems?.first { $0.name == "lang" }?.value == lang, "\(language)")
+            }
+            for bad in ["<script>", "de,fr", "", "x", String(repeating: "a", count: 40)] {
+                let refused = try await server.send(
+                    .post, "/v1/web_checkouts", key: app.publicSandbox, json: #"{"product_id": "monthly", "language": "\#(bad)"}"#)
+                #expect(refused.status == 422 && refused.body.contains("language"), "\(bad): \(refused.body)")
+            }
+        }
+    }
 }

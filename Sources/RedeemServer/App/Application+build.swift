@@ -140,7 +140,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     let routes = RouteTable()
     if deps.tracing { router.add(middleware: RequestSpanMiddleware<AppRequestContext>()) }
     router.add(middleware: RevenueCatHeadersMiddleware<AppRequestContext>(clock: deps.clock))
-    router.add(middleware: BuyerLanguageMiddleware<AppRequestContext>(languages: .bundled))
+    router.add(middleware: BuyerLanguageMiddleware<AppRequestContext>(languages: .bundled, secureCookies: deps.publicURL.scheme == "https"))
     router.addMiddleware {
         RequestLogMiddleware<AppRequestContext>()
         ErrorMiddleware<AppRequestContext>(

@@ -7,6 +7,7 @@ import RedeemCore
 extension CheckoutPageController {
     static let reserved: Set<String> = [
         "app_user_id", "email", "checkout_id", "after_purchase", "after_purchase_url", "allow_promotion_codes", "code", "currency",
+        "lang",
     ]
 
     /// A purchase link with `?code=`: the offer code's page, which shows the offer and its price before any payment.

@@ -16,6 +16,8 @@ struct WebCheckoutService: Sendable {
         let appUserID: String?
         let email: String?
         let metadata: [String: String]
+        /// The buyer's language tag, as a browser names it.
+        var language: String? = nil
     }
 
     struct State: Sendable {
@@ -31,6 +33,12 @@ struct WebCheckoutService: Sendable {
         let buyer = try input.appUserID.map(AppUserID.parse)
         if buyer == nil, !CheckoutRules.sellsWithoutAppUserID(app, sandbox: sandbox) { throw CheckoutError.anonymousNotAllowed }
         if let email = input.email, !Formats.isEmail(email) { throw ValidationError(field: "email", reason: "must be an e-mail address") }
+        if let tag = input.language, !AcceptLanguage.isTag(tag) {
+            throw ValidationError(field: "language", reason: "must be a language tag such as de or pt-BR")
+        }
+        // The pages the buyer is sent to speak it (`?lang=`, which they remember), and so does the purchase it makes.
+        let language = BuyerLanguages.bundled.named(input.language)?.language
+        let lang = language.map { [URLQueryItem(name: "lang", value: $0)] } ?? []
         let now = clock.now()
         var checkout = WebCheckout(
             id: "chk_" + SecretToken.generate(byteCount: 16), appID: appID, productID: product.id, appUserID: buyer?.rawValue,
@@ -43,17 +51,19 @@ struct WebCheckoutService: Sendable {
                 [URLQueryItem(name: "checkout_id", value: checkout.id)]
                 + (buyer.map { [URLQueryItem(name: "app_user_id", value: $0.rawValue)] } ?? [])
                 + (input.email.map { [URLQueryItem(name: "email", value: $0)] } ?? [])
-                + input.metadata.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+                + input.metadata.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) } + lang
             try await store.createWebCheckout(checkout)
             return State(checkout: checkout, checkoutURL: components.string!)
         }
         guard let stripe else { throw CheckoutError.paidCheckoutUnavailable(hint: "use a sandbox key") }
         var metadata = input.metadata
         metadata["redeem_checkout_id"] = checkout.id
+        if let language { metadata["redeem_language"] = language }
         try await store.createWebCheckout(checkout)
         let url = try await stripe.createSession(
             app: app, product: product, buyer: buyer, email: input.email, customParams: metadata,
-            successURL: "\(base)/checkout/\(app.id)/\(product.id)/success?session_id={CHECKOUT_SESSION_ID}&checkout_id=\(checkout.id)",
+            successURL: "\(base)/checkout/\(app.id)/\(product.id)/success?session_id={CHECKOUT_SESSION_ID}&checkout_id=\(checkout.id)"
+                + (language.map { "&lang=\($0)" } ?? ""),
             cancelURL: "\(base)/p/\(app.id)/\(product.id)"
         )
         try await store.advanceWebCheckout(id: checkout.id, to: .inProgress, now: now)

@@ -11,7 +11,7 @@ extension APIHandlers {
         let state = try await deps.webCheckouts.start(
             .init(
                 productID: request.productId, appUserID: request.appUserId, email: request.email,
-                metadata: request.metadata?.additionalProperties ?? [:]),
+                metadata: request.metadata?.additionalProperties ?? [:], language: request.language),
             appID: try context.sdkAppID(), sandbox: context.key?.kind == .publicSandbox
         )
         return .created(.init(body: .json(WebCheckoutStatus(state))))

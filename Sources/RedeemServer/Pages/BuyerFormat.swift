@@ -13,11 +13,14 @@ struct BuyerFormat: Sendable {
     /// The locales Foundation knows, read once (each page would otherwise scan the list).
     static let known = Set(Locale.availableIdentifiers)
 
-    /// Numbers in the first language of `Accept-Language` that names a region or a language Foundation knows (English
-    /// otherwise); words in the first one Redeem speaks.
+    /// Words in the page's language (`BuyerTexts.requested`: a link's `?lang=`, or the first of `Accept-Language`
+    /// Redeem speaks); numbers in the first language of `Accept-Language` that names a region or a language Foundation
+    /// knows (English otherwise), unless a link named another language, whose own numbers then go with its words.
     init(acceptLanguage: String?, languages: BuyerLanguages = .bundled) {
-        texts = languages.choose(acceptLanguage: acceptLanguage)
-        let identifier = AcceptLanguage.tags(acceptLanguage).first.map {
+        let browsers = languages.choose(acceptLanguage: acceptLanguage)
+        texts = BuyerTexts.requested ?? browsers
+        let named = texts.language != browsers.language ? texts.language : nil
+        let identifier = (named.map { [$0] } ?? AcceptLanguage.tags(acceptLanguage)).first.map {
             Locale(components: Locale.Components(identifier: $0.replacingOccurrences(of: "-", with: "_"))).identifier
         }
         if let identifier, Self.known.contains(identifier) || Self.known.contains(String(identifier.prefix(2))) {

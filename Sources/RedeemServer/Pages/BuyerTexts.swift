@@ -57,6 +57,13 @@ struct BuyerLanguages: Sendable {
         return BuyerLanguages(texts: texts)
     }
 
+    /// The language a link or an earlier page named (`?lang=`, its cookie) when Redeem speaks it (`pt-PT` is `pt`);
+    /// nil otherwise.
+    func named(_ tag: String?) -> BuyerTexts? {
+        guard let tag, tag.count <= 35, let language = AcceptLanguage.language(of: Substring(tag)) else { return nil }
+        return texts[language]
+    }
+
     /// The first language of `Accept-Language` (by weight) that buyers are spoken to in; English otherwise.
     func choose(acceptLanguage: String?) -> BuyerTexts {
         for tag in AcceptLanguage.tags(acceptLanguage) {
@@ -81,6 +88,11 @@ enum AcceptLanguage {
         // A stable sort: equal weights keep the browser's order.
         return tags.enumerated().filter { $0.element.weight > 0 }
             .sorted { ($0.element.weight, -$0.offset) > ($1.element.weight, -$1.offset) }.map(\.element.tag)
+    }
+
+    /// A BCP 47 language tag as browsers and devices write them (`de`, `pt-BR`, `zh_Hant_TW`), at most 35 characters.
+    static func isTag(_ text: String) -> Bool {
+        text.count <= 35 && text.wholeMatch(of: /[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*/) != nil
     }
 
     /// What names a language's file: the language before the region (`de` of `de_AT`), and for Chinese its script,

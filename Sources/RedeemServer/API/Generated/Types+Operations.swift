@@ -13302,7 +13302,7 @@ internal enum Operations {
     }
     /// Start a checkout from your own web app
     ///
-    /// **Keys:** a public SDK key; the sandbox key starts a sandbox checkout, the production key a Stripe one (503 without Stripe). Body: `product_id`, optional `app_user_id` (the anonymous form needs the app's policy to allow links), `email`, `metadata` (kept with the purchase). No hosted redemption page is shown: poll the status and present `redemption_info` yourself.
+    /// **Keys:** a public SDK key; the sandbox key starts a sandbox checkout, the production key a Stripe one (503 without Stripe). Body: `product_id`, optional `app_user_id` (the anonymous form needs the app's policy to allow links), `email`, `metadata` (kept with the purchase), `language` (the buyer's, such as `navigator.language`: the checkout's pages and the purchase's e-mails speak it when Redeem does, English otherwise). No hosted redemption page is shown: poll the status and present `redemption_info` yourself.
     ///
     /// - Remark: HTTP `POST /v1/web_checkouts`.
     /// - Remark: Generated from `#/paths//v1/web_checkouts/post(startWebCheckout)`.
@@ -13351,6 +13351,10 @@ internal enum Operations {
                     }
                     /// - Remark: Generated from `#/paths/v1/web_checkouts/POST/requestBody/json/metadata`.
                     internal var metadata: Operations.StartWebCheckout.Input.Body.JsonPayload.MetadataPayload?
+                    /// A BCP 47 language tag (`de`, `pt-BR`, `zh-Hant-TW`); one Redeem lacks reads as English.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/web_checkouts/POST/requestBody/json/language`.
+                    internal var language: Swift.String?
                     /// Creates a new `JsonPayload`.
                     ///
                     /// - Parameters:
@@ -13358,22 +13362,26 @@ internal enum Operations {
                     ///   - appUserId:
                     ///   - email:
                     ///   - metadata:
+                    ///   - language: A BCP 47 language tag (`de`, `pt-BR`, `zh-Hant-TW`); one Redeem lacks reads as English.
                     internal init(
                         productId: Swift.String,
                         appUserId: Swift.String? = nil,
                         email: Swift.String? = nil,
-                        metadata: Operations.StartWebCheckout.Input.Body.JsonPayload.MetadataPayload? = nil
+                        metadata: Operations.StartWebCheckout.Input.Body.JsonPayload.MetadataPayload? = nil,
+                        language: Swift.String? = nil
                     ) {
                         self.productId = productId
                         self.appUserId = appUserId
                         self.email = email
                         self.metadata = metadata
+                        self.language = language
                     }
                     internal enum CodingKeys: String, CodingKey {
                         case productId = "product_id"
                         case appUserId = "app_user_id"
                         case email
                         case metadata
+                        case language
                     }
                 }
                 /// - Remark: Generated from `#/paths/v1/web_checkouts/POST/requestBody/content/application\/json`.
