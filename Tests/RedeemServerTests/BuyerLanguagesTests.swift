@@ -82,9 +82,12 @@ import Testing
         #expect(TimeLeft.words(seconds: 59, texts: english.texts) == "less than a minute")
         #expect(TimeLeft.words(seconds: 61, texts: english.texts) == "1 minute")
         #expect(TimeLeft.words(seconds: 3 * 86_400, texts: english.texts) == "3 days")
+        let french = try #require(BuyerLanguages.bundled.texts["fr"])
+        #expect(CheckoutPageController.trialWords(1, texts: french).contains("1 jour "), "one day, in the singular")
+        #expect(CheckoutPageController.trialWords(7, texts: french).contains("7 jours "))
         for language in Self.languages {
             let texts = try #require(BuyerLanguages.bundled.texts[language])
-            for (unit, count) in [("unit.month", 1), ("unit.month", 3), ("unit.minute", 59), ("unit.day", 6)] {
+            for (unit, count) in [("unit.month", 1), ("unit.month", 3), ("unit.minute", 59), ("unit.day", 6), ("checkout.trial_days", 1)] {
                 let text = texts.count(count, unit)
                 #expect(text.contains(String(count)) && !text.contains("{{"), "\(language) \(unit) \(count): \(text)")
             }

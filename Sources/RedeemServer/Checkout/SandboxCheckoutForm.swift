@@ -27,5 +27,5 @@ extension CheckoutPageController {
     }
 
     /// `7-day free trial`: the product's offer; a buyer who had it before pays at once (said on the page).
-    static func trialWords(_ days: Int, texts: BuyerTexts) -> String { texts.format("checkout.trial_days", ["count": String(days)]) }
+    static func trialWords(_ days: Int, texts: BuyerTexts) -> String { texts.count(days, "checkout.trial_days") }
 }
