@@ -33,16 +33,10 @@ public enum ProductPriceChoice: Equatable, Sendable {
     /// The region subtags of `Accept-Language`, highest weight first (`de-CH;q=0.9` → `CH`); tags without a region
     /// (`de`) give none, so they fall through to the default.
     public static func regions(acceptLanguage: String?) -> [String] {
-        let tags = (acceptLanguage ?? "").split(separator: ",").prefix(20).enumerated().compactMap { index, part -> (String, Double, Int)? in
-            let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let tag = pieces.first, !tag.isEmpty, tag.count <= 35 else { return nil }
-            let weight = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
-            guard weight > 0 else { return nil }
+        AcceptLanguage.tags(acceptLanguage).compactMap { tag in
             let subtags = tag.replacingOccurrences(of: "_", with: "-").split(separator: "-").dropFirst()
-            guard let region = subtags.first(where: { $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isLetter } }) else { return nil }
-            return (region.uppercased(), weight, index)
+            return subtags.first { $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isLetter } }.map { $0.uppercased() }
         }
-        return tags.sorted { ($0.1, -$0.2) > ($1.1, -$1.2) }.map(\.0)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RedeemCore
 
 /// The Customer Center's words in one language: RevenueCat's SDK keys (`localized_strings`; none in English, where
 /// the SDKs' own defaults stand) and the titles of Redeem's screens and paths.
