@@ -49,6 +49,8 @@ import Testing
         for unit in ["year", "month", "week", "day", "hour", "minute"] { keys += ["unit.\(unit).one", "unit.\(unit).other"] }
         keys += ["year", "month", "week", "day"].map { "per.\($0)" }
         keys += ["already_redeemed", "not_eligible", "invalid"].map { "offer.refused.web.\($0)" }
+        // The error pages' reasons a test cannot provoke over HTTP (a lost race) or that only production checkouts give.
+        keys += ["already_subscribed", "app_only", "race"].map { "error.detail.\($0)" }
         for key in keys { #expect(english[key] != nil, "\(key)") }
     }
 
@@ -158,6 +160,44 @@ import Testing
             let junk = try await server.send(
                 .get, "/sandbox/p/\(app.id)/monthly", key: nil, headers: [.cookie: "redeem_lang=xx", .acceptLanguage: "fr"])
             #expect(junk.body.contains("<html lang=\"fr\">"), "a cookie naming no language Redeem speaks: the browser's")
+        }
+    }
+
+    /// An error page's small type says why in the page's language where the reason is the buyer's to act on; the API
+    /// keeps its English message, and a page with nothing to add beyond its title (an unknown path) says nothing more.
+    @Test(arguments: TestDatabases.available) func errorPagesSayWhyInTheLanguage(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await CheckoutTests.shop(server)
+            let all = BuyerLanguages.bundled.texts
+            let german = try #require(all["de"])
+            _ = try await server.grant(app, #"{"app_user_id": "bob", "product_id": "lifetime"}"#)
+            let page = try await server.send(.get, "/sandbox/p/\(app.id)/lifetime/bob", key: nil, headers: [.acceptLanguage: "de-DE"])
+            var form = CheckoutTests.form
+            form[.acceptLanguage] = "de-DE"
+            let owned = try await server.send(
+                .post, "/sandbox/p/\(app.id)/lifetime/bob", key: nil,
+                json: "email=bob%40example.com&checkout_id=\(try CheckoutTests.checkoutID(page))",
+                headers: form)
+            #expect(owned.status == 409 && owned.body.contains(german.format("error.detail.already_owned", ["product": "lifetime"])), "\(owned.body)")
+            let api = try await server.send(
+                .get, "/v1/subscribers/\(String(repeating: "x", count: 300))", key: app.publicSandbox, headers: [.acceptLanguage: "de-DE"])
+            #expect(api.status == 400 && api.body.contains("Invalid app user ID") && !api.body.contains(german["error.detail.account_link"]))
+
+            func says(_ header: String, _ key: String, _ path: String, form: String? = nil) async throws {
+                let texts = BuyerLanguages.bundled.choose(acceptLanguage: header)
+                var headers: HTTPFields = [.acceptLanguage: header]
+                if form != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
+                let reply = try await server.send(form == nil ? .get : .post, path, key: nil, json: form, headers: headers)
+                #expect((400..<500).contains(reply.status), "\(path)")
+                #expect(reply.body.contains("<p class=\"hint\">\(texts[key])</p>"), "\(path) in \(header): \(reply.body)")
+            }
+            try await says("ja-JP", "error.detail.reload", "/sandbox/p/\(app.id)/monthly", form: "email=a%40example.com")
+            try await says("fr-FR", "error.detail.reopen_offer", "/redeem?ctx=nope&id=\(app.id)")
+            try await says("nl", "error.detail.reload", "/redeem", form: "ctx=offercodes&id=\(app.id)&code=SPRING&claim_id=x")
+            try await says("ko-KR", "error.detail.account_link", "/sandbox/p/\(app.id)/monthly?app_user_id=\(String(repeating: "x", count: 300))")
+            try await says("zh-TW", "error.detail.incomplete_address", "/checkout/done/\(String(repeating: "x", count: 10))")
+            let unknown = try await server.send(.get, "/checkout/\(app.id)/done", key: nil, headers: [.acceptLanguage: "de"])
+            #expect(unknown.status == 404 && !unknown.body.contains("class=\"hint\""), "nothing beyond the title: \(unknown.body)")
         }
     }
 

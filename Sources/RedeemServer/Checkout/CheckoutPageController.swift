@@ -154,6 +154,7 @@ struct CheckoutPageController {
         let link = try await resolve(request, context: context, sandbox: true, fields: fields)
         guard let checkoutID = fields["checkout_id"], (16...64).contains(checkoutID.count) else {
             throw APIError.badRequest("Missing or malformed checkout_id; open the purchase link again.", field: "checkout_id")
+                .onPage("error.detail.reload")
         }
         let email = (fields["email"] ?? "").trimmingCharacters(in: .whitespaces)
         guard Formats.isEmail(email) else {

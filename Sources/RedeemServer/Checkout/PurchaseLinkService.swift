@@ -75,6 +75,7 @@ struct PurchaseLinkService: Sendable {
     func reopened(token: String, format: BuyerFormat) async throws -> (link: CheckoutLink, purchase: Purchase, shown: CheckoutPages.LinkShown) {
         guard RedemptionLink.isWellFormed(token), let state = try await store.redemptionTokenState(tokenHash: SecretToken.hash(token)) else {
             throw APIError.notFound("This page’s address is incomplete. Open the link from your receipt e-mail, or sign in to your account.")
+                .onPage("error.detail.incomplete_address")
         }
         let app = try await store.app(id: state.appID)
         let purchase = try await store.purchase(appID: app.id, id: state.purchaseID)

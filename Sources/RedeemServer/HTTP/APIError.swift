@@ -14,6 +14,9 @@ public struct APIError: HTTPResponseError, Sendable {
     public var headers: HTTPFields = [:]
     /// More string fields for the body, e.g. `redeem_url`.
     public var extra: [String: String] = [:]
+    /// What a buyer page says in small type instead of `message`, in the buyer's language (`onPage`); "" for nothing
+    /// beyond the page's title and advice. The API always answers `message`, in English.
+    var pageDetail: String? = nil
 
     public init(_ code: ErrorCode, _ message: String, field: String? = nil) {
         self.status = HTTPResponse.Status(code: code.status)
@@ -57,7 +60,7 @@ extension APIError {
     public static let unauthenticated = APIError(.unauthenticated, "Missing or invalid API key: send Authorization: Bearer <key>.")
     public static func forbidden(_ message: String) -> APIError { APIError(.forbidden, message) }
     public static func invalidAppUserID(_ error: ValidationError) -> APIError {
-        APIError(.invalidAppUserID, "Invalid app user ID: \(error.reason).", field: "app_user_id")
+        APIError(.invalidAppUserID, "Invalid app user ID: \(error.reason).", field: "app_user_id").onPage("error.detail.account_link")
     }
 
     /// Maps any thrown error to what a client sees; nil for unexpected failures (500).
@@ -66,8 +69,12 @@ extension APIError {
         case let error as APIError: return error
         case let error as CheckoutError:
             switch error {
-            case .alreadyOwned: return .conflict(error.message)
-            case .anonymousNotAllowed: return .forbidden(error.message)
+            case .alreadyOwned(let product) where product.type == .subscription:
+                return .conflict(error.message).onPage("error.detail.already_subscribed", ["product": product.displayName ?? product.id])
+            case .alreadyOwned(let product):
+                return .conflict(error.message).onPage("error.detail.already_owned", ["product": product.displayName ?? product.id])
+            case .anonymousNotAllowed: return .forbidden(error.message).onPage("error.detail.app_only")
+            // The operator's to fix: the page's small type keeps the English hint for whoever reports it.
             case .paidCheckoutUnavailable: return APIError(.unavailable, error.message)
             }
         case let error as StripeEventError:
@@ -82,19 +89,19 @@ extension APIError {
                 return APIError(.invalidField, "The Checkout Session's amount cannot be read (\(reason)); nothing was recorded.")
             }
         case let error as RateLimited:
-            var limited = APIError(.tooManyRequests, "Too many attempts; try again later.")
+            var limited = APIError(.tooManyRequests, "Too many attempts; try again later.").onPage(nil)
             limited.headers[.retryAfter] = String(Int(error.retryAfter.rounded(.up)))
             return limited
         case let error as ValidationError: return .validation(error)
         case let error as StoreError where error.isUnavailable:
-            var unavailable = APIError(.unavailable, "The service is briefly unavailable; try again shortly.")
+            var unavailable = APIError(.unavailable, "The service is briefly unavailable; try again shortly.").onPage(nil)
             unavailable.headers[.retryAfter] = "5"
             return unavailable
         case let error as StoreError where error.isNotFound: return .notFound(error.description)
         case let error as StoreError where error.isIdempotencyMismatch: return .conflict(error.description)
         case let error as StoreError where error.isConflict: return .conflict(error.description)
         case let error as StoreError where error.isRaceLost:
-            return .conflict("A concurrent change to the same records won; nothing was done. Try again.")
+            return .conflict("A concurrent change to the same records won; nothing was done. Try again.").onPage("error.detail.race")
         case let error as DecodingError: return .badRequest(Self.describe(error), field: Self.field(of: error))
         case let error as UnreadableDate:
             return .badRequest("'\(error.text.prefix(64))' is not an ISO-8601 date such as 2026-01-01T00:00:00Z.")

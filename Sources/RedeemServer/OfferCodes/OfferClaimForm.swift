@@ -19,11 +19,15 @@ extension OfferRedeemPageController {
 
         static func parse(_ request: Request, service: OfferCodeService) async throws -> Claim {
             let fields = try await FormBody.parse(request)
-            guard let appID = fields["id"], !appID.isEmpty else { throw APIError.badRequest("Missing the app ID.", field: "id") }
+            guard let appID = fields["id"], !appID.isEmpty else {
+                throw APIError.badRequest("Missing the app ID.", field: "id").onPage("error.detail.reopen_offer")
+            }
             let app = try await service.app(id: appID)
-            guard let code = fields["code"], !code.isEmpty else { throw APIError.badRequest("Missing the code.", field: "code") }
+            guard let code = fields["code"], !code.isEmpty else {
+                throw APIError.badRequest("Missing the code.", field: "code").onPage("error.detail.reopen_offer")
+            }
             guard let claimID = fields["claim_id"], FormID.isValid(claimID) else {
-                throw APIError.badRequest("Missing or malformed claim_id; reload the page.", field: "claim_id")
+                throw APIError.badRequest("Missing or malformed claim_id; reload the page.", field: "claim_id").onPage("error.detail.reload")
             }
             let email = String((fields["email"] ?? "").trimmingCharacters(in: .whitespaces).prefix(254))
             let buyer = try fields["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse($0) }

@@ -21,8 +21,12 @@ struct OfferRedeemPageController {
 
     func show(_ request: Request, _ context: AppRequestContext, sandbox: Bool) async throws -> Response {
         let query = request.uri.queryParameters
-        guard query["ctx"] == "offercodes" else { throw APIError.badRequest("This page redeems offer codes: ctx must be offercodes.", field: "ctx") }
-        guard let appID = query["id"].map(String.init), !appID.isEmpty else { throw APIError.badRequest("Missing the app ID.", field: "id") }
+        guard query["ctx"] == "offercodes" else {
+            throw APIError.badRequest("This page redeems offer codes: ctx must be offercodes.", field: "ctx").onPage("error.detail.reopen_offer")
+        }
+        guard let appID = query["id"].map(String.init), !appID.isEmpty else {
+            throw APIError.badRequest("Missing the app ID.", field: "id").onPage("error.detail.reopen_offer")
+        }
         let app = try await service.app(id: appID)
         let buyer = try query["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse(String($0)) }
         let back = await backLink(app: app, productID: query["product"].map(String.init), buyer: buyer, sandbox: sandbox)

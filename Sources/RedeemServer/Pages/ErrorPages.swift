@@ -37,10 +37,19 @@ struct ErrorPages: Sendable {
     }
 
     func response(for error: APIError, app: App? = nil) -> Response {
-        let page = MessagePage(title: Self.title(for: error.status.code), text: Self.advice(for: error.status.code), detail: error.message)
+        let page = MessagePage(title: Self.title(for: error.status.code), text: Self.advice(for: error.status.code), detail: Self.detail(of: error))
         var response = PageRenderer(templates: templates).response("message", page, layout: Branding(app), status: error.status)
         for field in error.headers { response.headers[field.name] = field.value }
         return response
+    }
+
+    /// The small type: the error's words for buyers when it has them; else the API's message, the precise reason for
+    /// whoever the buyer reports it to (a page for a method a browser never sends, an unknown path, names no more
+    /// than the title does).
+    static func detail(of error: APIError) -> String? {
+        if let words = error.pageDetail { return words.isEmpty ? nil : words }
+        if error.status == .methodNotAllowed || error.message == error.status.reasonPhrase { return nil }
+        return error.message
     }
 
     static func advice(for status: Int) -> String {
@@ -62,6 +71,16 @@ struct ErrorPages: Sendable {
         case 503: BuyerTexts.current["error.title.unavailable"]
         default: BuyerTexts.current["error.title.failed"]
         }
+    }
+}
+
+extension APIError {
+    /// This error as a buyer page words it: the request's language's text `key`, filled with `values`; nil for nothing
+    /// beyond the page's title and advice. The API's `message` is unchanged.
+    func onPage(_ key: String?, _ values: [String: String] = [:]) -> APIError {
+        var error = self
+        error.pageDetail = key.map { BuyerTexts.current.format($0, values) } ?? ""
+        return error
     }
 }
 
