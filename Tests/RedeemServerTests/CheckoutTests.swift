@@ -95,13 +95,20 @@ import Testing
     @Test(arguments: TestDatabases.available) func identifiedBuyersCannotBuyWhatTheyHave(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await Self.shop(server)
-            for expected in [303, 409] {
+            // Two tabs on the page; the first pays.
+            var forms: [String] = []
+            for _ in 0..<2 {
                 let page = try await server.send(.get, "/sandbox/p/\(app.id)/lifetime/alice", key: nil)
-                let reply = try await server.send(
-                    .post, "/sandbox/p/\(app.id)/lifetime/alice", key: nil,
-                    json: "email=a%40example.com&checkout_id=\(try Self.checkoutID(page))", headers: Self.form)
-                #expect(reply.status == expected)
+                forms.append("email=a%40example.com&checkout_id=\(try Self.checkoutID(page))")
             }
+            for (form, expected) in zip(forms, [303, 409]) {
+                let reply = try await server.send(.post, "/sandbox/p/\(app.id)/lifetime/alice", key: nil, json: form, headers: Self.form)
+                #expect(reply.status == expected, "the second tab's payment is refused: \(reply.body)")
+            }
+            // Now the page says so before the form.
+            let again = try await server.send(.get, "/sandbox/p/\(app.id)/lifetime/alice", key: nil)
+            #expect(again.status == 409 && again.body.contains("You already own lifetime.") && !again.body.contains("checkout_id"))
+            #expect(try await server.send(.get, "/sandbox/p/\(app.id)/lifetime/bob", key: nil).status == 200, "another buyer may")
             let info = try await server.send(.get, "/v1/subscribers/alice", key: app.publicSandbox).object()
             #expect(info.value(at: "subscriber.entitlements.pro.product_identifier") as? String == "lifetime")
         }

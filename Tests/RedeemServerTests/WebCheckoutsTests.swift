@@ -42,6 +42,34 @@ import Testing
         }
     }
 
+    /// An identified buyer who already holds the product is refused before anything starts, as a purchase link
+    /// refuses them: in production no Stripe session is made, so they are never charged twice.
+    @Test(arguments: TestDatabases.available) func whatTheBuyerHoldsIsRefusedBeforeCheckout(_ backend: TestBackend) async throws {
+        try await StripeCheckoutTests.withFakeStripe { base, recorded in
+            let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
+            try await TestServer.with(backend, stripeWebhookSecret: StripeWebhookTests.secret, stripe: stripe) { server in
+                let app = try await CheckoutTests.shop(server)
+                _ = try await server.grant(app, #"{"app_user_id": "erin", "product_id": "lifetime"}"#)
+                _ = try await server.grant(
+                    app, #"{"app_user_id": "erin", "product_id": "monthly", "store": "stripe", "expires_date": "2999-01-01T00:00:00Z"}"#)
+                for (key, product, message) in [
+                    (app.publicProduction, "lifetime", "You already own lifetime."),
+                    (app.publicSandbox, "lifetime", "You already own lifetime."),
+                    (app.publicProduction, "monthly", "You already have an active Pro Monthly subscription."),
+                ] {
+                    let refused = try await server.send(
+                        .post, "/v1/web_checkouts", key: key, json: #"{"product_id": "\#(product)", "app_user_id": "erin"}"#)
+                    #expect(refused.status == 409, "\(product): \(refused.body)")
+                    #expect(try refused.string("message") == message)
+                }
+                #expect(recorded.withLockedValue { $0.isEmpty }, "no Stripe session was made")
+                for body in [#"{"product_id": "lifetime", "app_user_id": "frank"}"#, #"{"product_id": "lifetime"}"#] {
+                    #expect(try await server.send(.post, "/v1/web_checkouts", key: app.publicProduction, json: body).status == 201, "\(body)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: TestDatabases.available) func productionCheckoutsNeedStripeAndReportFailures(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await CheckoutTests.shop(server)

@@ -109,7 +109,7 @@ public struct ServerDependencies: Sendable {
         OfferCodeService(store: store, emailQueue: emailQueue, limiter: rateLimiter, clock: clock, publicURL: publicURL, links: links)
     }
     var webCheckouts: WebCheckoutService {
-        WebCheckoutService(store: store, clock: clock, publicURL: publicURL, stripe: stripeSessions, links: links)
+        WebCheckoutService(store: store, clock: clock, publicURL: publicURL, stripe: stripeSessions, links: links, checkout: checkout)
     }
     var stripeEvents: StripeEventService {
         StripeEventService(store: store, clock: clock, webhookSecret: stripeWebhookSecret, emailQueue: emailQueue)

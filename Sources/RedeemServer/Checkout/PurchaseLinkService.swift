@@ -98,6 +98,8 @@ struct PurchaseLinkService: Sendable {
     /// The sandbox checkout's ID: a checkout started through the JSON API keeps its own (and was counted then), so its
     /// status shows the purchase; otherwise a new one, counted now.
     func startSandbox(link: CheckoutLink, given: String?) async throws -> String {
+        // Said before the buyer fills in the form, as `startPaid` says it before Stripe.
+        try await checkout.ensureNotOwned(product: link.product, buyer: link.buyer, at: clock.now())
         if let given, let started = try await store.webCheckout(appID: link.app.id, id: given), started.isSandbox {
             try await store.advanceWebCheckout(id: started.id, to: .inProgress, now: clock.now())
             return started.id

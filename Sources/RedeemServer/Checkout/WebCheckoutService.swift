@@ -10,6 +10,8 @@ struct WebCheckoutService: Sendable {
     let publicURL: URL
     let stripe: StripeSessions?
     let links: RedemptionLinkIssuer
+    /// Who may buy: the rules the purchase links apply too.
+    let checkout: CheckoutService
 
     struct Start: Sendable {
         let productID: String
@@ -31,7 +33,7 @@ struct WebCheckoutService: Sendable {
         let app = try await store.app(id: appID)
         let product = try await store.product(appID: appID, id: input.productID)
         let buyer = try input.appUserID.map(AppUserID.parse)
-        if buyer == nil, !CheckoutRules.sellsWithoutAppUserID(app, sandbox: sandbox) { throw CheckoutError.anonymousNotAllowed }
+        try checkout.ensureBuyerAllowed(app: app, buyer: buyer, sandbox: sandbox)
         if let email = input.email, !Formats.isEmail(email) { throw ValidationError(field: "email", reason: "must be an e-mail address") }
         if let tag = input.language, !AcceptLanguage.isTag(tag) {
             throw ValidationError(field: "language", reason: "must be a language tag such as de or pt-BR")
@@ -40,7 +42,10 @@ struct WebCheckoutService: Sendable {
         let language = BuyerLanguages.bundled.named(input.language)?.language
         let lang = language.map { [URLQueryItem(name: "lang", value: $0)] } ?? []
         let now = clock.now()
-        var checkout = WebCheckout(
+        // Refused before anything starts, as a purchase link is: in production the buyer would otherwise pay Stripe
+        // for what they hold, and in the sandbox fill in a form the payment then refuses.
+        try await checkout.ensureNotOwned(product: product, buyer: buyer, at: now)
+        var started = WebCheckout(
             id: "chk_" + SecretToken.generate(byteCount: 16), appID: appID, productID: product.id, appUserID: buyer?.rawValue,
             email: input.email, isSandbox: sandbox, status: .started, createdAt: now, updatedAt: now
         )
@@ -48,27 +53,27 @@ struct WebCheckoutService: Sendable {
         if sandbox {
             var components = URLComponents(string: "\(base)/sandbox/p/\(app.id)/\(product.id)")!
             components.queryItems =
-                [URLQueryItem(name: "checkout_id", value: checkout.id)]
+                [URLQueryItem(name: "checkout_id", value: started.id)]
                 + (buyer.map { [URLQueryItem(name: "app_user_id", value: $0.rawValue)] } ?? [])
                 + (input.email.map { [URLQueryItem(name: "email", value: $0)] } ?? [])
                 + input.metadata.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) } + lang
-            try await store.createWebCheckout(checkout)
-            return State(checkout: checkout, checkoutURL: components.string!)
+            try await store.createWebCheckout(started)
+            return State(checkout: started, checkoutURL: components.string!)
         }
         guard let stripe else { throw CheckoutError.paidCheckoutUnavailable(hint: "use a sandbox key") }
         var metadata = input.metadata
-        metadata["redeem_checkout_id"] = checkout.id
+        metadata["redeem_checkout_id"] = started.id
         if let language { metadata["redeem_language"] = language }
-        try await store.createWebCheckout(checkout)
+        try await store.createWebCheckout(started)
         let url = try await stripe.createSession(
             app: app, product: product, buyer: buyer, email: input.email, customParams: metadata,
-            successURL: "\(base)/checkout/\(app.id)/\(product.id)/success?session_id={CHECKOUT_SESSION_ID}&checkout_id=\(checkout.id)"
+            successURL: "\(base)/checkout/\(app.id)/\(product.id)/success?session_id={CHECKOUT_SESSION_ID}&checkout_id=\(started.id)"
                 + (language.map { "&lang=\($0)" } ?? ""),
             cancelURL: "\(base)/p/\(app.id)/\(product.id)"
         )
-        try await store.advanceWebCheckout(id: checkout.id, to: .inProgress, now: now)
-        checkout.status = .inProgress
-        return State(checkout: checkout, checkoutURL: url)
+        try await store.advanceWebCheckout(id: started.id, to: .inProgress, now: now)
+        started.status = .inProgress
+        return State(checkout: started, checkoutURL: url)
     }
 
     /// A succeeded checkout issues a new link on every call: each one is single-use.

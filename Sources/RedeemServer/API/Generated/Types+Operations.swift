@@ -13583,7 +13583,7 @@ internal enum Operations {
                     self.body = body
                 }
             }
-            /// The product has no price, so it cannot be sold (7009).
+            /// The product has no price, so it cannot be sold, or the identified buyer already holds it (an active subscription, an owned one-time product), refused before any checkout starts (7009).
             ///
             /// - Remark: Generated from `#/paths//v1/web_checkouts/post(startWebCheckout)/responses/409`.
             ///
