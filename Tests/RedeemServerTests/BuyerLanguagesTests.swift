@@ -206,6 +206,16 @@ import Testing
                 let url = try #require(try started.string("checkout_url").flatMap(URLComponents.init(string:)))
                 #expect(url.queryItems?.first { $0.name == "lang" }?.value == lang, "\(language)")
             }
+            // Without a language Redeem speaks in the body, the request's own: a browser calling with the public key.
+            for (language, header, lang) in [
+                (nil, "de-DE,de;q=0.9", "de"), ("fr", "de-DE", "fr"), ("sv", "ja-JP,sv;q=0.5", "ja"), (nil, "*", nil), (nil, "", nil),
+            ] as [(String?, String, String?)] {
+                let body = language.map { #"{"product_id": "monthly", "language": "\#($0)"}"# } ?? #"{"product_id": "monthly"}"#
+                let started = try await server.send(
+                    .post, "/v1/web_checkouts", key: app.publicSandbox, json: body, headers: header.isEmpty ? [:] : [.acceptLanguage: header])
+                let url = try #require(try started.string("checkout_url").flatMap(URLComponents.init(string:)))
+                #expect(url.queryItems?.first { $0.name == "lang" }?.value == lang, "\(language ?? "none"), \(header)")
+            }
             for bad in ["<script>", "de,fr", "", "x", String(repeating: "a", count: 40)] {
                 let refused = try await server.send(
                     .post, "/v1/web_checkouts", key: app.publicSandbox, json: #"{"product_id": "monthly", "language": "\#(bad)"}"#)

@@ -82,8 +82,10 @@ import Testing
             try await TestServer.with(backend, stripeWebhookSecret: StripeWebhookTests.secret, stripe: stripe) { server in
                 let app = try await CheckoutTests.shop(server)
                 let started = try await server.send(
-                    .post, "/v1/web_checkouts", key: app.publicProduction, json: #"{"product_id": "lifetime", "app_user_id": "erin"}"#)
+                    .post, "/v1/web_checkouts", key: app.publicProduction, json: #"{"product_id": "lifetime", "app_user_id": "erin"}"#,
+                    headers: [.acceptLanguage: "ja-JP"])
                 #expect(started.status == 201)
+                #expect(recorded.withLockedValue { $0.first?.form["metadata[redeem_language]"] } == "ja", "the browser's, for the receipt")
                 #expect(try started.string("status") == "in_progress")
                 #expect(try started.string("checkout_url") == "https://checkout.stripe.com/c/pay/cs_test_fake123456")
                 let id = try #require(try started.string("id"))

@@ -20,6 +20,9 @@ struct WebCheckoutService: Sendable {
         let metadata: [String: String]
         /// The buyer's language tag, as a browser names it.
         var language: String? = nil
+        /// The request's `Accept-Language`: the buyer's when their browser calls; read when `language` names none
+        /// Redeem speaks.
+        var acceptLanguage: String? = nil
     }
 
     struct State: Sendable {
@@ -38,8 +41,10 @@ struct WebCheckoutService: Sendable {
         if let tag = input.language, !AcceptLanguage.isTag(tag) {
             throw ValidationError(field: "language", reason: "must be a language tag such as de or pt-BR")
         }
-        // The pages the buyer is sent to speak it (`?lang=`, which they remember), and so does the purchase it makes.
-        let language = BuyerLanguages.bundled.named(input.language)?.language
+        // The pages the buyer is sent to speak it (`?lang=`, which they remember), and so does the purchase it makes:
+        // named here, and the receipt does not depend on whether Stripe's webhook or the buyer's return comes first.
+        let languages = BuyerLanguages.bundled
+        let language = (languages.named(input.language) ?? languages.spoken(acceptLanguage: input.acceptLanguage))?.language
         let lang = language.map { [URLQueryItem(name: "lang", value: $0)] } ?? []
         let now = clock.now()
         // Refused before anything starts, as a purchase link is: in production the buyer would otherwise pay Stripe

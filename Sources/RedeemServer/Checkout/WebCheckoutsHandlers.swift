@@ -11,7 +11,8 @@ extension APIHandlers {
         let state = try await deps.webCheckouts.start(
             .init(
                 productID: request.productId, appUserID: request.appUserId, email: request.email,
-                metadata: request.metadata?.additionalProperties ?? [:], language: request.language),
+                metadata: request.metadata?.additionalProperties ?? [:], language: request.language,
+                acceptLanguage: input.headers.acceptLanguage),
             appID: try context.sdkAppID(), sandbox: context.key?.kind == .publicSandbox
         )
         return .created(.init(body: .json(WebCheckoutStatus(state))))

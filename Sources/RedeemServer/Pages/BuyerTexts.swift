@@ -66,10 +66,13 @@ struct BuyerLanguages: Sendable {
     }
 
     /// The first language of `Accept-Language` (by weight) that buyers are spoken to in; English otherwise.
-    func choose(acceptLanguage: String?) -> BuyerTexts {
+    func choose(acceptLanguage: String?) -> BuyerTexts { spoken(acceptLanguage: acceptLanguage) ?? english }
+
+    /// The first language of `Accept-Language` (by weight) that buyers are spoken to in; nil when it names none.
+    func spoken(acceptLanguage: String?) -> BuyerTexts? {
         for tag in AcceptLanguage.tags(acceptLanguage) {
             if let language = AcceptLanguage.language(of: Substring(tag)), let found = texts[language] { return found }
         }
-        return english
+        return nil
     }
 }

@@ -8862,7 +8862,7 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// Start a checkout from your own web app
     ///
-    /// **Keys:** a public SDK key; the sandbox key starts a sandbox checkout, the production key a Stripe one (503 without Stripe). Body: `product_id`, optional `app_user_id` (the anonymous form needs the app's policy to allow links), `email`, `metadata` (kept with the purchase), `language` (the buyer's, such as `navigator.language`: the checkout's pages and the purchase's e-mails speak it when Redeem does, English otherwise). No hosted redemption page is shown: poll the status and present `redemption_info` yourself.
+    /// **Keys:** a public SDK key; the sandbox key starts a sandbox checkout, the production key a Stripe one (503 without Stripe). Body: `product_id`, optional `app_user_id` (the anonymous form needs the app's policy to allow links), `email`, `metadata` (kept with the purchase), `language` (the buyer's, such as `navigator.language`: the checkout's pages and the purchase's e-mails speak it when Redeem does; without it, or when Redeem lacks it, the request's `Accept-Language`, which a browser calling with the public key sends; English otherwise). No hosted redemption page is shown: poll the status and present `redemption_info` yourself.
     ///
     /// - Remark: HTTP `POST /v1/web_checkouts`.
     /// - Remark: Generated from `#/paths//v1/web_checkouts/post(startWebCheckout)`.
@@ -8880,7 +8880,14 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 APIHandler.startWebCheckout($0)
             },
             deserializer: { request, requestBody, metadata in
-                let headers: Operations.StartWebCheckout.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
+                let headers: Operations.StartWebCheckout.Input.Headers = .init(
+                    acceptLanguage: try converter.getOptionalHeaderFieldAsURI(
+                        in: request.headerFields,
+                        name: "Accept-Language",
+                        as: Swift.String.self
+                    ),
+                    accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields)
+                )
                 let contentType = converter.extractContentTypeIfPresent(in: request.headerFields)
                 let body: Operations.StartWebCheckout.Input.Body
                 let chosenContentType = try converter.bestContentType(

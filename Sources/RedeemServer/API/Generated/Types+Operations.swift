@@ -13302,7 +13302,7 @@ internal enum Operations {
     }
     /// Start a checkout from your own web app
     ///
-    /// **Keys:** a public SDK key; the sandbox key starts a sandbox checkout, the production key a Stripe one (503 without Stripe). Body: `product_id`, optional `app_user_id` (the anonymous form needs the app's policy to allow links), `email`, `metadata` (kept with the purchase), `language` (the buyer's, such as `navigator.language`: the checkout's pages and the purchase's e-mails speak it when Redeem does, English otherwise). No hosted redemption page is shown: poll the status and present `redemption_info` yourself.
+    /// **Keys:** a public SDK key; the sandbox key starts a sandbox checkout, the production key a Stripe one (503 without Stripe). Body: `product_id`, optional `app_user_id` (the anonymous form needs the app's policy to allow links), `email`, `metadata` (kept with the purchase), `language` (the buyer's, such as `navigator.language`: the checkout's pages and the purchase's e-mails speak it when Redeem does; without it, or when Redeem lacks it, the request's `Accept-Language`, which a browser calling with the public key sends; English otherwise). No hosted redemption page is shown: poll the status and present `redemption_info` yourself.
     ///
     /// - Remark: HTTP `POST /v1/web_checkouts`.
     /// - Remark: Generated from `#/paths//v1/web_checkouts/post(startWebCheckout)`.
@@ -13311,12 +13311,21 @@ internal enum Operations {
         internal struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/web_checkouts/POST/header`.
             internal struct Headers: Sendable, Hashable {
+                /// The buyer's languages, as their browser sends them; read when the body names no language Redeem speaks.
+                ///
+                /// - Remark: Generated from `#/paths/v1/web_checkouts/POST/header/Accept-Language`.
+                internal var acceptLanguage: Swift.String?
                 internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StartWebCheckout.AcceptableContentType>]
                 /// Creates a new `Headers`.
                 ///
                 /// - Parameters:
+                ///   - acceptLanguage: The buyer's languages, as their browser sends them; read when the body names no language Redeem speaks.
                 ///   - accept:
-                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StartWebCheckout.AcceptableContentType>] = .defaultValues()) {
+                internal init(
+                    acceptLanguage: Swift.String? = nil,
+                    accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.StartWebCheckout.AcceptableContentType>] = .defaultValues()
+                ) {
+                    self.acceptLanguage = acceptLanguage
                     self.accept = accept
                 }
             }

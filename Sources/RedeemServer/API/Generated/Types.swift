@@ -451,7 +451,7 @@ internal protocol APIProtocol: Sendable {
     func replayWebhookDelivery(_ input: Operations.ReplayWebhookDelivery.Input) async throws -> Operations.ReplayWebhookDelivery.Output
     /// Start a checkout from your own web app
     ///
-    /// **Keys:** a public SDK key; the sandbox key starts a sandbox checkout, the production key a Stripe one (503 without Stripe). Body: `product_id`, optional `app_user_id` (the anonymous form needs the app's policy to allow links), `email`, `metadata` (kept with the purchase), `language` (the buyer's, such as `navigator.language`: the checkout's pages and the purchase's e-mails speak it when Redeem does, English otherwise). No hosted redemption page is shown: poll the status and present `redemption_info` yourself.
+    /// **Keys:** a public SDK key; the sandbox key starts a sandbox checkout, the production key a Stripe one (503 without Stripe). Body: `product_id`, optional `app_user_id` (the anonymous form needs the app's policy to allow links), `email`, `metadata` (kept with the purchase), `language` (the buyer's, such as `navigator.language`: the checkout's pages and the purchase's e-mails speak it when Redeem does; without it, or when Redeem lacks it, the request's `Accept-Language`, which a browser calling with the public key sends; English otherwise). No hosted redemption page is shown: poll the status and present `redemption_info` yourself.
     ///
     /// - Remark: HTTP `POST /v1/web_checkouts`.
     /// - Remark: Generated from `#/paths//v1/web_checkouts/post(startWebCheckout)`.
@@ -1597,7 +1597,7 @@ extension APIProtocol {
     }
     /// Start a checkout from your own web app
     ///
-    /// **Keys:** a public SDK key; the sandbox key starts a sandbox checkout, the production key a Stripe one (503 without Stripe). Body: `product_id`, optional `app_user_id` (the anonymous form needs the app's policy to allow links), `email`, `metadata` (kept with the purchase), `language` (the buyer's, such as `navigator.language`: the checkout's pages and the purchase's e-mails speak it when Redeem does, English otherwise). No hosted redemption page is shown: poll the status and present `redemption_info` yourself.
+    /// **Keys:** a public SDK key; the sandbox key starts a sandbox checkout, the production key a Stripe one (503 without Stripe). Body: `product_id`, optional `app_user_id` (the anonymous form needs the app's policy to allow links), `email`, `metadata` (kept with the purchase), `language` (the buyer's, such as `navigator.language`: the checkout's pages and the purchase's e-mails speak it when Redeem does; without it, or when Redeem lacks it, the request's `Accept-Language`, which a browser calling with the public key sends; English otherwise). No hosted redemption page is shown: poll the status and present `redemption_info` yourself.
     ///
     /// - Remark: HTTP `POST /v1/web_checkouts`.
     /// - Remark: Generated from `#/paths//v1/web_checkouts/post(startWebCheckout)`.
