@@ -173,6 +173,7 @@ import Testing
             _ = try await server.grant(app, #"{"app_user_id": "bob", "product_id": "lifetime"}"#)
             let owned = try await server.send(.get, "/sandbox/p/\(app.id)/lifetime/bob", key: nil, headers: [.acceptLanguage: "de-DE"])
             #expect(owned.status == 409 && owned.body.contains(german.format("error.detail.already_owned", ["product": "lifetime"])), "\(owned.body)")
+            #expect(owned.body.contains(german["error.advice.done"]), "nothing to try again")
             let api = try await server.send(
                 .get, "/v1/subscribers/\(String(repeating: "x", count: 300))", key: app.publicSandbox, headers: [.acceptLanguage: "de-DE"])
             #expect(api.status == 400 && api.body.contains("Invalid app user ID") && !api.body.contains(german["error.detail.account_link"]))
@@ -183,7 +184,8 @@ import Testing
                 if form != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
                 let reply = try await server.send(form == nil ? .get : .post, path, key: nil, json: form, headers: headers)
                 #expect((400..<500).contains(reply.status), "\(path)")
-                #expect(reply.body.contains("<p class=\"hint\">\(texts[key])</p>"), "\(path) in \(header): \(reply.body)")
+                #expect(reply.body.contains("<p class=\"reason\">\(texts[key])</p>"), "\(path) in \(header): \(reply.body)")
+                #expect(!reply.body.contains("class=\"hint\""), "no English small type beside it")
             }
             try await says("ja-JP", "error.detail.reload", "/sandbox/p/\(app.id)/monthly", form: "email=a%40example.com")
             try await says("fr-FR", "error.detail.reopen_offer", "/redeem?ctx=nope&id=\(app.id)")

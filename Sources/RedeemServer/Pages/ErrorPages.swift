@@ -37,17 +37,19 @@ struct ErrorPages: Sendable {
     }
 
     func response(for error: APIError, app: App? = nil) -> Response {
-        let page = MessagePage(title: Self.title(for: error.status.code), text: Self.advice(for: error.status.code), detail: Self.detail(of: error))
+        let reason = error.pageDetail.flatMap { $0.isEmpty ? nil : $0 }
+        let page = MessagePage(
+            title: Self.title(for: error.status.code), reason: reason, text: Self.advice(for: error.status.code), detail: Self.detail(of: error))
         var response = PageRenderer(templates: templates).response("message", page, layout: Branding(app), status: error.status)
         for field in error.headers { response.headers[field.name] = field.value }
         return response
     }
 
-    /// The small type: the error's words for buyers when it has them; else the API's message, the precise reason for
-    /// whoever the buyer reports it to (a page for a method a browser never sends, an unknown path, names no more
-    /// than the title does).
+    /// The small type: the API's message, the precise reason for whoever the buyer reports it to; none when the error
+    /// has words for buyers (said first, as the page's reason), or when it says no more than the title (a method a
+    /// browser never sends, an unknown path).
     static func detail(of error: APIError) -> String? {
-        if let words = error.pageDetail { return words.isEmpty ? nil : words }
+        if error.pageDetail != nil { return nil }
         if error.status == .methodNotAllowed || error.message == error.status.reasonPhrase { return nil }
         return error.message
     }
@@ -55,6 +57,8 @@ struct ErrorPages: Sendable {
     static func advice(for status: Int) -> String {
         switch status {
         case 404, 410, 400, 405, 413, 415, 422: BuyerTexts.current["error.advice.link"]
+        // Already bought, already done: trying again would not help.
+        case 409: BuyerTexts.current["error.advice.done"]
         case 429: BuyerTexts.current["form.too_many"]
         case 503: BuyerTexts.current["error.advice.later"]
         default: BuyerTexts.current["error.advice.again"]
@@ -84,9 +88,11 @@ extension APIError {
     }
 }
 
-/// The `message` page: a title, a sentence, and the precise reason in small type when there is one.
+/// The `message` page: a title, why in the buyer's words when there is a why they can act on, a sentence, and the
+/// precise reason in small type when there is one.
 struct MessagePage: PageModel {
     let title: String
+    var reason: String? = nil
     let text: String
     var detail: String? = nil
 }
