@@ -9,6 +9,8 @@ offer (code YEARLY).
   back to the product; the right code then shows its offer; a code for another product says so and lets the buyer choose.
 - The production purchase link and a paid offer, on a server without Stripe, say in the app's name that it is not on
   sale, with no operator advice.
+- A buyer named in the link who already subscribed is told so first when opening it again, before any form, and advised
+  to open the app rather than to try again.
 Every page is measured at 390 px: none is wider than the screen. Screenshots at desktop and phone width go to
 test-artifacts/buyer-forms/.
 Usage: buyer_forms_browser.py path/to/redeem. Prints 'N passed, M failed'."""
@@ -143,6 +145,22 @@ def main():
                   and page.get_by_role("button", name="Continue to checkout").count() == 0, (response.status, body[:300]))
             check("its page has no operator advice", not any(word in body for word in OPERATOR_WORDS), body)
             fits(page, "6-paid-offer-not-on-sale")
+
+            # 4. A buyer named in the link who already subscribed: said first, before any form, with what to do instead.
+            mine = f"{base}/sandbox/p/{app['id']}/monthly/jane-42"
+            page.goto(mine)
+            page.get_by_label(EMAIL_LABEL).fill("jane@example.com")
+            check("the named buyer's first purchase completes", submit(page, "Pay (sandbox)") == 200 and "/checkout/done/" in page.url, page.url)
+            response = page.goto(mine)
+            reason = page.locator("p.reason").inner_text() if page.locator("p.reason").count() == 1 else ""
+            check("opened again, the link answers 409 in the app's name, with no form", response.status == 409 and branded(page)
+                  and page.get_by_role("button", name="Pay (sandbox)").count() == 0, (response.status, page.content()[:300]))
+            check("saying why first, under the title", page.locator("h1").inner_text() == "That’s already done"
+                  and reason == f"You already have an active {PRODUCT} subscription.", reason)
+            body = page.locator("body").inner_text()
+            check("advising the app, not another try", "open the app to use what you have" in body and "try again" not in body
+                  and not any(word in body for word in OPERATOR_WORDS), body)
+            fits(page, "7-already-subscribed")
             browser.close()
     finally:
         server.terminate()
