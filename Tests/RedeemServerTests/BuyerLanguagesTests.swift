@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import RedeemCore
 import RedeemTestSupport
+import SQLKernel
 import Testing
 
 @testable import RedeemServer
@@ -195,6 +196,24 @@ import Testing
             let unknown = try await server.send(.get, "/checkout/\(app.id)/done", key: nil, headers: [.acceptLanguage: "de"])
             #expect(unknown.status == 404 && !unknown.body.contains("class=\"hint\""), "nothing beyond the title: \(unknown.body)")
         }
+    }
+
+    /// A lost race says so and asks for another try; only what the buyer already holds says that nothing more is
+    /// needed; an operator's 409 keeps the status's words and its English reason in small type.
+    @Test func conflictsAreWordedByWhatHappened() throws {
+        let english = BuyerLanguages.bundled.english
+        let raced = try #require(APIError.from(StoreError.raceLost("test")))
+        let race = try #require(raced.page)
+        #expect(race.reason == english["error.detail.race"] && race.title == english["error.title.failed"])
+        #expect(race.advice == english["error.advice.again"])
+        let owned = try #require(
+            APIError.from(
+                CheckoutError.alreadyOwned(
+                    Product(appID: "a", id: "life", type: .nonConsumable, period: nil, displayName: nil, entitlements: [], createdAt: Date()))))
+        #expect(owned.page?.advice == english["error.advice.done"] && owned.page?.title == nil)
+        let unpriced = APIError.conflict("Product 'life' has no price, so it cannot be sold.")
+        #expect(unpriced.page == nil && ErrorPages.detail(of: unpriced) == unpriced.message)
+        #expect(ErrorPages.advice(for: 409) == english["error.advice.again"])
     }
 
     /// The JSON checkout API takes the buyer's language for the pages it sends them to; a tag that is not one is refused.

@@ -14,9 +14,9 @@ public struct APIError: HTTPResponseError, Sendable {
     public var headers: HTTPFields = [:]
     /// More string fields for the body, e.g. `redeem_url`.
     public var extra: [String: String] = [:]
-    /// What a buyer page says in small type instead of `message`, in the buyer's language (`onPage`); "" for nothing
-    /// beyond the page's title and advice. The API always answers `message`, in English.
-    var pageDetail: String? = nil
+    /// How a buyer page words it, in the buyer's language (`onPage`); nil for the page's words by status, with
+    /// `message` in small type. The API always answers `message`, in English.
+    var page: PageWords? = nil
 
     public init(_ code: ErrorCode, _ message: String, field: String? = nil) {
         self.status = HTTPResponse.Status(code: code.status)
@@ -70,9 +70,11 @@ extension APIError {
         case let error as CheckoutError:
             switch error {
             case .alreadyOwned(let product) where product.type == .subscription:
-                return .conflict(error.message).onPage("error.detail.already_subscribed", ["product": product.displayName ?? product.id])
+                return .conflict(error.message).onPage(
+                    "error.detail.already_subscribed", ["product": product.displayName ?? product.id], advice: "error.advice.done")
             case .alreadyOwned(let product):
-                return .conflict(error.message).onPage("error.detail.already_owned", ["product": product.displayName ?? product.id])
+                return .conflict(error.message).onPage(
+                    "error.detail.already_owned", ["product": product.displayName ?? product.id], advice: "error.advice.done")
             case .anonymousNotAllowed: return .forbidden(error.message).onPage("error.detail.app_only")
             // The operator's to fix: the page's small type keeps the English hint for whoever reports it.
             case .paidCheckoutUnavailable: return APIError(.unavailable, error.message)
@@ -101,7 +103,8 @@ extension APIError {
         case let error as StoreError where error.isIdempotencyMismatch: return .conflict(error.description)
         case let error as StoreError where error.isConflict: return .conflict(error.description)
         case let error as StoreError where error.isRaceLost:
-            return .conflict("A concurrent change to the same records won; nothing was done. Try again.").onPage("error.detail.race")
+            return .conflict("A concurrent change to the same records won; nothing was done. Try again.")
+                .onPage("error.detail.race", title: "error.title.failed", advice: "error.advice.again")
         case let error as DecodingError: return .badRequest(Self.describe(error), field: Self.field(of: error))
         case let error as UnreadableDate:
             return .badRequest("'\(error.text.prefix(64))' is not an ISO-8601 date such as 2026-01-01T00:00:00Z.")

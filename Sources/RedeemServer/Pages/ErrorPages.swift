@@ -37,9 +37,10 @@ struct ErrorPages: Sendable {
     }
 
     func response(for error: APIError, app: App? = nil) -> Response {
-        let reason = error.pageDetail.flatMap { $0.isEmpty ? nil : $0 }
+        let words = error.page
         let page = MessagePage(
-            title: Self.title(for: error.status.code), reason: reason, text: Self.advice(for: error.status.code), detail: Self.detail(of: error))
+            title: words?.title ?? Self.title(for: error.status.code), reason: words?.reason,
+            text: words?.advice ?? Self.advice(for: error.status.code), detail: Self.detail(of: error))
         var response = PageRenderer(templates: templates).response("message", page, layout: Branding(app), status: error.status)
         for field in error.headers { response.headers[field.name] = field.value }
         return response
@@ -49,7 +50,7 @@ struct ErrorPages: Sendable {
     /// has words for buyers (said first, as the page's reason), or when it says no more than the title (a method a
     /// browser never sends, an unknown path).
     static func detail(of error: APIError) -> String? {
-        if error.pageDetail != nil { return nil }
+        if error.page != nil { return nil }
         if error.status == .methodNotAllowed || error.message == error.status.reasonPhrase { return nil }
         return error.message
     }
@@ -57,8 +58,6 @@ struct ErrorPages: Sendable {
     static func advice(for status: Int) -> String {
         switch status {
         case 404, 410, 400, 405, 413, 415, 422: BuyerTexts.current["error.advice.link"]
-        // Already bought, already done: trying again would not help.
-        case 409: BuyerTexts.current["error.advice.done"]
         case 429: BuyerTexts.current["form.too_many"]
         case 503: BuyerTexts.current["error.advice.later"]
         default: BuyerTexts.current["error.advice.again"]
@@ -78,12 +77,23 @@ struct ErrorPages: Sendable {
     }
 }
 
+/// How a buyer page words an error, in the language of the request that made it.
+struct PageWords: Sendable {
+    /// Why, said first under the title; nil for nothing beyond the title and advice.
+    var reason: String?
+    /// Over the status's title and advice, where they would mislead (trying again after buying).
+    var title: String?
+    var advice: String?
+}
+
 extension APIError {
-    /// This error as a buyer page words it: the request's language's text `key`, filled with `values`; nil for nothing
-    /// beyond the page's title and advice. The API's `message` is unchanged.
-    func onPage(_ key: String?, _ values: [String: String] = [:]) -> APIError {
+    /// This error as a buyer page words it: the text `reason` of the request's language, filled with `values` (nil for
+    /// nothing beyond the title and advice), and the texts `title` and `advice` over the status's. The API's `message`
+    /// is unchanged.
+    func onPage(_ reason: String?, _ values: [String: String] = [:], title: String? = nil, advice: String? = nil) -> APIError {
+        let texts = BuyerTexts.current
         var error = self
-        error.pageDetail = key.map { BuyerTexts.current.format($0, values) } ?? ""
+        error.page = PageWords(reason: reason.map { texts.format($0, values) }, title: title.map { texts[$0] }, advice: advice.map { texts[$0] })
         return error
     }
 }
