@@ -23,6 +23,7 @@ import Testing
             #expect(Decoding.androidProblems(reply.body) == [])
             let center = try Decoding.ios(reply.body).customerCenter
             #expect(center.support.email == "help@lumen.example")
+            #expect(center.support.displayPurchaseHistoryLink == true, "iOS's \"See All Purchases\", from the CustomerInfo it holds")
             // A support address and e-mail on: the SDKs' support form, for everyone, in place of their `mailto:` link.
             #expect(center.support.supportTickets?.allowCreation == true && center.support.supportTickets?.customerType == "all")
             #expect(center.localization.localizedStrings.isEmpty && center.changePlans.isEmpty)

@@ -30,8 +30,9 @@ extension APIHandlers {
             screens: .init(management: screen(content.management, .management), noActive: screen(content.noActive, .noActive)),
             localization: .init(locale: content.locale, localizedStrings: .init(additionalProperties: content.sdkStrings)),
             // An empty address hides the SDKs' "Contact support" (iOS builds no mailto: for it; Android reads it as none).
+            // The purchase history (iOS only) lists the CustomerInfo the SDK holds, web purchases as "Web".
             support: .init(
-                email: content.supportEmail ?? "", shouldWarnCustomerToUpdate: false, displayPurchaseHistoryLink: false,
+                email: content.supportEmail ?? "", shouldWarnCustomerToUpdate: false, displayPurchaseHistoryLink: true,
                 displayVirtualCurrencies: false,
                 supportTickets: content.supportTickets ? .init(allowCreation: true, customerType: .all) : nil),
             changePlans: [])
