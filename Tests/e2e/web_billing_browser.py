@@ -6,7 +6,8 @@ sees the euro price and the other currencies, pays, and the purchase records EUR
 listing the product's. A buyer takes a subscription with a free trial: Customer Info says period_type "trial", then
 the sandbox renewal worker's accelerated clock (REDEEM_SANDBOX_TRIAL_SECONDS shortens the trial to a few seconds;
 polled, never slept blindly) converts it: period_type "normal" and RENEWAL with is_trial_conversion in the
-webhook queue. Screenshots go to test-artifacts/web-billing/. Usage: web_billing_browser.py path/to/redeem."""
+webhook queue. A web app's page on another origin starts a checkout with fetch and the public key (CORS) and sends a
+French browser to the checkout in French. Screenshots go to test-artifacts/web-billing/. Usage: web_billing_browser.py path/to/redeem."""
 import json, os, subprocess, sys, time, urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -35,6 +36,40 @@ def buy(page, base, app, product, user, email, size, query=""):
     page.get_by_role("button", name="Pay (sandbox)").click()
     page.wait_for_load_state()
     return "Thank you" in page.title() or "Thank you" in page.content()
+
+
+SHOP_PAGE = """<!doctype html><meta charset="utf-8"><title>Shop</title>
+<button id="buy">Buy Pro monthly</button><p id="out"></p>
+<script>
+document.getElementById("buy").onclick = async () => {
+  try {
+    const reply = await fetch("%(base)s/v1/web_checkouts", {method: "POST", headers: {"Authorization": "Bearer %(key)s",
+      "Content-Type": "application/json", "X-Platform": "web"},
+      body: JSON.stringify({product_id: "pro_monthly", app_user_id: "webby", language: navigator.language})});
+    const body = await reply.json();
+    document.getElementById("out").textContent = reply.status + " " + JSON.stringify(body);
+    if (reply.status === 201) location.href = body.checkout_url;
+  } catch (error) { document.getElementById("out").textContent = "failed: " + error; }
+};
+</script>"""
+
+
+def start_shop(workdir, base, key):
+    """A web app's page on an origin of its own (another port), served by Python's http.server in a thread."""
+    import functools, http.server, threading
+    directory = os.path.join(workdir, "shop")
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "index.html"), "w") as file:
+        file.write(SHOP_PAGE % {"base": base, "key": key})
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    handler = functools.partial(Quiet, directory=directory)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    server.url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
 
 
 def main():
@@ -133,6 +168,23 @@ def main():
             check("after conversion it is paid at the product's price", sub.get("price", {}).get("amount") == 9.99, sub)
             status, listed = http("GET", f"{base}/admin/v1/apps/{app['id']}/webhooks", key=app["keys"]["secret"])
             check("the webhook endpoint exists", status == 200, status)
+
+            # A web app on another origin starts a checkout from the buyer's browser with the public key (CORS).
+            shop = start_shop(workdir, base, app["keys"]["public_sandbox"])
+            french = browser.new_context(locale="fr-FR", viewport={"width": 390, "height": 844})
+            french.set_default_timeout(HANG_GUARD * 1000)  # only guards a hang
+            buyer = french.new_page()
+            buyer.goto(shop.url)
+            refused = buyer.evaluate(f"fetch('{base}/v1/subscribers/x', {{headers: {{Authorization: 'Bearer nope'}}}}).then(r => r.status).catch(e => 'failed: ' + e)")
+            check("another origin's page reads the API's refusal (401), not a CORS failure", refused == 401, refused)
+            with buyer.expect_navigation(url=lambda url: url.startswith(f"{base}/sandbox/p/")):
+                buyer.get_by_role("button", name="Buy Pro monthly").click()
+            check("its fetch of /v1/web_checkouts leads the buyer to the checkout, in the browser's language",
+                  buyer.locator("html").get_attribute("lang") == "fr" and "lang=fr" in buyer.url
+                  and buyer.get_by_role("button").count() > 0, (buyer.url, buyer.locator("body").inner_text()[:200]))
+            shots(buyer, "7-checkout-from-another-origin")
+            french.close()
+            shop.shutdown()
             context.close()
             browser.close()
         # The events, as the webhook queue holds them (the endpoint listens nowhere; the deliveries keep their bodies).

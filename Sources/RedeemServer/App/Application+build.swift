@@ -139,6 +139,7 @@ public func buildRouter(_ deps: ServerDependencies) throws -> Router<AppRequestC
     let router = Router(context: AppRequestContext.self)
     let routes = RouteTable()
     if deps.tracing { router.add(middleware: RequestSpanMiddleware<AppRequestContext>()) }
+    router.add(middleware: BrowserAccessMiddleware<AppRequestContext>())
     router.add(middleware: RevenueCatHeadersMiddleware<AppRequestContext>(clock: deps.clock))
     router.add(middleware: BuyerLanguageMiddleware<AppRequestContext>(languages: .bundled, secureCookies: deps.publicURL.scheme == "https"))
     router.addMiddleware {
