@@ -135,6 +135,41 @@ import Testing
         }
     }
 
+    /// A sign-in page that outlived its form cookie (an hour, or a browser that kept none) is never a dead end: the
+    /// form comes back with what was typed and a fresh token, and nothing is sent; the link's button likewise.
+    @Test(arguments: TestDatabases.available)
+    func aSignInPageThatOutlivedItsCookieComesBack(_ backend: TestBackend) async throws {
+        try await SMTPTestServer.with { smtp in
+            try await TestServer.with(backend, mail: try EmailFlowTests.settings(port: smtp.port)) { server in
+                let app = try await server.createAppWithCatalog()
+                _ = try await server.grant(
+                    app, #"{"app_user_id": "web-1", "product_id": "monthly", "email": "\#(Self.buyer)", "store": "rc_billing"}"#)
+                let form = try await Self.form(server, app.id)
+                let stale = try await ConsoleTests.post(
+                    server, "/account/\(app.id)/sign-in", ["email": Self.buyer, "csrf": form.token], cookie: "redeem_portal_form=gone")
+                #expect(stale.status == 403 && stale.body.contains("This page had been open too long"), "\(stale.body)")
+                #expect(stale.body.contains(#"value="\#(Self.buyer)""#) && stale.body.contains(#"action="/account/\#(app.id)/sign-in""#))
+                #expect(await server.deps.mailer?.drain() == 0, "nothing was sent")
+                let fresh = try #require(ConsoleTests.cookieValue(stale, "redeem_portal_form"))
+                #expect(fresh != form.cookie)
+                let sent = try await ConsoleTests.post(
+                    server, "/account/\(app.id)/sign-in", ["email": Self.buyer, "csrf": try ConsoleOperationsTests.csrf(stale)],
+                    cookie: "redeem_portal_form=\(fresh)")
+                #expect(sent.status == 200 && sent.body.contains("Check your inbox"))
+                #expect(await server.deps.mailer?.drain() == 1)
+                let path = try Self.signInLink(in: try #require(try smtp.received().first))
+
+                let pressed = try await ConsoleTests.post(server, path, ["csrf": "stale"], cookie: "redeem_portal_form=gone")
+                #expect(pressed.status == 403 && pressed.body.contains("Press the button again") && pressed.body.contains(#"action="\#(path)""#))
+                #expect(!pressed.headers[values: .setCookie].contains { $0.hasPrefix("redeem_portal=") }, "no session from it")
+                let again = try await ConsoleTests.post(
+                    server, path, ["csrf": try ConsoleOperationsTests.csrf(pressed)],
+                    cookie: "redeem_portal_form=\(try #require(ConsoleTests.cookieValue(pressed, "redeem_portal_form")))")
+                #expect(again.status == 303 && ConsoleTests.cookieValue(again, "redeem_portal") != nil, "the link still signs in")
+            }
+        }
+    }
+
     @Test(arguments: TestDatabases.available) func withoutEmailThePortalSaysSoAndUnknownAppsAnswerHTML(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await server.createAppWithCatalog()

@@ -24,8 +24,12 @@ extension FormBody {
     /// A form's `csrf` field checked, in constant time, against the token it must carry: the session's, or for the
     /// signed-out forms the cookie set with them. A 403 with `expired` otherwise.
     static func requireToken(_ form: [String: String], _ expected: String?, expired: String) throws {
-        guard let expected, let field = form["csrf"], SecretToken.constantTimeEquals(field, expected) else {
-            throw APIError.forbidden(expired)
-        }
+        guard carriesToken(form, expected) else { throw APIError.forbidden(expired) }
+    }
+
+    /// Whether the form's `csrf` field is `expected`, compared in constant time.
+    static func carriesToken(_ form: [String: String], _ expected: String?) -> Bool {
+        guard let expected, let field = form["csrf"] else { return false }
+        return SecretToken.constantTimeEquals(field, expected)
     }
 }

@@ -5,6 +5,8 @@ struct PortalSignInPage: PageModel {
     /// What was typed, kept on the form; the address the link went to once sent.
     var email: String? = nil
     var error: String? = nil
+    /// Said above the form or the button shown again, when the page had outlived its form cookie.
+    var notice: String? = nil
     var sent = false
     var confirm = false
     /// Where the confirm button posts (the sign-in link itself).

@@ -19,10 +19,13 @@ struct PortalSignInController {
     @Sendable func requestSignIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         let app = try await service.app(id: try context.parameters.decoded("app_id"))
         let form = try await FormBody.parse(request, limit: 8 * 1024)
-        try requireFormCookie(request, form)
+        let email = form["email"] ?? ""
+        guard Self.carriesItsToken(request, form) else {
+            let again = PortalSignInPage(email: email, notice: BuyerTexts.current["signin.stale_form"])
+            return pages.signInPage(app, again, status: .forbidden)
+        }
         // Without e-mail no link can go out: the page says so rather than "check your inbox".
         guard service.mailOn else { return pages.signInPage(app, status: .serviceUnavailable) }
-        let email = form["email"] ?? ""
         do {
             try await service.requestSignIn(appID: app.id, email: email, ip: context.remoteIP)
         } catch is ValidationError {
@@ -50,7 +53,11 @@ struct PortalSignInController {
 
     @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         let app = try await service.app(id: try context.parameters.decoded("app_id"))
-        try requireFormCookie(request, try await FormBody.parse(request, limit: 8 * 1024))
+        guard Self.carriesItsToken(request, try await FormBody.parse(request, limit: 8 * 1024)) else {
+            let again = PortalSignInPage(
+                notice: BuyerTexts.current["signin.stale_confirm"], confirm: true, action: request.uri.path)
+            return pages.signInPage(app, again, status: .forbidden)
+        }
         guard let token = try await service.signIn(appID: app.id, token: try context.parameters.require("token"), ip: context.remoteIP) else {
             return pages.signInPage(app, PortalSignInPage(expired: true), status: .gone)
         }
@@ -60,8 +67,10 @@ struct PortalSignInController {
         return response
     }
 
-    func requireFormCookie(_ request: Request, _ form: [String: String]) throws {
-        try FormBody.requireToken(
-            form, request.cookies[PortalCookies.form]?.value, expired: BuyerTexts.current["form.expired"])
+    /// The form's token matches the cookie set with its page (CSRF). When it does not (the page outlived its cookie's
+    /// hour, or the browser kept none), nothing is done and the same form comes back with a fresh token and what was
+    /// typed: a buyer's page, never a dead end; a forged request gets a page it cannot read.
+    static func carriesItsToken(_ request: Request, _ form: [String: String]) -> Bool {
+        FormBody.carriesToken(form, request.cookies[PortalCookies.form]?.value)
     }
 }
