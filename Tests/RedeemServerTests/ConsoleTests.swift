@@ -71,6 +71,32 @@ import Testing
         return try #require(cookieValue(reply, "redeem_console"))
     }
 
+    /// A sign-in or reset page whose form cookie is gone (a restarted browser, one that kept none) gets its form back
+    /// with what was typed (never the password) and a fresh token, not an error page; nothing is done by that request.
+    @Test(arguments: TestDatabases.available)
+    func aStaleSignInFormComesBackWithWhatWasTyped(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            _ = try await Self.owner(server)
+            let form = try await Self.form(server)
+            let stale = try await Self.post(
+                server, "/console/sign-in", ["email": "owner@example.com", "password": Self.password, "csrf": form.token],
+                cookie: "redeem_console_form=gone")
+            #expect(stale.status == 403 && stale.body.contains("This page had been open too long"), "\(stale.body)")
+            #expect(stale.body.contains(#"value="owner@example.com""#) && !stale.body.contains(Self.password))
+            #expect(Self.cookieValue(stale, "redeem_console") == nil, "no session from it")
+            let fresh = try #require(Self.cookieValue(stale, "redeem_console_form"))
+            let signedIn = try await Self.post(
+                server, "/console/sign-in",
+                ["email": "owner@example.com", "password": Self.password, "csrf": try ConsoleOperationsTests.csrf(stale)],
+                cookie: "redeem_console_form=\(fresh)")
+            #expect(signedIn.status == 303 && Self.cookieValue(signedIn, "redeem_console") != nil)
+
+            let reset = try await Self.post(
+                server, "/console/reset", ["email": "owner@example.com", "csrf": "stale"], cookie: "redeem_console_team_form=gone")
+            #expect(reset.status == 403 && reset.body.contains("open too long"), "the reset form's page likewise")
+        }
+    }
+
     @Test(arguments: TestDatabases.available)
     func pagesNeedASessionAndSignInSetsASafeCookie(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in

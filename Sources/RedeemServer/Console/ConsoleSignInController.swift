@@ -30,9 +30,11 @@ struct ConsoleSignInController {
 
     @Sendable func signIn(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await FormBody.parse(request, limit: 8 * 1024)
-        try FormBody.requireToken(
-            form, request.cookies[ConsoleCookies.signInForm]?.value, expired: "The form has expired; reload the page and sign in again.")
         let email = form["email"] ?? ""
+        // A page whose form cookie is gone (a restarted browser, one that kept none): the form again, not a dead end.
+        guard FormBody.carriesToken(form, request.cookies[ConsoleCookies.signInForm]?.value) else {
+            return signInPage(error: Self.staleForm, email: email, status: .forbidden)
+        }
         do {
             let signedIn = try await service.signIn(email: email, password: form["password"] ?? "", ip: context.remoteIP)
             var response = ConsolePages.redirect(signedIn.awaitingCode ? "/console/sign-in/code" : "/console")
@@ -100,6 +102,8 @@ struct ConsoleSignInController {
     func expired(_ name: String) -> Cookie {
         Cookie(name: name, value: "", maxAge: 0, path: "/console", secure: secureCookies, httpOnly: true, sameSite: .strict)
     }
+
+    static var staleForm: String { "This page had been open too long. Type your password again and send it." }
 
     func signInPage(error: String?, email: String, status: HTTPResponse.Status, notice: String? = nil) -> Response {
         let formToken = SecretToken.generate(byteCount: 16)

@@ -37,8 +37,12 @@ struct TeamLinksController {
     @Sendable func accept(_ request: Request, context: AppRequestContext) async throws -> Response {
         let token = try context.parameters.require("token")
         let form = try await FormBody.parse(request, limit: 8 * 1024)
-        try requireFormCookie(request, form)
         let password = form["password"] ?? ""
+        guard carriesItsToken(request, form) else {
+            let (invitation, state) = try await service.invitation(token: token, ip: context.remoteIP)
+            guard let invitation, state == .pending else { return refused(state) }
+            return invitationForm(invitation, token: token, name: form["name"] ?? "", error: ConsoleSignInController.staleForm, status: .forbidden)
+        }
         do {
             let op = try await service.accept(
                 token: token, name: form["name"] ?? "", password: password, confirmation: form["confirm"] ?? "", ip: context.remoteIP)
@@ -75,8 +79,11 @@ struct TeamLinksController {
     /// The same answer whether or not an operator has the address.
     @Sendable func requestReset(_ request: Request, context: AppRequestContext) async throws -> Response {
         let form = try await FormBody.parse(request, limit: 8 * 1024)
-        try requireFormCookie(request, form)
         let email = form["email"] ?? ""
+        guard carriesItsToken(request, form) else {
+            return resetRequestPage(
+                email: email, sent: false, error: "This page had been open too long. Check your address and send it again.", status: .forbidden)
+        }
         guard service.mailOn else { return resetRequestPage(email: email, sent: false, error: nil, status: .serviceUnavailable) }
         do {
             try await service.requestReset(email: email, ip: context.remoteIP)
@@ -105,7 +112,9 @@ struct TeamLinksController {
     @Sendable func reset(_ request: Request, context: AppRequestContext) async throws -> Response {
         let token = try context.parameters.require("token")
         let form = try await FormBody.parse(request, limit: 8 * 1024)
-        try requireFormCookie(request, form)
+        guard carriesItsToken(request, form) else {
+            return resetPasswordPage(token: token, error: ConsoleSignInController.staleForm, status: .forbidden)
+        }
         do {
             guard
                 try await service.completeReset(
@@ -179,9 +188,11 @@ struct TeamLinksController {
         }
     }
 
-    func requireFormCookie(_ request: Request, _ form: [String: String]) throws {
-        try FormBody.requireToken(
-            form, request.cookies[Self.formCookie]?.value, expired: "The page has expired; go back, reload it and try again.")
+    /// The form's token matches the cookie set with its page (CSRF). When it does not (the page outlived its cookie, or
+    /// the browser kept none), nothing is done and the form comes back with a fresh token and what was typed (never a
+    /// password).
+    func carriesItsToken(_ request: Request, _ form: [String: String]) -> Bool {
+        FormBody.carriesToken(form, request.cookies[Self.formCookie]?.value)
     }
 
     func cookie(_ name: String, _ value: String, maxAge: Int? = nil) -> Cookie {
