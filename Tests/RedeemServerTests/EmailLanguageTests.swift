@@ -72,7 +72,8 @@ import Testing
     }
 
     /// Stripe carries the checkout page's language in the session's metadata; the event's purchase keeps it (and not
-    /// as a custom parameter), and the receipt is written in it. A purchase from the server API has none: English.
+    /// as a custom parameter), and the receipt is written in it. A purchase from the server API has none (English) unless
+    /// its body names one.
     @Test(arguments: TestDatabases.available) func stripeCarriesTheLanguageToTheReceipt(_ backend: TestBackend) async throws {
         let french = try Self.texts("fr")
         try await SMTPTestServer.with { smtp in
@@ -100,6 +101,19 @@ import Testing
                     app, #"{"app_user_id": "bo", "product_id": "lifetime", "email": "bo@example.com", "send_receipt_email": true}"#)
                 #expect(await server.deps.mailer?.drain() == 2)
                 #expect(try smtp.received().suffix(2).allSatisfy { $0.subject == "Your Test App purchase" }, "English without a language")
+
+                // The server API names the buyer's language when it knows it: the receipt speaks it.
+                _ = try await server.grant(
+                    app,
+                    #"{"app_user_id": "bia", "product_id": "lifetime", "email": "bia@example.com", "send_receipt_email": true, "language": "pt-BR"}"#)
+                #expect(await server.deps.mailer?.drain() == 1)
+                let portuguese = try Self.texts("pt")
+                #expect(try smtp.received().last?.subject == portuguese.format("mail.receipt.subject", ["appName": "Test App"]))
+                let refused = try await server.send(
+                    .post, "/v1/purchases", key: app.secret,
+                    json: #"{"app_user_id": "bia", "product_id": "lifetime", "language": "<b>"}"#,
+                    headers: [HTTPField.Name("Idempotency-Key")!: "lang-bad"])
+                #expect(refused.status == 422 && refused.body.contains("language"), "\(refused.body)")
             }
         }
     }

@@ -16,9 +16,11 @@ struct GrantRequest: Decodable, Hashable, Sendable {
     var email: String?
     /// E-mail the receipt, with a redemption link, to `email`.
     var sendReceiptEmail: Bool?
+    /// The buyer's language tag, which the purchase's e-mails speak when Redeem does.
+    var language: String?
 
     enum CodingKeys: String, CodingKey {
-        case store, price, email
+        case store, price, email, language
         case sendReceiptEmail = "send_receipt_email"
         case appUserID = "app_user_id"
         case productID = "product_id"
@@ -42,6 +44,7 @@ struct GrantRequest: Decodable, Hashable, Sendable {
         price = try c.decodeIfPresent(PriceInput.self, forKey: .price)
         email = try c.decodeIfPresent(String.self, forKey: .email)
         sendReceiptEmail = try c.decodeIfPresent(Bool.self, forKey: .sendReceiptEmail)
+        language = try c.decodeIfPresent(String.self, forKey: .language)
     }
 }
 
@@ -66,6 +69,9 @@ extension PurchaseGrant {
         if let transaction = input.storeTransactionID, !(1...255).contains(transaction.count) {
             throw ValidationError(field: "store_transaction_id", reason: "must be 1–255 characters")
         }
+        if let tag = input.language, !AcceptLanguage.isTag(tag) {
+            throw ValidationError(field: "language", reason: "must be a language tag such as de or pt-BR")
+        }
         let purchaseDate = input.purchaseDate ?? now
         if let expires = input.expiresDate, expires <= purchaseDate {
             throw ValidationError(field: "expires_date", reason: "must be after purchase_date")
@@ -76,5 +82,7 @@ extension PurchaseGrant {
             storeTransactionID: input.storeTransactionID,
             price: input.price?.price, email: input.email
         )
+        // One Redeem speaks (`pt-BR` is `pt`), else none: English.
+        language = BuyerLanguages.bundled.named(input.language)?.language
     }
 }
