@@ -27,7 +27,7 @@ import Testing
             let owner = try await ConsoleTests.signedInOwner(server)
             var ids: [String: String] = [:]
             for (name, body) in [
-                ("elsewhere", #"{"app_user_id": "terms", "product_id": "monthly"}"#),
+                ("elsewhere", #"{"app_user_id": "terms", "product_id": "monthly", "language": "zh-TW"}"#),
                 ("here", #"{"app_user_id": "terms", "product_id": "monthly", "store": "rc_billing", "is_sandbox": true}"#),
                 ("refunded", #"{"app_user_id": "terms", "product_id": "lifetime", "is_sandbox": true}"#),
             ] {
@@ -62,6 +62,10 @@ import Testing
             #expect(hints[3].hasSuffix(" · ends 2026-06-08 00:00:00 UTC, won’t renew"), "\(hints[3])")
             #expect(hints[4].hasSuffix(" · revoked 2026-06-01 00:00:00 UTC"), "\(hints[4])")
             #expect(try ["grant", "revoked", "refunded"].map(pill) == ["active", "revoked", "refunded"])
+            // The language a purchase's e-mails speak, for support asked why a receipt came in Chinese; none when English.
+            let elsewhere = try #require(page.body.firstMatch(of: try Regex(#"id="purchase-\#(ids["elsewhere"] ?? "")"[\s\S]*?</article>"#)))
+            #expect(String(elsewhere.output[0].substring ?? "").contains("<dt>E-mails in</dt><dd>Chinese, Traditional</dd>"))
+            #expect(page.body.components(separatedBy: "<dt>E-mails in</dt>").count == 2, "only the one that has a language")
             // Its revocation is the grant's cancellation: no second "cancelled" line beside its term.
             let revokedArticle = try #require(page.body.firstMatch(of: try Regex(#"id="purchase-\#(ids["revoked"] ?? "")"[\s\S]*?</article>"#)))
             #expect(!String(revokedArticle.output[0].substring ?? "").contains("cancelled"))

@@ -250,7 +250,9 @@ enum CustomerPresenter {
             transferable: purchase.store != .promotional && purchase.refundedAt == nil,
             linkable: purchase.store != .promotional && purchase.refundedAt == nil,
             emailable: mailOn && purchase.email != nil,
-            email: purchase.email.map(show), expires: purchase.expiresDate.map { ConsolePresenter.date($0) },
+            email: purchase.email.map(show),
+            language: purchase.language.map { Locale(identifier: "en").localizedString(forIdentifier: $0) ?? $0 },
+            expires: purchase.expiresDate.map { ConsolePresenter.date($0) },
             // A grant's cancellation is its revocation, which its term already says.
             cancelledAt: PromotionalGrant.revokedAt(purchase) != nil ? nil : purchase.unsubscribeDetectedAt.map { ConsolePresenter.date($0) },
             cancellationReason: purchase.cancellationFeedback?.label,

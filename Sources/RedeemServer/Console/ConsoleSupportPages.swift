@@ -116,6 +116,8 @@ struct CustomerPage: PageModel {
         /// A new link may go by e-mail (e-mail is on and the purchase has an address).
         let emailable: Bool
         let email: String?
+        /// The language its e-mails speak, in words ("German"); nil for English by default.
+        let language: String?
         let expires: String?
         let cancelledAt: String?
         /// Why, when the buyer said (`CancellationFeedback`'s label).
