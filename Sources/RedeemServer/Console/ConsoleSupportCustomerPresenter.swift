@@ -251,7 +251,8 @@ enum CustomerPresenter {
             linkable: purchase.store != .promotional && purchase.refundedAt == nil,
             emailable: mailOn && purchase.email != nil,
             email: purchase.email.map(show),
-            language: purchase.language.map { Locale(identifier: "en").localizedString(forIdentifier: $0) ?? $0 },
+            // English is every e-mail's default: only another language is worth a line.
+            language: purchase.language.flatMap { $0 == "en" ? nil : Locale(identifier: "en").localizedString(forIdentifier: $0) ?? $0 },
             expires: purchase.expiresDate.map { ConsolePresenter.date($0) },
             // A grant's cancellation is its revocation, which its term already says.
             cancelledAt: PromotionalGrant.revokedAt(purchase) != nil ? nil : purchase.unsubscribeDetectedAt.map { ConsolePresenter.date($0) },
