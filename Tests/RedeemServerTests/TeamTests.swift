@@ -81,6 +81,15 @@ import Testing
                 // A mismatched confirmation comes back on the form, nothing used.
                 let mismatch = try await Self.submit(server, path, ["name": "Nia", "password": C.password, "confirm": C.password + "x"])
                 #expect(mismatch.status == 422 && mismatch.body.contains("The two passwords differ") && mismatch.body.contains("value=\"Nia\""))
+                // A page whose form cookie is gone (a restarted browser): the form again with the name, never the password.
+                let opened = try await Self.open(server, path)
+                let stale = try await C.post(
+                    server, path, ["name": "Nia", "password": C.password, "confirm": C.password, "csrf": opened.token ?? "none"],
+                    cookie: "redeem_console_team_form=gone")
+                #expect(stale.status == 403 && stale.body.contains("open too long") && stale.body.contains("value=\"Nia\""), "\(stale.body)")
+                #expect(!stale.body.contains(C.password) && C.cookieValue(stale, "redeem_console") == nil)
+                #expect(C.cookieValue(stale, "redeem_console_team_form") != nil, "a fresh token for the form shown again")
+                #expect(try await Self.invitationState(server, link: link) == .pending, "nothing used")
                 let accepted = try await Self.submit(server, path, ["name": "Nia Reed", "password": C.password, "confirm": C.password])
                 #expect(accepted.status == 303 && accepted.headers[.location] == "/console", "\(accepted.body)")
                 let session = try #require(C.cookieValue(accepted, "redeem_console"))
