@@ -5,18 +5,22 @@ import RedeemCore
 extension SQLStore {
     /// Makes `offeringID` the current offering of `appUserID` (created if new), or removes the override when nil.
     /// `StoreError.notFound` when the app has no such offering (and no customer is created). Audited when it changed
-    /// something: a removal with no override in place writes nothing.
+    /// something: a removal with no override in place, or the offering already chosen, writes nothing.
     public func setOfferingOverride(appID: String, appUserID: AppUserID, offeringID: String?, now: Date, audit: AuditEntry) async throws {
         try await write { connection in
             let customer = try await Self.resolveOrCreate(appID: appID, appUserID: appUserID, now: now, on: connection)
             if let offeringID {
                 let known = try await connection.first("SELECT id FROM offerings WHERE app_id = \(appID) AND id = \(offeringID)")
                 guard known != nil else { throw StoreError.notFound("offering '\(offeringID)'") }
-                try await connection.query(
+                // Choosing again what is already chosen changes nothing: `chosen_at` stays when it was first chosen.
+                let chosen = try await connection.query(
                     """
                     INSERT INTO offering_overrides (customer_id, app_id, offering_id, set_at) VALUES (\(customer.id), \(appID), \(offeringID), \(now))
                     ON CONFLICT (customer_id) DO UPDATE SET offering_id = excluded.offering_id, set_at = excluded.set_at
+                    WHERE offering_overrides.offering_id <> excluded.offering_id
+                    RETURNING customer_id
                     """)
+                guard !chosen.isEmpty else { return }
             } else {
                 // Removing what is not there changes nothing, so nothing is audited.
                 let removed = try await connection.query("DELETE FROM offering_overrides WHERE customer_id = \(customer.id) RETURNING customer_id")

@@ -204,7 +204,8 @@ import Testing
     /// chosen and removed with an admin key or the app's secret key, by any alias.
     @Test(arguments: TestDatabases.available)
     func theAdminAPIReadsChoosesAndRemovesIt(_ backend: TestBackend) async throws {
-        try await TestServer.with(backend) { server in
+        let clock = ManualClock(TestServer.start)
+        try await TestServer.with(backend, clock: clock) { server in
             let app = try await server.createRevenueCatApp()
             let other = try await server.createRevenueCatApp()
             let path = "/admin/v1/apps/\(app.id)/customers/user-api/offering"
@@ -219,6 +220,10 @@ import Testing
             #expect(try await Self.current(server, app, "user-api") == "winback")
             let read = try await server.send(.get, path, key: server.adminKey)
             #expect(try chosen(read) == "winback" && read.body == set.body, "\(read.body)")
+            // Choosing it again a day later changes nothing: it was chosen when it was first chosen, and is audited once.
+            clock.advance(by: 86_400)
+            let again = try await server.send(.put, path, key: server.adminKey, json: #"{"offering_id": "winback"}"#)
+            #expect(again.status == 200 && again.body == set.body, "\(again.body)")
 
             // Refused, and nothing changed: an unknown offering, an empty one, no body, another app's key, an unknown app.
             let unknown = try await server.send(.put, path, key: server.adminKey, json: #"{"offering_id": "nope"}"#)

@@ -15,7 +15,8 @@ public struct OfferingOverrideService: Sendable {
         try await store.offeringOverride(appID: appID, appUserID: appUserID)
     }
 
-    /// `offeringID` nil removes the override. Answers the override now in place.
+    /// `offeringID` nil removes the override. Answers the override now in place; choosing the one already chosen
+    /// changes nothing, so it keeps the time it was first chosen.
     @discardableResult
     public func set(appID: String, appUserID: AppUserID, offeringID: String?, actor: String) async throws -> OfferingOverride? {
         let now = clock.now()
@@ -25,6 +26,7 @@ public struct OfferingOverrideService: Sendable {
             objectID: "", appID: appID, detail: detail)
         // An unknown offering is the store's `notFound`, which every caller answers with 404 and its name.
         try await store.setOfferingOverride(appID: appID, appUserID: appUserID, offeringID: offeringID, now: now, audit: audit)
-        return offeringID.map { OfferingOverride(offeringID: $0, setAt: now) }
+        // Read back: choosing again what was chosen keeps its first `chosen_at`.
+        return offeringID == nil ? nil : try await current(appID: appID, appUserID: appUserID)
     }
 }
