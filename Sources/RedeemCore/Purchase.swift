@@ -43,8 +43,8 @@ public struct Purchase: Codable, Hashable, Sendable {
     public var customParams: [String: String] = [:]
     /// Set when an offer code made this purchase.
     public var offer: PurchaseOffer? = nil
-    /// The language the buyer read the checkout in (`de`, `zh-Hant`), which the purchase's e-mails speak; nil for a
-    /// purchase made without a buyer's page (the server API, a grant), whose e-mails are English.
+    /// The language the purchase's e-mails speak (`de`, `zh-Hant`): the buyer's checkout page's, or the one the server
+    /// API or the CLI named; nil (English) when none was, as for a grant.
     public var language: String? = nil
     public var createdAt: Date
 
@@ -91,7 +91,7 @@ public struct Purchase: Codable, Hashable, Sendable {
         case billingIssuesDetectedAt = "billing_issues_detected_at"
         case refundedAt = "refunded_at"
         case customParams = "custom_params"
-        case offer
+        case offer, language
         case createdAt = "created_at"
     }
 

@@ -18,6 +18,8 @@ struct Purchases: AsyncParsableCommand {
         var appUserID: String?
         @Flag(help: "A sandbox purchase.")
         var sandbox = false
+        @Option(help: "The buyer's language tag (e.g. de, pt-BR): its receipt and later e-mails speak it when Redeem does.")
+        var language: String?
         @Option(help: "Public base URL of the server, for the HTTPS link (env REDEEM_PUBLIC_URL; default http://127.0.0.1:8080).")
         var publicURL: String?
         @OptionGroup var database: DatabaseOptions
@@ -27,7 +29,8 @@ struct Purchases: AsyncParsableCommand {
             let url = try PublicURL.resolve(publicURL)
             let recorded = try await database.withAdmin {
                 try await $0.recordPurchase(
-                    appID: try app.id, productID: product, email: email, appUserID: appUserID, sandbox: sandbox, publicURL: url)
+                    appID: try app.id, productID: product, email: email, appUserID: appUserID, sandbox: sandbox, publicURL: url,
+                    language: language)
             }
             if json { return try Output.json(recorded) }
             print("Recorded purchase \(recorded.purchase.id) of \(recorded.purchase.productID).")

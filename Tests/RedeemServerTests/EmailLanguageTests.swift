@@ -103,9 +103,11 @@ import Testing
                 #expect(try smtp.received().suffix(2).allSatisfy { $0.subject == "Your Test App purchase" }, "English without a language")
 
                 // The server API names the buyer's language when it knows it: the receipt speaks it.
-                _ = try await server.grant(
+                let granted = try await server.grant(
                     app,
                     #"{"app_user_id": "bia", "product_id": "lifetime", "email": "bia@example.com", "send_receipt_email": true, "language": "pt-BR"}"#)
+                // The answer names the language Redeem speaks for it; a purchase without one names none.
+                #expect(try granted.string("purchase.language") == "pt", "\(granted.body)")
                 #expect(await server.deps.mailer?.drain() == 1)
                 let portuguese = try Self.texts("pt")
                 #expect(try smtp.received().last?.subject == portuguese.format("mail.receipt.subject", ["appName": "Test App"]))
@@ -114,6 +116,8 @@ import Testing
                     json: #"{"app_user_id": "bia", "product_id": "lifetime", "language": "<b>"}"#,
                     headers: [HTTPField.Name("Idempotency-Key")!: "lang-bad"])
                 #expect(refused.status == 422 && refused.body.contains("language"), "\(refused.body)")
+                let english = try await server.grant(app, #"{"app_user_id": "bia", "product_id": "lifetime"}"#)
+                #expect(!english.body.contains("\"language\""), "\(english.body)")
             }
         }
     }

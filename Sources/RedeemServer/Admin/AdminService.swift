@@ -247,14 +247,19 @@ extension AdminService {
     /// Records a purchase made elsewhere (the CLI twin of `POST /v1/purchases`) and issues its redemption link
     /// when the app's policy allows one.
     public func recordPurchase(
-        appID: String, productID: String, email: String, appUserID: String?, sandbox: Bool, publicURL: URL
+        appID: String, productID: String, email: String, appUserID: String?, sandbox: Bool, publicURL: URL, language: String? = nil
     ) async throws -> RecordedPurchase {
         guard Formats.isEmail(email) else { throw ValidationError(field: "email", reason: "must be an e-mail address") }
+        if let language, !AcceptLanguage.isTag(language) {
+            throw ValidationError(field: "language", reason: "must be a language tag such as de or pt-BR")
+        }
         let buyer = try appUserID.map { try AppUserID(validating: $0) } ?? AppUserID.anonymous()
         let now = clock.now()
-        let grant = PurchaseGrant(
+        var grant = PurchaseGrant(
             appID: appID, appUserID: buyer, productID: productID, store: .external, isSandbox: sandbox,
             purchaseDate: now, email: email)
+        // One Redeem speaks (`pt-BR` is `pt`), else none: English, as `POST /v1/purchases` reads it.
+        grant.language = BuyerLanguages.bundled.named(language)?.language
         let audit = try audit("purchase.create", "purchase", "", appID: appID, detail: "\(productID) for \(email)")
         let purchase = try await store.grant(grant, idempotency: nil, now: now, audit: audit).purchase
         let link = try await RedemptionLinkIssuer(store: store, publicURL: publicURL).issue(for: purchase, now: now)
