@@ -68,8 +68,3 @@ struct AppOption: ParsableArguments {
     /// The app when given, for commands where it only narrows the answer.
     var optionalID: String? { app ?? Environment.value("REDEEM_APP") }
 }
-
-/// Percent-encodes one path segment of an admin API URL.
-func segment(_ value: String) -> String {
-    value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? value
-}

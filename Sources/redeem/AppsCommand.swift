@@ -87,27 +87,13 @@ struct Apps: AsyncParsableCommand {
     }
 
     /// An app as the admin API answers its creation: the app, and its keys in plaintext.
-    struct Created: Codable {
-        let app: App
-        let keys: [String: String]
-
-        init(_ created: CreatedApp) {
-            app = created.app
-            keys = Dictionary(uniqueKeysWithValues: created.keys.map { ($0.record.kind.rawValue, $0.plaintext) })
-        }
-
-        init(from decoder: any Decoder) throws {
-            app = try App(from: decoder)
-            keys = try decoder.container(keyedBy: Field.self).decode([String: String].self, forKey: .keys)
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            try app.encode(to: encoder)
-            var container = encoder.container(keyedBy: Field.self)
-            try container.encode(keys, forKey: .keys)
-        }
-
-        enum Field: String, CodingKey { case keys }
+    static func created(_ created: CreatedApp) -> Components.Schemas.CreatedApp {
+        .init(
+            value1: created.app,
+            value2: .init(
+                keys: .init(
+                    publicSandbox: created.plaintext(.publicSandbox) ?? "", publicProduction: created.plaintext(.publicProduction) ?? "",
+                    secret: created.plaintext(.secret) ?? "")))
     }
 
     struct Create: AsyncParsableCommand {
@@ -120,23 +106,22 @@ struct Apps: AsyncParsableCommand {
         func run() async throws {
             let changes = settings.changes(name: name)
             let created = try await target.run(
-                local: { Created(try await $0.createApp(changes)) },
-                remote: { try await $0.send(.POST, "/admin/v1/apps", body: changes, as: Created.self) }
+                local: { Apps.created(try await $0.createApp(changes)) },
+                remote: { admin in try await admin.call { try await $0.createApp(body: .json(changes)) }.created.body.json }
             )
             if json { return try Output.json(created) }
+            let (app, keys) = (created.value1, created.value2.keys)
             print(
                 """
-                Created app \(created.app.name) (\(created.app.id))
-                  scheme:            \(created.app.scheme)
-                  public sandbox:    \(created.keys[APIKeyKind.publicSandbox.rawValue] ?? "")
-                  public production: \(created.keys[APIKeyKind.publicProduction.rawValue] ?? "")
-                  secret:            \(created.keys[APIKeyKind.secret.rawValue] ?? "")
+                Created app \(app.name) (\(app.id))
+                  scheme:            \(app.scheme)
+                  public sandbox:    \(keys.publicSandbox)
+                  public production: \(keys.publicProduction)
+                  secret:            \(keys.secret)
                 Keys are shown only now; store them safely.
                 """)
         }
     }
-
-    struct AppList: Codable { let apps: [App] }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List apps.")
@@ -145,8 +130,8 @@ struct Apps: AsyncParsableCommand {
 
         func run() async throws {
             let apps = try await target.run(
-                local: { try await $0.apps() }, remote: { try await $0.send(.GET, "/admin/v1/apps", as: AppList.self).apps })
-            if json { return try Output.json(AppList(apps: apps)) }
+                local: { try await $0.apps() }, remote: { admin in try await admin.call { try await $0.listApps() }.ok.body.json.apps })
+            if json { return try Output.json(Components.Schemas.AppList(apps: apps)) }
             for app in apps { print("\(app.id)  \(app.scheme)  \(app.name)") }
         }
     }
@@ -162,7 +147,8 @@ struct Apps: AsyncParsableCommand {
         func run() async throws {
             let appID = try id ?? app.id
             let app = try await target.run(
-                local: { try await $0.app(id: appID) }, remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))", as: App.self) })
+                local: { try await $0.app(id: appID) },
+                remote: { admin in try await admin.call { try await $0.getApp(path: .init(appId: appID)) }.ok.body.json })
             if json { return try Output.json(app) }
             print(Apps.describe(app))
         }
@@ -211,7 +197,7 @@ struct Apps: AsyncParsableCommand {
             let changes = settings.changes(name: name)
             let app = try await target.run(
                 local: { try await $0.updateApp(id: appID, changes) },
-                remote: { try await $0.send(.PATCH, "/admin/v1/apps/\(segment(appID))", body: changes, as: App.self) }
+                remote: { admin in try await admin.call { try await $0.updateApp(path: .init(appId: appID), body: .json(changes)) }.ok.body.json }
             )
             if json { return try Output.json(app) }
             print("Updated \(app.id) (\(app.name)).")

@@ -56,7 +56,6 @@ struct Products: AsyncParsableCommand {
             var update = ProductUpdate(
                 displayName: fields.displayName, entitlements: fields.entitlement.isEmpty ? nil : fields.entitlement,
                 price: try fields.priceInput, subscriptionGroup: fields.subscriptionGroup, groupLevel: fields.groupLevel)
-            let path = "/admin/v1/apps/\(segment(appID))/products/\(segment(id))"
             // A store identifier given alone changes only itself: the others are read first.
             let product = try await target.run(
                 local: { admin in
@@ -65,11 +64,14 @@ struct Products: AsyncParsableCommand {
                     }
                     return try await admin.updateProduct(appID: appID, id: id, update)
                 },
-                remote: { client in
+                remote: { admin in
+                    let path = Operations.GetProduct.Input.Path(appId: appID, productId: id)
                     if fields.storeIDs() != nil {
-                        update.storeIDs = fields.storeIDs(over: try await client.send(.GET, path, as: Product.self).storeIDs)
+                        update.storeIDs = fields.storeIDs(over: try await admin.call { try await $0.getProduct(path: path) }.ok.body.json.storeIDs)
                     }
-                    return try await client.send(.PATCH, path, body: update, as: Product.self)
+                    let body = update
+                    return try await admin.call { try await $0.updateProduct(path: .init(appId: appID, productId: id), body: .json(body)) }.ok.body
+                        .json
                 }
             )
             if json { return try Output.json(product) }
@@ -97,7 +99,9 @@ struct Products: AsyncParsableCommand {
                 storeIDs: fields.storeIDs())
             let product = try await target.run(
                 local: { try await $0.createProduct(appID: appID, input) },
-                remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/products", body: input, as: Product.self) }
+                remote: { admin in
+                    try await admin.call { try await $0.createProduct(path: .init(appId: appID), body: .json(input)) }.created.body.json
+                }
             )
             if json { return try Output.json(product) }
             print(
@@ -105,8 +109,6 @@ struct Products: AsyncParsableCommand {
             )
         }
     }
-
-    struct ProductList: Codable { let products: [Product] }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List an app's products with their prices.")
@@ -118,9 +120,9 @@ struct Products: AsyncParsableCommand {
             let appID = try app.id
             let products = try await target.run(
                 local: { try await $0.products(appID: appID) },
-                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/products", as: ProductList.self).products }
+                remote: { admin in try await admin.call { try await $0.listProducts(path: .init(appId: appID)) }.ok.body.json.products }
             )
-            if json { return try Output.json(ProductList(products: products)) }
+            if json { return try Output.json(Schemas.ProductList(products: products)) }
             for p in products {
                 print(
                     "\(p.id)  \(p.type.rawValue)  \(PriceFormat.product(p))  unlocks: \(p.entitlements.isEmpty ? "-" : p.entitlements.joined(separator: ","))"
@@ -133,11 +135,6 @@ struct Products: AsyncParsableCommand {
 struct Entitlements: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create, rename and list entitlements.", subcommands: [Create.self, Update.self, List.self])
-
-    struct Rename: Encodable {
-        let displayName: String
-        enum CodingKeys: String, CodingKey { case displayName = "display_name" }
-    }
 
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change an entitlement's display name.")
@@ -152,10 +149,10 @@ struct Entitlements: AsyncParsableCommand {
             let appID = try app.id
             let entitlement = try await target.run(
                 local: { try await $0.updateEntitlement(appID: appID, id: id, displayName: displayName) },
-                remote: {
-                    try await $0.send(
-                        .PATCH, "/admin/v1/apps/\(segment(appID))/entitlements/\(segment(id))", body: Rename(displayName: displayName),
-                        as: Entitlement.self)
+                remote: { admin in
+                    let path = Operations.UpdateEntitlement.Input.Path(appId: appID, entitlementId: id)
+                    return try await admin.call { try await $0.updateEntitlement(path: path, body: .json(.init(displayName: displayName))) }.ok.body
+                        .json
                 }
             )
             if json { return try Output.json(entitlement) }
@@ -176,14 +173,14 @@ struct Entitlements: AsyncParsableCommand {
             let input = EntitlementInput(id: id, displayName: displayName)
             let entitlement = try await target.run(
                 local: { try await $0.createEntitlement(appID: appID, input) },
-                remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/entitlements", body: input, as: Entitlement.self) }
+                remote: { admin in
+                    try await admin.call { try await $0.createEntitlement(path: .init(appId: appID), body: .json(input)) }.created.body.json
+                }
             )
             if json { return try Output.json(entitlement) }
             print("Created entitlement \(entitlement.id).")
         }
     }
-
-    struct EntitlementList: Codable { let entitlements: [Entitlement] }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List an app's entitlements.")
@@ -195,9 +192,9 @@ struct Entitlements: AsyncParsableCommand {
             let appID = try app.id
             let entitlements = try await target.run(
                 local: { try await $0.entitlements(appID: appID) },
-                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/entitlements", as: EntitlementList.self).entitlements }
+                remote: { admin in try await admin.call { try await $0.listEntitlements(path: .init(appId: appID)) }.ok.body.json.entitlements }
             )
-            if json { return try Output.json(EntitlementList(entitlements: entitlements)) }
+            if json { return try Output.json(Schemas.EntitlementList(entitlements: entitlements)) }
             for e in entitlements { print("\(e.id)  \(e.displayName ?? "")") }
         }
     }
@@ -208,34 +205,8 @@ struct Keys: AsyncParsableCommand {
         abstract: "Create, list and revoke API keys.", subcommands: [Create.self, List.self, Revoke.self]
     )
 
-    struct KeyRequest: Encodable {
-        let kind: String
-        let label: String?
-    }
-
     /// A key as created: the stored record and the plaintext, shown once.
-    struct Created: Codable {
-        let key: APIKey
-        let plaintext: String
-
-        init(_ created: CreatedKey) {
-            key = created.key
-            plaintext = created.plaintext
-        }
-
-        init(from decoder: any Decoder) throws {
-            key = try APIKey(from: decoder)
-            plaintext = try decoder.container(keyedBy: Field.self).decode(String.self, forKey: .key)
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            try key.encode(to: encoder)
-            var container = encoder.container(keyedBy: Field.self)
-            try container.encode(plaintext, forKey: .key)
-        }
-
-        enum Field: String, CodingKey { case key }
-    }
+    static func created(_ created: CreatedKey) -> Schemas.CreatedKey { .init(value1: created.key, value2: .init(key: created.plaintext)) }
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a key for an app, or with --admin an instance admin key.")
@@ -258,18 +229,19 @@ struct Keys: AsyncParsableCommand {
             if admin { try target.localOnly("keys create --admin") }
             let appID = admin ? nil : try app.id
             let created = try await target.run(
-                local: { Created(try await $0.createKey(appID: appID, kind: kind ?? "admin", label: label)) },
-                remote: {
-                    try await $0.send(
-                        .POST, "/admin/v1/apps/\(segment(appID ?? ""))/keys", body: KeyRequest(kind: kind ?? "", label: label), as: Created.self)
+                local: { Keys.created(try await $0.createKey(appID: appID, kind: kind ?? "admin", label: label)) },
+                remote: { admin in
+                    guard let kind = Schemas.KeyRequest.KindPayload(rawValue: kind ?? "") else {
+                        throw ValidationError(field: "--kind", reason: "must be public_sandbox, public_production or secret")
+                    }
+                    let path = Operations.CreateKey.Input.Path(appId: appID ?? "")
+                    return try await admin.call { try await $0.createKey(path: path, body: .json(.init(kind: kind, label: label))) }.created.body.json
                 }
             )
             if json { return try Output.json(created) }
-            print("Created \(created.key.kind.rawValue) key \(created.key.id):\n  \(created.plaintext)\nIt is shown only now.")
+            print("Created \(created.value1.kind.rawValue) key \(created.value1.id):\n  \(created.value2.key)\nIt is shown only now.")
         }
     }
-
-    struct KeyList: Codable { let keys: [APIKey] }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List keys (never their plaintext).")
@@ -281,9 +253,12 @@ struct Keys: AsyncParsableCommand {
             let appID = app.optionalID
             let keys = try await target.run(
                 local: { try await $0.keys(appID: appID) },
-                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(try app.id))/keys", as: KeyList.self).keys }
+                remote: { admin in
+                    let appID = try app.id
+                    return try await admin.call { try await $0.listKeys(path: .init(appId: appID)) }.ok.body.json.keys
+                }
             )
-            if json { return try Output.json(KeyList(keys: keys)) }
+            if json { return try Output.json(Schemas.KeyList(keys: keys)) }
             for k in keys {
                 print("\(k.id)  \(k.kind.rawValue)  \(k.displayPrefix)…  \(k.revokedAt == nil ? "active" : "revoked")  \(k.label ?? "")")
             }
@@ -301,7 +276,10 @@ struct Keys: AsyncParsableCommand {
             let appID = app.optionalID
             try await target.run(
                 local: { try await $0.revokeKey(id: id, appID: appID) },
-                remote: { _ = try await $0.sendRaw(.DELETE, "/admin/v1/apps/\(segment(try app.id))/keys/\(segment(id))") }
+                remote: { admin in
+                    let path = Operations.RevokeKey.Input.Path(appId: try app.id, keyId: id)
+                    _ = try await admin.call { try await $0.revokeKey(path: path) }
+                }
             )
             print("Revoked \(id).")
         }
@@ -314,10 +292,6 @@ extension Products {
         static let configuration = CommandConfiguration(
             abstract: "A product's prices, one per currency (buyers pick with ?currency=, or by their browser's region).",
             subcommands: [ListPrices.self, Add.self, Remove.self])
-    }
-
-    static func pricesPath(_ appID: String, _ productID: String) -> String {
-        "/admin/v1/apps/\(segment(appID))/products/\(segment(productID))/prices"
     }
 
     static func show(_ view: ProductPricingView, json: Bool) throws {
@@ -339,14 +313,9 @@ extension Products {
             let appID = try app.id
             let view = try await target.run(
                 local: { ProductPricingView(productID: id, try await $0.productBilling(appID: appID, productID: id)) },
-                remote: { try await $0.send(.GET, Products.pricesPath(appID, id), as: ProductPricingView.self) })
+                remote: { admin in try await admin.call { try await $0.getProductPrices(path: .init(appId: appID, productId: id)) }.ok.body.json })
             try Products.show(view, json: json)
         }
-    }
-
-    struct PriceBody: Encodable {
-        let amount: String
-        let `default`: Bool
     }
 
     struct Add: AsyncParsableCommand {
@@ -368,10 +337,12 @@ extension Products {
                         appID: appID, productID: id, currency: currency, amount: amount, makeDefault: makeDefault)
                     return ProductPricingView(productID: id, billing)
                 },
-                remote: {
-                    try await $0.send(
-                        .PUT, Products.pricesPath(appID, id) + "/\(segment(currency))", body: PriceBody(amount: amount, default: makeDefault),
-                        as: ProductPricingView.self)
+                remote: { admin in
+                    let path = Operations.SetProductPrice.Input.Path(appId: appID, productId: id, currency: currency)
+                    return try await admin.call {
+                        try await $0.setProductPrice(path: path, body: .json(.init(amount: amount, _default: makeDefault)))
+                    }
+                    .ok.body.json
                 })
             try Products.show(view, json: json)
         }
@@ -389,14 +360,12 @@ extension Products {
             let appID = try app.id
             let view = try await target.run(
                 local: { ProductPricingView(productID: id, try await $0.removeProductPrice(appID: appID, productID: id, currency: currency)) },
-                remote: { try await $0.send(.DELETE, Products.pricesPath(appID, id) + "/\(segment(currency))", as: ProductPricingView.self) })
+                remote: { admin in
+                    let path = Operations.RemoveProductPrice.Input.Path(appId: appID, productId: id, currency: currency)
+                    return try await admin.call { try await $0.removeProductPrice(path: path) }.ok.body.json
+                })
             try Products.show(view, json: json)
         }
-    }
-
-    struct TrialBody: Encodable {
-        let trialDays: Int
-        enum CodingKeys: String, CodingKey { case trialDays = "trial_days" }
     }
 
     struct Trial: AsyncParsableCommand {
@@ -412,10 +381,9 @@ extension Products {
             let appID = try app.id
             let view = try await target.run(
                 local: { ProductPricingView(productID: id, try await $0.setProductTrial(appID: appID, productID: id, days: days)) },
-                remote: {
-                    try await $0.send(
-                        .PUT, "/admin/v1/apps/\(segment(appID))/products/\(segment(id))/trial", body: TrialBody(trialDays: days),
-                        as: ProductPricingView.self)
+                remote: { admin in
+                    let path = Operations.SetProductTrial.Input.Path(appId: appID, productId: id)
+                    return try await admin.call { try await $0.setProductTrial(path: path, body: .json(.init(trialDays: days))) }.ok.body.json
                 })
             try Products.show(view, json: json)
         }

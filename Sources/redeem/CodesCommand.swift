@@ -9,17 +9,6 @@ struct Codes: AsyncParsableCommand {
         subcommands: [Generate.self, Batches.self, DeactivateBatch.self, CreateCustom.self, ListCustom.self, DeactivateCustom.self]
     )
 
-    struct BatchRequest: Encodable {
-        let count: Int
-        let length: Int
-        let expiresAt: Date
-
-        enum CodingKeys: String, CodingKey {
-            case count, length
-            case expiresAt = "expires_at"
-        }
-    }
-
     struct Generate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Generate a batch of one-time codes and write them, once, to a CSV file.",
@@ -62,11 +51,17 @@ struct Codes: AsyncParsableCommand {
             let batchID: String
             do {
                 if let remote = try target.remote {
-                    let request = BatchRequest(count: count, length: length, expiresAt: expiresAt)
-                    let path = "/admin/v1/apps/\(segment(try app.id))/offers/\(segment(offer))/code_batches?format=csv"
-                    let csv = try await remote.sendRaw(.POST, path, body: request)
-                    try csv.write(to: partial)
-                    batchID = ""  // `codes batches` lists it
+                    let input = Operations.GenerateCodeBatch.Input(
+                        path: .init(appId: try app.id, offerId: offer), query: .init(format: "csv"),
+                        headers: .init(accept: [.init(contentType: .textCsvCharsetUtf8)]),
+                        body: .json(.init(count: count, expiresAt: expiresAt, length: length)))
+                    let created = try await remote.call { try await $0.generateCodeBatch(input) }.created
+                    // The server streams the file; so does this side, a chunk at a time.
+                    guard FileManager.default.createFile(atPath: partial.path, contents: nil), let file = FileHandle(forWritingAtPath: partial.path)
+                    else { throw ConfigurationError(setting: "--out", reason: "\(out) cannot be written") }
+                    defer { try? file.close() }
+                    for try await chunk in try created.body.textCsvCharsetUtf8 { try file.write(contentsOf: chunk) }
+                    batchID = created.headers.xRedeemBatchID ?? ""
                 } else {
                     // On SQLite the batch's commit syncs the WAL, and the process exits without copying it into the
                     // database file (the next process to open it does): see `FastSQLiteBackend.open`'s `leavesWAL`.
@@ -91,8 +86,6 @@ struct Codes: AsyncParsableCommand {
         }
     }
 
-    struct BatchList: Codable { let batches: [OfferCodeBatch] }
-
     struct Batches: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List code batches with how many codes were redeemed.")
         @OptionGroup var app: AppOption
@@ -102,12 +95,14 @@ struct Codes: AsyncParsableCommand {
 
         func run() async throws {
             let appID = try app.id
-            let query = offer.map { "?offer_id=\(segment($0))" } ?? ""
             let batches = try await target.run(
                 local: { try await $0.codeBatches(appID: appID, offerID: offer) },
-                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/code_batches\(query)", as: BatchList.self).batches }
+                remote: { admin in
+                    try await admin.call { try await $0.listCodeBatches(path: .init(appId: appID), query: .init(offerId: offer)) }.ok.body.json
+                        .batches
+                }
             )
-            if json { return try Output.json(BatchList(batches: batches)) }
+            if json { return try Output.json(Operations.ListCodeBatches.Output.Ok.Body.JsonPayload(batches: batches)) }
             for b in batches {
                 print(
                     "\(b.id)  \(b.offerID)  \(b.isActive ? "active  " : "inactive")  \(b.redeemed ?? 0)/\(b.count) redeemed  expires \(ISODate.format(b.expiresAt))"
@@ -115,8 +110,6 @@ struct Codes: AsyncParsableCommand {
             }
         }
     }
-
-    struct ActiveSwitch: Encodable { let active: Bool }
 
     struct DeactivateBatch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "deactivate-batch", abstract: "Switch a batch's codes off.")
@@ -129,10 +122,11 @@ struct Codes: AsyncParsableCommand {
             let appID = try app.id
             let updated = try await target.run(
                 local: { try await $0.setCodeBatchActive(appID: appID, id: batch, active: false) },
-                remote: {
-                    try await $0.send(
-                        .PATCH, "/admin/v1/apps/\(segment(appID))/code_batches/\(segment(batch))", body: ActiveSwitch(active: false),
-                        as: OfferCodeBatch.self)
+                remote: { admin in
+                    try await admin.call {
+                        try await $0.switchCodeBatch(path: .init(appId: appID, batchId: batch), body: .json(.init(active: false)))
+                    }
+                    .ok.body.json
                 }
             )
             print("Batch \(updated.id) is inactive.")
@@ -160,18 +154,14 @@ struct Codes: AsyncParsableCommand {
                     if appID == nil { appID = try await admin.offer(id: offer).appID }
                     return try await admin.createCustomCode(appID: appID ?? "", input)
                 },
-                remote: {
-                    try await $0.send(.POST, "/admin/v1/apps/\(segment(try app.id))/custom_codes", body: input, as: CustomOfferCode.self)
+                remote: { admin in
+                    let appID = try app.id
+                    return try await admin.call { try await $0.createCustomCode(path: .init(appId: appID), body: .json(input)) }.created.body.json
                 }
             )
             if json { return try Output.json(created) }
             print("Created custom code \(created.code) (\(created.id)), up to \(created.maxRedemptions) redemptions.")
         }
-    }
-
-    struct CustomCodeList: Codable {
-        let customCodes: [CustomOfferCode]
-        enum CodingKeys: String, CodingKey { case customCodes = "custom_codes" }
     }
 
     struct ListCustom: AsyncParsableCommand {
@@ -183,12 +173,14 @@ struct Codes: AsyncParsableCommand {
 
         func run() async throws {
             let appID = try app.id
-            let query = offer.map { "?offer_id=\(segment($0))" } ?? ""
             let codes = try await target.run(
                 local: { try await $0.customCodes(appID: appID, offerID: offer) },
-                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/custom_codes\(query)", as: CustomCodeList.self).customCodes }
+                remote: { admin in
+                    try await admin.call { try await $0.listCustomCodes(path: .init(appId: appID), query: .init(offerId: offer)) }.ok.body.json
+                        .customCodes
+                }
             )
-            if json { return try Output.json(CustomCodeList(customCodes: codes)) }
+            if json { return try Output.json(Operations.ListCustomCodes.Output.Ok.Body.JsonPayload(customCodes: codes)) }
             for c in codes {
                 print("\(c.id)  \(c.code)  \(c.isActive ? "active  " : "inactive")  \(c.redemptionCount)/\(c.maxRedemptions)  \(c.offerID)")
             }
@@ -206,10 +198,10 @@ struct Codes: AsyncParsableCommand {
             let appID = try app.id
             let updated = try await target.run(
                 local: { try await $0.setCustomCodeActive(appID: appID, id: codeID, active: false) },
-                remote: {
-                    try await $0.send(
-                        .PATCH, "/admin/v1/apps/\(segment(appID))/custom_codes/\(segment(codeID))", body: ActiveSwitch(active: false),
-                        as: CustomOfferCode.self)
+                remote: { admin in
+                    try await admin.call {
+                        try await $0.switchCustomCode(path: .init(appId: appID, codeId: codeID), body: .json(.init(active: false)))
+                    }.ok.body.json
                 }
             )
             print("Custom code \(updated.code) is inactive.")

@@ -26,7 +26,10 @@ extension Customers {
             let appUserID = try AppUserID(validating: user)
             let file = try await target.run(
                 store: { try await CustomerExportService(store: $0).export(appID: appID, appUserID: appUserID, actor: CLI.actor) },
-                remote: { try await $0.sendRaw(.GET, "/admin/v1/apps/\(segment(appID))/customers/\(segment(user))/export") })
+                remote: { admin in
+                    let export = try await admin.call { try await $0.exportCustomer(path: .init(appId: appID, appUserId: user)) }.ok.body.json
+                    return try JSONCoding.encoder.encode(export)
+                })
             guard let output else { return print(String(decoding: file, as: UTF8.self)) }
             // Personal data: the file is made empty and its owner's alone, then written.
             guard FileManager.default.createFile(atPath: output, contents: nil, attributes: [.posixPermissions: 0o600]),

@@ -5,17 +5,6 @@ import RedeemServer
 import RedeemStore
 
 extension Customers {
-    /// The admin API's answer: the offering chosen for a customer, if any.
-    struct ChosenOffering: Codable {
-        var offeringID: String?
-        var chosenAt: Date?
-
-        enum CodingKeys: String, CodingKey {
-            case offeringID = "offering_id"
-            case chosenAt = "chosen_at"
-        }
-    }
-
     /// `redeem customers offering`: the console customer page's "Current offering", for a terminal.
     struct Offering: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -51,15 +40,23 @@ extension Customers {
                         } else {
                             try await service.current(appID: appID, appUserID: appUserID)
                         }
-                    return ChosenOffering(offeringID: chosen?.offeringID, chosenAt: chosen?.setAt)
+                    return Schemas.CustomerOffering(offeringId: chosen?.offeringID, chosenAt: chosen?.setAt)
                 },
                 remote: { admin in
-                    let path = "/admin/v1/apps/\(segment(appID))/customers/\(segment(user))/offering"
-                    if let offering { return try await admin.send(.PUT, path, body: ["offering_id": offering], as: ChosenOffering.self) }
-                    return try await admin.send(remove ? .DELETE : .GET, path, as: ChosenOffering.self)
+                    let path = Operations.GetCustomerOffering.Input.Path(appId: appID, appUserId: user)
+                    if let offering {
+                        return try await admin.call {
+                            try await $0.setCustomerOffering(path: .init(appId: appID, appUserId: user), body: .json(.init(offeringId: offering)))
+                        }
+                        .ok.body.json
+                    }
+                    if remove {
+                        return try await admin.call { try await $0.removeCustomerOffering(path: .init(appId: appID, appUserId: user)) }.ok.body.json
+                    }
+                    return try await admin.call { try await $0.getCustomerOffering(path: path) }.ok.body.json
                 })
             if json { return try Output.json(chosen) }
-            if let id = chosen.offeringID, let at = chosen.chosenAt {
+            if let id = chosen.offeringId, let at = chosen.chosenAt {
                 print("\(user) sees \(id) as current (chosen \(ISODate.format(at))).")
             } else {
                 print("\(user) sees the app's own current offering (none chosen).")

@@ -10,23 +10,6 @@ struct Customers: AsyncParsableCommand {
         abstract: "Find customers, list them by state, read their attributes, choose their offering, export their data.",
         subcommands: [Search.self, List.self, Attributes.self, Offering.self, Export.self])
 
-    struct AttributeList: Codable {
-        struct Attribute: Codable {
-            let key: String
-            let value: String
-            let updatedAt: Date
-            let setWithSecretKey: Bool
-
-            enum CodingKeys: String, CodingKey {
-                case key, value
-                case updatedAt = "updated_at"
-                case setWithSecretKey = "set_with_secret_key"
-            }
-        }
-
-        let attributes: [Attribute]
-    }
-
     struct Attributes: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "A customer's subscriber attributes (set by RevenueCat's SDKs or the app's backend), by any of its app user IDs.")
@@ -41,14 +24,13 @@ struct Customers: AsyncParsableCommand {
             let list = try await target.run(
                 local: { admin in
                     let records = try await admin.attributeRecords(appID: appID, appUserID: try AppUserID(validating: user))
-                    return AttributeList(
+                    return Schemas.CustomerAttributes(
                         attributes: records.map {
                             .init(key: $0.key, value: $0.value, updatedAt: $0.updatedAt, setWithSecretKey: $0.fromBackend)
                         })
                 },
-                remote: {
-                    try await $0.send(
-                        .GET, "/admin/v1/apps/\(segment(appID))/customers/\(segment(user))/attributes", as: AttributeList.self)
+                remote: { admin in
+                    try await admin.call { try await $0.listCustomerAttributes(path: .init(appId: appID, appUserId: user)) }.ok.body.json
                 })
             if json { return try Output.json(list) }
             if list.attributes.isEmpty { print("No attributes for \(user).") }
@@ -59,29 +41,8 @@ struct Customers: AsyncParsableCommand {
         }
     }
 
-    /// A customer as the admin API's search and list answer them; `matched` (what `q` matched) in a search only.
-    struct Match: Codable {
-        let customerID: String
-        let originalAppUserID: String
-        let lastSeen: Date
-        var matched: String? = nil
-        /// In a list: the address of their latest purchase that has one.
-        var email: String? = nil
-
-        enum CodingKeys: String, CodingKey {
-            case matched, email
-            case customerID = "customer_id"
-            case originalAppUserID = "original_app_user_id"
-            case lastSeen = "last_seen"
-        }
-    }
-
-    /// A page of `customers search` or `customers list`; `next` (a list's next page) in a list only.
-    struct Found: Codable {
-        let customers: [Match]
-        let more: Bool
-        var next: String? = nil
-    }
+    /// A page of `customers search` (with what `q` matched) or `customers list` (with an address and the next page).
+    typealias Found = Schemas.CustomerSearch
 
     struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -102,19 +63,18 @@ struct Customers: AsyncParsableCommand {
                     let (matches, more) = try await support.search(appID: appID, query: query, page: page)
                     return Found(
                         customers: matches.map {
-                            Match(customerID: $0.customerID, originalAppUserID: $0.originalAppUserID, lastSeen: $0.lastSeen, matched: $0.matched)
+                            .init(customerId: $0.customerID, originalAppUserId: $0.originalAppUserID, lastSeen: $0.lastSeen, matched: $0.matched)
                         }, more: more)
                 },
                 remote: { admin in
-                    var components = URLComponents()
-                    components.queryItems = [URLQueryItem(name: "q", value: query), URLQueryItem(name: "page", value: String(page))]
-                    return try await admin.send(.GET, "/admin/v1/apps/\(segment(appID))/customers\(components.string ?? "")", as: Found.self)
+                    try await admin.call { try await $0.searchCustomers(path: .init(appId: appID), query: .init(q: query, page: page)) }
+                        .ok.body.json
                 })
             if json { return try Output.json(found) }
             if found.customers.isEmpty { print("No customer matches \"\(query)\" exactly.") }
             for match in found.customers {
                 let matched = match.matched.map { "  matched by \($0)" } ?? ""
-                print("\(match.customerID)  \(match.originalAppUserID)\(matched)  last seen \(ISODate.format(match.lastSeen))")
+                print("\(match.customerId)  \(match.originalAppUserId)\(matched)  last seen \(ISODate.format(match.lastSeen))")
             }
             if found.more { print("More on --page \(page + 1).") }
         }
@@ -158,22 +118,20 @@ extension Customers {
                     let next = list.next?.text
                     return Found(
                         customers: list.customers.map {
-                            Match(
-                                customerID: $0.customer.id, originalAppUserID: $0.customer.originalAppUserID, lastSeen: $0.customer.lastSeen,
+                            .init(
+                                customerId: $0.customer.id, originalAppUserId: $0.customer.originalAppUserID, lastSeen: $0.customer.lastSeen,
                                 email: $0.email)
                         }, more: next != nil, next: next)
                 },
                 remote: { admin in
-                    var components = URLComponents()
-                    components.queryItems =
-                        [URLQueryItem(name: "status", value: status), URLQueryItem(name: "environment", value: environment)]
-                        + (before.map { [URLQueryItem(name: "before", value: $0)] } ?? [])
-                    return try await admin.send(.GET, "/admin/v1/apps/\(segment(appID))/customers\(components.string ?? "")", as: Found.self)
+                    let query = Operations.SearchCustomers.Input.Query(
+                        status: .init(rawValue: status), environment: .init(rawValue: environment), before: before)
+                    return try await admin.call { try await $0.searchCustomers(path: .init(appId: appID), query: query) }.ok.body.json
                 })
             if json { return try Output.json(listed) }
             if listed.customers.isEmpty { print("No customer is listed as \(status).") }
             for row in listed.customers {
-                print("\(row.customerID)  \(row.originalAppUserID)  \(row.email ?? "(no e-mail)")  last seen \(ISODate.format(row.lastSeen))")
+                print("\(row.customerId)  \(row.originalAppUserId)  \(row.email ?? "(no e-mail)")  last seen \(ISODate.format(row.lastSeen))")
             }
             if let next = listed.next { print("More with --before \(next)") }
         }

@@ -53,12 +53,10 @@ struct Links: AsyncParsableCommand {
                         appID: appID, productID: product, publicURL: try PublicURL.resolve(publicURL), appUserID: appUserID, utm: utm)
                 },
                 remote: { admin in
-                    // Each value percent-encoded as a path segment is, so `+`, `&` and `=` in it arrive as typed.
-                    let items = (appUserID.map { ["app_user_id": $0] } ?? [:]).merging(utm) { first, _ in first }
-                    let pairs = items.sorted { $0.key < $1.key }.map { "\($0.key)=\(segment($0.value))" }
-                    let query = pairs.isEmpty ? "" : "?" + pairs.joined(separator: "&")
-                    return try await admin.send(
-                        .GET, "/admin/v1/apps/\(segment(appID))/products/\(segment(product))/links\(query)", as: ProductLinks.self)
+                    let query = Operations.GetProductLinks.Input.Query(
+                        appUserId: appUserID, utmSource: utmSource, utmMedium: utmMedium, utmCampaign: utmCampaign)
+                    return try await admin.call { try await $0.getProductLinks(path: .init(appId: appID, productId: product), query: query) }
+                        .ok.body.json
                 })
             if json { return try Output.json(links) }
             var shown: [(label: String, url: String)] = []

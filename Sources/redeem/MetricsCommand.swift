@@ -26,8 +26,8 @@ struct Metrics: AsyncParsableCommand {
         let environment: MetricsEnvironment = sandbox ? .sandbox : .production
         let report: MetricsReport
         if let remote = try target.remote {
-            report = try await remote.send(
-                .GET, "/admin/v1/apps/\(segment(appID))/metrics?environment=\(environment.rawValue)&days=\(days)", as: MetricsReport.self)
+            let query = Operations.GetSubscriptionMetrics.Input.Query(environment: sandbox ? .sandbox : .production, days: days)
+            report = try await remote.call { try await $0.getSubscriptionMetrics(path: .init(appId: appID), query: query) }.ok.body.json
         } else {
             report = try await target.database.withStore {
                 _ = try await $0.app(id: appID)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OpenAPIRuntime
 import RedeemCore
 import RedeemServer
 
@@ -36,27 +37,14 @@ struct Offerings: AsyncParsableCommand {
         }
 
         /// The admin API's body for the same offering.
-        var body: Body {
+        var body: Schemas.OfferingInput {
             get throws {
                 let changes = try changes
-                return Body(
+                return Schemas.OfferingInput(
                     identifier: id, description: changes.description,
-                    metadata: try JSONDecoder().decode(JSONValue.self, from: Data(changes.metadataJSON.utf8)), isCurrent: changes.isCurrent,
-                    packages: changes.packages)
+                    metadata: try JSONDecoder().decode(OpenAPIObjectContainer.self, from: Data(changes.metadataJSON.utf8)),
+                    isCurrent: changes.isCurrent, packages: changes.packages.map { .init(identifier: $0.id, productId: $0.productID) })
             }
-        }
-    }
-
-    struct Body: Encodable {
-        let identifier: String
-        let description: String
-        let metadata: JSONValue
-        let isCurrent: Bool
-        let packages: [Offering.Package]
-
-        enum CodingKeys: String, CodingKey {
-            case identifier, description, metadata, packages
-            case isCurrent = "is_current"
         }
     }
 
@@ -71,7 +59,10 @@ struct Offerings: AsyncParsableCommand {
             let appID = try app.id
             let offering = try await target.run(
                 local: { try await $0.createOffering(appID: appID, id: fields.id, try fields.changes) },
-                remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/offerings", body: try fields.body, as: Offering.self) }
+                remote: { admin in
+                    let body = try fields.body
+                    return try await admin.call { try await $0.createOffering(path: .init(appId: appID), body: .json(body)) }.created.body.json
+                }
             )
             if json { return try Output.json(offering) }
             print("Created offering \(offering.id) with \(offering.packages.count) packages\(offering.isCurrent ? " (current)" : "").")
@@ -89,17 +80,15 @@ struct Offerings: AsyncParsableCommand {
             let appID = try app.id
             let offering = try await target.run(
                 local: { try await $0.replaceOffering(appID: appID, id: fields.id, try fields.changes) },
-                remote: {
-                    try await $0.send(
-                        .PUT, "/admin/v1/apps/\(segment(appID))/offerings/\(segment(fields.id))", body: try fields.body, as: Offering.self)
+                remote: { admin in
+                    let (path, body) = (Operations.ReplaceOffering.Input.Path(appId: appID, offeringId: fields.id), try fields.body)
+                    return try await admin.call { try await $0.replaceOffering(path: path, body: .json(body)) }.ok.body.json
                 }
             )
             if json { return try Output.json(offering) }
             print("Replaced offering \(offering.id).")
         }
     }
-
-    struct OfferingList: Codable { let offerings: [Offering] }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List an app's offerings, the current one first.")
@@ -111,9 +100,9 @@ struct Offerings: AsyncParsableCommand {
             let appID = try app.id
             let offerings = try await target.run(
                 local: { try await $0.offerings(appID: appID) },
-                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/offerings", as: OfferingList.self).offerings }
+                remote: { admin in try await admin.call { try await $0.listOfferings(path: .init(appId: appID)) }.ok.body.json.offerings }
             )
-            if json { return try Output.json(OfferingList(offerings: offerings)) }
+            if json { return try Output.json(Operations.ListOfferings.Output.Ok.Body.JsonPayload(offerings: offerings)) }
             for offering in offerings {
                 let packages = offering.packages.map { "\($0.id)=\($0.productID)" }.joined(separator: " ")
                 print("\(offering.id)\(offering.isCurrent ? "  (current)" : "")  \(packages)")
@@ -131,7 +120,7 @@ struct Offerings: AsyncParsableCommand {
             let appID = try app.id
             try await target.run(
                 local: { try await $0.deleteOffering(appID: appID, id: id) },
-                remote: { _ = try await $0.sendRaw(.DELETE, "/admin/v1/apps/\(segment(appID))/offerings/\(segment(id))") }
+                remote: { admin in _ = try await admin.call { try await $0.deleteOffering(path: .init(appId: appID, offeringId: id)) }.noContent }
             )
             print("Deleted offering \(id).")
         }

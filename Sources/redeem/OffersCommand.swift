@@ -50,14 +50,13 @@ struct Offers: AsyncParsableCommand {
             )
             let offer = try await target.run(
                 local: { try await $0.createOffer(appID: appID, input) },
-                remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/offers", body: input, as: Offer.self) }
+                remote: { admin in try await admin.call { try await $0.createOffer(path: .init(appId: appID), body: .json(input)) }.created.body.json
+                }
             )
             if json { return try Output.json(offer) }
             print("Created offer \(offer.id) '\(offer.referenceName)' on \(offer.productID).")
         }
     }
-
-    struct OfferList: Codable { let offers: [Offer] }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List an app's offers.")
@@ -68,12 +67,13 @@ struct Offers: AsyncParsableCommand {
 
         func run() async throws {
             let appID = try app.id
-            let query = product.map { "?product_id=\(segment($0))" } ?? ""
             let offers = try await target.run(
                 local: { try await $0.offers(appID: appID, productID: product) },
-                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/offers\(query)", as: OfferList.self).offers }
+                remote: { admin in
+                    try await admin.call { try await $0.listOffers(path: .init(appId: appID), query: .init(productId: product)) }.ok.body.json.offers
+                }
             )
-            if json { return try Output.json(OfferList(offers: offers)) }
+            if json { return try Output.json(Operations.ListOffers.Output.Ok.Body.JsonPayload(offers: offers)) }
             for o in offers {
                 let length = o.totalPeriod?.description ?? "-"
                 print("\(o.id)  \(o.isActive ? "active  " : "inactive")  \(o.productID)  \(o.paymentMode.rawValue)  \(length)  \(o.referenceName)")
@@ -99,8 +99,6 @@ struct Offers: AsyncParsableCommand {
         func run() async throws { try await Offers.switchOffer(offer, active: false, app: app, target: target) }
     }
 
-    struct ActiveSwitch: Encodable { let active: Bool }
-
     /// Locally the offer's ID is enough; through `--server` the app is needed too.
     static func switchOffer(_ offer: String, active: Bool, app: AppOption, target: AdminTarget) async throws {
         let updated = try await target.run(
@@ -109,9 +107,9 @@ struct Offers: AsyncParsableCommand {
                 if appID == nil { appID = try await admin.offer(id: offer).appID }
                 return try await admin.setOfferActive(appID: appID ?? "", id: offer, active: active)
             },
-            remote: {
-                try await $0.send(
-                    .PATCH, "/admin/v1/apps/\(segment(try app.id))/offers/\(segment(offer))", body: ActiveSwitch(active: active), as: Offer.self)
+            remote: { admin in
+                let path = Operations.SwitchOffer.Input.Path(appId: try app.id, offerId: offer)
+                return try await admin.call { try await $0.switchOffer(path: path, body: .json(.init(active: active))) }.ok.body.json
             }
         )
         print("Offer \(updated.id) is \(active ? "active" : "inactive").")
@@ -127,7 +125,7 @@ struct Offers: AsyncParsableCommand {
             let appID = try app.id
             let usage = try await target.run(
                 local: { try await $0.offerCodeUsage(appID: appID) },
-                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/offer_codes/usage", as: OfferCodeUsage.self) }
+                remote: { admin in try await admin.call { try await $0.offerCodeUsage(path: .init(appId: appID)) }.ok.body.json }
             )
             if json { return try Output.json(usage) }
             print("\(usage.quarter): \(usage.used) of \(usage.quota) redemptions used")
@@ -145,11 +143,14 @@ struct Offers: AsyncParsableCommand {
 
         func run() async throws {
             let appID = try app.id
-            let query = "?format=csv" + (offer.map { "&offer_id=\(segment($0))" } ?? "")
             let csv = try await target.run(
                 local: { try await $0.offerRedemptionReport(appID: appID, offerID: offer) },
-                remote: {
-                    String(decoding: try await $0.sendRaw(.GET, "/admin/v1/apps/\(segment(appID))/offer_codes/redemptions\(query)"), as: UTF8.self)
+                remote: { admin in
+                    let input = Operations.OfferRedemptionReport.Input(
+                        path: .init(appId: appID), query: .init(offerId: offer, format: "csv"),
+                        headers: .init(accept: [.init(contentType: .textCsvCharsetUtf8)]))
+                    let body = try await admin.call { try await $0.offerRedemptionReport(input) }.ok.body.textCsvCharsetUtf8
+                    return try await String(collecting: body, upTo: 256 * 1024 * 1024)
                 }
             )
             guard let out else { return print(csv, terminator: "") }

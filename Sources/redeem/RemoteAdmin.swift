@@ -1,15 +1,14 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
-import RedeemCore
+import HTTPTypes
+import OpenAPIAsyncHTTPClient
+import OpenAPIRuntime
 import RedeemServer
 
-/// The admin API of a running Redeem, for `--server`: the same commands, sent as HTTP requests with an admin key
-/// (or an app's secret key) instead of run on a local database.
+/// The admin API of a running Redeem, for `--server`: the same commands, sent with an admin key (or an app's secret
+/// key) through the client generated from `openapi.yaml` instead of run on a local database.
 struct RemoteAdmin: Sendable {
     let base: String
-    let key: String
+    let client: Client
 
     init(server: String, key: String?) throws {
         guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
@@ -20,44 +19,50 @@ struct RemoteAdmin: Sendable {
             throw ConfigurationError(
                 setting: "REDEEM_ADMIN_KEY", reason: "is required with --server: an admin key (rdm_admin_…) or an app's secret key")
         }
-        self.base = server.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        self.key = key
+        base = server.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        client = Client(
+            serverURL: URL(string: base)!, configuration: .redeem,
+            transport: AsyncHTTPClientTransport(configuration: .init(client: .shared, timeout: .seconds(60))),
+            middlewares: [BearerKey(key: key), Refusals()])
     }
 
-    /// The server's answer, decoded; an error answer is thrown as `RemoteError`, naming the flag for a field.
-    func send<Answer: Decodable>(
-        _ method: HTTPMethod, _ path: String, body: (some Encodable)? = nil as String?, as: Answer.Type
-    ) async throws -> Answer {
-        let data = try await sendRaw(method, path, body: body)
-        return try JSONCoding.decoder.decode(Answer.self, from: data)
-    }
-
-    /// The server's JSON answer as bytes, for `--json`, which prints it as the API gave it.
-    func sendRaw(_ method: HTTPMethod, _ path: String, body: (some Encodable)? = nil as String?) async throws -> Data {
-        var request = HTTPClientRequest(url: base + path)
-        request.method = method
-        request.headers.add(name: "Authorization", value: "Bearer \(key)")
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(bytes: Array(try JSONCoding.encoder.encode(body))))
-        }
-        let response: HTTPClientResponse
+    /// One call to the admin API. What the server refused is thrown in its own words, naming the flag for a field.
+    func call<Answer>(_ operation: (Client) async throws -> Answer) async throws -> Answer {
         do {
-            response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-        } catch {
-            throw RemoteError(message: "cannot reach \(base): \(error)")
+            return try await operation(client)
+        } catch let error as ClientError {
+            if let refusal = error.underlyingError as? RemoteError { throw refusal }
+            guard error.response != nil else { throw RemoteError(message: "cannot reach \(base): \(error.underlyingError)") }
+            throw RemoteError(message: "\(base) answered \(error.operationID) in a form this CLI does not read: \(error.underlyingError)")
         }
-        let bytes = try await response.body.collect(upTo: 64 * 1024 * 1024)
-        let data = Data(bytes.readableBytesView)
-        guard (200..<300).contains(response.status.code) else {
-            let answer = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-            let message = answer?["message"] as? String ?? "HTTP \(response.status.code)"
-            let field = answer?["field"] as? String
-            // The API's message starts with the field's name; the operator typed a flag.
-            guard let field, message.hasPrefix(field + " ") else { throw RemoteError(message: message) }
-            throw RemoteError(message: CLIFlags.name(ofField: field) + message.dropFirst(field.count))
-        }
-        return data
+    }
+}
+
+/// Sends the key on every request.
+private struct BearerKey: ClientMiddleware {
+    let key: String
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        request.headerFields[.authorization] = "Bearer \(key)"
+        return try await next(request, body, baseURL)
+    }
+}
+
+/// An error answer (`{"code", "message", "field"}`) becomes a `RemoteError` before the client reads it.
+private struct Refusals: ClientMiddleware {
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let (response, answer) = try await next(request, body, baseURL)
+        guard response.status.kind != .successful else { return (response, answer) }
+        var data = Data()
+        if let answer { data = try await Data(collecting: answer, upTo: 1 << 20) }
+        throw RemoteError(status: response.status.code, answer: data)
     }
 }
 
@@ -65,6 +70,25 @@ struct RemoteAdmin: Sendable {
 struct RemoteError: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
+
+    init(message: String) { self.message = message }
+
+    /// The API's message starts with the field's name; the operator typed a flag.
+    init(status: Int, answer: Data) {
+        struct Refusal: Decodable {
+            let message: String
+            let field: String?
+        }
+        guard let refusal = try? JSONDecoder().decode(Refusal.self, from: answer) else {
+            self.init(message: "HTTP \(status)")
+            return
+        }
+        guard let field = refusal.field, refusal.message.hasPrefix(field + " ") else {
+            self.init(message: refusal.message)
+            return
+        }
+        self.init(message: CLIFlags.name(ofField: field) + refusal.message.dropFirst(field.count))
+    }
 }
 
 /// The CLI's flag for an API field, so errors name what the operator typed (`icon_url` is `--icon-url`).
@@ -82,3 +106,6 @@ enum CLIFlags {
         return renamed[field] ?? "--" + field.replacingOccurrences(of: "_", with: "-").replacingOccurrences(of: ".", with: "-")
     }
 }
+
+/// The generated schemas, shorter.
+typealias Schemas = Components.Schemas

@@ -6,20 +6,6 @@ import RedeemStore
 
 /// The support actions on purchases, grants and e-mails: the console's buttons, for a terminal.
 extension Purchases {
-    struct SentLink: Codable {
-        let redemptionURL: String
-        let redemptionHTTPSURL: String
-        let expiresAt: Date
-        let emailed: Bool
-
-        enum CodingKeys: String, CodingKey {
-            case emailed
-            case redemptionURL = "redemption_url"
-            case redemptionHTTPSURL = "redemption_https_url"
-            case expiresAt = "expires_at"
-        }
-    }
-
     struct Link: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
@@ -39,13 +25,15 @@ extension Purchases {
                 publicURL: try PublicURL.resolve(publicURL),
                 local: { support in
                     let sent = try await support.sendNewLink(appID: appID, purchaseID: purchase, actor: CLI.actor)
-                    return SentLink(
-                        redemptionURL: sent.link.customSchemeURL, redemptionHTTPSURL: sent.link.httpsURL, expiresAt: sent.link.expiresAt,
+                    return Schemas.SentLink(
+                        redemptionUrl: sent.link.customSchemeURL, redemptionHttpsUrl: sent.link.httpsURL, expiresAt: sent.link.expiresAt,
                         emailed: sent.emailed)
                 },
-                remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/purchases/\(segment(purchase))/links", as: SentLink.self) })
+                remote: { admin in
+                    try await admin.call { try await $0.sendPurchaseLink(path: .init(appId: appID, purchaseId: purchase)) }.created.body.json
+                })
             if json { return try Output.json(sent) }
-            print("New link (single use, expires \(ISODate.format(sent.expiresAt))): \(sent.redemptionHTTPSURL)\n  app: \(sent.redemptionURL)")
+            print("New link (single use, expires \(ISODate.format(sent.expiresAt))): \(sent.redemptionHttpsUrl)\n  app: \(sent.redemptionUrl)")
             print(sent.emailed ? "A second link, single-use too, was e-mailed to the purchase's address." : "Not e-mailed.")
         }
     }
@@ -58,7 +46,7 @@ extension Purchases {
         @OptionGroup var target: AdminTarget
         @Flag var json = false
 
-        func path(_ action: String) throws -> String { "/admin/v1/apps/\(segment(try app.id))/purchases/\(segment(purchase))/\(action)" }
+        var path: Operations.RefundPurchase.Input.Path { get throws { .init(appId: try app.id, purchaseId: purchase) } }
     }
 
     struct Refund: AsyncParsableCommand {
@@ -71,7 +59,7 @@ extension Purchases {
             let refunded = try await options.target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
                 local: { try await $0.refund(appID: appID, purchaseID: options.purchase, actor: CLI.actor).purchase },
-                remote: { try await $0.send(.POST, try options.path("refund"), as: Purchase.self) })
+                remote: { admin in try await admin.call { try await $0.refundPurchase(path: try options.path) }.ok.body.json })
             if options.json { return try Output.json(refunded) }
             if refunded.refundedAt != nil {
                 print("Refunded \(refunded.id) (\(refunded.productID)); it grants nothing now.")
@@ -102,8 +90,10 @@ extension Purchases {
                 local: {
                     try await $0.cancelAtPeriodEnd(appID: appID, purchaseID: options.purchase, actor: CLI.actor, feedback: feedback).purchase
                 },
-                remote: {
-                    try await $0.send(.POST, try options.path("cancel"), body: feedback.map { ["feedback": $0.rawValue] }, as: Purchase.self)
+                remote: { admin in
+                    let path = Operations.CancelPurchase.Input.Path(appId: appID, purchaseId: options.purchase)
+                    let body = feedback.map { Operations.CancelPurchase.Input.Body.json(.init(feedback: $0)) }
+                    return try await admin.call { try await $0.cancelPurchase(path: path, body: body) }.ok.body.json
                 })
             if options.json { return try Output.json(cancelled) }
             let end = cancelled.expiresDate.map(ISODate.format) ?? "its period end"
@@ -126,7 +116,10 @@ extension Purchases {
             let moved = try await options.target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
                 local: { try await $0.transfer(appID: appID, purchaseID: options.purchase, to: appUserID, actor: CLI.actor) },
-                remote: { try await $0.send(.POST, try options.path("transfer"), body: ["app_user_id": appUserID], as: Purchase.self) })
+                remote: { admin in
+                    let path = Operations.TransferPurchase.Input.Path(appId: appID, purchaseId: options.purchase)
+                    return try await admin.call { try await $0.transferPurchase(path: path, body: .json(.init(appUserId: appUserID))) }.ok.body.json
+                })
             if options.json { return try Output.json(moved) }
             print("Moved \(moved.id) to \(appUserID).")
         }
@@ -140,14 +133,14 @@ extension Purchases {
         @OptionGroup var target: AdminTarget
         @Flag var json = false
 
-        struct Listed: Codable { let purchases: [Purchase] }
-
         func run() async throws {
             let appID = try app.id
             let listed = try await target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
-                local: { Listed(purchases: try await $0.purchases(appID: appID, appUserID: appUserID)) },
-                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/customers/\(segment(appUserID))/purchases", as: Listed.self) })
+                local: { Schemas.PurchaseList(purchases: try await $0.purchases(appID: appID, appUserID: appUserID)) },
+                remote: { admin in
+                    try await admin.call { try await $0.listCustomerPurchases(path: .init(appId: appID, appUserId: appUserID)) }.ok.body.json
+                })
             if json { return try Output.json(listed) }
             if listed.purchases.isEmpty { print("\(appUserID) has no purchases.") }
             for purchase in listed.purchases { print(Purchases.line(purchase)) }
@@ -163,8 +156,10 @@ extension Purchases {
             let appID = try options.app.id
             let shown = try await options.target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
-                local: { PurchaseShown(try await $0.detail(appID: appID, purchaseID: options.purchase)) },
-                remote: { try await $0.send(.GET, "/admin/v1/apps/\(segment(appID))/purchases/\(segment(options.purchase))", as: PurchaseShown.self) }
+                local: { Schemas.PurchaseDetail(try await $0.detail(appID: appID, purchaseID: options.purchase)) },
+                remote: { admin in
+                    try await admin.call { try await $0.getPurchase(path: .init(appId: appID, purchaseId: options.purchase)) }.ok.body.json
+                }
             )
             if options.json { return try Output.json(shown) }
             print(Purchases.line(shown.purchase))
@@ -179,7 +174,9 @@ extension Purchases {
                 print("  attempt \(ISODate.format(attempt.createdAt)) by \(attempt.appUserID): \(attempt.outcome)")
             }
             for email in shown.emails {
-                print("  e-mail \(email.id) \(email.kind) to \(email.recipient): \(email.state)" + (email.lastError.map { " (\($0))" } ?? ""))
+                print(
+                    "  e-mail \(email.id) \(email.kind.rawValue) to \(email.recipient): \(email.state.rawValue)"
+                        + (email.lastError.map { " (\($0))" } ?? ""))
             }
             for delivery in shown.webhookDeliveries {
                 let state = delivery.deliveredAt != nil ? "delivered" : delivery.failedAt != nil ? "failed" : "pending"
@@ -195,67 +192,25 @@ extension Purchases {
     }
 }
 
-/// `GET /admin/v1/apps/{app_id}/purchases/{purchase_id}` as the CLI prints it; the local path builds the same shape.
-struct PurchaseShown: Codable {
-    struct Link: Codable {
-        let issuedAt: Date
-        let expiresAt: Date
-        let openedAt: Date?
-        let redeemedAt: Date?
-        let redeemedBy: String?
-
-        enum CodingKeys: String, CodingKey {
-            case issuedAt = "issued_at"
-            case expiresAt = "expires_at"
-            case openedAt = "opened_at"
-            case redeemedAt = "redeemed_at"
-            case redeemedBy = "redeemed_by"
-        }
-    }
-
-    struct Email: Codable {
-        let id: String
-        let purchaseID: String
-        let kind: String
-        let recipient: String
-        let state: String
-        let attempts: Int
-        let queuedAt: Date
-        let lastError: String?
-
-        enum CodingKeys: String, CodingKey {
-            case id, kind, recipient, state, attempts
-            case purchaseID = "purchase_id"
-            case queuedAt = "queued_at"
-            case lastError = "last_error"
-        }
-    }
-
-    let purchase: Purchase
-    let redemptionAttempts: [RedemptionAttempt]
-    let redemptionLinks: [Link]
-    let emails: [Email]
-    let webhookDeliveries: [WebhookDelivery]
-
-    enum CodingKeys: String, CodingKey {
-        case purchase, emails
-        case redemptionAttempts = "redemption_attempts"
-        case redemptionLinks = "redemption_links"
-        case webhookDeliveries = "webhook_deliveries"
-    }
-
+extension Schemas.PurchaseDetail {
+    /// A purchase's support details as the admin API answers them.
     init(_ detail: SupportService.PurchaseDetail) {
-        purchase = detail.purchase
-        redemptionAttempts = detail.attempts
-        redemptionLinks = detail.links.map {
-            Link(issuedAt: $0.createdAt, expiresAt: $0.expiresAt, openedAt: $0.openedAt, redeemedAt: $0.redeemedAt, redeemedBy: $0.redeemedBy)
-        }
-        emails = detail.emails.map {
-            Email(
-                id: $0.email.id, purchaseID: $0.email.purchaseID, kind: $0.email.kind.rawValue, recipient: $0.email.recipient, state: $0.state,
-                attempts: $0.email.attempts, queuedAt: $0.email.createdAt, lastError: $0.lastError)
-        }
-        webhookDeliveries = detail.webhooks
+        self.init(
+            purchase: detail.purchase, redemptionAttempts: detail.attempts,
+            redemptionLinks: detail.links.map {
+                .init(issuedAt: $0.createdAt, expiresAt: $0.expiresAt, openedAt: $0.openedAt, redeemedAt: $0.redeemedAt, redeemedBy: $0.redeemedBy)
+            },
+            emails: detail.emails.map {
+                Schemas.SupportEmail($0.email, state: .init(rawValue: $0.state) ?? .queued, lastError: $0.lastError)
+            }, webhookDeliveries: detail.webhooks)
+    }
+}
+
+extension Schemas.SupportEmail {
+    init(_ email: QueuedEmail, state: StatePayload, lastError: String?) {
+        self.init(
+            id: email.id, purchaseId: email.purchaseID, kind: KindPayload(rawValue: email.kind.rawValue) ?? .newLink,
+            recipient: email.recipient, state: state, attempts: email.attempts, queuedAt: email.createdAt, lastError: lastError)
     }
 }
 
@@ -278,16 +233,6 @@ struct Grants: AsyncParsableCommand {
         @OptionGroup var target: AdminTarget
         @Flag var json = false
 
-        struct Body: Encodable {
-            let entitlementID: String
-            let duration: String?
-            let until: Date?
-            enum CodingKeys: String, CodingKey {
-                case duration, until
-                case entitlementID = "entitlement_id"
-            }
-        }
-
         func run() async throws {
             let appID = try app.id
             let end = try CLIDate.parse(until, option: "until")
@@ -304,10 +249,10 @@ struct Grants: AsyncParsableCommand {
                 local: {
                     try await $0.grant(appID: appID, appUserID: appUserID, entitlementID: entitlement, duration: preset, until: end, actor: CLI.actor)
                 },
-                remote: {
-                    try await $0.send(
-                        .POST, "/admin/v1/apps/\(segment(appID))/customers/\(segment(appUserID))/grants",
-                        body: Body(entitlementID: entitlement, duration: duration, until: end), as: Purchase.self)
+                remote: { admin in
+                    let body = Schemas.GrantInput(entitlementId: entitlement, duration: preset.flatMap { .init(rawValue: $0.rawValue) }, until: end)
+                    return try await admin.call { try await $0.createGrant(path: .init(appId: appID, appUserId: appUserID), body: .json(body)) }
+                        .created.body.json
                 })
             if json { return try Output.json(granted) }
             print("Granted \(entitlement) to \(appUserID) until \(granted.expiresDate.map(ISODate.format) ?? "forever") (grant \(granted.id)).")
@@ -327,7 +272,7 @@ struct Grants: AsyncParsableCommand {
             let revoked = try await target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
                 local: { try await $0.revokeGrant(appID: appID, purchaseID: purchase, actor: CLI.actor) },
-                remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/grants/\(segment(purchase))/revoke", as: Purchase.self) })
+                remote: { admin in try await admin.call { try await $0.revokeGrant(path: .init(appId: appID, purchaseId: purchase)) }.ok.body.json })
             if json { return try Output.json(revoked) }
             print("Revoked \(revoked.id) (\(revoked.productID)).")
         }
@@ -353,11 +298,9 @@ struct Emails: AsyncParsableCommand {
                 publicURL: try PublicURL.resolve(nil),
                 local: { email in
                     let queued = try await email.retryEmail(appID: appID, emailID: self.email, actor: CLI.actor)
-                    return PurchaseShown.Email(
-                        id: queued.id, purchaseID: queued.purchaseID, kind: queued.kind.rawValue, recipient: queued.recipient,
-                        state: queued.attempts > 0 ? "retrying" : "queued", attempts: queued.attempts, queuedAt: queued.createdAt, lastError: nil)
+                    return Schemas.SupportEmail(queued, state: queued.attempts > 0 ? .retrying : .queued, lastError: nil)
                 },
-                remote: { try await $0.send(.POST, "/admin/v1/apps/\(segment(appID))/emails/\(segment(email))/retry", as: PurchaseShown.Email.self) })
+                remote: { admin in try await admin.call { try await $0.retryEmail(path: .init(appId: appID, emailId: email)) }.ok.body.json })
             if json { return try Output.json(retried) }
             print("E-mail \(retried.id) to \(retried.recipient) is queued to be sent again.")
         }

@@ -10,42 +10,7 @@ struct Webhooks: AsyncParsableCommand {
         subcommands: [Create.self, List.self, Disable.self, Test.self, Deliveries.self, Replay.self]
     )
 
-    /// An endpoint as the admin API shows it: the signing secret only when it was just created.
-    struct Endpoint: Codable {
-        let id: String
-        let appID: String
-        let url: String
-        let hasAuthorization: Bool
-        let signingSecret: String?
-        let createdAt: Date
-        let disabledAt: Date?
-
-        init(_ endpoint: WebhookEndpoint, showSecret: Bool) {
-            id = endpoint.id
-            appID = endpoint.appID
-            url = endpoint.url
-            hasAuthorization = endpoint.authorization != nil
-            signingSecret = showSecret ? endpoint.signingSecret : nil
-            createdAt = endpoint.createdAt
-            disabledAt = endpoint.disabledAt
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case id, url
-            case appID = "app_id"
-            case hasAuthorization = "has_authorization"
-            case signingSecret = "signing_secret"
-            case createdAt = "created_at"
-            case disabledAt = "disabled_at"
-        }
-    }
-
-    struct CreateRequest: Encodable {
-        let url: String
-        let authorization: String?
-    }
-
-    static func path(_ app: AppOption, _ rest: String = "") throws -> String { "/admin/v1/apps/\(segment(try app.id))/webhooks" + rest }
+    typealias Endpoint = Schemas.WebhookEndpoint
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add an endpoint; prints its signing secret (shown once).")
@@ -61,14 +26,17 @@ struct Webhooks: AsyncParsableCommand {
             let appID = try app.id
             let endpoint = try await target.runWebhooks(
                 local: { Endpoint(try await $0.createEndpoint(appID: appID, url: url, authorization: authorization), showSecret: true) },
-                remote: { try await $0.send(.POST, try path(app), body: CreateRequest(url: url, authorization: authorization), as: Endpoint.self) }
+                remote: { admin in
+                    try await admin.call {
+                        try await $0.createWebhook(path: .init(appId: appID), body: .json(.init(url: url, authorization: authorization)))
+                    }
+                    .created.body.json
+                }
             )
             if json { return try Output.json(endpoint) }
             print("Created endpoint \(endpoint.id) for \(endpoint.url).\nSigning secret (shown only now): \(endpoint.signingSecret ?? "")")
         }
     }
-
-    struct EndpointList: Codable { let webhooks: [Endpoint] }
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List an app's endpoints.")
@@ -80,9 +48,9 @@ struct Webhooks: AsyncParsableCommand {
             let appID = try app.id
             let endpoints = try await target.runWebhooks(
                 local: { try await $0.endpoints(appID: appID).map { Endpoint($0, showSecret: false) } },
-                remote: { try await $0.send(.GET, try path(app), as: EndpointList.self).webhooks }
+                remote: { admin in try await admin.call { try await $0.listWebhooks(path: .init(appId: appID)) }.ok.body.json.webhooks ?? [] }
             )
-            if json { return try Output.json(EndpointList(webhooks: endpoints)) }
+            if json { return try Output.json(Operations.ListWebhooks.Output.Ok.Body.JsonPayload(webhooks: endpoints)) }
             for e in endpoints { print("\(e.id)  \(e.disabledAt == nil ? "active  " : "disabled")  \(e.url)") }
         }
     }
@@ -98,7 +66,7 @@ struct Webhooks: AsyncParsableCommand {
             let appID = try app.id
             try await target.runWebhooks(
                 local: { try await $0.disableEndpoint(appID: appID, id: endpoint) },
-                remote: { _ = try await $0.sendRaw(.DELETE, try path(app, "/\(segment(endpoint))")) }
+                remote: { admin in _ = try await admin.call { try await $0.disableWebhook(path: .init(appId: appID, endpointId: endpoint)) } }
             )
             print("Endpoint \(endpoint) is disabled.")
         }
@@ -112,12 +80,11 @@ struct Webhooks: AsyncParsableCommand {
         func run() async throws {
             let appID = try app.id
             try await target.runWebhooks(
-                local: { try await $0.sendTestEvent(appID: appID) }, remote: { _ = try await $0.sendRaw(.POST, try path(app, "/test")) })
+                local: { try await $0.sendTestEvent(appID: appID) },
+                remote: { admin in _ = try await admin.call { try await $0.sendTestWebhook(path: .init(appId: appID)) } })
             print("Test event queued; `redeem webhooks deliveries` shows how it went.")
         }
     }
-
-    struct DeliveryList: Codable { let deliveries: [WebhookDelivery] }
 
     struct Deliveries: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "The latest 100 deliveries with their state.")
@@ -129,9 +96,11 @@ struct Webhooks: AsyncParsableCommand {
             let appID = try app.id
             let deliveries = try await target.runWebhooks(
                 local: { try await $0.deliveries(appID: appID) },
-                remote: { try await $0.send(.GET, try path(app, "/deliveries"), as: DeliveryList.self).deliveries }
+                remote: { admin in
+                    try await admin.call { try await $0.listWebhookDeliveries(path: .init(appId: appID)) }.ok.body.json.deliveries ?? []
+                }
             )
-            if json { return try Output.json(DeliveryList(deliveries: deliveries)) }
+            if json { return try Output.json(Operations.ListWebhookDeliveries.Output.Ok.Body.JsonPayload(deliveries: deliveries)) }
             for d in deliveries {
                 let state = d.deliveredAt != nil ? "delivered" : d.failedAt != nil ? "failed" : "pending"
                 print(
@@ -152,9 +121,21 @@ struct Webhooks: AsyncParsableCommand {
             let appID = try app.id
             try await target.runWebhooks(
                 local: { try await $0.replay(appID: appID, deliveryID: delivery) },
-                remote: { _ = try await $0.sendRaw(.POST, try path(app, "/deliveries/\(segment(delivery))/replay")) }
+                remote: { admin in
+                    _ = try await admin.call { try await $0.replayWebhookDelivery(path: .init(appId: appID, deliveryId: delivery)) }
+                }
             )
             print("Delivery \(delivery) queued again.")
         }
+    }
+}
+
+extension Webhooks.Endpoint {
+    /// An endpoint as the admin API shows it: the signing secret only when it was just created.
+    init(_ endpoint: WebhookEndpoint, showSecret: Bool) {
+        self.init(
+            id: endpoint.id, appId: endpoint.appID, url: endpoint.url, hasAuthorization: endpoint.authorization != nil,
+            createdAt: ISODate.format(endpoint.createdAt), disabledAt: endpoint.disabledAt.map(ISODate.format),
+            signingSecret: showSecret ? endpoint.signingSecret : nil)
     }
 }

@@ -3,10 +3,10 @@ import OpenAPIRuntime
 import RedeemCore
 
 /// Dates on the wire as every hand-written route writes them (`ISODate`), for the generated handlers too.
-struct RedeemDateTranscoder: DateTranscoder {
-    func encode(_ date: Date) throws -> String { ISODate.format(date) }
+public struct RedeemDateTranscoder: DateTranscoder {
+    public func encode(_ date: Date) throws -> String { ISODate.format(date) }
 
-    func decode(_ string: String) throws -> Date {
+    public func decode(_ string: String) throws -> Date {
         guard let date = ISODate.parse(string) else {
             throw UnreadableDate(text: string)
         }
@@ -22,5 +22,5 @@ struct UnreadableDate: Error {
 
 extension Configuration {
     /// Compact JSON with sorted keys, as `JSONResponse` writes it.
-    static let redeem = Configuration(dateTranscoder: RedeemDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
+    public static let redeem = Configuration(dateTranscoder: RedeemDateTranscoder(), jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
 }
