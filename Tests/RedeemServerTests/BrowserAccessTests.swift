@@ -31,6 +31,23 @@ import Testing
 
             let admin = try await server.send(.options, "/admin/v1/apps", key: nil, headers: preflight)
             #expect(admin.headers[.accessControlAllowOrigin] == nil, "secret keys belong on servers")
+            // Nor the server API's `/v1` routes, nor the support form, which sends e-mail: a page's preflight is refused,
+            // and an answer carries nothing a page could read.
+            for path in [
+                "/v1/purchases", "/v1/customercenter/support/create-ticket", "/v1/subscribers/alice/entitlements/pro/promotional",
+                "/v1/subscribers/alice/entitlements/pro/revoke_promotionals", "/v1/subscribers/alice/offerings/main/override",
+            ] {
+                let refused = try await server.send(.options, path, key: nil, headers: preflight)
+                #expect(refused.headers[.accessControlAllowOrigin] == nil, "\(path)")
+            }
+            let ticket = try await server.send(
+                .post, "/v1/customercenter/support/create-ticket", key: app.publicSandbox,
+                json: #"{"app_user_id": "alice", "customer_email": "alice@example.com", "issue_description": "Help"}"#, headers: origin)
+            #expect(ticket.headers[.accessControlAllowOrigin] == nil, "\(ticket.status)")
+            var deleting = origin
+            deleting[.accessControlRequestMethod] = "DELETE"
+            let delete = try await server.send(.options, "/v1/subscribers/alice", key: nil, headers: deleting)
+            #expect(delete.headers[.accessControlAllowMethods]?.contains("DELETE") != true, "a customer's deletion is a secret key's")
             let page = try await server.send(.get, "/sandbox/p/\(app.id)/monthly", key: nil, headers: origin)
             #expect(page.status == 200 && page.headers[.accessControlAllowOrigin] == nil)
             let sameOrigin = try await server.send(.get, "/v1/subscribers/alice", key: app.publicSandbox)
