@@ -164,6 +164,43 @@ import Testing
         }
     }
 
+    /// A buyer page fetched with GET offers every language, named in itself, each the same address with its `lang`
+    /// (the rest of the query kept as it came); following one speaks it and remembers it. A page answering a form and
+    /// the console offer none.
+    @Test(arguments: TestDatabases.available) func aPageOffersEveryLanguageByItsOwnAddress(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await CheckoutTests.shop(server)
+            let path = "/sandbox/p/\(app.id)/monthly/vip%20user%2B1"
+            let page = try await server.send(
+                .get, path + "?utm_source=news%26letter&lang=fr&currency=EUR", key: nil, headers: [.acceptLanguage: "en"])
+            let menu = try #require(page.body.firstRange(of: "<details class=\"languages\">").map { String(page.body[$0.lowerBound...]) })
+            #expect(menu.contains("aria-label=\"Langue: Français\""), "named in the page's language, the current one shown")
+            for (tag, name) in [("de", "Deutsch"), ("ja", "日本語"), ("zh-Hant", "繁體中文"), ("pt", "Português"), ("en", "English")] {
+                let href = "\(path)?utm_source=news%26letter&amp;currency=EUR&amp;lang=\(tag)"
+                #expect(menu.contains("<a href=\"\(href)\" hreflang=\"\(tag)\" lang=\"\(tag)\">\(name)</a>"), "\(tag): \(menu.prefix(900))")
+            }
+            #expect(menu.contains("lang=fr\" hreflang=\"fr\" lang=\"fr\" aria-current=\"true\">Français</a>"))
+            #expect(menu.components(separatedBy: "hreflang=").count - 1 == Self.languages.count)
+
+            let german = try await server.send(
+                .get, path + "?utm_source=news%26letter&currency=EUR&lang=de", key: nil, headers: [.cookie: "redeem_lang=fr"])
+            #expect(german.body.contains("<html lang=\"de\">") && german.body.contains("aria-label=\"Sprache: Deutsch\""))
+            #expect(german.headers[values: .setCookie].contains { $0.hasPrefix("redeem_lang=de;") }, "remembered for the pages that follow")
+
+            var form = CheckoutTests.form
+            form[.acceptLanguage] = "de"
+            let checkout = try await server.send(.get, "/sandbox/p/\(app.id)/monthly", key: nil)
+            let refused = try await server.send(
+                .post, "/sandbox/p/\(app.id)/monthly", key: nil, json: "email=not-an-address&checkout_id=\(try CheckoutTests.checkoutID(checkout))",
+                headers: form)
+            #expect(
+                refused.status == 422 && refused.body.contains("<html lang=\"de\">") && !refused.body.contains("class=\"languages\""),
+                "a form's answer cannot be fetched again: \(refused.status)")
+            let console = try await server.send(.get, "/console/sign-in", key: nil)
+            #expect(console.status == 200 && !console.body.contains("class=\"languages\""))
+        }
+    }
+
     /// An error page's small type says why in the page's language where the reason is the buyer's to act on; the API
     /// keeps its English message, and a page with nothing to add beyond its title (an unknown path) says nothing more.
     @Test(arguments: TestDatabases.available) func errorPagesSayWhyInTheLanguage(_ backend: TestBackend) async throws {

@@ -51,6 +51,34 @@ def set_up(env):
     return app
 
 
+def menu_checks(browser, base, app):
+    """The footer's language menu: an English browser opens a purchase link, picks Deutsch, and gets the same page
+    (its UTM value kept) in German, which the next page remembers."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    context.set_default_timeout(HANG_GUARD * 1000)  # only guards a hang
+    page = context.new_page()
+    page.goto(f"{base}/sandbox/p/{app['id']}/monthly?utm_source=news%26letter")
+    menu = page.locator("details.languages")
+    check("menu: closed at first, showing the page's language", menu.get_attribute("open") is None
+          and menu.locator("summary").inner_text().strip() == "English", menu.inner_html()[:300])
+    menu.locator("summary").click()
+    names = menu.locator("li a").all_inner_texts()
+    check("menu: every language, each named in itself", len(names) == 11 and "Deutsch" in names and "日本語" in names
+          and "Français" in names, names)
+    screenshots(page, ARTIFACTS, "menu-open")
+    with page.expect_navigation():
+        menu.get_by_role("link", name="Deutsch").click()
+    german = texts("de")
+    check("menu: Deutsch gives the same page in German, the UTM value kept",
+          page.locator("html").get_attribute("lang") == "de" and "utm_source=news%26letter" in page.url and page.url.endswith("lang=de")
+          and fill(german["form.receipt_email"]) in page.locator("body").inner_text(), page.url)
+    screenshots(page, ARTIFACTS, "menu-chosen-de")
+    page.goto(f"{base}/account/{app['id']}")
+    check("menu: the next page remembers it", page.locator("html").get_attribute("lang") == "de"
+          and page.locator("details.languages summary").inner_text().strip() == "Deutsch", page.url)
+    context.close()
+
+
 def main():
     from playwright.sync_api import sync_playwright
 
@@ -115,6 +143,7 @@ def main():
                     body = page.locator("body").inner_text()
                     check(f"{locale}: no English heading left", english["link.invalid_title"] not in body)
                 context.close()
+            menu_checks(browser, base, app)
             browser.close()
     finally:
         server.terminate()

@@ -26,7 +26,11 @@ struct BuyerLanguageMiddleware<Context: RequestContext>: RouterMiddleware {
         let named = languages.named(request.uri.queryParameters["lang"].map(String.init))
         let texts =
             named ?? languages.named(request.cookies[Self.cookie]?.value) ?? languages.choose(acceptLanguage: request.headers[.acceptLanguage])
-        var response = try await BuyerTexts.$requested.withValue(texts) { try await next(request, context) }
+        // A page fetched with GET offers the other languages, by its own address.
+        let address = request.method == .get ? request.uri.path + (request.uri.query.map { "?" + $0 } ?? "") : nil
+        var response = try await BuyerTexts.$requested.withValue(texts) {
+            try await LanguageMenu.$address.withValue(address) { try await next(request, context) }
+        }
         if let named {
             response.setCookie(
                 Cookie(

@@ -11,7 +11,7 @@ struct PageRenderer: Sendable {
         framing: HTMLPage.Framing = .none, cookies: [Cookie] = []
     ) -> Response {
         let nonce = SecretToken.generate(byteCount: 16)
-        let html = templates.render(template, LayeredValues(layers: [model, layout, PageNonce(cspNonce: nonce)]))
+        let html = templates.render(template, LayeredValues(layers: [model, layout, PageNonce(cspNonce: nonce), LanguageMenu.current]))
         var response = HTMLPage.response(html, status: status, nonce: nonce, framing: framing)
         for cookie in cookies { response.setCookie(cookie) }
         return response

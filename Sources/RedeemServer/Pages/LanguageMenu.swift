@@ -1,0 +1,48 @@
+import Foundation
+
+/// The footer's choice of language on a buyer page: each language Redeem speaks, named in itself, linking to the same
+/// address with `?lang=` (the rest of the query kept as it came, a purchase link's `utm_*` and `currency` among it).
+/// `BuyerLanguageMiddleware` then remembers the choice for the pages that follow. Only on pages fetched with GET, which
+/// the link can fetch again; a page answering a form has none.
+struct LanguageMenu: PageModel {
+    struct Choice: Sendable {
+        let tag: String
+        let name: String
+        let href: String
+        let current: Bool
+    }
+
+    struct Menu: Sendable {
+        let currentName: String
+        let choices: [Choice]
+    }
+
+    /// Nil when the page is not a buyer page fetched with GET.
+    let languageMenu: Menu?
+
+    /// The path and query of the buyer page being served with GET; nil otherwise. Set by `BuyerLanguageMiddleware`.
+    @TaskLocal static var address: String?
+
+    /// The menu of the page being served, in its language.
+    static var current: LanguageMenu {
+        LanguageMenu(languageMenu: address.map { menu(address: $0, languages: BuyerLanguages.bundled, current: BuyerTexts.current.language) })
+    }
+
+    static func menu(address: String, languages: BuyerLanguages, current: String) -> Menu {
+        let parts = address.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let (path, query) = (String(parts[0]), parts.count > 1 ? parts[1] : "")
+        // The query as it came, but for its `lang`: re-encoding it could change a value (`+` is a space to some readers).
+        let kept = query.split(separator: "&").filter { !($0 == "lang" || $0.hasPrefix("lang=")) }
+        let choices = languages.texts.keys.sorted().map { tag in
+            Choice(
+                tag: tag, name: name(of: tag), href: path + "?" + (kept + ["lang=\(tag)"]).joined(separator: "&"), current: tag == current)
+        }
+        return Menu(currentName: name(of: current), choices: choices)
+    }
+
+    /// The language's name in itself, capitalised as a menu item is (`français` is `Français`).
+    static func name(of tag: String) -> String {
+        let name = Locale(identifier: tag).localizedString(forIdentifier: tag) ?? tag
+        return name.prefix(1).uppercased() + name.dropFirst()
+    }
+}
