@@ -18,7 +18,7 @@ struct StoreCase: Sendable, CustomTestStringConvertible {
 
     static var all: [StoreCase] {
         AppCases.all + CatalogCases.all + CustomerCases.all + PurchaseCases.all + RedemptionCases.all + DescribedRedemptionCases.all
-            + RedemptionRuleCases.all + GracePeriodCases.all + OfferCases.all + CodeBatchCases.all + MigrationCases.all
+            + RedemptionRuleCases.all + GracePeriodCases.all + OfferCases.all + CodeBatchCases.all + MigrationCases.all + DataMigrationCases.all
     }
 }
 
