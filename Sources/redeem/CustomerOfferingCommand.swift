@@ -43,17 +43,15 @@ extension Customers {
                     return Schemas.CustomerOffering(offeringId: chosen?.offeringID, chosenAt: chosen?.setAt)
                 },
                 remote: { admin in
-                    let path = Operations.GetCustomerOffering.Input.Path(appId: appID, appUserId: user)
-                    if let offering {
-                        return try await admin.call {
-                            try await $0.setCustomerOffering(path: .init(appId: appID, appUserId: user), body: .json(.init(offeringId: offering)))
+                    try await admin.call { client in
+                        if let offering {
+                            return try await client.setCustomerOffering(
+                                path: .init(appId: appID, appUserId: user), body: .json(.init(offeringId: offering))
+                            ).ok.body.json
                         }
-                        .ok.body.json
+                        if remove { return try await client.removeCustomerOffering(path: .init(appId: appID, appUserId: user)).ok.body.json }
+                        return try await client.getCustomerOffering(path: .init(appId: appID, appUserId: user)).ok.body.json
                     }
-                    if remove {
-                        return try await admin.call { try await $0.removeCustomerOffering(path: .init(appId: appID, appUserId: user)) }.ok.body.json
-                    }
-                    return try await admin.call { try await $0.getCustomerOffering(path: path) }.ok.body.json
                 })
             if json { return try Output.json(chosen) }
             if let id = chosen.offeringId, let at = chosen.chosenAt {

@@ -21,7 +21,7 @@ struct RemoteAdmin: Sendable {
         }
         base = server.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         client = Client(
-            serverURL: URL(string: base)!, configuration: .redeem,
+            serverURL: URL(string: base) ?? url, configuration: .redeem,
             transport: AsyncHTTPClientTransport(configuration: .init(client: .shared, timeout: .seconds(60))),
             middlewares: [BearerKey(key: key), Refusals()])
     }

@@ -45,8 +45,6 @@ extension Purchases {
         var purchase: String
         @OptionGroup var target: AdminTarget
         @Flag var json = false
-
-        var path: Operations.RefundPurchase.Input.Path { get throws { .init(appId: try app.id, purchaseId: purchase) } }
     }
 
     struct Refund: AsyncParsableCommand {
@@ -59,7 +57,9 @@ extension Purchases {
             let refunded = try await options.target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
                 local: { try await $0.refund(appID: appID, purchaseID: options.purchase, actor: CLI.actor).purchase },
-                remote: { admin in try await admin.call { try await $0.refundPurchase(path: try options.path) }.ok.body.json })
+                remote: { admin in
+                    try await admin.call { try await $0.refundPurchase(path: .init(appId: appID, purchaseId: options.purchase)) }.ok.body.json
+                })
             if options.json { return try Output.json(refunded) }
             if refunded.refundedAt != nil {
                 print("Refunded \(refunded.id) (\(refunded.productID)); it grants nothing now.")

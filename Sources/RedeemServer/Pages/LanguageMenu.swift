@@ -25,19 +25,21 @@ struct LanguageMenu: PageModel {
 
     /// The menu of the page being served, in its language.
     static var current: LanguageMenu {
-        LanguageMenu(languageMenu: address.map { menu(address: $0, languages: BuyerLanguages.bundled, current: BuyerTexts.current.language) })
+        LanguageMenu(languageMenu: address.map { menu(address: $0, current: BuyerTexts.current.language) })
     }
 
-    static func menu(address: String, languages: BuyerLanguages, current: String) -> Menu {
+    /// Each language Redeem speaks, by tag, named in itself: worked out once, not for every page.
+    static let spoken: [(tag: String, name: String)] = BuyerLanguages.bundled.texts.keys.sorted().map { ($0, name(of: $0)) }
+
+    static func menu(address: String, current: String) -> Menu {
         let parts = address.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let (path, query) = (String(parts[0]), parts.count > 1 ? parts[1] : "")
         // The query as it came, but for its `lang`: re-encoding it could change a value (`+` is a space to some readers).
         let kept = query.split(separator: "&").filter { !($0 == "lang" || $0.hasPrefix("lang=")) }
-        let choices = languages.texts.keys.sorted().map { tag in
-            Choice(
-                tag: tag, name: name(of: tag), href: path + "?" + (kept + ["lang=\(tag)"]).joined(separator: "&"), current: tag == current)
+        let choices = spoken.map { tag, name in
+            Choice(tag: tag, name: name, href: path + "?" + (kept + ["lang=\(tag)"]).joined(separator: "&"), current: tag == current)
         }
-        return Menu(currentName: name(of: current), choices: choices)
+        return Menu(currentName: choices.first { $0.current }?.name ?? name(of: current), choices: choices)
     }
 
     /// The language's name in itself, capitalised as a menu item is (`français` is `Français`).
