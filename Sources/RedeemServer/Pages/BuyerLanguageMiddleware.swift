@@ -26,10 +26,10 @@ struct BuyerLanguageMiddleware<Context: RequestContext>: RouterMiddleware {
         let named = languages.named(request.uri.queryParameters["lang"].map(String.init))
         let texts =
             named ?? languages.named(request.cookies[Self.cookie]?.value) ?? languages.choose(acceptLanguage: request.headers[.acceptLanguage])
-        // A page fetched with GET offers the other languages, by its own address.
-        let address = request.method == .get ? request.uri.path + (request.uri.query.map { "?" + $0 } ?? "") : nil
+        // A page fetched with GET offers the other languages, by its own query.
+        let query = request.method == .get ? request.uri.query ?? "" : nil
         var response = try await BuyerTexts.$requested.withValue(texts) {
-            try await LanguageMenu.$address.withValue(address) { try await next(request, context) }
+            try await LanguageMenu.$query.withValue(query) { try await next(request, context) }
         }
         if let named {
             response.setCookie(

@@ -1,7 +1,9 @@
 import Foundation
 
 /// The footer's choice of language on a buyer page: each language Redeem speaks, named in itself, linking to the same
-/// address with `?lang=` (the rest of the query kept as it came, a purchase link's `utm_*` and `currency` among it).
+/// page with `?lang=` (the rest of the query kept as it came, a purchase link's `utm_*` and `currency` among it). The
+/// link is the query alone, which the browser resolves against the page: a path written into it could be `//host`,
+/// which would send the buyer to another site.
 /// `BuyerLanguageMiddleware` then remembers the choice for the pages that follow. Only on pages fetched with GET, which
 /// the link can fetch again; a page answering a form has none.
 struct LanguageMenu: PageModel {
@@ -20,24 +22,23 @@ struct LanguageMenu: PageModel {
     /// Nil when the page is not a buyer page fetched with GET.
     let languageMenu: Menu?
 
-    /// The path and query of the buyer page being served with GET; nil otherwise. Set by `BuyerLanguageMiddleware`.
-    @TaskLocal static var address: String?
+    /// The query of the buyer page being served with GET (empty when it has none); nil when the page is not one.
+    /// Set by `BuyerLanguageMiddleware`.
+    @TaskLocal static var query: String?
 
     /// The menu of the page being served, in its language.
     static var current: LanguageMenu {
-        LanguageMenu(languageMenu: address.map { menu(address: $0, current: BuyerTexts.current.language) })
+        LanguageMenu(languageMenu: query.map { menu(query: $0, current: BuyerTexts.current.language) })
     }
 
     /// Each language Redeem speaks, by tag, named in itself: worked out once, not for every page.
     static let spoken: [(tag: String, name: String)] = BuyerLanguages.bundled.texts.keys.sorted().map { ($0, name(of: $0)) }
 
-    static func menu(address: String, current: String) -> Menu {
-        let parts = address.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let (path, query) = (String(parts[0]), parts.count > 1 ? parts[1] : "")
+    static func menu(query: String, current: String) -> Menu {
         // The query as it came, but for its `lang`: re-encoding it could change a value (`+` is a space to some readers).
         let kept = query.split(separator: "&").filter { !($0 == "lang" || $0.hasPrefix("lang=")) }
         let choices = spoken.map { tag, name in
-            Choice(tag: tag, name: name, href: path + "?" + (kept + ["lang=\(tag)"]).joined(separator: "&"), current: tag == current)
+            Choice(tag: tag, name: name, href: "?" + (kept + ["lang=\(tag)"]).joined(separator: "&"), current: tag == current)
         }
         return Menu(currentName: choices.first { $0.current }?.name ?? name(of: current), choices: choices)
     }
