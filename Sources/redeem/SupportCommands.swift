@@ -156,7 +156,7 @@ extension Purchases {
             let appID = try options.app.id
             let shown = try await options.target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
-                local: { Schemas.PurchaseDetail(try await $0.detail(appID: appID, purchaseID: options.purchase)) },
+                local: { PurchaseDetailView(try await $0.detail(appID: appID, purchaseID: options.purchase)) },
                 remote: { admin in
                     try await admin.call { try await $0.getPurchase(path: .init(appId: appID, purchaseId: options.purchase)) }.ok.body.json
                 }
@@ -175,7 +175,7 @@ extension Purchases {
             }
             for email in shown.emails {
                 print(
-                    "  e-mail \(email.id) \(email.kind.rawValue) to \(email.recipient): \(email.state.rawValue)"
+                    "  e-mail \(email.id) \(email.kind) to \(email.recipient): \(email.state)"
                         + (email.lastError.map { " (\($0))" } ?? ""))
             }
             for delivery in shown.webhookDeliveries {
@@ -189,28 +189,6 @@ extension Purchases {
         let state = purchase.refundedAt != nil ? "refunded" : purchase.isActive(at: Date()) ? "active" : "expired"
         let expiry = purchase.expiresDate.map { " until \(ISODate.format($0))" } ?? ""
         return "\(purchase.id)  \(purchase.productID)  \(purchase.store.rawValue)\(purchase.isSandbox ? " sandbox" : "")  \(state)\(expiry)"
-    }
-}
-
-extension Schemas.PurchaseDetail {
-    /// A purchase's support details as the admin API answers them.
-    init(_ detail: SupportService.PurchaseDetail) {
-        self.init(
-            purchase: detail.purchase, redemptionAttempts: detail.attempts,
-            redemptionLinks: detail.links.map {
-                .init(issuedAt: $0.createdAt, expiresAt: $0.expiresAt, openedAt: $0.openedAt, redeemedAt: $0.redeemedAt, redeemedBy: $0.redeemedBy)
-            },
-            emails: detail.emails.map {
-                Schemas.SupportEmail($0.email, state: .init(rawValue: $0.state) ?? .queued, lastError: $0.lastError)
-            }, webhookDeliveries: detail.webhooks)
-    }
-}
-
-extension Schemas.SupportEmail {
-    init(_ email: QueuedEmail, state: StatePayload, lastError: String?) {
-        self.init(
-            id: email.id, purchaseId: email.purchaseID, kind: KindPayload(rawValue: email.kind.rawValue) ?? .newLink,
-            recipient: email.recipient, state: state, attempts: email.attempts, queuedAt: email.createdAt, lastError: lastError)
     }
 }
 
@@ -296,10 +274,7 @@ struct Emails: AsyncParsableCommand {
             let appID = try app.id
             let retried = try await target.runSupport(
                 publicURL: try PublicURL.resolve(nil),
-                local: { email in
-                    let queued = try await email.retryEmail(appID: appID, emailID: self.email, actor: CLI.actor)
-                    return Schemas.SupportEmail(queued, state: queued.attempts > 0 ? .retrying : .queued, lastError: nil)
-                },
+                local: { SupportEmailView(retried: try await $0.retryEmail(appID: appID, emailID: email, actor: CLI.actor)) },
                 remote: { admin in try await admin.call { try await $0.retryEmail(path: .init(appId: appID, emailId: email)) }.ok.body.json })
             if json { return try Output.json(retried) }
             print("E-mail \(retried.id) to \(retried.recipient) is queued to be sent again.")

@@ -100,33 +100,14 @@ extension APIHandlers {
     func retryEmail(_ input: Operations.RetryEmail.Input) async throws -> Operations.RetryEmail.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
         let email = try await deps.support.retryEmail(appID: appID, emailID: input.path.emailId, actor: try keyActor())
-        let view = Components.Schemas.SupportEmail(
-            id: email.id, purchaseId: email.purchaseID, kind: Components.Schemas.SupportEmail.KindPayload(rawValue: email.kind.rawValue) ?? .newLink,
-            recipient: email.recipient,
-            state: email.attempts > 0 ? .retrying : .queued, attempts: email.attempts, queuedAt: email.createdAt)
-        return .ok(.init(body: .json(view)))
+        return .ok(.init(body: .json(SupportEmailView(retried: email))))
     }
 
     func getPurchase(_ input: Operations.GetPurchase.Input) async throws -> Operations.GetPurchase.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
         let detail = try await deps.support.detail(appID: appID, purchaseID: input.path.purchaseId)
-        let body = Components.Schemas.PurchaseDetail(
-            purchase: detail.purchase, redemptionAttempts: detail.attempts,
-            redemptionLinks: detail.links.map {
-                .init(issuedAt: $0.createdAt, expiresAt: $0.expiresAt, openedAt: $0.openedAt, redeemedAt: $0.redeemedAt, redeemedBy: $0.redeemedBy)
-            },
-            emails: detail.emails.map(Components.Schemas.SupportEmail.init), webhookDeliveries: detail.webhooks)
-        return .ok(.init(body: .json(body)))
+        return .ok(.init(body: .json(PurchaseDetailView(detail))))
     }
 
     /// Who the audit log names for a write made with an API key.
-}
-
-extension Components.Schemas.SupportEmail {
-    init(_ sent: SentEmail) {
-        self.init(
-            id: sent.email.id, purchaseId: sent.email.purchaseID, kind: KindPayload(rawValue: sent.email.kind.rawValue) ?? .newLink,
-            recipient: sent.email.recipient, state: StatePayload(rawValue: sent.state) ?? .queued, attempts: sent.email.attempts,
-            queuedAt: sent.email.createdAt, lastError: sent.lastError)
-    }
 }

@@ -1845,52 +1845,7 @@ extension Components {
         /// - Remark: Generated from `#/components/schemas/RedemptionAttempt`.
         internal typealias RedemptionAttempt = RedeemStore.RedemptionAttempt
         /// - Remark: Generated from `#/components/schemas/PurchaseDetail`.
-        internal struct PurchaseDetail: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/PurchaseDetail/purchase`.
-            internal var purchase: Components.Schemas.Purchase
-            /// - Remark: Generated from `#/components/schemas/PurchaseDetail/redemption_attempts`.
-            internal var redemptionAttempts: [Components.Schemas.RedemptionAttempt]
-            /// Every link issued, oldest first (never the token).
-            ///
-            /// - Remark: Generated from `#/components/schemas/PurchaseDetail/redemption_links`.
-            internal var redemptionLinks: [Components.Schemas.IssuedLink]
-            /// Every e-mail queued for the purchase, oldest first.
-            ///
-            /// - Remark: Generated from `#/components/schemas/PurchaseDetail/emails`.
-            internal var emails: [Components.Schemas.SupportEmail]
-            /// The newest 50 webhook deliveries about the purchase.
-            ///
-            /// - Remark: Generated from `#/components/schemas/PurchaseDetail/webhook_deliveries`.
-            internal var webhookDeliveries: [Components.Schemas.WebhookDelivery]
-            /// Creates a new `PurchaseDetail`.
-            ///
-            /// - Parameters:
-            ///   - purchase:
-            ///   - redemptionAttempts:
-            ///   - redemptionLinks: Every link issued, oldest first (never the token).
-            ///   - emails: Every e-mail queued for the purchase, oldest first.
-            ///   - webhookDeliveries: The newest 50 webhook deliveries about the purchase.
-            internal init(
-                purchase: Components.Schemas.Purchase,
-                redemptionAttempts: [Components.Schemas.RedemptionAttempt],
-                redemptionLinks: [Components.Schemas.IssuedLink],
-                emails: [Components.Schemas.SupportEmail],
-                webhookDeliveries: [Components.Schemas.WebhookDelivery]
-            ) {
-                self.purchase = purchase
-                self.redemptionAttempts = redemptionAttempts
-                self.redemptionLinks = redemptionLinks
-                self.emails = emails
-                self.webhookDeliveries = webhookDeliveries
-            }
-            internal enum CodingKeys: String, CodingKey {
-                case purchase
-                case redemptionAttempts = "redemption_attempts"
-                case redemptionLinks = "redemption_links"
-                case emails
-                case webhookDeliveries = "webhook_deliveries"
-            }
-        }
+        internal typealias PurchaseDetail = RedeemServer.PurchaseDetailView
         /// - Remark: Generated from `#/components/schemas/IssuedLink`.
         internal struct IssuedLink: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/IssuedLink/issued_at`.
@@ -1937,81 +1892,7 @@ extension Components {
             }
         }
         /// - Remark: Generated from `#/components/schemas/SupportEmail`.
-        internal struct SupportEmail: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/SupportEmail/id`.
-            internal var id: Swift.String
-            /// - Remark: Generated from `#/components/schemas/SupportEmail/purchase_id`.
-            internal var purchaseId: Swift.String
-            /// `receipt`, `new_link`, or `portal_sign_in` (a one-time sign-in link to the customer portal).
-            ///
-            /// - Remark: Generated from `#/components/schemas/SupportEmail/kind`.
-            internal enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case receipt = "receipt"
-                case newLink = "new_link"
-                case portalSignIn = "portal_sign_in"
-            }
-            /// `receipt`, `new_link`, or `portal_sign_in` (a one-time sign-in link to the customer portal).
-            ///
-            /// - Remark: Generated from `#/components/schemas/SupportEmail/kind`.
-            internal var kind: Components.Schemas.SupportEmail.KindPayload
-            /// - Remark: Generated from `#/components/schemas/SupportEmail/recipient`.
-            internal var recipient: Swift.String
-            /// - Remark: Generated from `#/components/schemas/SupportEmail/state`.
-            internal enum StatePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case queued = "queued"
-                case retrying = "retrying"
-                case delivered = "delivered"
-                case failed = "failed"
-            }
-            /// - Remark: Generated from `#/components/schemas/SupportEmail/state`.
-            internal var state: Components.Schemas.SupportEmail.StatePayload
-            /// - Remark: Generated from `#/components/schemas/SupportEmail/attempts`.
-            internal var attempts: Swift.Int
-            /// - Remark: Generated from `#/components/schemas/SupportEmail/queued_at`.
-            internal var queuedAt: Foundation.Date
-            /// - Remark: Generated from `#/components/schemas/SupportEmail/last_error`.
-            internal var lastError: Swift.String?
-            /// Creates a new `SupportEmail`.
-            ///
-            /// - Parameters:
-            ///   - id:
-            ///   - purchaseId:
-            ///   - kind: `receipt`, `new_link`, or `portal_sign_in` (a one-time sign-in link to the customer portal).
-            ///   - recipient:
-            ///   - state:
-            ///   - attempts:
-            ///   - queuedAt:
-            ///   - lastError:
-            internal init(
-                id: Swift.String,
-                purchaseId: Swift.String,
-                kind: Components.Schemas.SupportEmail.KindPayload,
-                recipient: Swift.String,
-                state: Components.Schemas.SupportEmail.StatePayload,
-                attempts: Swift.Int,
-                queuedAt: Foundation.Date,
-                lastError: Swift.String? = nil
-            ) {
-                self.id = id
-                self.purchaseId = purchaseId
-                self.kind = kind
-                self.recipient = recipient
-                self.state = state
-                self.attempts = attempts
-                self.queuedAt = queuedAt
-                self.lastError = lastError
-            }
-            internal enum CodingKeys: String, CodingKey {
-                case id
-                case purchaseId = "purchase_id"
-                case kind
-                case recipient
-                case state
-                case attempts
-                case queuedAt = "queued_at"
-                case lastError = "last_error"
-            }
-        }
+        internal typealias SupportEmail = RedeemServer.SupportEmailView
         /// - Remark: Generated from `#/components/schemas/PurchaseList`.
         internal struct PurchaseList: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/PurchaseList/purchases`.
