@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // Settings layered from flags and the environment (`Settings` in RedeemServer); no file formats needed.
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: []),
         .package(url: "https://github.com/apple/swift-openapi-runtime.git", from: "1.13.4"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client.git", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird.git", from: "2.1.0"),
@@ -105,6 +107,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -134,6 +137,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: strict
         ),
@@ -181,6 +185,7 @@ let package = Package(
                 .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: strict
         ),

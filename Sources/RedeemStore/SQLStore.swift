@@ -112,7 +112,8 @@ public enum DatabaseLocation: Equatable, Sendable {
     public init(_ string: String) throws(StoreError) {
         if string.hasPrefix("postgres://") || string.hasPrefix("postgresql://") {
             guard let url = URL(string: string), url.host != nil else {
-                throw .badURL("'\(string)' is not a valid postgres:// URL")
+                // Not echoed: the URL may hold a password, and this message reaches the log.
+                throw .badURL("is not a valid postgres:// URL (postgres://user:password@host:5432/database)")
             }
             self = .postgres(url)
         } else if string.hasPrefix("sqlite://") {
@@ -121,7 +122,8 @@ public enum DatabaseLocation: Equatable, Sendable {
             guard !path.isEmpty, path != "/" else { throw .badURL("sqlite:// URL names no file") }
             self = .sqlite(path: path)
         } else if string.contains("://") {
-            throw .badURL("unsupported scheme in '\(string)'; use sqlite:// or postgres://")
+            let scheme = string.prefix { $0 != ":" }.prefix(20)
+            throw .badURL("has the unsupported scheme '\(scheme)'; use sqlite:// or postgres://")
         } else {
             guard !string.isEmpty else { throw .badURL("empty database URL") }
             self = .sqlite(path: string)

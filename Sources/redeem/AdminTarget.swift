@@ -16,8 +16,9 @@ struct AdminTarget: ParsableArguments {
 
     var remote: RemoteAdmin? {
         get throws {
-            guard let server = server ?? Environment.value("REDEEM_SERVER") else { return nil }
-            return try RemoteAdmin(server: server, key: Environment.value("REDEEM_ADMIN_KEY"))
+            let settings = Settings.reader(flags: [.server: server])
+            guard let server = settings.text(.server) else { return nil }
+            return try RemoteAdmin(server: server, key: settings.text(.adminKey))
         }
     }
 
@@ -58,13 +59,13 @@ struct AppOption: ParsableArguments {
 
     var id: String {
         get throws {
-            guard let id = app ?? Environment.value("REDEEM_APP") else {
-                throw ConfigurationError(setting: "--app / REDEEM_APP", reason: "is required: the app's ID (app_…)")
+            guard let id = optionalID else {
+                throw ConfigurationError(setting: Setting.app.name, reason: "is required: the app's ID (app_…)")
             }
             return id
         }
     }
 
     /// The app when given, for commands where it only narrows the answer.
-    var optionalID: String? { app ?? Environment.value("REDEEM_APP") }
+    var optionalID: String? { Settings.reader(flags: [.app: app]).text(.app) }
 }

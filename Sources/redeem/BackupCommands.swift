@@ -14,11 +14,11 @@ enum BackupFile {
     }
 
     static func sqlitePath(_ database: DatabaseOptions, action: String) throws -> String {
-        switch try DatabaseLocation(database.resolvedURL) {
+        switch try DatabaseLocation(database.settings().url) {
         case .sqlite(let path): return URL(fileURLWithPath: path).standardizedFileURL.path
         case .postgres:
             throw ConfigurationError(
-                setting: "--database-url / REDEEM_DATABASE_URL",
+                setting: Setting.databaseURL.name,
                 reason: "is PostgreSQL; \(action) it with pg_dump -Fc / pg_restore --clean --if-exists (docs/deploy.md)"
             )
         }
@@ -74,7 +74,7 @@ struct Backup: AsyncParsableCommand {
 
     func run() async throws {
         let source = try BackupFile.sqlitePath(database, action: "back up")
-        try BackupFile.mustExist(source, setting: "--database-url / REDEEM_DATABASE_URL")
+        try BackupFile.mustExist(source, setting: Setting.databaseURL.name)
         let target = URL(fileURLWithPath: to).standardizedFileURL.path
         guard !FileManager.default.fileExists(atPath: target) else { throw ConfigurationError(setting: "--to", reason: "\(target) already exists") }
         // Written beside the target and renamed when checked, so a file at `--to` is always a whole backup.
@@ -114,7 +114,7 @@ struct Restore: AsyncParsableCommand {
             throw ConfigurationError(setting: "--force", reason: "\(target) exists; stop the server and pass --force to replace it")
         }
         try SQLiteBackup.copy(from: backup, to: target)
-        let restored = try BackupFile.check(target, setting: "--database-url / REDEEM_DATABASE_URL")
+        let restored = try BackupFile.check(target, setting: Setting.databaseURL.name)
         guard restored.rows == expected.rows else {
             throw ConfigurationError(setting: "--from", reason: "the restored database's row counts differ from the backup's")
         }

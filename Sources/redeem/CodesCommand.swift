@@ -38,12 +38,7 @@ struct Codes: AsyncParsableCommand {
             guard !FileManager.default.fileExists(atPath: destination.path) else {
                 throw ValidationError(field: "--out", reason: "'\(out)' exists; codes are written once, to a new file")
             }
-            let base = try (publicURL ?? Environment.value("REDEEM_PUBLIC_URL")).map { raw -> URL in
-                guard let url = URL(string: raw), url.scheme == "https" || url.scheme == "http" else {
-                    throw ConfigurationError(setting: "--public-url / REDEEM_PUBLIC_URL", reason: "'\(raw)' is not an http(s) URL")
-                }
-                return url
-            }
+            let base = try PublicURL.given(publicURL)
             let expiresAt = try CLIDate.parse(expires, option: "--expires") ?? Date().addingTimeInterval(180 * 86_400)
             let partial = destination.appendingPathExtension("partial")
             let progress = Progress(total: count, quiet: quiet)

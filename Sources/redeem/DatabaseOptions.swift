@@ -21,35 +21,24 @@ struct DatabaseOptions: ParsableArguments {
     )
     var databaseListenURL: String?
 
-    var resolvedListenURL: String? { databaseListenURL ?? Environment.value("REDEEM_DATABASE_LISTEN_URL") }
-
-    var resolvedURL: String {
-        databaseURL ?? Environment.value("REDEEM_DATABASE_URL") ?? ServerConfiguration.defaultDatabaseURL
+    var flags: [Setting: String?] {
+        [.databaseURL: databaseURL, .databasePoolSize: databasePoolSize.map(String.init), .databaseListenURL: databaseListenURL]
     }
 
-    func resolvedPoolSize() throws -> Int {
-        let setting = "--database-pool-size / REDEEM_DATABASE_POOL_SIZE"
-        if let databasePoolSize { return try Self.checkedPoolSize(databasePoolSize, setting: setting) }
-        guard let text = Environment.value("REDEEM_DATABASE_POOL_SIZE") else { return SQLStore.defaultPostgresPoolSize }
-        guard let size = Int(text) else { throw ConfigurationError(setting: setting, reason: "'\(text)' is not a whole number") }
-        return try Self.checkedPoolSize(size, setting: setting)
-    }
-
-    private static func checkedPoolSize(_ size: Int, setting: String) throws -> Int {
-        guard (1...1000).contains(size) else { throw ConfigurationError(setting: setting, reason: "\(size) is not between 1 and 1000") }
-        return size
-    }
+    /// The database settings, each from its flag or else its variable.
+    func settings() throws -> DatabaseSettings { try DatabaseSettings(reader: Settings.reader(flags: flags)) }
 
     /// Opens the store and applies pending migrations, as `serve` does. Only `creating` callers (the demo, the
     /// benchmarks) may start a new SQLite file: anywhere else a missing file is a mistyped path or the wrong folder.
     func openStore(logger: Logger, creating: Bool = false, leavesWAL: Bool = false) async throws -> SQLStore {
-        if !creating, case .sqlite(let path) = try DatabaseLocation(resolvedURL), !FileManager.default.fileExists(atPath: path) {
+        let settings = try settings()
+        if !creating, case .sqlite(let path) = try DatabaseLocation(settings.url), !FileManager.default.fileExists(atPath: path) {
             throw ConfigurationError(
-                setting: "--database-url / REDEEM_DATABASE_URL",
+                setting: Setting.databaseURL.name,
                 reason: "no database at \(URL(fileURLWithPath: path).standardizedFileURL.path); run `redeem migrate` to create it, or name yours"
             )
         }
-        let store = try await SQLStore.open(url: resolvedURL, poolSize: try resolvedPoolSize(), logger: logger, leavesWAL: leavesWAL)
+        let store = try await SQLStore.open(url: settings.url, poolSize: settings.poolSize, logger: logger, leavesWAL: leavesWAL)
         do {
             try await store.migrate(logger: logger)
         } catch {
@@ -92,13 +81,6 @@ enum CLI {
     static let actor = "cli"
 }
 
-enum Environment {
-    static func value(_ name: String) -> String? {
-        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
-        return value
-    }
-}
-
 extension Logger {
     static var cli: Logger {
         var logger = Logger(label: "redeem")
@@ -118,9 +100,14 @@ enum Output {
 /// The public base URL the CLI makes links with: `--public-url`, then `REDEEM_PUBLIC_URL`, then the local default.
 enum PublicURL {
     static func resolve(_ option: String?) throws -> URL {
-        let base = option ?? Environment.value("REDEEM_PUBLIC_URL") ?? "http://127.0.0.1:8080"
+        try given(option) ?? URL(string: "http://127.0.0.1:8080")!
+    }
+
+    /// The URL when one is given, for commands that make no links without it.
+    static func given(_ option: String?) throws -> URL? {
+        guard let base = Settings.reader(flags: [.publicURL: option]).text(.publicURL) else { return nil }
         guard let url = URL(string: base), url.scheme == "https" || url.scheme == "http" else {
-            throw ConfigurationError(setting: "--public-url / REDEEM_PUBLIC_URL", reason: "'\(base)' is not an http(s) URL")
+            throw ConfigurationError(setting: Setting.publicURL.name, reason: "'\(base)' is not an http(s) URL")
         }
         return url
     }

@@ -33,7 +33,7 @@ struct Demo: AsyncParsableCommand {
                 throw ConfigurationError(setting: "--lan", reason: "this machine has no LAN (non-loopback IPv4) address")
             }
             configuration.host = "0.0.0.0"
-            if options.publicURL == nil, Environment.value("REDEEM_PUBLIC_URL") == nil {
+            if Settings.reader(flags: options.flags).text(.publicURL) == nil {
                 configuration.publicURL = URL(string: "http://\(address):\(configuration.port)")!
             }
         }

@@ -60,10 +60,7 @@ struct Operators: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let raw = publicURL ?? Environment.value("REDEEM_PUBLIC_URL") ?? "http://127.0.0.1:8080"
-            guard let base = URL(string: raw), base.scheme == "https" || base.scheme == "http" else {
-                throw ConfigurationError(setting: "--public-url / REDEEM_PUBLIC_URL", reason: "'\(raw)' is not an http(s) URL")
-            }
+            let base = try PublicURL.resolve(publicURL)
             let link = try await database.withStore { store in
                 try await TeamService.invite(store: store, email: email, role: role, publicURL: base, actor: Operators.actor)
             }

@@ -20,7 +20,7 @@ struct Redeem: AsyncParsableCommand {
     )
 
     static func main() async {
-        if ProcessInfo.processInfo.environment["REDEEM_LOG_FORMAT"] == "json" {
+        if Settings.reader().text(.logFormat) == "json" {
             LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
         } else {
             LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }

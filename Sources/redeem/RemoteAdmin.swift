@@ -13,11 +13,11 @@ struct RemoteAdmin: Sendable {
     init(server: String, key: String?) throws {
         guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw ConfigurationError(
-                setting: "--server / REDEEM_SERVER", reason: "'\(server)' must be an http(s) URL such as https://pay.example.com")
+                setting: Setting.server.name, reason: "'\(server)' must be an http(s) URL such as https://pay.example.com")
         }
         guard let key, !key.isEmpty else {
             throw ConfigurationError(
-                setting: "REDEEM_ADMIN_KEY", reason: "is required with --server: an admin key (rdm_admin_…) or an app's secret key")
+                setting: Setting.adminKey.name, reason: "is required with --server: an admin key (rdm_admin_…) or an app's secret key")
         }
         base = server.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         client = Client(

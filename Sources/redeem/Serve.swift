@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Hummingbird
 import Logging
 import RedeemServer
@@ -55,68 +54,19 @@ struct ServerOptions: ParsableArguments {
     var noMigrate = false
     @OptionGroup var database: DatabaseOptions
 
+    /// The settings given as flags; `Settings` layers them over the environment.
+    var flags: [Setting: String?] {
+        database.flags.merging([
+            .host: host, .port: port, .publicURL: publicURL, .logLevel: logLevel, .smtpURL: smtpURL, .mailFrom: mailFrom,
+            .stripeWebhookSecret: stripeWebhookSecret, .stripeSecretKey: stripeSecretKey, .resendInterval: resendInterval.map(String.init),
+            .rateLimitPerIP: rateLimitPerIP.map(String.init), .rateLimitPerUser: rateLimitPerUser.map(String.init),
+            .trustedProxies: trustedProxies, .metricsPort: metricsPort, .metricsHost: metricsHost, .otlpEndpoint: otlpEndpoint,
+            .consoleRequireTwoFactor: consoleRequireTwoFactor ? "1" : nil, .benchmarkRoutes: benchmarkRoutes ? "1" : nil,
+        ]) { $1 }
+    }
+
     func configuration() throws -> ServerConfiguration {
-        let portText = port ?? Environment.value("REDEEM_PORT") ?? "8080"
-        guard let port = Int(portText) else {
-            throw ConfigurationError(setting: "--port / REDEEM_PORT", reason: "'\(portText)' is not a number")
-        }
-        var configuration = try ServerConfiguration(
-            host: host ?? Environment.value("REDEEM_HOST") ?? "127.0.0.1", port: port,
-            databaseURL: database.resolvedURL, publicURL: publicURL ?? Environment.value("REDEEM_PUBLIC_URL"),
-            migrateOnStart: !noMigrate, logLevel: logLevel ?? Environment.value("REDEEM_LOG_LEVEL") ?? "info",
-            smtpURL: smtpURL ?? Environment.value("REDEEM_SMTP_URL"), mailFrom: mailFrom ?? Environment.value("REDEEM_MAIL_FROM"),
-            stripeWebhookSecret: stripeWebhookSecret ?? Environment.value("REDEEM_STRIPE_WEBHOOK_SECRET"),
-            stripeSecretKey: stripeSecretKey ?? Environment.value("REDEEM_STRIPE_SECRET_KEY"),
-            stripeAPIBase: Environment.value("REDEEM_STRIPE_API_URL")
-        )
-        configuration.databasePoolSize = try database.resolvedPoolSize()
-        configuration.databaseListenURL = database.resolvedListenURL
-        configuration.benchmarkRoutes = benchmarkRoutes || Environment.value("REDEEM_BENCHMARK_ROUTES") == "1"
-        if let text = Environment.value("REDEEM_SANDBOX_TRIAL_SECONDS") {
-            guard let seconds = Double(text), (1...86_400).contains(seconds) else {
-                throw ConfigurationError(setting: "REDEEM_SANDBOX_TRIAL_SECONDS", reason: "must be a number of seconds from 1 to 86400")
-            }
-            configuration.sandboxTrialSeconds = seconds
-        }
-        if let text = metricsPort ?? Environment.value("REDEEM_METRICS_PORT") {
-            guard let value = Int(text), (1...65535).contains(value), value != port else {
-                throw ConfigurationError(
-                    setting: "--metrics-port / REDEEM_METRICS_PORT", reason: "'\(text)' is not a free port number other than --port")
-            }
-            configuration.metricsPort = value
-        }
-        configuration.metricsHost = metricsHost ?? Environment.value("REDEEM_METRICS_HOST") ?? "127.0.0.1"
-        if let endpoint = otlpEndpoint ?? Environment.value("REDEEM_OTLP_ENDPOINT") ?? Environment.value("OTEL_EXPORTER_OTLP_ENDPOINT") {
-            guard let url = URL(string: endpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
-                throw ConfigurationError(setting: "--otlp-endpoint / REDEEM_OTLP_ENDPOINT", reason: "'\(endpoint)' is not an http(s) URL")
-            }
-            configuration.otlpEndpoint = endpoint
-        }
-        configuration.ownersNeedTwoFactor = consoleRequireTwoFactor || Environment.value("REDEEM_CONSOLE_REQUIRE_TWO_FACTOR") == "1"
-        if let text = trustedProxies ?? Environment.value("REDEEM_TRUSTED_PROXIES") {
-            configuration.trustedProxies = try ServerConfiguration.trustedProxies(text)
-        }
-        if let text = resendInterval.map(String.init) ?? Environment.value("REDEEM_RESEND_INTERVAL") {
-            guard let seconds = Int(text), seconds >= 0 else {
-                throw ConfigurationError(setting: "--resend-interval / REDEEM_RESEND_INTERVAL", reason: "'\(text)' is not a number of seconds")
-            }
-            configuration.mail?.resendQuietPeriod = TimeInterval(seconds)
-        }
-        for (value, setting, keyPath) in [
-            (
-                rateLimitPerIP.map(String.init) ?? Environment.value("REDEEM_RATE_LIMIT_PER_IP"), "--rate-limit-per-ip / REDEEM_RATE_LIMIT_PER_IP",
-                \RateLimits.redeemPerIP
-            ),
-            (
-                rateLimitPerUser.map(String.init) ?? Environment.value("REDEEM_RATE_LIMIT_PER_USER"),
-                "--rate-limit-per-user / REDEEM_RATE_LIMIT_PER_USER", \RateLimits.redeemPerUser
-            ),
-        ] as [(String?, String, WritableKeyPath<RateLimits, Int>)] {
-            guard let value else { continue }
-            guard let limit = Int(value), limit > 0 else { throw ConfigurationError(setting: setting, reason: "'\(value)' is not a positive number") }
-            configuration.rateLimits[keyPath: keyPath] = limit
-        }
-        return configuration
+        try ServerConfiguration(reader: Settings.reader(flags: flags), migrateOnStart: !noMigrate)
     }
 }
 
@@ -140,7 +90,8 @@ struct Migrate: AsyncParsableCommand {
     var dryRun = false
 
     func run() async throws {
-        let store = try await SQLStore.open(url: database.resolvedURL, poolSize: try database.resolvedPoolSize(), logger: .cli)
+        let settings = try database.settings()
+        let store = try await SQLStore.open(url: settings.url, poolSize: settings.poolSize, logger: .cli)
         let runner = MigrationRunner(database: store.database)
         if dryRun {
             let pending = try await runner.pending()

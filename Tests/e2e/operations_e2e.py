@@ -293,7 +293,7 @@ def settings(tmp):
                                ("REDEEM_DATABASE_POOL_SIZE", [], {"REDEEM_DATABASE_POOL_SIZE": size})):
             server, refused = start(args, f"sqlite://{empty}", extra_env=env)
             check(f"{how} {size} is refused, naming the setting and its bounds", refused is not True and server.returncode != 0
-                  and f"--database-pool-size / REDEEM_DATABASE_POOL_SIZE {size} is not between 1 and 1000" in refused, refused)
+                  and f"--database-pool-size / REDEEM_DATABASE_POOL_SIZE '{size}' is not a whole number from 1 to 1000" in refused, refused)
 
     # A migrated database, so --no-migrate has nothing to refuse; the smallest pool; a loopback address other than the default.
     db = f"sqlite://{tmp}/settings.sqlite"

@@ -17,7 +17,7 @@ enum PortCheck {
         #endif
         var found: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &found) == 0, let first = found else {
-            throw ConfigurationError(setting: "--host / REDEEM_HOST", reason: "'\(host)' is not an address this machine can listen on")
+            throw ConfigurationError(setting: Setting.host.name, reason: "'\(host)' is not an address this machine can listen on")
         }
         defer { freeaddrinfo(first) }
         let address = first.pointee
@@ -29,7 +29,7 @@ enum PortCheck {
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
         guard bind(fd, address.ai_addr, address.ai_addrlen) == 0 else {
             let reason = errno == EADDRINUSE ? "is already in use by another process" : "cannot be listened on (\(String(cString: strerror(errno))))"
-            throw ConfigurationError(setting: "--port / REDEEM_PORT", reason: "\(host):\(port) \(reason)")
+            throw ConfigurationError(setting: Setting.port.name, reason: "\(host):\(port) \(reason)")
         }
     }
 }

@@ -1,8 +1,9 @@
+import Configuration
 import Foundation
 import Logging
 import RedeemStore
 
-/// Everything `serve` needs, from flags and environment; invalid values fail before anything starts.
+/// Everything `serve` needs, read from flags and the environment (`Settings`); invalid values fail before anything starts.
 public struct ServerConfiguration: Sendable {
     public var host: String
     public var port: Int
@@ -41,50 +42,113 @@ public struct ServerConfiguration: Sendable {
 
     public static let defaultDatabaseURL = "./redeem.sqlite"
 
-    public init(
-        host: String = "127.0.0.1", port: Int = 8080, databaseURL: String = defaultDatabaseURL, publicURL: String? = nil,
-        migrateOnStart: Bool = true, logLevel: String = "info", smtpURL: String? = nil, mailFrom: String? = nil,
-        stripeWebhookSecret: String? = nil, stripeSecretKey: String? = nil, stripeAPIBase: String? = nil
-    ) throws(ConfigurationError) {
-        if let stripeSecretKey {
-            guard let base = URL(string: stripeAPIBase ?? "https://api.stripe.com"), base.scheme != nil else {
-                throw ConfigurationError(setting: "REDEEM_STRIPE_API_URL", reason: "is not a URL")
-            }
-            self.stripe = try StripeSettings(secretKey: stripeSecretKey, apiBase: base)
-        }
-        if let stripeWebhookSecret, !stripeWebhookSecret.hasPrefix("whsec_") {
-            throw ConfigurationError(setting: "--stripe-webhook-secret / REDEEM_STRIPE_WEBHOOK_SECRET", reason: "must start with whsec_")
-        }
-        self.stripeWebhookSecret = stripeWebhookSecret
-        guard !host.isEmpty else { throw ConfigurationError(setting: "--host / REDEEM_HOST", reason: "is empty") }
-        guard (0...65535).contains(port) else {
-            throw ConfigurationError(setting: "--port / REDEEM_PORT", reason: "\(port) is not a TCP port (0–65535)")
-        }
-        do { _ = try DatabaseLocation(databaseURL) } catch {
-            throw ConfigurationError(setting: "--database-url / REDEEM_DATABASE_URL", reason: error.description)
-        }
-        guard let level = Logger.Level(rawValue: logLevel.lowercased()) else {
+    /// Reads and checks every setting; the first that cannot be used is named as the operator wrote it.
+    public init(reader: ConfigReader, migrateOnStart: Bool = true) throws(ConfigurationError) {
+        let database = try DatabaseSettings(reader: reader)
+        self.databaseURL = database.url
+        self.databasePoolSize = database.poolSize
+        self.databaseListenURL = database.listenURL
+        self.migrateOnStart = migrateOnStart
+        let host = reader.text(.host) ?? "127.0.0.1"
+        let port = try reader.number(.port, in: 0...65535, what: "a TCP port (0–65535)") ?? 8080
+        self.host = host
+        self.port = port
+        let levelText = reader.text(.logLevel) ?? "info"
+        guard let level = Logger.Level(rawValue: levelText.lowercased()) else {
             throw ConfigurationError(
-                setting: "--log-level / REDEEM_LOG_LEVEL", reason: "'\(logLevel)' is not one of trace, debug, info, notice, warning, error, critical")
+                setting: Setting.logLevel.name, reason: "'\(levelText)' is not one of trace, debug, info, notice, warning, error, critical")
         }
-        let base = publicURL ?? "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        self.logLevel = level
+        self.publicURL = try Self.publicURL(reader.text(.publicURL), host: host, port: port)
+        try readIntegrations(reader)
+        try readLimits(reader)
+        try readObservability(reader)
+        self.ownersNeedTwoFactor = try reader.flag(.consoleRequireTwoFactor)
+        self.benchmarkRoutes = try reader.flag(.benchmarkRoutes)
+        if let seconds = try reader.number(.sandboxTrialSeconds, in: 1...86_400, what: "a number of seconds from 1 to 86400") {
+            self.sandboxTrialSeconds = TimeInterval(seconds)
+        }
+    }
+
+    private static func publicURL(_ given: String?, host: String, port: Int) throws(ConfigurationError) -> URL {
+        let base = given ?? "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
         guard let url = URL(string: base), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil,
             url.path.isEmpty || url.path == "/"
         else {
-            throw ConfigurationError(setting: "--public-url / REDEEM_PUBLIC_URL", reason: "'\(base)' must be an absolute http(s) URL with no path")
+            throw ConfigurationError(setting: Setting.publicURL.name, reason: "'\(base)' must be an absolute http(s) URL with no path")
         }
-        self.host = host
-        self.port = port
-        self.databaseURL = databaseURL
-        self.publicURL = url
-        self.migrateOnStart = migrateOnStart
-        self.logLevel = level
-        switch (smtpURL, mailFrom) {
+        return url
+    }
+
+    /// E-mail and Stripe: each is off unless its settings are given, and refused when given by halves.
+    private mutating func readIntegrations(_ reader: ConfigReader) throws(ConfigurationError) {
+        switch (reader.text(.smtpURL), reader.text(.mailFrom)) {
         case (nil, nil): self.mail = nil
         case (let url?, let from?): self.mail = try MailSettings(smtpURL: url, from: from)
-        case (nil, _?): throw ConfigurationError(setting: "--smtp-url / REDEEM_SMTP_URL", reason: "is required with --mail-from")
-        case (_?, nil): throw ConfigurationError(setting: "--mail-from / REDEEM_MAIL_FROM", reason: "is required with --smtp-url")
+        case (nil, _?): throw ConfigurationError(setting: Setting.smtpURL.name, reason: "is required with \(Setting.mailFrom.flag)")
+        case (_?, nil): throw ConfigurationError(setting: Setting.mailFrom.name, reason: "is required with \(Setting.smtpURL.flag)")
         }
+        if let seconds = try reader.number(.resendInterval, in: 0...Int(Int32.max), what: "a number of seconds") {
+            self.mail?.resendQuietPeriod = TimeInterval(seconds)
+        }
+        if let secretKey = reader.text(.stripeSecretKey) {
+            let apiBase = reader.text(.stripeAPIURL) ?? "https://api.stripe.com"
+            guard let base = URL(string: apiBase), base.scheme != nil else {
+                throw ConfigurationError(setting: Setting.stripeAPIURL.name, reason: "is not a URL")
+            }
+            self.stripe = try StripeSettings(secretKey: secretKey, apiBase: base)
+        }
+        if let secret = reader.text(.stripeWebhookSecret) {
+            guard secret.hasPrefix("whsec_") else {
+                throw ConfigurationError(setting: Setting.stripeWebhookSecret.name, reason: "must start with whsec_")
+            }
+            self.stripeWebhookSecret = secret
+        }
+    }
+
+    private mutating func readLimits(_ reader: ConfigReader) throws(ConfigurationError) {
+        for (setting, keyPath) in [(Setting.rateLimitPerIP, \RateLimits.redeemPerIP), (.rateLimitPerUser, \.redeemPerUser)] {
+            if let limit = try reader.number(setting, in: 1...Int(Int32.max), what: "a positive number") {
+                rateLimits[keyPath: keyPath] = limit
+            }
+        }
+        if let text = reader.text(.trustedProxies) {
+            trustedProxies = try Self.trustedProxies(text)
+        }
+    }
+
+    private mutating func readObservability(_ reader: ConfigReader) throws(ConfigurationError) {
+        if let value = try reader.number(.metricsPort, in: 1...65535, what: "a free port number other than \(Setting.port.flag)") {
+            guard value != port else {
+                throw ConfigurationError(
+                    setting: Setting.metricsPort.name, reason: "'\(value)' is not a free port number other than \(Setting.port.flag)")
+            }
+            metricsPort = value
+        }
+        metricsHost = reader.text(.metricsHost) ?? "127.0.0.1"
+        if let endpoint = reader.text(.otlpEndpoint) ?? reader.text(.openTelemetryEndpoint) {
+            guard let url = URL(string: endpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ConfigurationError(setting: Setting.otlpEndpoint.name, reason: "'\(endpoint)' is not an http(s) URL")
+            }
+            otlpEndpoint = endpoint
+        }
+    }
+}
+
+/// Where the database is and how many connections this process may open: what every command that opens it reads.
+public struct DatabaseSettings: Sendable {
+    public var url: String
+    public var poolSize: Int
+    public var listenURL: String?
+
+    public init(reader: ConfigReader) throws(ConfigurationError) {
+        let url = reader.text(.databaseURL) ?? ServerConfiguration.defaultDatabaseURL
+        do { _ = try DatabaseLocation(url) } catch {
+            throw ConfigurationError(setting: Setting.databaseURL.name, reason: error.description)
+        }
+        self.url = url
+        self.poolSize = try reader.number(.databasePoolSize, in: 1...1000, what: "a whole number from 1 to 1000") ?? SQLStore.defaultPostgresPoolSize
+        self.listenURL = reader.text(.databaseListenURL)
     }
 }
 
@@ -96,7 +160,7 @@ extension ServerConfiguration {
             let address = part.trimmingCharacters(in: .whitespaces)
             var buffer = [UInt8](repeating: 0, count: 16)
             guard inet_pton(AF_INET, address, &buffer) == 1 || inet_pton(AF_INET6, address, &buffer) == 1 else {
-                throw ConfigurationError(setting: "--trusted-proxies / REDEEM_TRUSTED_PROXIES", reason: "'\(address)' is not an IP address")
+                throw ConfigurationError(setting: Setting.trustedProxies.name, reason: "'\(address)' is not an IP address")
             }
             addresses.insert(address)
         }

@@ -11,7 +11,7 @@ public struct StripeSettings: Sendable {
 
     public init(secretKey: String, apiBase: URL = URL(string: "https://api.stripe.com")!) throws(ConfigurationError) {
         guard secretKey.hasPrefix("sk_") || secretKey.hasPrefix("rk_") else {
-            throw ConfigurationError(setting: "--stripe-secret-key / REDEEM_STRIPE_SECRET_KEY", reason: "must be a Stripe secret key (sk_…)")
+            throw ConfigurationError(setting: Setting.stripeSecretKey.name, reason: "must be a Stripe secret key (sk_…)")
         }
         self.secretKey = secretKey
         self.apiBase = apiBase

@@ -11,7 +11,7 @@ public struct MailSettings: Sendable {
     public var resendQuietPeriod: TimeInterval = 300
 
     public init(smtpURL: String, from: String) throws(ConfigurationError) {
-        let setting = "--smtp-url / REDEEM_SMTP_URL"
+        let setting = Setting.smtpURL.name
         guard let url = URLComponents(string: smtpURL), let scheme = url.scheme, ["smtp", "smtps"].contains(scheme),
             let host = url.host, !host.isEmpty
         else {
@@ -28,7 +28,7 @@ public struct MailSettings: Sendable {
         }
         let sender: MailAddress
         do { sender = try MailAddress(from) } catch {
-            throw ConfigurationError(setting: "--mail-from / REDEEM_MAIL_FROM", reason: "'\(from)' is not an e-mail address")
+            throw ConfigurationError(setting: Setting.mailFrom.name, reason: "'\(from)' is not an e-mail address")
         }
         self.smtp = SMTPConfiguration(
             host: host, port: url.port, security: security,
