@@ -11,7 +11,7 @@ public enum APIKeyKind: String, Codable, CaseIterable, Sendable {
 
     public var isPublic: Bool { self == .publicSandbox || self == .publicProduction }
 
-    var prefix: String {
+    public var prefix: String {
         switch self {
         case .publicSandbox: "rdm_pk_sbx_"
         case .publicProduction: "rdm_pk_prod_"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RedeemCore
 import RedeemServer
 
 struct Purchases: AsyncParsableCommand {
@@ -20,21 +21,55 @@ struct Purchases: AsyncParsableCommand {
         var sandbox = false
         @Option(help: "The buyer's language tag (e.g. de, pt-BR): its receipt and later e-mails speak it when Redeem does.")
         var language: String?
-        @Option(help: "Public base URL of the server, for the HTTPS link (env REDEEM_PUBLIC_URL; default http://127.0.0.1:8080).")
+        @Option(
+            help:
+                "Public base URL of the server, for the HTTPS link (env REDEEM_PUBLIC_URL; default http://127.0.0.1:8080). With --server, the server's."
+        )
         var publicURL: String?
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var target: AdminTarget
         @Flag var json = false
 
         func run() async throws {
             let url = try PublicURL.resolve(publicURL)
-            let recorded = try await database.withAdmin {
-                try await $0.recordPurchase(
-                    appID: try app.id, productID: product, email: email, appUserID: appUserID, sandbox: sandbox, publicURL: url,
-                    language: language)
-            }
+            let appID = try app.id
+            let recorded = try await target.run(
+                local: {
+                    try await $0.recordPurchase(
+                        appID: appID, productID: product, email: email, appUserID: appUserID, sandbox: sandbox, publicURL: url,
+                        language: language)
+                },
+                remote: { try await record(through: $0, appID: appID) })
             if json { return try Output.json(recorded) }
             print("Recorded purchase \(recorded.purchase.id) of \(recorded.purchase.productID).")
-            if let link = recorded.link { print("Redemption link: \(link.httpsURL)\n            app: \(link.customSchemeURL)") }
+            if let https = recorded.redemptionHTTPSURL, let app = recorded.redemptionURL {
+                print("Redemption link: \(https)\n            app: \(app)")
+            }
+        }
+
+        /// Through the server API (`POST /v1/purchases`), which takes the app's secret key, so the app is the key's own:
+        /// reading the named app first refuses a key of another app before anything is recorded. The server sends the
+        /// receipt when it has e-mail, as for any purchase it records.
+        func record(through server: RemoteAdmin, appID: String) async throws -> RecordedPurchase {
+            if server.key.hasPrefix(APIKeyKind.admin.prefix) {
+                throw ConfigurationError(
+                    setting: Setting.adminKey.name,
+                    reason: "is the admin key; recording a purchase through --server takes the app's secret key (rdm_sk_…)")
+            }
+            do {
+                _ = try await server.call { try await $0.getApp(path: .init(appId: appID)) }.ok.body.json
+            } catch let refusal as RemoteError where refusal.status == 403 {
+                throw ConfigurationError(setting: Setting.adminKey.name, reason: "is not the secret key of \(appID), the app the purchase is for")
+            }
+            let body = Schemas.GrantRequest(
+                appUserId: appUserID ?? AppUserID.anonymous().rawValue, productId: product, store: .external, isSandbox: sandbox, email: email,
+                language: language)
+            // A new key per command: running it twice records two purchases, as the local command does.
+            let answer = try await server.call {
+                try await $0.createPurchase(headers: .init(idempotencyKey: UUID().uuidString), body: .json(body))
+            }.created.body.json
+            return RecordedPurchase(
+                purchase: answer.purchase, redemptionURL: answer.redemptionUrl, redemptionHTTPSURL: answer.redemptionHttpsUrl,
+                redemptionExpiresAt: answer.redemptionExpiresAt.flatMap(ISODate.parse))
         }
     }
 }

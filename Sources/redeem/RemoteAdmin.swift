@@ -9,6 +9,8 @@ import RedeemServer
 struct RemoteAdmin: Sendable {
     let base: String
     let client: Client
+    /// Which key: an admin key, or an app's secret key.
+    let key: String
 
     init(server: String, key: String?) throws {
         guard let url = URL(string: server), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
@@ -19,6 +21,7 @@ struct RemoteAdmin: Sendable {
             throw ConfigurationError(
                 setting: Setting.adminKey.name, reason: "is required with --server: an admin key (rdm_admin_…) or an app's secret key")
         }
+        self.key = key
         base = server.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         client = Client(
             serverURL: URL(string: base) ?? url, configuration: .redeem,
@@ -69,9 +72,14 @@ private struct Refusals: ClientMiddleware {
 /// What the server refused, in its own words.
 struct RemoteError: Error, CustomStringConvertible {
     let message: String
+    /// The HTTP status of a refusal; nil when the server was not reached or not understood.
+    var status: Int?
     var description: String { message }
 
-    init(message: String) { self.message = message }
+    init(message: String, status: Int? = nil) {
+        self.message = message
+        self.status = status
+    }
 
     /// The API's message starts with the field's name; the operator typed a flag.
     init(status: Int, answer: Data) {
@@ -80,14 +88,14 @@ struct RemoteError: Error, CustomStringConvertible {
             let field: String?
         }
         guard let refusal = try? JSONDecoder().decode(Refusal.self, from: answer) else {
-            self.init(message: "HTTP \(status)")
+            self.init(message: "HTTP \(status)", status: status)
             return
         }
         guard let field = refusal.field, refusal.message.hasPrefix(field + " ") else {
-            self.init(message: refusal.message)
+            self.init(message: refusal.message, status: status)
             return
         }
-        self.init(message: CLIFlags.name(ofField: field) + refusal.message.dropFirst(field.count))
+        self.init(message: CLIFlags.name(ofField: field) + refusal.message.dropFirst(field.count), status: status)
     }
 }
 

@@ -361,6 +361,29 @@ def remote_parity_checks(label, env, cwd, base, app):
     check(f"[{label}] --server: purchases list answers as the local database does; purchases create --language keeps it",
           r == l and [p["id"] for p in l.get("purchases", [])] == [purchase_id] and l["purchases"][0].get("language") == "de",
           json.dumps(r)[:400] + bought.stderr)
+    # Through --server a purchase is recorded by POST /v1/purchases, which takes the app's own secret key.
+    before = run(["customers", "list", "--json"], local, cwd).stdout
+    as_admin = run(["purchases", "create", "--product", "pro_monthly", "--email", "remote-made@example.com"], remote, cwd)
+    other = json.loads(run(["apps", "create", "--name", "Other shop", "--json"], env, cwd).stdout)
+    as_other = run(["purchases", "create", "--product", "pro_monthly", "--email", "remote-made@example.com"],
+                   {**remote, "REDEEM_ADMIN_KEY": other["keys"]["secret"]}, cwd)
+    check(f"[{label}] --server: purchases create refuses the admin key and another app's secret key, naming REDEEM_ADMIN_KEY, "
+          "and records nothing", as_admin.returncode != 0 and "REDEEM_ADMIN_KEY is the admin key" in as_admin.stderr
+          and as_other.returncode != 0 and f"REDEEM_ADMIN_KEY is not the secret key of {app['id']}" in as_other.stderr
+          and run(["customers", "list", "--json"], local, cwd).stdout == before, as_admin.stderr + as_other.stderr)
+    with_secret = {**remote, "REDEEM_ADMIN_KEY": app["keys"]["secret"]}
+    made = run(["purchases", "create", "--product", "pro_monthly", "--email", "remote-made@example.com", "--sandbox", "--language", "pt-BR",
+                "--json"], with_secret, cwd)
+    answer = json.loads(made.stdout) if made.returncode == 0 else {}
+    shown = run(["purchases", "show", "--purchase", answer.get("id", "pur_x"), "--json"], local, cwd)
+    stored = json.loads(shown.stdout)["purchase"] if shown.returncode == 0 else {}
+    buyer = [c["original_app_user_id"] for c in json.loads(run(["customers", "list", "--json"], local, cwd).stdout)["customers"]
+             if c["customer_id"] == answer.get("customer_id")]
+    check(f"[{label}] --server: purchases create records through the server API with the app's secret key: an anonymous buyer, "
+          "the server's link, the language kept, the same fields as the local command prints",
+          len(buyer) == 1 and buyer[0].startswith("$RCAnonymousID:") and answer.get("redemption_https_url", "").startswith(base + "/r/")
+          and answer.get("language") == "pt" and stored.get("email") == "remote-made@example.com" and stored.get("is_sandbox") is True
+          and set(answer) == set(json.loads(bought.stdout)), made.stdout + made.stderr + shown.stderr)
     link = run(["purchases", "link", "--purchase", purchase_id, "--json"], remote, cwd)
     sent = json.loads(link.stdout) if link.returncode == 0 else {}
     check(f"[{label}] --server: purchases link issues a new link", sent.get("redemption_https_url", "").startswith(base + "/r/")

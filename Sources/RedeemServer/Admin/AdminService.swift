@@ -267,10 +267,24 @@ extension AdminService {
     }
 }
 
-/// A purchase as the CLI prints it: the purchase's fields plus its redemption links.
+/// A purchase as the CLI prints it: the purchase's fields plus its redemption links (when the app's policy gives them).
 public struct RecordedPurchase: Encodable, Sendable {
     public let purchase: Purchase
-    public let link: RedemptionLink?
+    public let redemptionURL: String?
+    public let redemptionHTTPSURL: String?
+    public let redemptionExpiresAt: Date?
+
+    public init(purchase: Purchase, link: RedemptionLink?) {
+        self.init(purchase: purchase, redemptionURL: link?.customSchemeURL, redemptionHTTPSURL: link?.httpsURL, redemptionExpiresAt: link?.expiresAt)
+    }
+
+    /// As a server answered it (`POST /v1/purchases`).
+    public init(purchase: Purchase, redemptionURL: String?, redemptionHTTPSURL: String?, redemptionExpiresAt: Date?) {
+        self.purchase = purchase
+        self.redemptionURL = redemptionURL
+        self.redemptionHTTPSURL = redemptionHTTPSURL
+        self.redemptionExpiresAt = redemptionExpiresAt
+    }
 
     enum Keys: String, CodingKey {
         case redemptionURL = "redemption_url"
@@ -281,8 +295,8 @@ public struct RecordedPurchase: Encodable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         try purchase.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
-        try container.encodeIfPresent(link?.customSchemeURL, forKey: .redemptionURL)
-        try container.encodeIfPresent(link?.httpsURL, forKey: .redemptionHTTPSURL)
-        try container.encodeIfPresent(link?.expiresAt, forKey: .redemptionExpiresAt)
+        try container.encodeIfPresent(redemptionURL, forKey: .redemptionURL)
+        try container.encodeIfPresent(redemptionHTTPSURL, forKey: .redemptionHTTPSURL)
+        try container.encodeIfPresent(redemptionExpiresAt, forKey: .redemptionExpiresAt)
     }
 }
