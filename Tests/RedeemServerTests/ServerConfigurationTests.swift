@@ -133,6 +133,27 @@ import Testing
         }
     }
 
+    /// The first log line says what the server runs with, and holds no password or key.
+    @Test func theStartingLineSaysWhatRunsAndNoSecret() throws {
+        let configuration = try Self.configuration([
+            "REDEEM_DATABASE_URL": "postgres://redeem:pw-db-123@db.internal:5432/redeem", "REDEEM_PUBLIC_URL": "https://pay.example.com",
+            "REDEEM_SMTP_URL": "smtp://mailer:pw-mail-456@mail.example.com:587", "REDEEM_MAIL_FROM": "receipts@example.com",
+            "REDEEM_STRIPE_SECRET_KEY": "sk_live_key789", "REDEEM_STRIPE_WEBHOOK_SECRET": "whsec_hook012",
+            "REDEEM_TRUSTED_PROXIES": "::1,127.0.0.1",
+        ])
+        let summary = configuration.summary.mapValues { "\($0)" }
+        #expect(summary["database"] == "postgres db.internal:5432/redeem" && summary["database_pool_size"] == "8")
+        #expect(summary["email"] == "mail.example.com:587 (startTLS)" && summary["public_url"] == "https://pay.example.com")
+        #expect(summary["stripe"] == "live" && summary["stripe_webhooks"] == "on" && summary["trusted_proxies"] == "127.0.0.1,::1")
+        let text = summary.description
+        for secret in ["pw-db-123", "pw-mail-456", "key789", "hook012", "mailer"] {
+            #expect(!text.contains(secret), "\(secret) in \(text)")
+        }
+        let local = try Self.configuration(["REDEEM_DATABASE_URL": "sqlite:///tmp/shop.sqlite", "REDEEM_STRIPE_SECRET_KEY": "rk_test_1"])
+        #expect(local.summary["database"] == "sqlite /tmp/shop.sqlite" && local.summary["stripe"] == "test")
+        #expect(local.summary["email"] == "off" && local.summary["database_pool_size"] == nil)
+    }
+
     @Test func theDatabaseSettingsAreTheSameForEveryCommand() throws {
         let reader = Settings.reader(
             flags: [.databasePoolSize: "3"], environment: ["REDEEM_DATABASE_URL": "sqlite:///tmp/shop.sqlite", "REDEEM_DATABASE_POOL_SIZE": "9"])

@@ -252,6 +252,7 @@ public func buildApplication(
     deps.ownersNeedTwoFactor = configuration.ownersNeedTwoFactor
     deps.trustedProxies = configuration.trustedProxies
     deps.sandboxTrialLength = configuration.sandboxTrialSeconds
+    logger.info("starting", metadata: configuration.summary)
     if deps.mailer == nil { logger.warning("no SMTP settings (--smtp-url): e-mail is off, and expired links cannot be re-sent") }
     deps.tracing = tracing != nil
     let router = try buildRouter(deps)
