@@ -2,8 +2,9 @@
 """End-to-end checks of running Redeem in production: a busy port fails before the database is touched; SIGTERM stops
 the server promptly by mechanism (the listener closes, idle connections are closed, the request in flight is answered,
 a webhook delivery to a hung endpoint is abandoned for a later retry, and the process exits 0); `redeem backup` copies
-a live database under redemption load that `redeem restore` brings back row for row; and the settings --no-migrate,
---database-pool-size and --host do what the README says.
+a live database under redemption load that `redeem restore` brings back row for row; the settings --no-migrate,
+--database-pool-size and --host do what the README says; and flags win over variables, the first log line says what
+runs, and CONFIG_ACCESS_LOG_FILE says where each setting came from, with no secret in either.
 Usage: operations_e2e.py path/to/redeem. Prints 'N passed, M failed'."""
 import json, os, signal, socket, sqlite3, subprocess, sys, tempfile, threading, time, uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -50,6 +51,7 @@ def start(args, db, host="127.0.0.1", extra_env=None):
                               stdout=subprocess.DEVNULL, stderr=log, text=True)
     if wait_healthy(f"http://{host}:{port}", server):
         server.port = port
+        server.log = log
         return server, True
     if server.poll() is None:
         server.kill()
@@ -307,6 +309,30 @@ def settings(tmp):
             check("--host 127.0.0.2 serves on that address, whose links it names by default",
                   status == 201 and granted["redemption_https_url"].startswith(f"http://127.0.0.2:{server.port}/r/"), granted)
             check("--host 127.0.0.2 does not listen on 127.0.0.1", refuses_connections(server.port))
+    finally:
+        if serving is True:
+            stop_server(server)
+
+    # Flags over variables, switches spelled true, the first log line, and swift-configuration's access log: none of
+    # them shows the Stripe key.
+    access = f"{tmp}/settings-access.log"
+    secret = "sk_test_e2eSecretValue123"
+    server, serving = start(["--rate-limit-per-ip", "77"], db, extra_env={
+        "REDEEM_RATE_LIMIT_PER_IP": "5", "REDEEM_STRIPE_SECRET_KEY": secret, "REDEEM_CONSOLE_REQUIRE_TWO_FACTOR": "true",
+        "REDEEM_LOG_LEVEL": "", "CONFIG_ACCESS_LOG_FILE": access})
+    try:
+        check("serve starts with a switch spelled true and an empty variable", serving is True, serving)
+        if serving is True:
+            server.log.seek(0)
+            log = server.log.read()
+            starting = next((line for line in log.splitlines() if "starting" in line), "")
+            check("the first log line says what the server runs with: the flag's rate limit over its variable's, Stripe in test mode",
+                  "rate_limits=77/min per IP" in starting and "stripe=test" in starting and "owners_need_two_factor=true" in starting
+                  and "database=sqlite " in starting, log[:800])
+            report = open(access).read() if os.path.exists(access) else ""
+            check("CONFIG_ACCESS_LOG_FILE reports where each setting came from, the Stripe key redacted",
+                  "stripe.secret.key" in report and "<REDACTED>" in report and "InMemoryProvider[flags]" in report
+                  and secret not in report and secret not in log, report[:800])
     finally:
         if serving is True:
             stop_server(server)
