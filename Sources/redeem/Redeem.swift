@@ -27,6 +27,7 @@ struct Redeem: AsyncParsableCommand {
         }
         do {
             var command = try parseAsRoot()
+            try Settings.loadSecretFiles()
             if var parsed = command as? any AsyncParsableCommand {
                 try await parsed.run()
             } else {

@@ -133,6 +133,37 @@ import Testing
         }
     }
 
+    /// A secrets directory (systemd's credentials, a container's or Kubernetes' mounted secrets): one file per setting,
+    /// named as its flag without the dashes, its contents trimmed, links followed; a variable still wins over a file.
+    @Test func aSecretsDirectoryGivesSettingsAsFiles() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("redeem-secrets-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, contents) in [
+            ("stripe-secret-key", "sk_test_fromfile\n"), ("stripe-webhook-secret", "whsec_fromfile\n"), ("rate-limit-per-ip", "42\n"),
+            ("README", "not a setting"), (".hidden", "skipped"), ("..data-smtp-url", "smtp://relay:pw@mail.example.com:587\n"),
+        ] {
+            try Data(contents.utf8).write(to: directory.appendingPathComponent(name))
+        }
+        // Kubernetes' secret volumes: each setting a link into a hidden folder.
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("smtp-url").path, withDestinationPath: "..data-smtp-url")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("a-folder"), withIntermediateDirectories: true)
+        let files = try #require(try Settings.secretFiles(environment: ["CREDENTIALS_DIRECTORY": directory.path]))
+        let configuration = try ServerConfiguration(
+            reader: Settings.reader(
+                environment: ["REDEEM_MAIL_FROM": "receipts@example.com", "REDEEM_RATE_LIMIT_PER_IP": "7"], files: files))
+        #expect(configuration.stripe?.secretKey == "sk_test_fromfile" && configuration.stripeWebhookSecret == "whsec_fromfile")
+        #expect(configuration.mail?.smtp.password == "pw" && configuration.mail?.smtp.host == "mail.example.com")
+        #expect(configuration.rateLimits.redeemPerIP == 7, "the variable wins over the file")
+
+        let refused = #expect(throws: ConfigurationError.self) {
+            try Settings.loadSecretFiles(environment: [Settings.secretsDirectory: directory.path + "-missing"])
+        }
+        #expect(refused?.setting == "REDEEM_SECRETS_DIR" && refused?.reason.contains("-missing") == true)
+        #expect(Settings.loadedSecretFiles == nil, "a directory that cannot be read loads nothing")
+    }
+
     /// The first log line says what the server runs with, and holds no password or key.
     @Test func theStartingLineSaysWhatRunsAndNoSecret() throws {
         let configuration = try Self.configuration([

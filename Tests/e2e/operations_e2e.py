@@ -315,27 +315,38 @@ def settings(tmp):
 
     # Flags over variables, switches spelled true, the first log line, and swift-configuration's access log: none of
     # them shows the Stripe key.
+    # The Stripe key and webhook secret come as files, as systemd's LoadCredential= gives them (CREDENTIALS_DIRECTORY).
     access = f"{tmp}/settings-access.log"
     secret = "sk_test_e2eSecretValue123"
+    credentials = f"{tmp}/credentials"
+    os.makedirs(credentials)
+    for name, value in (("stripe-secret-key", secret), ("stripe-webhook-secret", "whsec_e2eHookValue456")):
+        with open(f"{credentials}/{name}", "w") as file:
+            file.write(value + "\n")
     server, serving = start(["--rate-limit-per-ip", "77"], db, extra_env={
-        "REDEEM_RATE_LIMIT_PER_IP": "5", "REDEEM_STRIPE_SECRET_KEY": secret, "REDEEM_CONSOLE_REQUIRE_TWO_FACTOR": "true",
+        "REDEEM_RATE_LIMIT_PER_IP": "5", "CREDENTIALS_DIRECTORY": credentials, "REDEEM_CONSOLE_REQUIRE_TWO_FACTOR": "true",
         "REDEEM_LOG_LEVEL": "", "CONFIG_ACCESS_LOG_FILE": access})
     try:
-        check("serve starts with a switch spelled true and an empty variable", serving is True, serving)
+        check("serve starts with a switch spelled true, an empty variable and its secrets as files", serving is True, serving)
         if serving is True:
             server.log.seek(0)
             log = server.log.read()
             starting = next((line for line in log.splitlines() if "starting" in line), "")
-            check("the first log line says what the server runs with: the flag's rate limit over its variable's, Stripe in test mode",
-                  "rate_limits=77/min per IP" in starting and "stripe=test" in starting and "owners_need_two_factor=true" in starting
-                  and "database=sqlite " in starting, log[:800])
+            check("the first log line says what the server runs with: the flag's rate limit over its variable's, Stripe in test mode "
+                  "and its webhooks on, both from the credentials directory",
+                  "rate_limits=77/min per IP" in starting and "stripe=test" in starting and "stripe_webhooks=on" in starting
+                  and "owners_need_two_factor=true" in starting and "database=sqlite " in starting, log[:800])
             report = open(access).read() if os.path.exists(access) else ""
             check("CONFIG_ACCESS_LOG_FILE reports where each setting came from, the Stripe key redacted",
                   "stripe.secret.key" in report and "<REDACTED>" in report and "InMemoryProvider[flags]" in report
-                  and secret not in report and secret not in log, report[:800])
+                  and secret not in report and secret not in log and "e2eHookValue456" not in report + log, report[:800])
     finally:
         if serving is True:
             stop_server(server)
+
+    server, refused = start([], db, extra_env={"REDEEM_SECRETS_DIR": f"{tmp}/no-such-secrets"})
+    check("a secrets directory that cannot be read stops serve, naming REDEEM_SECRETS_DIR", refused is not True and server.returncode != 0
+          and "REDEEM_SECRETS_DIR" in refused and "no-such-secrets" in refused, refused)
 
     postgres = os.environ.get("REDEEM_TEST_POSTGRES_URL")
     if postgres:

@@ -55,32 +55,6 @@ public struct Setting: Sendable, Hashable {
     static let secrets: [Setting] = [databaseURL, databaseListenURL, smtpURL, stripeSecretKey, stripeWebhookSecret, adminKey]
 }
 
-/// Where settings come from, in order: flags, then the environment. One `ConfigReader` (swift-configuration) layers
-/// them, so every command resolves a setting the same way.
-public enum Settings {
-    /// `flags` are the values given on the command line, by setting; `environment` is the process's unless a test
-    /// passes its own. `reporter` hears every lookup (as swift-configuration's `CONFIG_ACCESS_LOG_FILE` does), secrets
-    /// redacted.
-    public static func reader(
-        flags: [Setting: String?] = [:], environment: [String: String] = ProcessInfo.processInfo.environment,
-        reporter: (any AccessReporter)? = nil
-    ) -> ConfigReader {
-        var given: [AbsoluteConfigKey: ConfigValue] = [:]
-        for (setting, value) in flags {
-            guard let value else { continue }
-            given[AbsoluteConfigKey(setting.key)] = ConfigValue(.string(value), isSecret: setting.isSecret)
-        }
-        let variables = EnvironmentVariablesProvider(
-            environmentVariables: environment, secretsSpecifier: .specific(Set(Setting.secrets.map(\.environmentName)))
-        )
-        // Every setting is REDEEM_-prefixed except OpenTelemetry's standard variable.
-        let prefixed = variables.mapKeys { key in
-            key.components.first == "otel" ? key : key.prepending(["redeem"])
-        }
-        return ConfigReader(providers: [InMemoryProvider(name: "flags", values: given), prefixed], accessReporter: reporter)
-    }
-}
-
 extension ConfigReader {
     /// The setting's text as given; nil when it is not given or given empty (`REDEEM_SMTP_URL=` turns e-mail off).
     public func text(_ setting: Setting) -> String? {
