@@ -72,6 +72,12 @@ def main():
             open(f"{tmp}/redeem.service", "w").write(unit)
             verified = subprocess.run(["systemd-analyze", "verify", f"{tmp}/redeem.service"], capture_output=True, text=True)
             check("systemd-analyze verifies deploy/redeem.service", verified.returncode == 0 and not verified.stderr.strip(), verified.stderr)
+            # The commented credentials, switched on, as docs/deploy.md says to.
+            credentials = unit.replace("#LoadCredential=", "LoadCredential=")
+            open(f"{tmp}/redeem-credentials.service", "w").write(credentials)
+            verified = subprocess.run(["systemd-analyze", "verify", f"{tmp}/redeem-credentials.service"], capture_output=True, text=True)
+            check("systemd-analyze verifies the unit with its LoadCredential= lines switched on",
+                  credentials.count("\nLoadCredential=") == 3 and verified.returncode == 0 and not verified.stderr.strip(), verified.stderr)
     else:
         print("skip systemd-analyze: not installed")
 
