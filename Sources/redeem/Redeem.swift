@@ -20,6 +20,7 @@ struct Redeem: AsyncParsableCommand {
     )
 
     static func main() async {
+        do { try Settings.loadSecretFiles() } catch { exit(withError: error) }
         if Settings.reader().text(.logFormat) == "json" {
             LoggingSystem.bootstrap { JSONLogHandler(label: $0) }
         } else {
@@ -27,7 +28,6 @@ struct Redeem: AsyncParsableCommand {
         }
         do {
             var command = try parseAsRoot()
-            try Settings.loadSecretFiles()
             if var parsed = command as? any AsyncParsableCommand {
                 try await parsed.run()
             } else {
