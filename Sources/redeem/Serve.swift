@@ -74,9 +74,16 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the HTTP server.")
 
     @OptionGroup var options: ServerOptions
+    @Flag(help: "Check the settings and the database, print what serve would run with, and exit without serving or migrating.")
+    var check = false
 
     func run() async throws {
         let configuration = try options.configuration()
+        if check {
+            let lines = try await ConfigurationCheck.run(configuration, logger: .cli)
+            print("The settings can be used. serve would run with:\n" + lines.joined(separator: "\n"))
+            return
+        }
         let app = try await buildApplication(configuration)
         try await app.runService()
     }

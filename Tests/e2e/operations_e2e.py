@@ -4,7 +4,8 @@ the server promptly by mechanism (the listener closes, idle connections are clos
 a webhook delivery to a hung endpoint is abandoned for a later retry, and the process exits 0); `redeem backup` copies
 a live database under redemption load that `redeem restore` brings back row for row; the settings --no-migrate,
 --database-pool-size and --host do what the README says; and flags win over variables, the first log line says what
-runs, and CONFIG_ACCESS_LOG_FILE says where each setting came from, with no secret in either.
+runs, and CONFIG_ACCESS_LOG_FILE says where each setting came from, with no secret in either; secrets come as files
+(CREDENTIALS_DIRECTORY); and serve --check says what would run without listening or writing.
 Usage: operations_e2e.py path/to/redeem. Prints 'N passed, M failed'."""
 import json, os, signal, socket, sqlite3, subprocess, sys, tempfile, threading, time, uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -343,6 +344,28 @@ def settings(tmp):
     finally:
         if serving is True:
             stop_server(server)
+
+    # serve --check: beside a running server (its port is not tried), on a database not yet made (nothing is created),
+    # and under --no-migrate with migrations pending (refused, as serve would be).
+    server, serving = start([], db)
+    try:
+        checked = run(["serve", "--check", "--port", str(server.port) if serving is True else "8080", "--stripe-secret-key", "sk_test_check"], db)
+        check("serve --check beside the running server says what it would run with and that migrations are up to date",
+              serving is True and checked.returncode == 0 and "The settings can be used" in checked.stdout
+              and "  stripe: test\n" in checked.stdout and "  migrations: up to date\n" in checked.stdout, checked.stdout + checked.stderr)
+    finally:
+        if serving is True:
+            stop_server(server)
+    fresh = f"{tmp}/not-yet.sqlite"
+    checked = run(["serve", "--check"], f"sqlite://{fresh}")
+    check("serve --check on a database not yet made creates nothing", checked.returncode == 0 and "no database yet" in checked.stdout
+          and not os.path.exists(fresh), checked.stdout + checked.stderr)
+    refused = run(["serve", "--check", "--no-migrate"], f"sqlite://{empty}")
+    check("serve --check --no-migrate with migrations pending fails as serve would, naming them",
+          refused.returncode != 0 and "pending migrations [" in refused.stderr and "--no-migrate" in refused.stderr, refused.stdout + refused.stderr)
+    refused = run(["serve", "--check", "--public-url", "https://pay.example.com/shop"], db)
+    check("serve --check refuses a bad setting, naming it", refused.returncode != 0 and "--public-url / REDEEM_PUBLIC_URL" in refused.stderr,
+          refused.stderr)
 
     server, refused = start([], db, extra_env={"REDEEM_SECRETS_DIR": f"{tmp}/no-such-secrets"})
     check("a secrets directory that cannot be read stops serve, naming REDEEM_SECRETS_DIR", refused is not True and server.returncode != 0
