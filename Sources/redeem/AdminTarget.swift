@@ -9,7 +9,7 @@ import RedeemStore
 struct AdminTarget: ParsableArguments {
     @Option(
         help:
-            "Run against a Redeem server's admin API instead of a local database, e.g. https://pay.example.com (env REDEEM_SERVER; key from REDEEM_ADMIN_KEY)."
+            "Run against a Redeem server's admin API instead of a local database, e.g. https://pay.example.com (env \(Setting.server.environmentName); key from \(Setting.adminKey.environmentName))."
     )
     var server: String?
     @OptionGroup var database: DatabaseOptions
@@ -54,7 +54,7 @@ struct AdminTarget: ParsableArguments {
 
 /// `--app`, or `REDEEM_APP`: the app a command works on.
 struct AppOption: ParsableArguments {
-    @Option(help: "The app's ID (env REDEEM_APP).")
+    @Option(help: "The app's ID (env \(Setting.app.environmentName)).")
     var app: String?
 
     var id: String {

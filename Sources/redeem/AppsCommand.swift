@@ -138,7 +138,7 @@ struct Apps: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show every setting of one app.")
-        @Argument(help: "The app's ID (or --app, or REDEEM_APP).")
+        @Argument(help: "The app's ID (or --app, or \(Setting.app.environmentName)).")
         var id: String?
         @OptionGroup var app: AppOption
         @OptionGroup var target: AdminTarget
@@ -184,7 +184,7 @@ struct Apps: AsyncParsableCommand {
 
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Change an app's settings; an empty value clears a field.")
-        @Argument(help: "The app's ID (or --app, or REDEEM_APP).")
+        @Argument(help: "The app's ID (or --app, or \(Setting.app.environmentName)).")
         var id: String?
         @OptionGroup var app: AppOption
         @Option var name: String?

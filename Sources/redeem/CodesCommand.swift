@@ -26,7 +26,7 @@ struct Codes: AsyncParsableCommand {
         var expires: String?
         @Option(
             help:
-                "Public base URL for each code's redemption URL (env REDEEM_PUBLIC_URL); without it the file has codes only. With --server, the server's."
+                "Public base URL for each code's redemption URL (env \(Setting.publicURL.environmentName)); without it the file has codes only. With --server, the server's."
         )
         var publicURL: String?
         @Flag(help: "No progress on standard error.")

@@ -8,16 +8,19 @@ import RedeemStore
 struct DatabaseOptions: ParsableArguments {
     @Option(
         help:
-            "sqlite:///abs/path.sqlite, sqlite://relative.sqlite, a file path, or postgres://user@host:port/db (env REDEEM_DATABASE_URL; default ./redeem.sqlite)"
+            "sqlite:///abs/path.sqlite, sqlite://relative.sqlite, a file path, or postgres://user@host:port/db (env \(Setting.databaseURL.environmentName); default ./redeem.sqlite)"
     )
     var databaseURL: String?
 
-    @Option(help: "PostgreSQL connections this process may open, 1-1000 (env REDEEM_DATABASE_POOL_SIZE; default \(SQLStore.defaultPostgresPoolSize))")
+    @Option(
+        help:
+            "PostgreSQL connections this process may open, 1-1000 (env \(Setting.databasePoolSize.environmentName); default \(SQLStore.defaultPostgresPoolSize))"
+    )
     var databasePoolSize: Int?
 
     @Option(
         help:
-            "PostgreSQL URL of a direct connection for the Customer Info listener, when --database-url is a transaction pooler's (env REDEEM_DATABASE_LISTEN_URL; default the database URL)"
+            "PostgreSQL URL of a direct connection for the Customer Info listener, when --database-url is a transaction pooler's (env \(Setting.databaseListenURL.environmentName); default the database URL)"
     )
     var databaseListenURL: String?
 

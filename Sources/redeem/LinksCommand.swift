@@ -33,7 +33,8 @@ struct Links: AsyncParsableCommand {
         var production = false
         @Flag(help: "Also print each link as a QR code for the terminal.")
         var qr = false
-        @Option(help: "Public base URL of the server, for a local database (env REDEEM_PUBLIC_URL; default http://127.0.0.1:8080).")
+        @Option(
+            help: "Public base URL of the server, for a local database (env \(Setting.publicURL.environmentName); default http://127.0.0.1:8080).")
         var publicURL: String?
         @OptionGroup var target: AdminTarget
         @Flag var json = false
@@ -77,7 +78,7 @@ struct Links: AsyncParsableCommand {
             discussion: "Opening either link in the app must show the invalid-link state."
         )
         @OptionGroup var app: AppOption
-        @Option(help: "Public base URL of the server (env REDEEM_PUBLIC_URL; default http://127.0.0.1:8080).")
+        @Option(help: "Public base URL of the server (env \(Setting.publicURL.environmentName); default http://127.0.0.1:8080).")
         var publicURL: String?
         @OptionGroup var database: DatabaseOptions
         @Flag var json = false

@@ -55,7 +55,7 @@ struct Operators: AsyncParsableCommand {
         var email: String
         @Option(help: "owner (everything) or support (look up, send links, re-send e-mails, grant).")
         var role: OperatorRole
-        @Option(help: "The server's public base URL (env REDEEM_PUBLIC_URL), which the link starts with.")
+        @Option(help: "The server's public base URL (env \(Setting.publicURL.environmentName)), which the link starts with.")
         var publicURL: String?
         @OptionGroup var database: DatabaseOptions
 

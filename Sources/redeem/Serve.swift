@@ -6,49 +6,51 @@ import RedeemStore
 
 /// Options shared by `serve` and `demo`.
 struct ServerOptions: ParsableArguments {
-    @Option(help: "Address to listen on (env REDEEM_HOST; default 127.0.0.1).")
+    @Option(help: "Address to listen on (env \(Setting.host.environmentName); default 127.0.0.1).")
     var host: String?
-    @Option(help: "Port to listen on (env REDEEM_PORT; default 8080).")
+    @Option(help: "Port to listen on (env \(Setting.port.environmentName); default 8080).")
     var port: String?
-    @Option(help: "Public base URL for links and pages, e.g. https://pay.example.com (env REDEEM_PUBLIC_URL).")
+    @Option(help: "Public base URL for links and pages, e.g. https://pay.example.com (env \(Setting.publicURL.environmentName)).")
     var publicURL: String?
-    @Option(help: "trace, debug, info, notice, warning, error or critical (env REDEEM_LOG_LEVEL; default info).")
+    @Option(help: "trace, debug, info, notice, warning, error or critical (env \(Setting.logLevel.environmentName); default info).")
     var logLevel: String?
     @Option(
         help:
-            "Outgoing mail server: smtp://user:password@host:587 (STARTTLS), smtps://host:465, or smtp://host:25?security=none (env REDEEM_SMTP_URL)."
+            "Outgoing mail server: smtp://user:password@host:587 (STARTTLS), smtps://host:465, or smtp://host:25?security=none (env \(Setting.smtpURL.environmentName))."
     )
     var smtpURL: String?
-    @Option(help: "Sender address of e-mails, e.g. 'receipts@example.com' (env REDEEM_MAIL_FROM).")
+    @Option(help: "Sender address of e-mails, e.g. 'receipts@example.com' (env \(Setting.mailFrom.environmentName)).")
     var mailFrom: String?
-    @Option(help: "Stripe webhook signing secret, whsec_… (env REDEEM_STRIPE_WEBHOOK_SECRET); turns on POST /webhooks/stripe.")
+    @Option(help: "Stripe webhook signing secret, whsec_… (env \(Setting.stripeWebhookSecret.environmentName)); turns on POST /webhooks/stripe.")
     var stripeWebhookSecret: String?
-    @Option(help: "Stripe secret key, sk_… (env REDEEM_STRIPE_SECRET_KEY); turns on paid checkout for production purchase links.")
+    @Option(help: "Stripe secret key, sk_… (env \(Setting.stripeSecretKey.environmentName)); turns on paid checkout for production purchase links.")
     var stripeSecretKey: String?
-    @Option(help: "Minimum seconds between two new-link e-mails for one purchase (env REDEEM_RESEND_INTERVAL; default 300).")
+    @Option(help: "Minimum seconds between two new-link e-mails for one purchase (env \(Setting.resendInterval.environmentName); default 300).")
     var resendInterval: Int?
-    @Option(help: "Redemption attempts per IP per minute (env REDEEM_RATE_LIMIT_PER_IP; default 60).")
+    @Option(help: "Redemption attempts per IP per minute (env \(Setting.rateLimitPerIP.environmentName); default 60).")
     var rateLimitPerIP: Int?
-    @Option(help: "Redemption attempts per app user per minute (env REDEEM_RATE_LIMIT_PER_USER; default 20).")
+    @Option(help: "Redemption attempts per app user per minute (env \(Setting.rateLimitPerUser.environmentName); default 20).")
     var rateLimitPerUser: Int?
     @Flag(help: .hidden)  // POST /v1/benchmark/baseline, for benchmarks/redemption.py (env REDEEM_BENCHMARK_ROUTES=1)
     var benchmarkRoutes = false
     @Option(
         help:
-            "Comma-separated addresses of reverse proxies whose X-Forwarded-For names the client, e.g. 127.0.0.1,::1 (env REDEEM_TRUSTED_PROXIES; default none)."
+            "Comma-separated addresses of reverse proxies whose X-Forwarded-For names the client, e.g. 127.0.0.1,::1 (env \(Setting.trustedProxies.environmentName); default none)."
     )
     var trustedProxies: String?
-    @Option(help: "Serve GET /metrics (Prometheus text format) on this port; off when not given (env REDEEM_METRICS_PORT).")
+    @Option(help: "Serve GET /metrics (Prometheus text format) on this port; off when not given (env \(Setting.metricsPort.environmentName)).")
     var metricsPort: String?
-    @Option(help: "Address the metrics listener binds (env REDEEM_METRICS_HOST; default 127.0.0.1).")
+    @Option(help: "Address the metrics listener binds (env \(Setting.metricsHost.environmentName); default 127.0.0.1).")
     var metricsHost: String?
     @Option(
         help: """
             Export a trace span per request over OTLP/HTTP to this collector base URL, e.g. http://127.0.0.1:4318 \
-            (env REDEEM_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT); off when not given.
+            (env \(Setting.otlpEndpoint.environmentName) or OTEL_EXPORTER_OTLP_ENDPOINT); off when not given.
             """)
     var otlpEndpoint: String?
-    @Flag(help: "Console owners must sign in with an authenticator app as well as a password (env REDEEM_CONSOLE_REQUIRE_TWO_FACTOR=1).")
+    @Flag(
+        help:
+            "Console owners must sign in with an authenticator app as well as a password (env \(Setting.consoleRequireTwoFactor.environmentName)=1).")
     var consoleRequireTwoFactor = false
     @Flag(help: "Refuse to start when migrations are pending instead of applying them.")
     var noMigrate = false
@@ -71,7 +73,13 @@ struct ServerOptions: ParsableArguments {
 }
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the HTTP server.")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the HTTP server.",
+        discussion: """
+            Each setting is its flag, else its variable, else a file named as the flag without the dashes \
+            (stripe-secret-key) in \(Settings.secretsDirectory) or systemd's CREDENTIALS_DIRECTORY. \
+            CONFIG_ACCESS_LOG_FILE=path writes where each came from, secrets redacted.
+            """)
 
     @OptionGroup var options: ServerOptions
     @Flag(help: "Check the settings and the database, print what serve would run with, and exit without serving or migrating.")
