@@ -7,14 +7,14 @@ public struct Setting: Sendable, Hashable {
     public let key: ConfigKey
     /// False for the few settings only the environment gives (tests' and benchmarks' knobs).
     public let hasFlag: Bool
-    /// A secret's value is redacted wherever the configuration library prints it.
-    public let isSecret: Bool
 
-    init(_ words: String..., flag: Bool = true, secret: Bool = false) {
+    init(_ words: String..., flag: Bool = true) {
         self.key = ConfigKey(words)
         self.hasFlag = flag
-        self.isSecret = secret
     }
+
+    /// A secret's value is redacted wherever the configuration library prints it.
+    public var isSecret: Bool { Self.secrets.contains(self) }
 
     public var flag: String { "--" + key.components.joined(separator: "-") }
     public var environmentName: String { "REDEEM_" + key.components.joined(separator: "_").uppercased() }
@@ -27,14 +27,14 @@ public struct Setting: Sendable, Hashable {
     public static let logLevel = Setting("log", "level")
     /// `json` for one JSON object per log line; read before any command starts, so it has no flag.
     public static let logFormat = Setting("log", "format", flag: false)
-    public static let databaseURL = Setting("database", "url", secret: true)
+    public static let databaseURL = Setting("database", "url")
     public static let databasePoolSize = Setting("database", "pool", "size")
-    public static let databaseListenURL = Setting("database", "listen", "url", secret: true)
-    public static let smtpURL = Setting("smtp", "url", secret: true)
+    public static let databaseListenURL = Setting("database", "listen", "url")
+    public static let smtpURL = Setting("smtp", "url")
     public static let mailFrom = Setting("mail", "from")
     public static let resendInterval = Setting("resend", "interval")
-    public static let stripeSecretKey = Setting("stripe", "secret", "key", secret: true)
-    public static let stripeWebhookSecret = Setting("stripe", "webhook", "secret", secret: true)
+    public static let stripeSecretKey = Setting("stripe", "secret", "key")
+    public static let stripeWebhookSecret = Setting("stripe", "webhook", "secret")
     public static let stripeAPIURL = Setting("stripe", "api", "url", flag: false)
     public static let rateLimitPerIP = Setting("rate", "limit", "per", "ip")
     public static let rateLimitPerUser = Setting("rate", "limit", "per", "user")
@@ -49,10 +49,11 @@ public struct Setting: Sendable, Hashable {
     public static let benchmarkRoutes = Setting("benchmark", "routes")
     /// The CLI's: the server its admin commands reach, the admin key they send, and the app they act on.
     public static let server = Setting("server")
-    public static let adminKey = Setting("admin", "key", flag: false, secret: true)
+    public static let adminKey = Setting("admin", "key", flag: false)
     public static let app = Setting("app")
 
-    static let secrets: [Setting] = [databaseURL, databaseListenURL, smtpURL, stripeSecretKey, stripeWebhookSecret, adminKey]
+    /// The settings whose values are secrets: keys, signing secrets, and URLs that may hold a password.
+    static let secrets: Set<Setting> = [databaseURL, databaseListenURL, smtpURL, stripeSecretKey, stripeWebhookSecret, adminKey]
 }
 
 extension ConfigReader {
