@@ -11,7 +11,7 @@ import json, os, signal, socket, sqlite3, subprocess, sys, tempfile, threading, 
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from support import HANG_GUARD, check, finish, free_port, http, wait_for, wait_healthy  # noqa: E402
+from support import HANG_GUARD, MailServer, check, finish, free_port, http, wait_for, wait_healthy  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/debug/redeem")
 
@@ -363,6 +363,18 @@ def settings(tmp):
     refused = run(["serve", "--check", "--no-migrate"], f"sqlite://{empty}")
     check("serve --check --no-migrate with migrations pending fails as serve would, naming them",
           refused.returncode != 0 and "pending migrations [" in refused.stderr and "--no-migrate" in refused.stderr, refused.stdout + refused.stderr)
+    mail = MailServer(f"{tmp}/check-mail")
+    try:
+        reached = run(["serve", "--check", "--smtp-url", mail.url, "--mail-from", "receipts@example.com"], db)
+    finally:
+        mail.stop()
+    closed = free_port()
+    unreached = run(["serve", "--check", "--smtp-url", f"smtp://relay:pw-check-789@127.0.0.1:{closed}?security=none",
+                     "--mail-from", "receipts@example.com"], db)
+    check("serve --check tries the mail server as serve does: reachable, or said and not fatal, without the password",
+          reached.returncode == 0 and "  smtp: reachable\n" in reached.stdout and unreached.returncode == 0
+          and "  smtp: cannot connect" in unreached.stdout and "pw-check-789" not in unreached.stdout + unreached.stderr,
+          reached.stdout + reached.stderr + unreached.stdout + unreached.stderr)
     refused = run(["serve", "--check", "--public-url", "https://pay.example.com/shop"], db)
     check("serve --check refuses a bad setting, naming it", refused.returncode != 0 and "--public-url / REDEEM_PUBLIC_URL" in refused.stderr,
           refused.stderr)
