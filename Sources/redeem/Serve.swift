@@ -82,7 +82,7 @@ struct Serve: AsyncParsableCommand {
             """)
 
     @OptionGroup var options: ServerOptions
-    @Flag(help: "Check the settings and the database, print what serve would run with, and exit without serving or migrating.")
+    @Flag(help: "Check the settings, the database and the mail server, print what serve would run with, and exit without serving or migrating.")
     var check = false
 
     func run() async throws {
