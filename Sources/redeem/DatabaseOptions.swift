@@ -108,10 +108,6 @@ enum PublicURL {
 
     /// The URL when one is given, for commands that make no links without it.
     static func given(_ option: String?) throws -> URL? {
-        guard let base = Settings.reader(flags: [.publicURL: option]).text(.publicURL) else { return nil }
-        guard let url = URL(string: base), url.scheme == "https" || url.scheme == "http" else {
-            throw ConfigurationError(setting: Setting.publicURL.name, reason: "'\(base)' is not an http(s) URL")
-        }
-        return url
+        try Settings.reader(flags: [.publicURL: option]).text(.publicURL).map { try ServerConfiguration.publicURL($0) }
     }
 }

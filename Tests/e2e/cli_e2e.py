@@ -683,7 +683,10 @@ def main():
                               (["serve", "--database-url", "mysql://x"], "REDEEM_DATABASE_URL"),
                               (["serve", "--log-level", "loud"], "--log-level"),
                               (["serve", "--public-url", "ftp://x"], "--public-url"),
-                              (["serve", "--trusted-proxies", "127.0.0.1,nginx"], "--trusted-proxies")]:
+                              (["serve", "--trusted-proxies", "127.0.0.1,nginx"], "--trusted-proxies"),
+                              # The CLI's links are held to serve's rule for the public URL: no path.
+                              (["codes", "generate", "--offer", "o", "--count", "1", "--out", f"{tmp}/never.csv", "--public-url",
+                                "https://pay.example.com/shop"], "--public-url / REDEEM_PUBLIC_URL 'https://pay.example.com/shop' must be")]:
             bad = run(args, {"REDEEM_DATABASE_URL": f"sqlite://{tmp}/bad.sqlite"})
             check(f"bad configuration {' '.join(args[1:])} fails naming {setting}", bad.returncode != 0 and setting in bad.stderr, bad.stderr)
 

@@ -59,7 +59,7 @@ public struct ServerConfiguration: Sendable {
                 setting: Setting.logLevel.name, reason: "'\(levelText)' is not one of trace, debug, info, notice, warning, error, critical")
         }
         self.logLevel = level
-        self.publicURL = try Self.publicURL(reader.text(.publicURL), host: host, port: port)
+        self.publicURL = try Self.publicURL(reader.text(.publicURL) ?? "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")
         try readIntegrations(reader)
         try readLimits(reader)
         try readObservability(reader)
@@ -70,8 +70,8 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
-    private static func publicURL(_ given: String?, host: String, port: Int) throws(ConfigurationError) -> URL {
-        let base = given ?? "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    /// The public base URL links and pages are built from: `serve` and the CLI's link commands hold it to one rule.
+    public static func publicURL(_ base: String) throws(ConfigurationError) -> URL {
         guard let url = URL(string: base), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil,
             url.path.isEmpty || url.path == "/"
         else {

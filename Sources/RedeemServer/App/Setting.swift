@@ -74,7 +74,7 @@ extension ConfigReader {
     }
 
     /// A whole number within `range`, named in the error when it is not one.
-    public func number(_ setting: Setting, in range: ClosedRange<Int>, what: String = "a number") throws(ConfigurationError) -> Int? {
+    public func number(_ setting: Setting, in range: ClosedRange<Int>, what: String) throws(ConfigurationError) -> Int? {
         guard let text = text(setting) else { return nil }
         guard let value = Int(text), range.contains(value) else {
             throw ConfigurationError(setting: setting.name, reason: "'\(text)' is not \(what)")
