@@ -75,6 +75,9 @@ public struct App: Codable, Hashable, Sendable {
     public var brandForegroundDark: HexColor?
     /// When an operator last chose the redemption link policy (a first step); nil while it is the default, unchosen.
     public var linkPolicyChosenAt: Date? = nil
+    /// The app's terms of use and privacy policy (https), linked from its buyer pages, its e-mails and Stripe Checkout.
+    public var termsURL: String? = nil
+    public var privacyURL: String? = nil
     public var createdAt: Date
     public var updatedAt: Date
 
@@ -138,6 +141,8 @@ public struct App: Codable, Hashable, Sendable {
         case brandAccentDark = "brand_accent_dark"
         case brandBackgroundDark = "brand_background_dark"
         case brandForegroundDark = "brand_foreground_dark"
+        case termsURL = "terms_url"
+        case privacyURL = "privacy_url"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }

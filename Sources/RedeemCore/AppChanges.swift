@@ -27,6 +27,9 @@ public struct AppChanges: Codable, Hashable, Sendable {
     public var brandAccentDark: String?
     public var brandBackgroundDark: String?
     public var brandForegroundDark: String?
+    /// The terms of use and the privacy policy: absolute https URLs; an empty string clears one.
+    public var termsURL: String?
+    public var privacyURL: String?
 
     public init() {}
 
@@ -55,6 +58,8 @@ public struct AppChanges: Codable, Hashable, Sendable {
         case brandAccentDark = "brand_accent_dark"
         case brandBackgroundDark = "brand_background_dark"
         case brandForegroundDark = "brand_foreground_dark"
+        case termsURL = "terms_url"
+        case privacyURL = "privacy_url"
     }
 
     /// A new app from these settings, with defaults for the rest.
@@ -149,6 +154,8 @@ public struct AppChanges: Codable, Hashable, Sendable {
             throw ValidationError(field: "after_purchase_url", reason: "is required when after_purchase redirects")
         }
         try applyBranding(to: &next)
+        next.termsURL = try Self.url(termsURL, field: "terms_url", current: app.termsURL)
+        next.privacyURL = try Self.url(privacyURL, field: "privacy_url", current: app.privacyURL)
         next.updatedAt = now
         app = next
     }

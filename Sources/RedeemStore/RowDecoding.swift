@@ -30,6 +30,8 @@ extension App {
         brandBackgroundDark = row.optionalString("brand_background_dark").flatMap(HexColor.init)
         brandForegroundDark = row.optionalString("brand_foreground_dark").flatMap(HexColor.init)
         linkPolicyChosenAt = row.optionalDate("link_policy_chosen_at")
+        termsURL = row.optionalString("terms_url")
+        privacyURL = row.optionalString("privacy_url")
     }
 }
 

@@ -17,8 +17,10 @@ extension SQLStore {
                     \(app.afterPurchase.rawValue), \(app.afterPurchaseURL), \(app.offerCodeQuotaPerQuarter),
                     \(app.checkoutTax.rawValue), \(app.allowPromotionCodes ? 1 : 0), \(app.createdAt), \(app.updatedAt))
                 """)
-            // A new app's V027 columns default to NULL: written only when set (tests build apps on older schemas too).
-            if app.branding != CheckoutBranding() || app.linkPolicyChosenAt != nil { try await Self.writeBranding(app, on: connection) }
+            // A new app's later columns default to NULL: written only when set (tests build apps on older schemas too).
+            if app.branding != CheckoutBranding() || app.linkPolicyChosenAt != nil || app.termsURL != nil || app.privacyURL != nil {
+                try await Self.writeLaterSettings(app, on: connection)
+            }
             for key in keys { try await Self.insertKey(key, on: connection) }
         }
     }
@@ -55,21 +57,23 @@ extension SQLStore {
                 WHERE id = \(app.id) RETURNING id
                 """)
             guard !rows.isEmpty else { throw StoreError.notFound("app '\(app.id)'") }
-            try await Self.writeBranding(app, on: connection)
+            try await Self.writeLaterSettings(app, on: connection)
             if previousQuota != Int64(app.offerCodeQuotaPerQuarter) {
                 try await Self.layOutQuotaStripes(appID: app.id, quota: app.offerCodeQuotaPerQuarter, on: connection)
             }
         }
     }
 
-    /// The branding columns and when the link policy was chosen (V027), written apart so the app's own statements stay as they were.
-    static func writeBranding(_ app: App, on connection: any SQLConnection) async throws {
+    /// The columns added since the app's own statements were written: branding and when the link policy was chosen
+    /// (V027), the legal links (V038).
+    static func writeLaterSettings(_ app: App, on connection: any SQLConnection) async throws {
         try await connection.query(
             """
             UPDATE apps SET brand_logo_url = \(app.brandLogoURL), brand_accent = \(app.brandAccent?.hex),
                 brand_background = \(app.brandBackground?.hex), brand_foreground = \(app.brandForeground?.hex),
                 brand_accent_dark = \(app.brandAccentDark?.hex), brand_background_dark = \(app.brandBackgroundDark?.hex),
-                brand_foreground_dark = \(app.brandForegroundDark?.hex), link_policy_chosen_at = \(app.linkPolicyChosenAt)
+                brand_foreground_dark = \(app.brandForegroundDark?.hex), link_policy_chosen_at = \(app.linkPolicyChosenAt),
+                terms_url = \(app.termsURL), privacy_url = \(app.privacyURL)
             WHERE id = \(app.id)
             """)
     }

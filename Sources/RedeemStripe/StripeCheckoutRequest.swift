@@ -38,6 +38,8 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
     public var priceID: String? = nil
     /// Subscriptions only: `subscription_data[trial_period_days]`, a free trial before the first charge.
     public var trialPeriodDays: Int? = nil
+    /// `custom_text[submit][message]`: text above the pay button (Stripe renders Markdown's bold and links).
+    public var submitMessage: String? = nil
 
     public init(
         secretKey: String, idempotencyKey: String, mode: Mode, productName: String,
@@ -109,6 +111,7 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
         if automaticTax { fields += [("automatic_tax[enabled]", "true"), ("billing_address_collection", "required")] }
         if allowPromotionCodes { fields.append(("allow_promotion_codes", "true")) }
         if case .subscription = mode, let trialPeriodDays { fields.append(("subscription_data[trial_period_days]", String(trialPeriodDays))) }
+        if let submitMessage { fields.append(("custom_text[submit][message]", submitMessage)) }
         let copyTo =
             switch mode {
             case .payment: "payment_intent_data[metadata]"
@@ -132,6 +135,7 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
         try check(quantity >= 1, "quantity", "must be at least 1")
         try check(priceID.map { $0.hasPrefix("price_") && $0.count <= 255 } ?? true, "priceID", "must be a Stripe Price ID (price_…)")
         try check(trialPeriodDays.map { (1...730).contains($0) } ?? true, "trialPeriodDays", "must be between 1 and 730 days")
+        try check(submitMessage.map { !$0.isEmpty && $0.count <= 1200 } ?? true, "submitMessage", "must be 1 to 1200 characters")
         try check(currency.count == 3 && currency.allSatisfy { $0.isASCII && $0.isLetter }, "currency", "must be an ISO 4217 code")
         for (field, url) in [("successURL", successURL), ("cancelURL", cancelURL)] {
             try check(url.hasPrefix("https://") || url.hasPrefix("http://"), field, "must be an http(s) URL")

@@ -27,6 +27,10 @@ struct Apps: AsyncParsableCommand {
         var restoreBehavior: String?
         @Option var redemptionLinkLifetimeSeconds: Int?
         @Option var supportEmail: String?
+        @Option(help: "The app's terms of use (https), linked from its buyer pages, e-mails and Stripe Checkout; empty clears it.")
+        var termsURL: String?
+        @Option(help: "The app's privacy policy (https), linked where the terms are; empty clears it.")
+        var privacyURL: String?
         @Option(help: "After a web purchase: hosted (Redeem's success page), redirect, or redirect_with_details.")
         var afterPurchase: String?
         @Option(help: "Where to redirect after a purchase (https; http://localhost for sandbox).")
@@ -70,6 +74,8 @@ struct Apps: AsyncParsableCommand {
             changes.restoreBehavior = restoreBehavior
             changes.redemptionLinkLifetimeSeconds = redemptionLinkLifetimeSeconds
             changes.supportEmail = supportEmail
+            changes.termsURL = termsURL
+            changes.privacyURL = privacyURL
             changes.afterPurchase = afterPurchase
             changes.afterPurchaseURL = afterPurchaseURL
             changes.offerCodeQuotaPerQuarter = offerCodeQuota
@@ -166,6 +172,7 @@ struct Apps: AsyncParsableCommand {
         let rows: [(String, String?)] = [
             ("scheme", app.scheme), ("icon", app.iconURL), ("App Store", app.appStoreURL), ("Play Store", app.playStoreURL),
             ("support e-mail", app.supportEmail),
+            ("terms of use", app.termsURL), ("privacy policy", app.privacyURL),
             ("iOS app", app.iosTeamID.flatMap { team in app.iosBundleID.map { "\(team).\($0)" } }),
             ("Android package", app.androidPackageName),
             ("Android certificates", app.androidCertFingerprints.isEmpty ? nil : app.androidCertFingerprints.joined(separator: ", ")),

@@ -38,7 +38,8 @@ import Testing
     @Test(arguments: [
         ("icon_url", "http://example.com/i.png"), ("app_store_url", "not a url"), ("ios_team_id", "abc"),
         ("ios_bundle_id", "nodots"), ("android_package_name", "1com.x"), ("redemption_link_policy", "sometimes"),
-        ("restore_behavior", "share"), ("support_email", "nobody"),
+        ("restore_behavior", "share"), ("support_email", "nobody"), ("terms_url", "http://example.com/terms"),
+        ("privacy_url", "/privacy"),
     ])
     func rejectsBadFieldsNamingThem(_ field: String, value: String) throws {
         let json = try JSONSerialization.data(withJSONObject: ["name": "App", field: value])

@@ -4,7 +4,8 @@ import RedeemStore
 import RedeemTestSupport
 import Testing
 
-/// V027's columns: the checkout branding and when the link policy was chosen, written and read back on both engines.
+/// V027's columns (the checkout branding and when the link policy was chosen) and V038's (the legal links), written and
+/// read back on both engines.
 @Suite struct BrandingStoreTests {
     static let now = ISODate.parse("2026-06-01T00:00:00Z")!
 
@@ -36,6 +37,29 @@ import Testing
             #expect(again.linkPolicyChosenAt == Self.now.addingTimeInterval(60))
             #expect(again.redemptionLinkPolicy == .sandboxOnly)
             #expect(try await store.apps().first { $0.id == app.id }?.branding == again.branding)
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func legalLinksAreStoredReadAndCleared(_ backend: TestBackend) async throws {
+        try await TestDatabases.withStore(backend) { store in
+            var created = AppChanges()
+            created.name = "Legal"
+            created.termsURL = "https://example.com/terms"
+            let app = try created.makeApp(now: Self.now)
+            try await store.createApp(app, keys: [])
+            let read = try await store.app(id: app.id)
+            #expect(read.termsURL == "https://example.com/terms" && read.privacyURL == nil)
+
+            var updated = read
+            var changes = AppChanges()
+            changes.termsURL = ""
+            changes.privacyURL = "https://example.com/privacy"
+            try changes.apply(to: &updated, now: Self.now.addingTimeInterval(60))
+            try await store.updateApp(updated)
+            let again = try await store.app(id: app.id)
+            #expect(again.termsURL == nil && again.privacyURL == "https://example.com/privacy")
+            #expect(try await store.apps().first { $0.id == app.id }?.privacyURL == "https://example.com/privacy")
         }
     }
 }

@@ -4,7 +4,8 @@ against `redeem serve` without Stripe or SMTP. A new app's overview shows the fi
 product, the link policy and universal links chosen in the settings, and a webhook endpoint tick those steps. The owner
 types an accent for light and dark and a logo: the settings' two checkout previews (light and dark side by side) show
 them before saving; saved, the sandbox checkout's button has the accent's colour in each scheme (emulated
-prefers-color-scheme). Screenshots at desktop and phone width go to test-artifacts/branding/.
+prefers-color-scheme). The terms of use and privacy policy typed there are linked at the checkout's foot and named
+under its pay button. Screenshots at desktop and phone width go to test-artifacts/branding/.
 Usage: branding_browser.py path/to/redeem. Prints 'N passed, M failed'."""
 import json, os, subprocess, sys
 
@@ -20,6 +21,7 @@ LOGO_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" vie
             'fill="#0f5132"/><text x="60" y="26" font-family="sans-serif" font-size="18" fill="#fff" text-anchor="middle">ACME</text></svg>')
 ACCENT, ACCENT_RGB = "#0f5132", "rgb(15, 81, 50)"
 DARK_ACCENT, DARK_ACCENT_RGB = "#ffd60a", "rgb(255, 214, 10)"
+TERMS, PRIVACY = "https://acme.example/terms", "https://acme.example/privacy"
 
 
 def ticked(page):
@@ -91,6 +93,8 @@ def main():
             page.get_by_label("Logo URL (https; empty shows the icon)").fill(LOGO)
             page.get_by_label("Accent (light)").fill(ACCENT)
             page.get_by_label("Accent (dark)").fill(DARK_ACCENT)
+            page.get_by_label("Terms of use URL (https)").fill(TERMS)
+            page.get_by_label("Privacy policy URL (https)").fill(PRIVACY)
             check("the light preview shows the typed accent and logo before saving",
                   wait_for(lambda: frame_shows(page, "preview-light", ACCENT_RGB, LOGO), timeout=15))
             check("the dark preview shows the dark accent and logo before saving",
@@ -106,11 +110,20 @@ def main():
             saved = http("GET", f"{base}/admin/v1/apps/{app['id']}", key=app["keys"]["secret"])[1]
             check("the branding is saved", (saved.get("brand_accent"), saved.get("brand_accent_dark"), saved.get("brand_logo_url"))
                   == (ACCENT, DARK_ACCENT, LOGO), saved)
+            check("the legal links are saved", (saved.get("terms_url"), saved.get("privacy_url")) == (TERMS, PRIVACY), saved)
 
             checkout = f"{base}/sandbox/p/{app['id']}/pro_monthly"
             page.goto(checkout)
             check("light: the sandbox checkout's button is the accent", button_colour(page) == ACCENT_RGB, button_colour(page))
             check("the checkout shows the logo", page.locator("img.app-logo").get_attribute("src") == LOGO)
+            foot = page.locator("footer .legal a")
+            check("the foot links the terms and the privacy policy",
+                  foot.evaluate_all("links => links.map(link => [link.textContent, link.href])")
+                  == [["Terms of Use", TERMS], ["Privacy Policy", PRIVACY]])
+            consent = page.locator("form .consent")
+            check("under the pay button, continuing agrees to the terms", consent.is_visible()
+                  and consent.inner_text() == "By continuing, you agree to the Terms of Use and acknowledge the Privacy Policy."
+                  and consent.get_by_role("link", name="Terms of Use").get_attribute("href") == TERMS, consent.inner_text())
             screenshots(page, ARTIFACTS, "4-checkout-light")
             page.emulate_media(color_scheme="dark")
             page.reload()

@@ -485,6 +485,16 @@ def scenario(label, env, cwd, browser=False):
           purchase.get("product_id") == "pro_monthly" and purchase.get("is_sandbox") is True
           and purchase.get("redemption_url", "").startswith(app["scheme"] + "://redeem_web_purchase?redemption_token=")
           and purchase.get("redemption_https_url", "").startswith("https://pay.example.com/r/"), recorded.stdout + recorded.stderr)
+    legal = run(["apps", "update", "--app", app["id"], "--terms-url", "https://example.com/terms", "--privacy-url",
+                 "https://example.com/privacy"], env, cwd)
+    shown = run(["apps", "show", "--app", app["id"]], env, cwd)
+    check(f"[{label}] apps update --terms-url/--privacy-url, and apps show lists them",
+          legal.returncode == 0 and any(line.split() == ["terms", "of", "use", "https://example.com/terms"] for line in shown.stdout.splitlines())
+          and any(line.split() == ["privacy", "policy", "https://example.com/privacy"] for line in shown.stdout.splitlines()),
+          legal.stderr + shown.stdout)
+    refused = run(["apps", "update", "--app", app["id"], "--terms-url", "http://example.com/terms"], env, cwd)
+    check(f"[{label}] an http terms URL is refused naming --terms-url", refused.returncode != 0 and "--terms-url must be" in refused.stderr,
+          refused.stderr)
     offer_codes = offer_cli_checks(label, env, cwd, app)
     offering_cli_checks(label, env, cwd, app)
     listed = run(["apps", "list", "--json"], env, cwd)

@@ -103,6 +103,8 @@ struct StripeSessions: Sendable {
         checkout.allowPromotionCodes = app.allowPromotionCodes
         checkout.priceID = stripePriceID
         checkout.trialPeriodDays = trialDays
+        // Stripe's own terms link is the account's, shared by every app: the app's terms go above the pay button.
+        checkout.submitMessage = LegalLinks(app)?.stripeMessage(BuyerTexts.current)
         // A link's parameters or an API call's metadata that Stripe would refuse are the caller's to fix, never a 500.
         let request = try Self.built(checkout)
         let (status, body) = try await Self.send(request, settings: settings, client: client)

@@ -63,7 +63,7 @@ struct ConsolePreviewController {
         let now = service.clock.now()
         let fields: [(String, WritableKeyPath<AppChanges, String?>)] = [
             ("name", \.name), ("icon_url", \.iconURL), ("app_store_url", \.appStoreURL), ("play_store_url", \.playStoreURL),
-            ("support_email", \.supportEmail),
+            ("support_email", \.supportEmail), ("terms_url", \.termsURL), ("privacy_url", \.privacyURL),
         ]
         for (name, path) in fields {
             guard let raw = query[name[...]].map(String.init) else { continue }

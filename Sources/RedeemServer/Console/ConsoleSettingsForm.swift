@@ -19,6 +19,8 @@ extension ConsoleSettingsController {
         changes.appStoreURL = form["app_store_url"]
         changes.playStoreURL = form["play_store_url"]
         changes.supportEmail = form["support_email"]
+        changes.termsURL = form["terms_url"]
+        changes.privacyURL = form["privacy_url"]
         changes.iosTeamID = form["ios_team_id"]
         changes.iosBundleID = form["ios_bundle_id"]
         changes.androidPackageName = form["android_package_name"]
@@ -58,6 +60,8 @@ extension ConsoleSettingsController {
         return switch field {
         case "redemption_link_lifetime_seconds": "Link lifetime"
         case "android_cert_fingerprints": "Certificate fingerprints"
+        case "terms_url": "Terms of use URL"
+        case "privacy_url": "Privacy policy URL"
         default:
             field.replacingOccurrences(of: "_", with: " ").capitalized.replacingOccurrences(of: "Url", with: "URL")
                 .replacingOccurrences(of: "Id", with: "ID")

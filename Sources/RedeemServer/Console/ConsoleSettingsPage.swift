@@ -13,6 +13,7 @@ extension ConsoleSettingsController {
         let fields: [String: String] = [
             "name": value("name", app.name), "icon_url": value("icon_url", app.iconURL), "app_store_url": value("app_store_url", app.appStoreURL),
             "play_store_url": value("play_store_url", app.playStoreURL), "support_email": value("support_email", app.supportEmail),
+            "terms_url": value("terms_url", app.termsURL), "privacy_url": value("privacy_url", app.privacyURL),
             "ios_team_id": value("ios_team_id", app.iosTeamID), "ios_bundle_id": value("ios_bundle_id", app.iosBundleID),
             "android_package_name": value("android_package_name", app.androidPackageName),
             "android_cert_fingerprints": form?["android_cert_fingerprints"] ?? app.androidCertFingerprints.joined(separator: "\n"),

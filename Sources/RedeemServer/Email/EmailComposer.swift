@@ -25,7 +25,7 @@ struct EmailComposer: Sendable {
             orderNumber: purchase.id, email: email.recipient,
             price: purchase.price.map { $0 == product.price ? format.product(product) : format.price($0) }, iconURL: absoluteIcon(app),
             appStoreURL: app.appStoreURL, playStoreURL: app.playStoreURL, httpsURL: link?.httpsURL, customSchemeURL: link?.customSchemeURL,
-            supportEmail: app.supportEmail, manageURL: PortalLinks.home(publicURL: links.publicURL, appID: app.id))
+            supportEmail: app.supportEmail, manageURL: PortalLinks.home(publicURL: links.publicURL, appID: app.id), legal: LegalLinks(app))
         let name = email.kind == .receipt ? "email-receipt" : "email-new-link"
         let subject = format.texts.format(email.kind == .receipt ? "mail.receipt.subject" : "mail.new_link.subject", ["appName": app.name])
         return try message(email, app: app, subject: subject, template: name, language: format.texts.language, mail)
@@ -42,7 +42,7 @@ struct EmailComposer: Sendable {
         let mail = PortalSignInEmail(
             appName: app.name, email: email.recipient, expiresIn: TimeLeft.words(seconds: Int(PortalRules.signInLinkLifetime), texts: texts),
             signInURL: PortalLinks.signIn(publicURL: links.publicURL, appID: app.id, token: token), supportEmail: app.supportEmail,
-            iconURL: absoluteIcon(app))
+            iconURL: absoluteIcon(app), legal: LegalLinks(app))
         let subject = texts.format("mail.sign_in.subject", ["appName": app.name])
         return try message(email, app: app, subject: subject, template: "email-portal-sign-in", language: texts.language, mail)
     }
@@ -92,6 +92,7 @@ struct PurchaseEmail: PageModel {
     let customSchemeURL: String?
     let supportEmail: String?
     let manageURL: String
+    let legal: LegalLinks?
 }
 
 /// The portal's one-time sign-in e-mail.
@@ -102,4 +103,5 @@ struct PortalSignInEmail: PageModel {
     let signInURL: String
     let supportEmail: String?
     let iconURL: String?
+    let legal: LegalLinks?
 }

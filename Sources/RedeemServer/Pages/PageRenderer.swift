@@ -31,6 +31,8 @@ struct Branding: PageModel {
     let supportEmail: String?
     let appStoreURL: String?
     let playStoreURL: String?
+    /// The terms of use and privacy policy: linked from the foot, and named beside pay buttons (`legal-consent`).
+    let legal: LegalLinks?
 
     /// `scheme`: the console's preview of one colour scheme.
     init(_ app: App?, scheme: ColorScheme? = nil) {
@@ -42,6 +44,7 @@ struct Branding: PageModel {
         supportEmail = app?.supportEmail
         appStoreURL = app?.appStoreURL
         playStoreURL = app?.playStoreURL
+        legal = LegalLinks(app)
     }
 
     /// A page with no app behind it (the console, the landing page).
@@ -54,5 +57,6 @@ struct Branding: PageModel {
         supportEmail = nil
         appStoreURL = nil
         playStoreURL = nil
+        legal = nil
     }
 }

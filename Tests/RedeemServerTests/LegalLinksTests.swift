@@ -1,0 +1,160 @@
+import Foundation
+import HTTPTypes
+import RedeemCore
+import RedeemStripe
+import RedeemTestSupport
+import Testing
+
+@testable import RedeemServer
+
+/// An app's terms of use and privacy policy: set through the admin API and the console, linked at the foot of its
+/// buyer pages and e-mails, named beside its pay buttons and above Stripe Checkout's.
+@Suite struct LegalLinksTests {
+    static let terms = "https://shop.example.com/terms?v=2&lang=en"
+    static let privacy = "https://shop.example.com/privacy"
+    static var both: String { #", "terms_url": "\#(terms)", "privacy_url": "\#(privacy)""# }
+
+    @Test(arguments: TestDatabases.available)
+    func pagesLinkTheTermsAndNameThemBesideThePayButtons(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await CheckoutTests.shop(server, settings: Self.both)
+            let stored = try await server.deps.store.app(id: app.id)
+            #expect(stored.termsURL == Self.terms && stored.privacyURL == Self.privacy)
+            let shown = try await server.send(.get, "/admin/v1/apps/\(app.id)", key: app.secret)
+            #expect(try shown.string("terms_url") == Self.terms && shown.string("privacy_url") == Self.privacy)
+
+            let escapedTerms = Self.terms.replacingOccurrences(of: "&", with: "&amp;")
+            let checkout = try await server.send(.get, "/sandbox/p/\(app.id)/monthly", key: nil)
+            #expect(checkout.status == 200)
+            #expect(
+                checkout.body.contains(
+                    #"<p class="legal"><a href="\#(escapedTerms)">Terms of Use</a><a href="\#(Self.privacy)">Privacy Policy</a></p>"#))
+            #expect(
+                checkout.body.contains(
+                    #"By continuing, you agree to the <a href="\#(escapedTerms)">Terms of Use</a> and acknowledge the <a href="\#(Self.privacy)">Privacy Policy</a>."#
+                ), "the consent line, with the URL escaped as any value")
+            // In the buyer's language.
+            let german = try await server.send(.get, "/sandbox/p/\(app.id)/monthly", key: nil, headers: [.acceptLanguage: "de-DE"])
+            #expect(german.body.contains(#"Mit dem Fortfahren stimmst du den <a href="\#(escapedTerms)">Nutzungsbedingungen</a> zu"#))
+
+            // The offer page's claim form says it too; the page that only asks for a code links the terms at its foot.
+            let offer = try await OfferCodeAPITests.offer(server, app, OfferCodeAPITests.trial)
+            try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "WELCOME", cap: 5)
+            let claim = try await server.send(.get, "/redeem?ctx=offercodes&id=\(app.id)&code=welcome", key: nil)
+            #expect(claim.body.contains("Claim offer") && claim.body.contains("By continuing, you agree to the"))
+            let ask = try await server.send(.get, "/redeem?ctx=offercodes&id=\(app.id)", key: nil)
+            #expect(ask.body.contains(#"<p class="legal">"#) && !ask.body.contains("By continuing"))
+            for path in ["/account/\(app.id)", "/sandbox/redeem?id=\(app.id)"] {
+                #expect(try await server.send(.get, path, key: nil).body.contains(#"<a href="\#(Self.privacy)">Privacy Policy</a>"#), "\(path)")
+            }
+
+            // A privacy policy alone is linked, not agreed to.
+            let cleared = try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"terms_url": ""}"#)
+            #expect(cleared.status == 200)
+            #expect(try cleared.object()["terms_url"] == nil)
+            let privacyOnly = try await server.send(.get, "/sandbox/p/\(app.id)/monthly", key: nil)
+            #expect(privacyOnly.body.contains(#"<p class="legal"><a href="\#(Self.privacy)">Privacy Policy</a></p>"#))
+            #expect(!privacyOnly.body.contains("By continuing") && !privacyOnly.body.contains("Terms of Use"))
+
+            // Neither: nothing.
+            _ = try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"privacy_url": ""}"#)
+            let plain = try await server.send(.get, "/sandbox/p/\(app.id)/monthly", key: nil)
+            #expect(!plain.body.contains(#"class="legal""#) && !plain.body.contains(#"class="hint consent""#))
+
+            // Only absolute https URLs, refused by name, and nothing changes.
+            for (field, value) in [("terms_url", "http://shop.example.com/terms"), ("privacy_url", "javascript:alert(1)")] {
+                let refused = try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"\#(field)": "\#(value)"}"#)
+                #expect(refused.status == 422 && refused.body.contains(field), "\(refused.body)")
+            }
+            let after = try await server.deps.store.app(id: app.id)
+            #expect(after.termsURL == nil && after.privacyURL == nil)
+        }
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func theConsoleSavesThemAndKeepsARefusedForm(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createApp()
+            let owner = try await ConsoleTests.signedInOwner(server)
+            let page = try await server.send(.get, "/console/apps/\(app.id)/settings", key: nil, headers: [.cookie: owner])
+            #expect(page.body.contains(#"name="terms_url""#) && page.body.contains(#"name="privacy_url""#))
+            var fields = BrandingPagesTests.settingsFields(csrf: try ConsoleOperationsTests.csrf(page))
+            fields["terms_url"] = "http://shop.example.com/terms"
+            fields["privacy_url"] = Self.privacy
+            let refused = try await ConsoleTests.post(server, "/console/apps/\(app.id)/settings", fields, cookie: owner)
+            #expect(refused.status == 422)
+            #expect(refused.body.contains("Terms of use URL must be an absolute https URL."))
+            #expect(refused.body.contains(#"value="http://shop.example.com/terms""#) && refused.body.contains(#"value="\#(Self.privacy)""#))
+            #expect(try await server.deps.store.app(id: app.id).privacyURL == nil, "nothing saved")
+
+            fields["terms_url"] = Self.terms
+            let saved = try await ConsoleTests.post(server, "/console/apps/\(app.id)/settings", fields, cookie: owner)
+            #expect(saved.status == 303, "\(saved.body)")
+            let stored = try await server.deps.store.app(id: app.id)
+            #expect(stored.termsURL == Self.terms && stored.privacyURL == Self.privacy)
+            // The preview shows typed values before they are saved.
+            let preview = try await server.send(
+                .get, "/console/apps/\(app.id)/preview/checkout?terms_url=https%3A%2F%2Fnew.example.com%2Ftos", key: nil,
+                headers: [.cookie: owner])
+            #expect(preview.body.contains(#"<a href="https://new.example.com/tos">Terms of Use</a>"#))
+        }
+    }
+
+    /// Stripe Checkout's own terms link is the Stripe account's, shared by every app: the app's goes above the pay
+    /// button (`custom_text[submit][message]`, Markdown links), in the buyer's language.
+    @Test(arguments: TestDatabases.available)
+    func stripeCheckoutNamesTheAppsTerms(_ backend: TestBackend) async throws {
+        try await StripeCheckoutTests.withFakeStripe { base, recorded in
+            let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
+            try await TestServer.with(backend, stripe: stripe) { server in
+                let app = try await CheckoutTests.shop(server, settings: Self.both)
+                #expect(try await server.send(.get, "/p/\(app.id)/monthly", key: nil).status == 303)
+                let sent = try #require(recorded.withLockedValue { $0.last })
+                #expect(
+                    sent.form["custom_text[submit][message]"]
+                        == "By continuing, you agree to the [Terms of Use](\(Self.terms)) and acknowledge the [Privacy Policy](\(Self.privacy)).")
+                _ = try await server.send(.get, "/p/\(app.id)/monthly", key: nil, headers: [.acceptLanguage: "ja-JP"])
+                #expect(recorded.withLockedValue { $0.last?.form["custom_text[submit][message]"] }?.hasPrefix("続行すると、[利用規約](") == true)
+
+                // What would end a Markdown link is encoded, so the link still goes where it did.
+                let odd = "https://shop.example.com/terms_(2026)"
+                #expect(URL(string: odd) != nil)
+                _ = try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"terms_url": "\#(odd)", "privacy_url": ""}"#)
+                _ = try await server.send(.get, "/p/\(app.id)/monthly", key: nil)
+                #expect(
+                    recorded.withLockedValue { $0.last?.form["custom_text[submit][message]"] }
+                        == "By continuing, you agree to the [Terms of Use](https://shop.example.com/terms_%282026%29).")
+
+                _ = try await server.send(
+                    .patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"terms_url": "", "privacy_url": "\#(Self.privacy)"}"#)
+                _ = try await server.send(.get, "/p/\(app.id)/monthly", key: nil)
+                #expect(recorded.withLockedValue { $0.last?.form["custom_text[submit][message]"] } == nil, "a privacy policy alone is not agreed to")
+            }
+        }
+    }
+
+    /// The receipt's foot links both, in HTML and in plain text, read at a real SMTP server on loopback.
+    @Test(arguments: TestDatabases.available)
+    func emailsLinkThem(_ backend: TestBackend) async throws {
+        try await SMTPTestServer.with { smtp in
+            try await TestServer.with(backend, mail: try EmailFlowTests.settings(port: smtp.port)) { server in
+                let app = try await CheckoutTests.shop(server, settings: Self.both)
+                _ = try await server.grant(
+                    app, #"{"app_user_id": "kai", "product_id": "lifetime", "email": "kai@example.com", "send_receipt_email": true}"#)
+                #expect(await server.deps.mailer?.drain() == 1)
+                let mail = try #require(try smtp.received().last)
+                let text = try #require(mail.body("text/plain"))
+                #expect(text.contains("Terms of Use: \(Self.terms)\nPrivacy Policy: \(Self.privacy)"), "\(text)")
+                let html = try #require(mail.body("text/html"))
+                #expect(
+                    html.contains(#"href="\#(Self.terms.replacingOccurrences(of: "&", with: "&amp;"))" style="color:#4338ca;">Terms of Use</a> · "#))
+                #expect(html.contains(#"href="\#(Self.privacy)" style="color:#4338ca;">Privacy Policy</a>"#))
+            }
+        }
+    }
+
+    @Test func markdownSafeEncodesOnlyWhatEndsALink() {
+        #expect(LegalLinks.markdownSafe("https://a.example/x?q=1&r=2#top") == "https://a.example/x?q=1&r=2#top")
+        #expect(LegalLinks.markdownSafe("https://a.example/(x)[y] z") == "https://a.example/%28x%29%5By%5D%20z")
+    }
+}
