@@ -29,6 +29,9 @@ public enum CheckoutTax: String, Codable, CaseIterable, Sendable {
     case none
     /// Stripe Tax computes it (`automatic_tax`), and the buyer gives a billing address.
     case stripeTax = "stripe_tax"
+    /// Stripe Managed Payments: Stripe sells as the merchant of record and handles the tax (`managed_payments`); needs
+    /// the app's product tax code.
+    case managedPayments = "managed_payments"
 }
 
 public enum AfterPurchase: String, Codable, CaseIterable, Sendable {
@@ -78,6 +81,8 @@ public struct App: Codable, Hashable, Sendable {
     /// The app's terms of use and privacy policy (https), linked from its buyer pages, its e-mails and Stripe Checkout.
     public var termsURL: String? = nil
     public var privacyURL: String? = nil
+    /// The Stripe product tax code (`txcd_…`) of what the app sells, given to Stripe Tax and Managed Payments.
+    public var stripeTaxCode: String? = nil
     public var createdAt: Date
     public var updatedAt: Date
 
@@ -143,6 +148,7 @@ public struct App: Codable, Hashable, Sendable {
         case brandForegroundDark = "brand_foreground_dark"
         case termsURL = "terms_url"
         case privacyURL = "privacy_url"
+        case stripeTaxCode = "stripe_tax_code"
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }

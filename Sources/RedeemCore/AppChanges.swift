@@ -30,6 +30,8 @@ public struct AppChanges: Codable, Hashable, Sendable {
     /// The terms of use and the privacy policy: absolute https URLs; an empty string clears one.
     public var termsURL: String?
     public var privacyURL: String?
+    /// A Stripe product tax code, `txcd_` and eight digits; an empty string clears it.
+    public var stripeTaxCode: String?
 
     public init() {}
 
@@ -60,6 +62,7 @@ public struct AppChanges: Codable, Hashable, Sendable {
         case brandForegroundDark = "brand_foreground_dark"
         case termsURL = "terms_url"
         case privacyURL = "privacy_url"
+        case stripeTaxCode = "stripe_tax_code"
     }
 
     /// A new app from these settings, with defaults for the rest.
@@ -133,11 +136,18 @@ public struct AppChanges: Codable, Hashable, Sendable {
         }
         if let tax = checkoutTax {
             guard let value = CheckoutTax(rawValue: tax) else {
-                throw ValidationError(field: "checkout_tax", reason: "must be one of none, stripe_tax")
+                throw ValidationError(field: "checkout_tax", reason: "must be one of none, stripe_tax, managed_payments")
             }
             next.checkoutTax = value
         }
         if let allowPromotionCodes { next.allowPromotionCodes = allowPromotionCodes }
+        next.stripeTaxCode = try Self.text(
+            stripeTaxCode, current: app.stripeTaxCode, field: "stripe_tax_code",
+            reason: "must be a Stripe product tax code: txcd_ and 8 digits", valid: Formats.isStripeTaxCode)
+        if next.checkoutTax == .managedPayments, next.stripeTaxCode == nil {
+            throw ValidationError(
+                field: "stripe_tax_code", reason: "is required with managed payments: a product tax code Stripe lists as eligible for them")
+        }
         next.supportEmail = try Self.text(
             supportEmail, current: app.supportEmail, field: "support_email",
             reason: "must be an e-mail address", valid: Formats.isEmail)

@@ -24,6 +24,11 @@ public enum Formats {
         return ["localhost", "127.0.0.1"].contains(url.host ?? "")
     }
 
+    /// A Stripe product tax code (`txcd_10000000`); which codes exist, and which Managed Payments takes, is Stripe's to say.
+    public static func isStripeTaxCode(_ string: String) -> Bool {
+        string.count == 13 && string.hasPrefix("txcd_") && string.dropFirst(5).allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
     public static func isTeamID(_ string: String) -> Bool {
         string.count == 10 && string.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }
     }

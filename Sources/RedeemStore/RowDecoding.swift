@@ -32,6 +32,7 @@ extension App {
         linkPolicyChosenAt = row.optionalDate("link_policy_chosen_at")
         termsURL = row.optionalString("terms_url")
         privacyURL = row.optionalString("privacy_url")
+        stripeTaxCode = row.optionalString("stripe_tax_code")
     }
 }
 

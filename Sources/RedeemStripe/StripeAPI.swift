@@ -7,4 +7,7 @@
 /// `subscription.items.data[0].current_period_end`.
 public enum StripeAPI {
     public static let version = "2024-06-20"
+    /// Checkout Sessions with Managed Payments need 2025-03-31.basil or later; only those requests send it. Webhook
+    /// payloads keep the endpoint's own version, whatever a request sent.
+    public static let managedPaymentsVersion = "2025-03-31.basil"
 }

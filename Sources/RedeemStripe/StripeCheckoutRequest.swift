@@ -40,6 +40,11 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
     public var trialPeriodDays: Int? = nil
     /// `custom_text[submit][message]`: text above the pay button (Stripe renders Markdown's bold and links).
     public var submitMessage: String? = nil
+    /// Stripe Managed Payments (`managed_payments[enabled]`): Stripe is the merchant of record and manages the tax, so
+    /// `automaticTax` is not sent with it; the request goes at `StripeAPI.managedPaymentsVersion`.
+    public var managedPayments = false
+    /// The product's tax code (`line_items[0][price_data][product_data][tax_code]`), with inline `price_data` only.
+    public var taxCode: String? = nil
 
     public init(
         secretKey: String, idempotencyKey: String, mode: Mode, productName: String,
@@ -74,7 +79,7 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
             url: Self.endpoint,
             headers: [
                 "Authorization": "Bearer \(secretKey)",
-                "Stripe-Version": StripeAPI.version,
+                "Stripe-Version": managedPayments ? StripeAPI.managedPaymentsVersion : StripeAPI.version,
                 "Idempotency-Key": idempotencyKey,
                 "Content-Type": "application/x-www-form-urlencoded",
             ],
@@ -98,6 +103,7 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
                 ("\(item)[price_data][product_data][name]", productName),
                 ("\(item)[price_data][unit_amount]", String(unitAmount)),
             ]
+            if let taxCode { fields.append(("\(item)[price_data][product_data][tax_code]", taxCode)) }
         }
         if priceID == nil, case .subscription(let interval) = mode {
             fields += [
@@ -108,7 +114,11 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
         fields += [("\(item)[quantity]", String(quantity)), ("success_url", successURL), ("cancel_url", cancelURL)]
         if let customerEmail { fields.append(("customer_email", customerEmail)) }
         if let clientReferenceID { fields.append(("client_reference_id", clientReferenceID)) }
-        if automaticTax { fields += [("automatic_tax[enabled]", "true"), ("billing_address_collection", "required")] }
+        if managedPayments {
+            fields.append(("managed_payments[enabled]", "true"))
+        } else if automaticTax {
+            fields += [("automatic_tax[enabled]", "true"), ("billing_address_collection", "required")]
+        }
         if allowPromotionCodes { fields.append(("allow_promotion_codes", "true")) }
         if case .subscription = mode, let trialPeriodDays { fields.append(("subscription_data[trial_period_days]", String(trialPeriodDays))) }
         if let submitMessage { fields.append(("custom_text[submit][message]", submitMessage)) }
@@ -135,6 +145,7 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
         try check(quantity >= 1, "quantity", "must be at least 1")
         try check(priceID.map { $0.hasPrefix("price_") && $0.count <= 255 } ?? true, "priceID", "must be a Stripe Price ID (price_…)")
         try check(trialPeriodDays.map { (1...730).contains($0) } ?? true, "trialPeriodDays", "must be between 1 and 730 days")
+        try check(!managedPayments || (priceID == nil && taxCode != nil), "managedPayments", "needs inline price_data with a tax code")
         try check(submitMessage.map { !$0.isEmpty && $0.count <= 1200 } ?? true, "submitMessage", "must be 1 to 1200 characters")
         try check(currency.count == 3 && currency.allSatisfy { $0.isASCII && $0.isLetter }, "currency", "must be an ISO 4217 code")
         for (field, url) in [("successURL", successURL), ("cancelURL", cancelURL)] {

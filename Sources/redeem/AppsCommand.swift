@@ -37,8 +37,13 @@ struct Apps: AsyncParsableCommand {
         var afterPurchaseURL: String?
         @Option(help: "Offer-code redemptions allowed per quarter.")
         var offerCodeQuota: Int?
-        @Option(help: "Tax at Stripe Checkout: none, or stripe_tax (Stripe Tax with a billing address).")
+        @Option(
+            help:
+                "Tax at Stripe Checkout: none, stripe_tax (Stripe Tax with a billing address), or managed_payments (Stripe as the merchant of record; needs --stripe-tax-code)."
+        )
         var checkoutTax: String?
+        @Option(help: "The Stripe product tax code of what the app sells (txcd_ and 8 digits), for Stripe Tax and Managed Payments; empty clears it.")
+        var stripeTaxCode: String?
         @Option(help: "Stripe promotion codes at Stripe Checkout: true or false.")
         var allowPromotionCodes: Bool?
         @Option(
@@ -80,6 +85,7 @@ struct Apps: AsyncParsableCommand {
             changes.afterPurchaseURL = afterPurchaseURL
             changes.offerCodeQuotaPerQuarter = offerCodeQuota
             changes.checkoutTax = checkoutTax
+            changes.stripeTaxCode = stripeTaxCode
             changes.allowPromotionCodes = allowPromotionCodes
             changes.brandLogoURL = logo
             changes.brandAccent = accent
@@ -180,7 +186,10 @@ struct Apps: AsyncParsableCommand {
             ("link lifetime", "\(app.redemptionLinkLifetimeSeconds / 60) minutes"),
             ("restore behavior", app.restoreBehavior.rawValue),
             ("after purchase", app.afterPurchase.rawValue + (app.afterPurchaseURL.map { " → \($0)" } ?? "")),
-            ("checkout", "tax \(app.checkoutTax.rawValue), promotion codes \(app.allowPromotionCodes ? "on" : "off")"),
+            (
+                "checkout",
+                "tax \(app.checkoutTax.rawValue)\(app.stripeTaxCode.map { " (\($0))" } ?? ""), promotion codes \(app.allowPromotionCodes ? "on" : "off")"
+            ),
             ("offer-code quota", "\(app.offerCodeQuotaPerQuarter) per quarter"),
             ("logo", app.brandLogoURL), ("colours (light)", Self.colours(app.branding.light)), ("colours (dark)", Self.colours(app.branding.dark)),
         ]

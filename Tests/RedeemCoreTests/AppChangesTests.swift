@@ -39,7 +39,7 @@ import Testing
         ("icon_url", "http://example.com/i.png"), ("app_store_url", "not a url"), ("ios_team_id", "abc"),
         ("ios_bundle_id", "nodots"), ("android_package_name", "1com.x"), ("redemption_link_policy", "sometimes"),
         ("restore_behavior", "share"), ("support_email", "nobody"), ("terms_url", "http://example.com/terms"),
-        ("privacy_url", "/privacy"),
+        ("privacy_url", "/privacy"), ("stripe_tax_code", "txcd_1000"), ("stripe_tax_code", "TXCD_10000000"),
     ])
     func rejectsBadFieldsNamingThem(_ field: String, value: String) throws {
         let json = try JSONSerialization.data(withJSONObject: ["name": "App", field: value])
@@ -66,5 +66,23 @@ import Testing
         #expect(app.androidCertFingerprints == [Array(repeating: "AB", count: 32).joined(separator: ":")])
         #expect(app.restoreBehavior == .keepWithOriginal)
         #expect(app.updatedAt == now.addingTimeInterval(5))
+    }
+
+    /// Managed Payments needs the product's tax code: given with it, or already set; and it cannot be cleared under it.
+    @Test func managedPaymentsNeedATaxCode() throws {
+        var create = AppChanges()
+        create.name = "App"
+        create.checkoutTax = "managed_payments"
+        #expect { try create.makeApp(now: now) } throws: { ($0 as? ValidationError)?.field == "stripe_tax_code" }
+        create.stripeTaxCode = "txcd_10000000"
+        var app = try create.makeApp(now: now)
+        #expect(app.checkoutTax == .managedPayments && app.stripeTaxCode == "txcd_10000000")
+        var clear = AppChanges()
+        clear.stripeTaxCode = ""
+        #expect(throws: ValidationError.self) { try clear.apply(to: &app, now: now) }
+        #expect(app.stripeTaxCode == "txcd_10000000")
+        clear.checkoutTax = "stripe_tax"
+        try clear.apply(to: &app, now: now)
+        #expect(app.checkoutTax == .stripeTax && app.stripeTaxCode == nil)
     }
 }

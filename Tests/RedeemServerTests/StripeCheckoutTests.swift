@@ -131,6 +131,48 @@ import Testing
         }
     }
 
+    /// Stripe Managed Payments per app, as Stripe documents the Checkout Session for it: `managed_payments[enabled]`,
+    /// the app's product tax code on the inline price (a Stripe Price made earlier has none, so it is not named), none of
+    /// the tax parameters Stripe then manages, and API version 2025-03-31.basil for that request only.
+    @Test(arguments: TestDatabases.available) func managedPaymentsReachStripeCheckout(_ backend: TestBackend) async throws {
+        try await Self.withFakeStripe { base, recorded in
+            let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
+            try await TestServer.with(backend, stripe: stripe) { server in
+                let app = try await CheckoutTests.shop(server)
+                let refused = try await server.send(
+                    .patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"checkout_tax": "managed_payments"}"#)
+                #expect(refused.status == 422 && refused.body.contains("stripe_tax_code"), "\(refused.body)")
+                let badCode = try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"stripe_tax_code": "10000000"}"#)
+                #expect(badCode.status == 422 && badCode.body.contains("stripe_tax_code"))
+                // A price set with Stripe configured gets its Stripe Price, made without a tax code.
+                #expect(try await WebBillingTests.addPrice(server, app, "monthly", "EUR", "4.49").status == 200)
+                let chosen = try await server.send(
+                    .patch, "/admin/v1/apps/\(app.id)", key: app.secret,
+                    json: #"{"checkout_tax": "managed_payments", "stripe_tax_code": "txcd_10000000"}"#)
+                #expect(chosen.status == 200)
+                #expect(try chosen.string("checkout_tax") == "managed_payments" && chosen.string("stripe_tax_code") == "txcd_10000000")
+
+                #expect(try await server.send(.get, "/p/\(app.id)/monthly?currency=EUR", key: nil).status == 303)
+                let session = try #require(recorded.withLockedValue { $0.last { $0.path == "/v1/checkout/sessions" } })
+                #expect(session.headers[HTTPField.Name("Stripe-Version")!] == "2025-03-31.basil")
+                #expect(session.form["managed_payments[enabled]"] == "true")
+                #expect(session.form["line_items[0][price_data][product_data][tax_code]"] == "txcd_10000000")
+                #expect(
+                    session.form["line_items[0][price_data][currency]"] == "eur" && session.form["line_items[0][price_data][unit_amount]"] == "449")
+                #expect(session.form["line_items[0][price]"] == nil, "the Stripe Price made earlier has no tax code")
+                #expect(session.form["automatic_tax[enabled]"] == nil && session.form["billing_address_collection"] == nil)
+
+                // Stripe Tax takes the tax code too; the request keeps the pinned version.
+                _ = try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"checkout_tax": "stripe_tax"}"#)
+                _ = try await server.send(.get, "/p/\(app.id)/lifetime", key: nil)
+                let taxed = try #require(recorded.withLockedValue { $0.last { $0.path == "/v1/checkout/sessions" } })
+                #expect(taxed.headers[HTTPField.Name("Stripe-Version")!] == StripeAPI.version)
+                #expect(taxed.form["automatic_tax[enabled]"] == "true" && taxed.form["managed_payments[enabled]"] == nil)
+                #expect(taxed.form["line_items[0][price_data][product_data][tax_code]"] == "txcd_10000000")
+            }
+        }
+    }
+
     @Test(arguments: TestDatabases.available) func withoutAKeyProductionLinksSaySo(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
             let app = try await CheckoutTests.shop(server)

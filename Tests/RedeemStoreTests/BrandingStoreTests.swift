@@ -4,8 +4,8 @@ import RedeemStore
 import RedeemTestSupport
 import Testing
 
-/// V027's columns (the checkout branding and when the link policy was chosen) and V038's (the legal links), written and
-/// read back on both engines.
+/// V027's columns (the checkout branding and when the link policy was chosen), V038's (the legal links) and V039's (the
+/// Stripe tax code), written and read back on both engines.
 @Suite struct BrandingStoreTests {
     static let now = ISODate.parse("2026-06-01T00:00:00Z")!
 
@@ -41,15 +41,18 @@ import Testing
     }
 
     @Test(arguments: TestDatabases.available)
-    func legalLinksAreStoredReadAndCleared(_ backend: TestBackend) async throws {
+    func legalLinksAndTaxCodeAreStoredReadAndCleared(_ backend: TestBackend) async throws {
         try await TestDatabases.withStore(backend) { store in
             var created = AppChanges()
             created.name = "Legal"
             created.termsURL = "https://example.com/terms"
+            created.checkoutTax = "managed_payments"
+            created.stripeTaxCode = "txcd_10000000"
             let app = try created.makeApp(now: Self.now)
             try await store.createApp(app, keys: [])
             let read = try await store.app(id: app.id)
             #expect(read.termsURL == "https://example.com/terms" && read.privacyURL == nil)
+            #expect(read.checkoutTax == .managedPayments && read.stripeTaxCode == "txcd_10000000")
 
             var updated = read
             var changes = AppChanges()

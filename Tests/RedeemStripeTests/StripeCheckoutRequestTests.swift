@@ -122,6 +122,24 @@ import Testing
         #expect(throws: StripeRequestError.self) { try StripeRecurringInterval(iso8601: period) }
     }
 
+    /// Managed Payments as Stripe documents it: `managed_payments[enabled]`, the product's tax code inline, none of the
+    /// tax parameters Stripe then manages itself, and an API version of 2025-03-31.basil or later for that request.
+    @Test func managedPaymentsRequest() throws {
+        var checkout = try subscription()
+        checkout.automaticTax = true
+        checkout.managedPayments = true
+        checkout.taxCode = "txcd_10000000"
+        checkout.submitMessage = "By continuing, you agree to the [Terms](https://example.com/terms)."
+        let request = try checkout.httpRequest()
+        #expect(request.headers["Stripe-Version"] == "2025-03-31.basil")
+        let fields = Dictionary(checkout.formFields.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+        #expect(fields["managed_payments[enabled]"] == "true")
+        #expect(fields["line_items[0][price_data][product_data][tax_code]"] == "txcd_10000000")
+        #expect(fields["automatic_tax[enabled]"] == nil && fields["billing_address_collection"] == nil, "Stripe manages the tax")
+        #expect(fields["custom_text[submit][message]"] == "By continuing, you agree to the [Terms](https://example.com/terms).")
+        #expect(try subscription().httpRequest().headers["Stripe-Version"] == "2024-06-20", "other sessions keep the pinned version")
+    }
+
     @Test func invalidRequestsAreRejectedBeforeSending() throws {
         let valid = try subscription()
         var cases: [(String, StripeCheckoutRequest)] = []
@@ -144,6 +162,13 @@ import Testing
         with("metadata") { $0.metadata = [String(repeating: "k", count: 41): "x"] }
         with("metadata[k]") { $0.metadata = ["k": String(repeating: "v", count: 501)] }
         with("metadata") { $0.metadata = Dictionary(uniqueKeysWithValues: (0...50).map { ("k\($0)", "v") }) }
+        with("managedPayments") { $0.managedPayments = true }
+        with("managedPayments") {
+            $0.managedPayments = true
+            $0.taxCode = "txcd_10000000"
+            $0.priceID = "price_123"
+        }
+        with("submitMessage") { $0.submitMessage = String(repeating: "m", count: 1201) }
         for (field, request) in cases {
             #expect(throws: StripeRequestError.self, "\(field)") { try request.httpRequest() }
             do {

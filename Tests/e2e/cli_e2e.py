@@ -495,6 +495,17 @@ def scenario(label, env, cwd, browser=False):
     refused = run(["apps", "update", "--app", app["id"], "--terms-url", "http://example.com/terms"], env, cwd)
     check(f"[{label}] an http terms URL is refused naming --terms-url", refused.returncode != 0 and "--terms-url must be" in refused.stderr,
           refused.stderr)
+    no_code = run(["apps", "update", "--app", app["id"], "--checkout-tax", "managed_payments"], env, cwd)
+    check(f"[{label}] managed payments without a tax code is refused naming --stripe-tax-code",
+          no_code.returncode != 0 and "--stripe-tax-code" in no_code.stderr, no_code.stderr)
+    managed = run(["apps", "update", "--app", app["id"], "--checkout-tax", "managed_payments", "--stripe-tax-code", "txcd_10000000"],
+                  env, cwd)
+    shown = run(["apps", "show", "--app", app["id"]], env, cwd)
+    check(f"[{label}] apps update --checkout-tax managed_payments --stripe-tax-code, and apps show says so",
+          managed.returncode == 0 and "tax managed_payments (txcd_10000000)" in shown.stdout, managed.stderr + shown.stdout)
+    reset = run(["apps", "update", "--app", app["id"], "--checkout-tax", "none", "--stripe-tax-code", ""], env, cwd)
+    check(f"[{label}] an empty --stripe-tax-code clears it", reset.returncode == 0
+          and "tax none, promotion codes" in run(["apps", "show", "--app", app["id"]], env, cwd).stdout, reset.stderr)
     offer_codes = offer_cli_checks(label, env, cwd, app)
     offering_cli_checks(label, env, cwd, app)
     listed = run(["apps", "list", "--json"], env, cwd)

@@ -100,8 +100,11 @@ struct StripeSessions: Sendable {
             successURL: successURL, cancelURL: cancelURL, customerEmail: email, clientReferenceID: buyer?.rawValue, metadata: metadata
         )
         checkout.automaticTax = app.checkoutTax == .stripeTax
+        checkout.managedPayments = app.checkoutTax == .managedPayments
         checkout.allowPromotionCodes = app.allowPromotionCodes
-        checkout.priceID = stripePriceID
+        // A Stripe Price made earlier carries no tax code: with one, the price goes inline with it.
+        checkout.taxCode = app.stripeTaxCode
+        checkout.priceID = app.stripeTaxCode == nil ? stripePriceID : nil
         checkout.trialPeriodDays = trialDays
         // Stripe's own terms link is the account's, shared by every app: the app's terms go above the pay button.
         checkout.submitMessage = LegalLinks(app)?.stripeMessage(BuyerTexts.current)

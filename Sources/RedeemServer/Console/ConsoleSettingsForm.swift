@@ -32,6 +32,7 @@ extension ConsoleSettingsController {
         changes.afterPurchase = form["after_purchase"]
         changes.afterPurchaseURL = form["after_purchase_url"]
         changes.checkoutTax = form["checkout_tax"]
+        changes.stripeTaxCode = form["stripe_tax_code"]
         // A checkbox sends nothing when off: the settings form (which has the tax field) turns it off then.
         if form["checkout_tax"] != nil { changes.allowPromotionCodes = form["allow_promotion_codes"] == "yes" }
         for field in brandFields { changes[keyPath: field.path] = form[field.name] }
@@ -62,6 +63,7 @@ extension ConsoleSettingsController {
         case "android_cert_fingerprints": "Certificate fingerprints"
         case "terms_url": "Terms of use URL"
         case "privacy_url": "Privacy policy URL"
+        case "stripe_tax_code": "Product tax code"
         default:
             field.replacingOccurrences(of: "_", with: " ").capitalized.replacingOccurrences(of: "Url", with: "URL")
                 .replacingOccurrences(of: "Id", with: "ID")

@@ -14,6 +14,7 @@ extension ConsoleSettingsController {
             "name": value("name", app.name), "icon_url": value("icon_url", app.iconURL), "app_store_url": value("app_store_url", app.appStoreURL),
             "play_store_url": value("play_store_url", app.playStoreURL), "support_email": value("support_email", app.supportEmail),
             "terms_url": value("terms_url", app.termsURL), "privacy_url": value("privacy_url", app.privacyURL),
+            "stripe_tax_code": value("stripe_tax_code", app.stripeTaxCode),
             "ios_team_id": value("ios_team_id", app.iosTeamID), "ios_bundle_id": value("ios_bundle_id", app.iosBundleID),
             "android_package_name": value("android_package_name", app.androidPackageName),
             "android_cert_fingerprints": form?["android_cert_fingerprints"] ?? app.androidCertFingerprints.joined(separator: "\n"),
@@ -60,7 +61,7 @@ extension ConsoleSettingsController {
         "transfer_if_no_active_subscription": "Move it only if its owner has no active subscription",
         "keep_with_original": "Keep it with its first owner (share access)", "hosted": "Redeem's success page",
         "redirect": "Redirect to your page with the link", "redirect_with_details": "Redirect to your page with the purchase's details",
-        "none": "No tax", "stripe_tax": "Stripe Tax",
+        "none": "No tax", "stripe_tax": "Stripe Tax", "managed_payments": "Stripe Managed Payments (Stripe is the merchant of record)",
     ]
 }
 
