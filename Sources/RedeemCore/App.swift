@@ -81,6 +81,9 @@ public struct App: Codable, Hashable, Sendable {
     /// The app's terms of use and privacy policy (https), linked from its buyer pages, its e-mails and Stripe Checkout.
     public var termsURL: String? = nil
     public var privacyURL: String? = nil
+    /// Buyers tick a box agreeing to the terms before they pay or claim (affirmative consent, as California's
+    /// automatic-renewal law asks); only with `termsURL`.
+    public var requireTermsConsent = false
     /// The Stripe product tax code (`txcd_…`) of what the app sells, given to Stripe Tax and Managed Payments.
     public var stripeTaxCode: String? = nil
     public var createdAt: Date
@@ -148,6 +151,7 @@ public struct App: Codable, Hashable, Sendable {
         case brandForegroundDark = "brand_foreground_dark"
         case termsURL = "terms_url"
         case privacyURL = "privacy_url"
+        case requireTermsConsent = "require_terms_consent"
         case stripeTaxCode = "stripe_tax_code"
         case createdAt = "created_at"
         case updatedAt = "updated_at"

@@ -30,6 +30,8 @@ public struct AppChanges: Codable, Hashable, Sendable {
     /// The terms of use and the privacy policy: absolute https URLs; an empty string clears one.
     public var termsURL: String?
     public var privacyURL: String?
+    /// Buyers tick a box agreeing to the terms before paying; needs `termsURL`.
+    public var requireTermsConsent: Bool?
     /// A Stripe product tax code, `txcd_` and eight digits; an empty string clears it.
     public var stripeTaxCode: String?
 
@@ -62,6 +64,7 @@ public struct AppChanges: Codable, Hashable, Sendable {
         case brandForegroundDark = "brand_foreground_dark"
         case termsURL = "terms_url"
         case privacyURL = "privacy_url"
+        case requireTermsConsent = "require_terms_consent"
         case stripeTaxCode = "stripe_tax_code"
     }
 
@@ -166,6 +169,10 @@ public struct AppChanges: Codable, Hashable, Sendable {
         try applyBranding(to: &next)
         next.termsURL = try Self.url(termsURL, field: "terms_url", current: app.termsURL)
         next.privacyURL = try Self.url(privacyURL, field: "privacy_url", current: app.privacyURL)
+        if let requireTermsConsent { next.requireTermsConsent = requireTermsConsent }
+        if next.requireTermsConsent, next.termsURL == nil {
+            throw ValidationError(field: "require_terms_consent", reason: "needs terms_url: there are no terms to agree to")
+        }
         next.updatedAt = now
         app = next
     }

@@ -33,6 +33,7 @@ extension App {
         termsURL = row.optionalString("terms_url")
         privacyURL = row.optionalString("privacy_url")
         stripeTaxCode = row.optionalString("stripe_tax_code")
+        requireTermsConsent = (row.optionalInt("require_terms_consent") ?? 0) != 0
     }
 }
 

@@ -40,6 +40,9 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
     public var trialPeriodDays: Int? = nil
     /// `custom_text[submit][message]`: text above the pay button (Stripe renders Markdown's bold and links).
     public var submitMessage: String? = nil
+    /// `consent_collection[terms_of_service]: required` with `custom_text[terms_of_service_acceptance][message]`: the
+    /// buyer ticks a box agreeing to the terms this text names (Markdown links) before paying.
+    public var termsAcceptanceMessage: String? = nil
     /// Stripe Managed Payments (`managed_payments[enabled]`): Stripe is the merchant of record and manages the tax, so
     /// `automaticTax` is not sent with it; the request goes at `StripeAPI.managedPaymentsVersion`.
     public var managedPayments = false
@@ -122,6 +125,11 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
         if allowPromotionCodes { fields.append(("allow_promotion_codes", "true")) }
         if case .subscription = mode, let trialPeriodDays { fields.append(("subscription_data[trial_period_days]", String(trialPeriodDays))) }
         if let submitMessage { fields.append(("custom_text[submit][message]", submitMessage)) }
+        if let termsAcceptanceMessage {
+            fields += [
+                ("consent_collection[terms_of_service]", "required"), ("custom_text[terms_of_service_acceptance][message]", termsAcceptanceMessage),
+            ]
+        }
         let copyTo =
             switch mode {
             case .payment: "payment_intent_data[metadata]"
@@ -147,6 +155,8 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
         try check(trialPeriodDays.map { (1...730).contains($0) } ?? true, "trialPeriodDays", "must be between 1 and 730 days")
         try check(!managedPayments || (priceID == nil && taxCode != nil), "managedPayments", "needs inline price_data with a tax code")
         try check(submitMessage.map { !$0.isEmpty && $0.count <= 1200 } ?? true, "submitMessage", "must be 1 to 1200 characters")
+        try check(
+            termsAcceptanceMessage.map { !$0.isEmpty && $0.count <= 1200 } ?? true, "termsAcceptanceMessage", "must be 1 to 1200 characters")
         try check(currency.count == 3 && currency.allSatisfy { $0.isASCII && $0.isLetter }, "currency", "must be an ISO 4217 code")
         for (field, url) in [("successURL", successURL), ("cancelURL", cancelURL)] {
             try check(url.hasPrefix("https://") || url.hasPrefix("http://"), field, "must be an http(s) URL")

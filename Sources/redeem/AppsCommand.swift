@@ -31,6 +31,8 @@ struct Apps: AsyncParsableCommand {
         var termsURL: String?
         @Option(help: "The app's privacy policy (https), linked where the terms are; empty clears it.")
         var privacyURL: String?
+        @Option(help: "Buyers tick a box agreeing to the terms before paying (needs --terms-url): true or false.")
+        var requireTermsConsent: Bool?
         @Option(help: "After a web purchase: hosted (Redeem's success page), redirect, or redirect_with_details.")
         var afterPurchase: String?
         @Option(help: "Where to redirect after a purchase (https; http://localhost for sandbox).")
@@ -81,6 +83,7 @@ struct Apps: AsyncParsableCommand {
             changes.supportEmail = supportEmail
             changes.termsURL = termsURL
             changes.privacyURL = privacyURL
+            changes.requireTermsConsent = requireTermsConsent
             changes.afterPurchase = afterPurchase
             changes.afterPurchaseURL = afterPurchaseURL
             changes.offerCodeQuotaPerQuarter = offerCodeQuota
@@ -178,7 +181,7 @@ struct Apps: AsyncParsableCommand {
         let rows: [(String, String?)] = [
             ("scheme", app.scheme), ("icon", app.iconURL), ("App Store", app.appStoreURL), ("Play Store", app.playStoreURL),
             ("support e-mail", app.supportEmail),
-            ("terms of use", app.termsURL), ("privacy policy", app.privacyURL),
+            ("terms of use", app.termsURL.map { $0 + (app.requireTermsConsent ? " (a box to tick)" : "") }), ("privacy policy", app.privacyURL),
             ("iOS app", app.iosTeamID.flatMap { team in app.iosBundleID.map { "\(team).\($0)" } }),
             ("Android package", app.androidPackageName),
             ("Android certificates", app.androidCertFingerprints.isEmpty ? nil : app.androidCertFingerprints.joined(separator: ", ")),

@@ -85,4 +85,21 @@ import Testing
         try clear.apply(to: &app, now: now)
         #expect(app.checkoutTax == .stripeTax && app.stripeTaxCode == nil)
     }
+
+    /// Consent can be required only to terms there are.
+    @Test func requiredConsentNeedsTerms() throws {
+        var create = AppChanges()
+        create.name = "App"
+        create.requireTermsConsent = true
+        #expect { try create.makeApp(now: now) } throws: { ($0 as? ValidationError)?.field == "require_terms_consent" }
+        create.termsURL = "https://example.com/terms"
+        var app = try create.makeApp(now: now)
+        #expect(app.requireTermsConsent)
+        var clear = AppChanges()
+        clear.termsURL = ""
+        #expect(throws: ValidationError.self) { try clear.apply(to: &app, now: now) }
+        clear.requireTermsConsent = false
+        try clear.apply(to: &app, now: now)
+        #expect(app.termsURL == nil && !app.requireTermsConsent)
+    }
 }

@@ -92,6 +92,13 @@ import Testing
             #expect(saved.status == 303, "\(saved.body)")
             let stored = try await server.deps.store.app(id: app.id)
             #expect(stored.termsURL == Self.terms && stored.privacyURL == Self.privacy)
+            #expect(!stored.requireTermsConsent)
+            fields["require_terms_consent"] = "yes"
+            #expect(try await ConsoleTests.post(server, "/console/apps/\(app.id)/settings", fields, cookie: owner).status == 303)
+            #expect(try await server.deps.store.app(id: app.id).requireTermsConsent)
+            fields["require_terms_consent"] = nil
+            #expect(try await ConsoleTests.post(server, "/console/apps/\(app.id)/settings", fields, cookie: owner).status == 303)
+            #expect(try await !server.deps.store.app(id: app.id).requireTermsConsent, "an unticked box turns it off")
             // The preview shows typed values before they are saved.
             let preview = try await server.send(
                 .get, "/console/apps/\(app.id)/preview/checkout?terms_url=https%3A%2F%2Fnew.example.com%2Ftos", key: nil,
@@ -150,6 +157,97 @@ import Testing
                     html.contains(#"href="\#(Self.terms.replacingOccurrences(of: "&", with: "&amp;"))" style="color:#4338ca;">Terms of Use</a> · "#))
                 #expect(html.contains(#"href="\#(Self.privacy)" style="color:#4338ca;">Privacy Policy</a>"#))
             }
+        }
+    }
+
+    /// An app that requires consent: a box to tick before the pay and claim buttons, checked by the server too (a
+    /// request without it is refused with the form as typed, and records nothing), and Stripe's own consent box.
+    @Test(arguments: TestDatabases.available)
+    func requiredConsentIsABoxTheServerChecks(_ backend: TestBackend) async throws {
+        try await StripeCheckoutTests.withFakeStripe { base, recorded in
+            let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
+            try await TestServer.with(backend, stripe: stripe) { server in
+                let app = try await CheckoutTests.shop(server, settings: Self.both + #", "require_terms_consent": true"#)
+                let page = try await server.send(.get, "/sandbox/p/\(app.id)/lifetime", key: nil)
+                #expect(page.body.contains(#"<input type="checkbox" name="accept_terms" value="yes" required>"#))
+                #expect(page.body.contains(#"I agree to the <a href="\#(Self.terms.replacingOccurrences(of: "&", with: "&amp;"))">Terms of Use</a>"#))
+                #expect(!page.body.contains("By continuing"), "a box, not a line")
+                let checkout = try CheckoutTests.checkoutID(page)
+
+                let unticked = try await server.send(
+                    .post, "/sandbox/p/\(app.id)/lifetime", key: nil, json: "email=kai%40example.com&checkout_id=\(checkout)",
+                    headers: CheckoutTests.form)
+                #expect(unticked.status == 422 && unticked.headers[.contentType]?.hasPrefix("text/html") == true)
+                #expect(unticked.body.contains("Please agree to the Terms of Use to continue."))
+                #expect(unticked.body.contains(#"value="kai@example.com""#), "what was typed is kept")
+                #expect(unticked.body.contains(#"name="accept_terms" value="yes" required aria-invalid="true""#))
+                #expect(try await server.deps.store.purchases(appID: app.id, email: "kai@example.com").isEmpty, "nothing recorded")
+
+                let badAddress = try await server.send(
+                    .post, "/sandbox/p/\(app.id)/lifetime", key: nil, json: "email=kai&accept_terms=yes&checkout_id=\(checkout)",
+                    headers: CheckoutTests.form)
+                #expect(badAddress.status == 422 && badAddress.body.contains(#"name="accept_terms" value="yes" required checked>"#))
+                #expect(!badAddress.body.contains(#"type="hidden" name="accept_terms""#), "the box is the form's own, never carried hidden")
+
+                let ticked = try await server.send(
+                    .post, "/sandbox/p/\(app.id)/lifetime", key: nil, json: "email=kai%40example.com&accept_terms=yes&checkout_id=\(checkout)",
+                    headers: CheckoutTests.form)
+                #expect(ticked.status == 303)
+                #expect(try await server.deps.store.purchases(appID: app.id, email: "kai@example.com").count == 1)
+
+                // The offer page's claim: the same box, the same check.
+                let offer = try await OfferCodeAPITests.offer(server, app, OfferCodeAPITests.trial)
+                try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "WELCOME", cap: 5)
+                let claimPage = try await server.send(.get, "/redeem?ctx=offercodes&id=\(app.id)&code=welcome", key: nil)
+                #expect(claimPage.body.contains(#"name="accept_terms""#))
+                let form = "ctx=offercodes&id=\(app.id)&code=welcome&claim_id=\(try OfferCodePageTests.claimID(claimPage))&email=new%40example.com"
+                let refused = try await server.send(.post, "/redeem", key: nil, json: form, headers: CheckoutTests.form)
+                #expect(refused.status == 422 && refused.body.contains("Please agree to the Terms of Use to continue."))
+                #expect(refused.body.contains(#"value="new@example.com""#))
+                #expect(try await server.deps.store.customCodes(appID: app.id, offerID: offer).first?.redemptionCount == 0)
+                let claimed = try await server.landing(
+                    try await server.send(.post, "/redeem", key: nil, json: form + "&accept_terms=yes", headers: CheckoutTests.form))
+                #expect(claimed.status == 200 && claimed.body.contains("Thank you"))
+
+                // Stripe Checkout's own box, its text naming the app's terms.
+                #expect(try await server.send(.get, "/p/\(app.id)/monthly", key: nil).status == 303)
+                let session = try #require(recorded.withLockedValue { $0.last { $0.path == "/v1/checkout/sessions" } })
+                #expect(session.form["consent_collection[terms_of_service]"] == "required")
+                #expect(
+                    session.form["custom_text[terms_of_service_acceptance][message]"]
+                        == "I agree to the [Terms of Use](\(Self.terms)) and acknowledge the [Privacy Policy](\(Self.privacy)).")
+                #expect(session.form["custom_text[submit][message]"] == nil)
+
+                // Consent to no terms cannot be required.
+                let noTerms = try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"terms_url": ""}"#)
+                #expect(noTerms.status == 422 && noTerms.body.contains("require_terms_consent"), "\(noTerms.body)")
+            }
+        }
+    }
+
+    /// A paid offer in the sandbox: agreed on the offer's page, the payment page shows the box ticked and sends it; a
+    /// payment sent without it is refused and pays for nothing.
+    @Test(arguments: TestDatabases.available)
+    func aPaidOffersPaymentCarriesTheConsent(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await CheckoutTests.shop(server, settings: #", "terms_url": "\#(Self.privacy)/terms", "require_terms_consent": true"#)
+            let offer = try await OfferCodeAPITests.offer(
+                server, app,
+                #"{"product_id": "monthly", "reference_name": "Half year", "payment_mode": "pay_up_front", "duration": "P6M", "price": {"amount": "9.99", "currency": "USD"}, "eligibility": ["new"]}"#
+            )
+            try await OfferCodeAPITests.customCode(server, app, offer: offer, code: "HALFYEAR", cap: 5)
+            let page = try await server.send(.get, "/sandbox/redeem?ctx=offercodes&id=\(app.id)&code=HALFYEAR&app_user_id=buyer-7", key: nil)
+            let fields =
+                "ctx=offercodes&id=\(app.id)&code=HALFYEAR&claim_id=\(try OfferCodePageTests.claimID(page))&email=payer%40example.com&app_user_id=buyer-7"
+            let checkout = try await server.send(.post, "/sandbox/redeem", key: nil, json: fields + "&accept_terms=yes", headers: CheckoutTests.form)
+            #expect(checkout.status == 200 && checkout.body.contains(#"action="/sandbox/redeem/pay""#))
+            #expect(checkout.body.contains(#"name="accept_terms" value="yes" required checked>"#), "agreed on the offer's page")
+            let unticked = try await server.send(.post, "/sandbox/redeem/pay", key: nil, json: fields, headers: CheckoutTests.form)
+            #expect(unticked.status == 422 && unticked.body.contains("Please agree to the Terms of Use to continue."))
+            #expect(try await server.deps.store.purchases(appID: app.id, email: "payer@example.com").isEmpty)
+            let paid = try await server.send(.post, "/sandbox/redeem/pay", key: nil, json: fields + "&accept_terms=yes", headers: CheckoutTests.form)
+            #expect(try await server.landing(paid).status == 200, "\(paid.body)")
+            #expect(try await server.deps.store.purchases(appID: app.id, email: "payer@example.com").count == 1)
         }
     }
 

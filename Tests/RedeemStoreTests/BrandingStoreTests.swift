@@ -5,7 +5,7 @@ import RedeemTestSupport
 import Testing
 
 /// V027's columns (the checkout branding and when the link policy was chosen), V038's (the legal links) and V039's (the
-/// Stripe tax code), written and read back on both engines.
+/// Stripe tax code) and V040's (terms consent), written and read back on both engines.
 @Suite struct BrandingStoreTests {
     static let now = ISODate.parse("2026-06-01T00:00:00Z")!
 
@@ -48,20 +48,22 @@ import Testing
             created.termsURL = "https://example.com/terms"
             created.checkoutTax = "managed_payments"
             created.stripeTaxCode = "txcd_10000000"
+            created.requireTermsConsent = true
             let app = try created.makeApp(now: Self.now)
             try await store.createApp(app, keys: [])
             let read = try await store.app(id: app.id)
             #expect(read.termsURL == "https://example.com/terms" && read.privacyURL == nil)
-            #expect(read.checkoutTax == .managedPayments && read.stripeTaxCode == "txcd_10000000")
+            #expect(read.checkoutTax == .managedPayments && read.stripeTaxCode == "txcd_10000000" && read.requireTermsConsent)
 
             var updated = read
             var changes = AppChanges()
             changes.termsURL = ""
+            changes.requireTermsConsent = false
             changes.privacyURL = "https://example.com/privacy"
             try changes.apply(to: &updated, now: Self.now.addingTimeInterval(60))
             try await store.updateApp(updated)
             let again = try await store.app(id: app.id)
-            #expect(again.termsURL == nil && again.privacyURL == "https://example.com/privacy")
+            #expect(again.termsURL == nil && again.privacyURL == "https://example.com/privacy" && !again.requireTermsConsent)
             #expect(try await store.apps().first { $0.id == app.id }?.privacyURL == "https://example.com/privacy")
         }
     }

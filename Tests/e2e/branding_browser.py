@@ -5,7 +5,7 @@ product, the link policy and universal links chosen in the settings, and a webho
 types an accent for light and dark and a logo: the settings' two checkout previews (light and dark side by side) show
 them before saving; saved, the sandbox checkout's button has the accent's colour in each scheme (emulated
 prefers-color-scheme). The terms of use and privacy policy typed there are linked at the checkout's foot and named
-under its pay button. Screenshots at desktop and phone width go to test-artifacts/branding/.
+under its pay button; required, the terms are a box to tick before paying. Screenshots at desktop and phone width go to test-artifacts/branding/.
 Usage: branding_browser.py path/to/redeem. Prints 'N passed, M failed'."""
 import json, os, subprocess, sys
 
@@ -132,6 +132,24 @@ def main():
             check("dark: the button's label is black on the yellow accent", label == "rgb(0, 0, 0)", label)
             screenshots(page, ARTIFACTS, "5-checkout-dark")
             page.emulate_media(color_scheme="light")
+
+            # Consent required: a box to tick before paying, which the browser asks for before anything is sent.
+            page.goto(settings)
+            page.get_by_label("Buyers tick a box agreeing to the terms", exact=False).check()
+            page.get_by_role("button", name="Save settings").click()
+            page.wait_for_load_state()
+            page.goto(checkout)
+            box = page.get_by_role("checkbox", name="I agree to the Terms of Use and acknowledge the Privacy Policy.")
+            check("consent required: the checkout has a box to tick, and no line", box.is_visible() and page.locator("form .consent").count() == 0)
+            page.get_by_label("E-mail for your receipt and your link").fill("buyer@example.com")
+            page.get_by_role("button", name="Pay (sandbox)").click()
+            check("paying without ticking it is stopped by the browser", box.evaluate("input => input.validity.valueMissing")
+                  and page.url == checkout)
+            screenshots(page, ARTIFACTS, "6-checkout-consent")
+            box.check()
+            page.get_by_role("button", name="Pay (sandbox)").click()
+            page.wait_for_load_state()
+            check("ticked, the payment goes through", "Thank you" in page.content(), page.url)
             context.close()
             browser.close()
     finally:

@@ -492,6 +492,14 @@ def scenario(label, env, cwd, browser=False):
           legal.returncode == 0 and any(line.split() == ["terms", "of", "use", "https://example.com/terms"] for line in shown.stdout.splitlines())
           and any(line.split() == ["privacy", "policy", "https://example.com/privacy"] for line in shown.stdout.splitlines()),
           legal.stderr + shown.stdout)
+    consent = run(["apps", "update", "--app", app["id"], "--require-terms-consent", "true"], env, cwd)
+    check(f"[{label}] apps update --require-terms-consent true, and apps show says a box is ticked",
+          consent.returncode == 0 and "https://example.com/terms (a box to tick)" in run(["apps", "show", "--app", app["id"]], env, cwd).stdout,
+          consent.stderr)
+    no_terms = run(["apps", "update", "--app", app["id"], "--terms-url", ""], env, cwd)
+    check(f"[{label}] the terms cannot be cleared while consent is required", no_terms.returncode != 0
+          and "--require-terms-consent" in no_terms.stderr, no_terms.stderr)
+    run(["apps", "update", "--app", app["id"], "--require-terms-consent", "false"], env, cwd)
     refused = run(["apps", "update", "--app", app["id"], "--terms-url", "http://example.com/terms"], env, cwd)
     check(f"[{label}] an http terms URL is refused naming --terms-url", refused.returncode != 0 and "--terms-url must be" in refused.stderr,
           refused.stderr)

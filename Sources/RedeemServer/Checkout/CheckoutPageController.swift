@@ -157,12 +157,20 @@ struct CheckoutPageController {
                 .onPage("error.detail.reload")
         }
         let email = (fields["email"] ?? "").trimmingCharacters(in: .whitespaces)
+        let accepted = fields["accept_terms"] == "yes"
+        // The same form again, with what was typed: a typo is not a dead end. The box is the form's own, not carried.
+        let hidden = fields.filter { $0.key != "email" && $0.key != "accept_terms" }.sorted { $0.key < $1.key }.map {
+            HiddenField(name: $0.key, value: $0.value)
+        }
         guard Formats.isEmail(email) else {
-            // The same form again, with what was typed: a typo is not a dead end.
-            let hidden = fields.filter { $0.key != "email" }.sorted { $0.key < $1.key }.map { HiddenField(name: $0.key, value: $0.value) }
             return sandboxForm(
                 link: link, request: request, hidden: hidden, email: String(email.prefix(254)), emailLocked: false,
-                status: .unprocessableContent, error: CheckoutPages.emailRefused)
+                status: .unprocessableContent, error: CheckoutPages.emailRefused, termsAccepted: accepted)
+        }
+        guard accepted || !link.app.requireTermsConsent else {
+            return sandboxForm(
+                link: link, request: request, hidden: hidden, email: email, emailLocked: false, status: .unprocessableContent,
+                error: BuyerTexts.current["legal.accept_required"], termsRefused: true)
         }
         var params: [String: String] = [:]
         for (name, value) in fields where name.hasPrefix("param.") { params[String(name.dropFirst(6))] = value }

@@ -43,6 +43,9 @@ struct SandboxCheckoutPage: PageModel {
     /// The same checkout in the product's other currencies.
     var otherCurrencies: [CurrencyLink] = []
     var hasOtherCurrencies = false
+    /// The terms' box (`legal-accept`): ticked as sent, and marked when the form came without it.
+    var termsAccepted = false
+    var termsRefused = false
 }
 
 /// `checkout-pending`: only the layout's values.

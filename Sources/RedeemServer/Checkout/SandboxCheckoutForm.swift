@@ -4,14 +4,17 @@ import RedeemCore
 /// The sandbox checkout's page: the product, its price and trial in words, the other currencies, the e-mail form and
 /// the offer-code form, as first shown or again after a refusal.
 extension CheckoutPageController {
-    /// The sandbox checkout's form; after a refused address, again with what was typed and why (status 422).
+    /// The sandbox checkout's form; after a refused address or terms not agreed to, again with what was typed and why
+    /// (status 422).
     func sandboxForm(
         link: CheckoutLink, request: Request, hidden: [HiddenField], email: String?, emailLocked: Bool, status: HTTPResponse.Status,
-        error: String? = nil
+        error: String? = nil, termsAccepted: Bool = false, termsRefused: Bool = false
     ) -> Response {
         var page = SandboxCheckoutPage(
             productName: link.product.displayName ?? link.product.id, price: link.format.product(link.product), action: request.uri.path,
             hidden: hidden, codeAction: request.uri.path, email: email, emailLocked: emailLocked, error: error)
+        page.termsAccepted = termsAccepted
+        page.termsRefused = termsRefused
         if let pricing = link.pricing {
             if link.product.type == .subscription, let days = pricing.trialDays { page.trial = Self.trialWords(days, texts: link.format.texts) }
             let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }.sorted { $0.0 < $1.0 }

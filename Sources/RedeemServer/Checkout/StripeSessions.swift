@@ -106,8 +106,11 @@ struct StripeSessions: Sendable {
         checkout.taxCode = app.stripeTaxCode
         checkout.priceID = app.stripeTaxCode == nil ? stripePriceID : nil
         checkout.trialPeriodDays = trialDays
-        // Stripe's own terms link is the account's, shared by every app: the app's terms go above the pay button.
-        checkout.submitMessage = LegalLinks(app)?.stripeMessage(BuyerTexts.current)
+        // Stripe's own terms link is the account's, shared by every app: the app's terms go above the pay button, or in
+        // Stripe's consent box when the app requires consent.
+        let legal = LegalLinks(app)?.stripeText(BuyerTexts.current)
+        checkout.submitMessage = legal?.submit
+        checkout.termsAcceptanceMessage = legal?.acceptance
         // A link's parameters or an API call's metadata that Stripe would refuse are the caller's to fix, never a 500.
         let request = try Self.built(checkout)
         let (status, body) = try await Self.send(request, settings: settings, client: client)

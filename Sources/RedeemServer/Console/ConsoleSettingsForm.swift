@@ -21,6 +21,8 @@ extension ConsoleSettingsController {
         changes.supportEmail = form["support_email"]
         changes.termsURL = form["terms_url"]
         changes.privacyURL = form["privacy_url"]
+        // A checkbox sends nothing when off: the form with the terms field turns it off then.
+        if form["terms_url"] != nil { changes.requireTermsConsent = form["require_terms_consent"] == "yes" }
         changes.iosTeamID = form["ios_team_id"]
         changes.iosBundleID = form["ios_bundle_id"]
         changes.androidPackageName = form["android_package_name"]
@@ -64,6 +66,7 @@ extension ConsoleSettingsController {
         case "terms_url": "Terms of use URL"
         case "privacy_url": "Privacy policy URL"
         case "stripe_tax_code": "Product tax code"
+        case "require_terms_consent": "Agreeing to the terms"
         default:
             field.replacingOccurrences(of: "_", with: " ").capitalized.replacingOccurrences(of: "Url", with: "URL")
                 .replacingOccurrences(of: "Id", with: "ID")

@@ -37,6 +37,7 @@ extension ConsoleSettingsController {
             afterPurchases: Self.options(AfterPurchase.allCases.map(\.rawValue), form?["after_purchase"] ?? app.afterPurchase.rawValue),
             taxes: Self.options(CheckoutTax.allCases.map(\.rawValue), form?["checkout_tax"] ?? app.checkoutTax.rawValue),
             promotionCodes: form.map { $0["allow_promotion_codes"] == "yes" } ?? app.allowPromotionCodes,
+            termsConsent: form.map { $0["require_terms_consent"] == "yes" } ?? app.requireTermsConsent,
             wellKnown: [
                 SettingsPage.WellKnownFile(
                     name: "Apple (universal links)", url: base + "/.well-known/apple-app-site-association",
@@ -82,6 +83,7 @@ struct SettingsPage: PageModel {
     let afterPurchases: [Choice]
     let taxes: [Choice]
     let promotionCodes: Bool
+    let termsConsent: Bool
     let wellKnown: [WellKnownFile]
     let error: String?
     let notice: String?

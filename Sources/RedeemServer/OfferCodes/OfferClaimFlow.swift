@@ -13,6 +13,8 @@ struct OfferClaimFlow: Sendable {
         case codeRefused(OfferRedemptionFailure)
         /// The address is not one: the offer's form again, as typed.
         case emailRefused(FoundOfferCode)
+        /// The app requires its terms agreed to, and the box was not ticked: the offer's form again, as typed.
+        case termsRefused(FoundOfferCode)
         /// The claim is refused: the offer's form again, as typed, with why.
         case refused(FoundOfferCode, OfferRedemptionFailure)
         /// Redeemed (now, or by an earlier submit of the same form): the success step with the purchase's link.
@@ -27,7 +29,7 @@ struct OfferClaimFlow: Sendable {
         var isRefusal: Bool {
             switch self {
             case .codeRefused, .refused: true
-            case .emailRefused, .granted, .stripe, .sandboxPayment, .notPayable: false
+            case .emailRefused, .termsRefused, .granted, .stripe, .sandboxPayment, .notPayable: false
             }
         }
     }
@@ -55,6 +57,7 @@ struct OfferClaimFlow: Sendable {
         case .success(let value): found = value
         }
         guard claim.emailIsValid else { return .emailRefused(found) }
+        guard claim.acceptedTermsIfRequired else { return .termsRefused(found) }
         guard found.offer.isPaid else { return try await grant(claim, found: found, sandbox: sandbox, payment: nil) }
         // Decided as the redemption will decide it, before anyone pays for what they cannot have.
         if let failure = try await service.claimRefusal(
@@ -80,6 +83,7 @@ struct OfferClaimFlow: Sendable {
         try await service.countPayment(ip: ip)
         return try await once(claim) {
             guard let (found, price) = try await service.paidOffer(appID: claim.app.id, code: claim.code) else { return .codeRefused(.invalid) }
+            guard claim.acceptedTermsIfRequired else { return .termsRefused(found) }
             return try await grant(claim, found: found, sandbox: true, payment: .init(price: price))
         }
     }

@@ -11,11 +11,16 @@ extension OfferRedeemPageController {
         /// As typed; `emailIsValid` says whether it can be used.
         let email: String
         let emailIsValid: Bool
+        /// The terms' box was ticked (`accept_terms`).
+        let acceptedTerms: Bool
         /// The app user ID the link named, if any.
         let buyer: AppUserID?
         /// Who redeems: the named user, or an anonymous ID fixed by the claim, so a repeated submit is the same customer.
         let claimant: AppUserID
         let hiddenFields: [HiddenField]
+
+        /// Ticked, or the app does not ask for it.
+        var acceptedTermsIfRequired: Bool { acceptedTerms || !app.requireTermsConsent }
 
         static func parse(_ request: Request, service: OfferCodeService) async throws -> Claim {
             let fields = try await FormBody.parse(request)
@@ -38,8 +43,8 @@ extension OfferRedeemPageController {
             ]
             if let buyer { hidden.append(HiddenField(name: "app_user_id", value: buyer.rawValue)) }
             return Claim(
-                app: app, code: code, claimID: claimID, email: email, emailIsValid: Formats.isEmail(email), buyer: buyer, claimant: claimant,
-                hiddenFields: hidden)
+                app: app, code: code, claimID: claimID, email: email, emailIsValid: Formats.isEmail(email),
+                acceptedTerms: fields["accept_terms"] == "yes", buyer: buyer, claimant: claimant, hiddenFields: hidden)
         }
 
     }

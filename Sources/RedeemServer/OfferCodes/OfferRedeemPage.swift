@@ -18,6 +18,9 @@ struct OfferRedeemPage: PageModel {
     var code: String? = nil
     var email: String? = nil
     var emailRefused = false
+    /// The terms' box (`legal-accept`): ticked as sent, and marked when the claim came without it.
+    var termsAccepted = false
+    var termsRefused = false
     var error: String? = nil
     var mismatch: String? = nil
     var backURL: String? = nil

@@ -73,7 +73,7 @@ struct OfferRedeemPageController {
     /// The claim's page again, the offer described and the form kept with what was typed, saying why it was refused.
     func refused(
         _ claim: Claim, found: FoundOfferCode, request: Request, sandbox: Bool, status: HTTPResponse.Status, error: String,
-        emailRefused: Bool = false
+        emailRefused: Bool = false, termsRefused: Bool = false
     ) -> Response {
         var page = OfferRedeemPage(sandbox: sandbox)
         page.describe(found, code: claim.code, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage]))
@@ -82,6 +82,8 @@ struct OfferRedeemPageController {
         page.email = claim.email
         page.error = error
         page.emailRefused = emailRefused
+        page.termsAccepted = claim.acceptedTerms
+        page.termsRefused = termsRefused
         return self.page(app: claim.app, status: status, page)
     }
 
@@ -106,6 +108,10 @@ struct OfferRedeemPageController {
             return refused(
                 claim, found: found, request: request, sandbox: sandbox, status: .unprocessableContent, error: CheckoutPages.emailRefused,
                 emailRefused: true)
+        case .termsRefused(let found):
+            return refused(
+                claim, found: found, request: request, sandbox: sandbox, status: .unprocessableContent,
+                error: BuyerTexts.current["legal.accept_required"], termsRefused: true)
         case .refused(let found, let failure):
             return refused(claim, found: found, request: request, sandbox: sandbox, status: failure.pageStatus, error: failure.webMessage)
         case .granted(let purchase, let product, let link):
@@ -115,11 +121,13 @@ struct OfferRedeemPageController {
         case .stripe(let url):
             return CheckoutPages.redirect(to: url)
         case .sandboxPayment(let found):
-            let checkout = SandboxCheckoutPage(
+            var checkout = SandboxCheckoutPage(
                 productName: found.product.displayName ?? found.product.id,
                 price: OfferSummary.text(found.offer, product: found.product, format: BuyerFormat(acceptLanguage: request.headers[.acceptLanguage])),
                 action: "/sandbox/redeem/pay", hidden: claim.hiddenFields + [HiddenField(name: "email", value: claim.email)],
                 email: claim.email, emailLocked: true)
+            // Agreed on the offer's page: the box shows ticked, and is sent with the payment.
+            checkout.termsAccepted = claim.acceptedTerms
             return pages.page("sandbox-checkout", checkout, app: claim.app, status: .ok)
         case .notPayable:
             return page(app: claim.app, status: .serviceUnavailable, error: Self.notPayable(claim.app), sandbox: false)

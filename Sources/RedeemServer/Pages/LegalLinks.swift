@@ -2,40 +2,53 @@ import Mustache
 import RedeemCore
 
 /// An app's terms of use and privacy policy, as its buyer pages, e-mails and Stripe Checkout link them. Templates read
-/// `legal` (`termsURL`, `privacyURL`, and which consent line: `agreeBoth`, `agreeTerms`); a page with neither gets nil.
+/// `legal`: `termsURL`, `privacyURL`, and which consent there is beside a pay button: a line (`agreeBoth`, `agreeTerms`)
+/// or, when the app requires consent, a box to tick (`acceptBoth`, `acceptTerms`). A page with neither link gets nil.
 struct LegalLinks: PageModel, MustacheParent {
+    enum Consent: Sendable {
+        /// A privacy policy alone is linked from the foot only: it is not agreed to.
+        case none
+        /// "By continuing, you agree to the terms", under the button.
+        case line
+        /// A required box to tick before the button (`accept_terms`).
+        case box
+    }
+
     let termsURL: String?
     let privacyURL: String?
-    /// The consent line beside a pay button names the terms, and the privacy policy when there is one. A privacy
-    /// policy alone is linked from the foot only: it is not agreed to.
-    let agreeBoth: Bool
-    let agreeTerms: Bool
+    let consent: Consent
 
     init?(_ app: App?) {
         guard let app, app.termsURL != nil || app.privacyURL != nil else { return nil }
         termsURL = app.termsURL
         privacyURL = app.privacyURL
-        agreeBoth = termsURL != nil && privacyURL != nil
-        agreeTerms = termsURL != nil && privacyURL == nil
+        consent = app.termsURL == nil ? .none : app.requireTermsConsent ? .box : .line
     }
 
     func child(named name: String) -> Any? {
-        switch name {
+        let both = privacyURL != nil
+        return switch name {
         case "termsURL": termsURL
         case "privacyURL": privacyURL
-        case "agreeBoth": agreeBoth ? true : nil
-        case "agreeTerms": agreeTerms ? true : nil
+        case "agreeBoth": consent == .line && both ? true : nil
+        case "agreeTerms": consent == .line && !both ? true : nil
+        case "acceptBoth": consent == .box && both ? true : nil
+        case "acceptTerms": consent == .box && !both ? true : nil
+        case "bothLinks": termsURL != nil && both ? true : nil
         default: nil
         }
     }
 
-    /// The consent line above Stripe Checkout's pay button (`custom_text[submit][message]`, whose links are Markdown),
-    /// in the page's language; nil without terms.
-    func stripeMessage(_ texts: BuyerTexts) -> String? {
-        guard let termsURL else { return nil }
+    /// What Stripe Checkout shows, in the page's language, with Markdown links: the consent line above the pay button
+    /// (`custom_text[submit][message]`), or, when consent is required, the text of Stripe's own terms box
+    /// (`consent_collection[terms_of_service]` with `custom_text[terms_of_service_acceptance][message]`).
+    func stripeText(_ texts: BuyerTexts) -> (submit: String?, acceptance: String?) {
+        guard let termsURL, consent != .none else { return (nil, nil) }
         var values = ["termsURL": Self.markdownSafe(termsURL)]
         if let privacyURL { values["privacyURL"] = Self.markdownSafe(privacyURL) }
-        return texts.format(privacyURL == nil ? "legal.agree_terms_markdown" : "legal.agree_both_markdown", values)
+        let kind = consent == .box ? "accept" : "agree"
+        let text = texts.format("legal.\(kind)_\(privacyURL == nil ? "terms" : "both")_markdown", values)
+        return consent == .box ? (nil, text) : (text, nil)
     }
 
     /// The URL with what would end a Markdown link or its text percent-encoded. The URL was checked as https when
