@@ -103,7 +103,7 @@ enum Output {
 /// The public base URL the CLI makes links with: `--public-url`, then `REDEEM_PUBLIC_URL`, then the local default.
 enum PublicURL {
     static func resolve(_ option: String?) throws -> URL {
-        try given(option) ?? URL(string: "http://127.0.0.1:8080")!
+        try given(option) ?? ServerConfiguration.defaultPublicURL
     }
 
     /// The URL when one is given, for commands that make no links without it.

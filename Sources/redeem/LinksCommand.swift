@@ -34,7 +34,9 @@ struct Links: AsyncParsableCommand {
         @Flag(help: "Also print each link as a QR code for the terminal.")
         var qr = false
         @Option(
-            help: "Public base URL of the server, for a local database (env \(Setting.publicURL.environmentName); default http://127.0.0.1:8080).")
+            help:
+                "Public base URL of the server, for a local database (env \(Setting.publicURL.environmentName); default \(ServerConfiguration.defaultPublicURL.absoluteString))."
+        )
         var publicURL: String?
         @OptionGroup var target: AdminTarget
         @Flag var json = false
@@ -78,7 +80,10 @@ struct Links: AsyncParsableCommand {
             discussion: "Opening either link in the app must show the invalid-link state."
         )
         @OptionGroup var app: AppOption
-        @Option(help: "Public base URL of the server (env \(Setting.publicURL.environmentName); default http://127.0.0.1:8080).")
+        @Option(
+            help:
+                "Public base URL of the server (env \(Setting.publicURL.environmentName); default \(ServerConfiguration.defaultPublicURL.absoluteString))."
+        )
         var publicURL: String?
         @OptionGroup var database: DatabaseOptions
         @Flag var json = false

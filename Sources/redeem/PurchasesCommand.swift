@@ -23,7 +23,7 @@ struct Purchases: AsyncParsableCommand {
         var language: String?
         @Option(
             help:
-                "Public base URL of the server, for the HTTPS link (env \(Setting.publicURL.environmentName); default http://127.0.0.1:8080). With --server, the server's."
+                "Public base URL of the server, for the HTTPS link (env \(Setting.publicURL.environmentName); default \(ServerConfiguration.defaultPublicURL.absoluteString)). With --server, the server's."
         )
         var publicURL: String?
         @OptionGroup var target: AdminTarget

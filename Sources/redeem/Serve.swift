@@ -6,13 +6,16 @@ import RedeemStore
 
 /// Options shared by `serve` and `demo`.
 struct ServerOptions: ParsableArguments {
-    @Option(help: "Address to listen on (env \(Setting.host.environmentName); default 127.0.0.1).")
+    @Option(help: "Address to listen on (env \(Setting.host.environmentName); default \(ServerConfiguration.defaultHost)).")
     var host: String?
-    @Option(help: "Port to listen on (env \(Setting.port.environmentName); default 8080).")
+    @Option(help: "Port to listen on (env \(Setting.port.environmentName); default \(ServerConfiguration.defaultPort)).")
     var port: String?
     @Option(help: "Public base URL for links and pages, e.g. https://pay.example.com (env \(Setting.publicURL.environmentName)).")
     var publicURL: String?
-    @Option(help: "trace, debug, info, notice, warning, error or critical (env \(Setting.logLevel.environmentName); default info).")
+    @Option(
+        help:
+            "trace, debug, info, notice, warning, error or critical (env \(Setting.logLevel.environmentName); default \(ServerConfiguration.defaultLogLevel.rawValue))."
+    )
     var logLevel: String?
     @Option(
         help:
@@ -25,11 +28,15 @@ struct ServerOptions: ParsableArguments {
     var stripeWebhookSecret: String?
     @Option(help: "Stripe secret key, sk_… (env \(Setting.stripeSecretKey.environmentName)); turns on paid checkout for production purchase links.")
     var stripeSecretKey: String?
-    @Option(help: "Minimum seconds between two new-link e-mails for one purchase (env \(Setting.resendInterval.environmentName); default 300).")
+    @Option(
+        help:
+            "Minimum seconds between two new-link e-mails for one purchase (env \(Setting.resendInterval.environmentName); default \(Int(MailSettings.defaultResendQuietPeriod)))."
+    )
     var resendInterval: Int?
-    @Option(help: "Redemption attempts per IP per minute (env \(Setting.rateLimitPerIP.environmentName); default 60).")
+    @Option(help: "Redemption attempts per IP per minute (env \(Setting.rateLimitPerIP.environmentName); default \(RateLimits().redeemPerIP)).")
     var rateLimitPerIP: Int?
-    @Option(help: "Redemption attempts per app user per minute (env \(Setting.rateLimitPerUser.environmentName); default 20).")
+    @Option(
+        help: "Redemption attempts per app user per minute (env \(Setting.rateLimitPerUser.environmentName); default \(RateLimits().redeemPerUser)).")
     var rateLimitPerUser: Int?
     @Flag(help: .hidden)  // POST /v1/benchmark/baseline, for benchmarks/redemption.py (env REDEEM_BENCHMARK_ROUTES=1)
     var benchmarkRoutes = false
@@ -40,7 +47,7 @@ struct ServerOptions: ParsableArguments {
     var trustedProxies: String?
     @Option(help: "Serve GET /metrics (Prometheus text format) on this port; off when not given (env \(Setting.metricsPort.environmentName)).")
     var metricsPort: String?
-    @Option(help: "Address the metrics listener binds (env \(Setting.metricsHost.environmentName); default 127.0.0.1).")
+    @Option(help: "Address the metrics listener binds (env \(Setting.metricsHost.environmentName); default \(ServerConfiguration.defaultHost)).")
     var metricsHost: String?
     @Option(
         help: """

@@ -14,7 +14,10 @@ extension Purchases {
         @OptionGroup var app: AppOption
         @Option(help: "The purchase ID (pur_…).")
         var purchase: String
-        @Option(help: "Public base URL of the server, for the HTTPS link (env \(Setting.publicURL.environmentName); default http://127.0.0.1:8080).")
+        @Option(
+            help:
+                "Public base URL of the server, for the HTTPS link (env \(Setting.publicURL.environmentName); default \(ServerConfiguration.defaultPublicURL.absoluteString))."
+        )
         var publicURL: String?
         @OptionGroup var target: AdminTarget
         @Flag var json = false

@@ -38,7 +38,7 @@ public struct ServerDependencies: Sendable {
 
     public init(
         store: SQLStore, clock: any RedeemClock = SystemClock(), keyTTL: TimeInterval = 5,
-        publicURL: URL = URL(string: "http://127.0.0.1:8080")!, mail: MailSettings? = nil, rateLimits: RateLimits = RateLimits(),
+        publicURL: URL = ServerConfiguration.defaultPublicURL, mail: MailSettings? = nil, rateLimits: RateLimits = RateLimits(),
         stripeWebhookSecret: String? = nil, stripe: StripeSettings? = nil, logger: Logger = Logger(label: "redeem")
     ) async throws {
         self.stripeWebhookSecret = stripeWebhookSecret

@@ -32,7 +32,7 @@ public struct ServerConfiguration: Sendable {
     /// `GET /metrics` (Prometheus) on its own listener at this port; nil leaves metrics off, costing nothing.
     public var metricsPort: Int?
     /// Where the metrics listener binds: loopback unless an operator says otherwise.
-    public var metricsHost = "127.0.0.1"
+    public var metricsHost = ServerConfiguration.defaultHost
     /// The OTLP/HTTP collector's base URL for traces; nil leaves tracing off, costing nothing.
     public var otlpEndpoint: String?
     /// Limits on guessable routes.
@@ -41,6 +41,12 @@ public struct ServerConfiguration: Sendable {
     public var trustedProxies: Set<String> = []
 
     public static let defaultDatabaseURL = "./redeem.sqlite"
+    /// Where `serve` listens, and so the public URL, unless told otherwise; the CLI's help and its local link commands
+    /// name the same.
+    public static let defaultHost = "127.0.0.1"
+    public static let defaultPort = 8080
+    public static let defaultLogLevel = Logger.Level.info
+    public static var defaultPublicURL: URL { URL(string: "http://\(defaultHost):\(defaultPort)")! }
 
     /// Reads and checks every setting; the first that cannot be used is named as the operator wrote it.
     public init(reader: ConfigReader, migrateOnStart: Bool = true) throws(ConfigurationError) {
@@ -49,11 +55,11 @@ public struct ServerConfiguration: Sendable {
         self.databasePoolSize = database.poolSize
         self.databaseListenURL = database.listenURL
         self.migrateOnStart = migrateOnStart
-        let host = reader.text(.host) ?? "127.0.0.1"
-        let port = try reader.number(.port, in: 0...65535, what: "a TCP port (0–65535)") ?? 8080
+        let host = reader.text(.host) ?? Self.defaultHost
+        let port = try reader.number(.port, in: 0...65535, what: "a TCP port (0–65535)") ?? Self.defaultPort
         self.host = host
         self.port = port
-        let levelText = reader.text(.logLevel) ?? "info"
+        let levelText = reader.text(.logLevel) ?? Self.defaultLogLevel.rawValue
         guard let level = Logger.Level(rawValue: levelText.lowercased()) else {
             throw ConfigurationError(
                 setting: Setting.logLevel.name, reason: "'\(levelText)' is not one of trace, debug, info, notice, warning, error, critical")
@@ -125,7 +131,7 @@ public struct ServerConfiguration: Sendable {
             }
             metricsPort = value
         }
-        metricsHost = reader.text(.metricsHost) ?? "127.0.0.1"
+        metricsHost = reader.text(.metricsHost) ?? Self.defaultHost
         if let endpoint = reader.text(.otlpEndpoint) ?? reader.text(.openTelemetryEndpoint) {
             guard let url = URL(string: endpoint), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw ConfigurationError(setting: Setting.otlpEndpoint.name, reason: "'\(endpoint)' is not an http(s) URL")

@@ -8,7 +8,8 @@ import RedeemMail
 public struct MailSettings: Sendable {
     public let smtp: SMTPConfiguration
     /// Minimum time between two new-link e-mails for one purchase.
-    public var resendQuietPeriod: TimeInterval = 300
+    public var resendQuietPeriod: TimeInterval = MailSettings.defaultResendQuietPeriod
+    public static let defaultResendQuietPeriod: TimeInterval = 300
 
     public init(smtpURL: String, from: String) throws(ConfigurationError) {
         let setting = Setting.smtpURL.name
