@@ -42,7 +42,9 @@ extension SQLStore {
 
     public func updateApp(_ app: App, audit: AuditEntry? = nil) async throws {
         try await write(audit: audit) { connection in
-            let previousQuota = try await connection.first("SELECT offer_code_quota_per_quarter AS q FROM apps WHERE id = \(app.id)")?.int("q")
+            let previous = try await connection.first(
+                "SELECT offer_code_quota_per_quarter AS q, stripe_tax_code FROM apps WHERE id = \(app.id)")
+            let previousQuota = try previous?.int("q")
             let rows = try await connection.query(
                 """
                 UPDATE apps SET name = \(app.name), icon_url = \(app.iconURL), app_store_url = \(app.appStoreURL),
@@ -60,6 +62,10 @@ extension SQLStore {
                 """)
             guard !rows.isEmpty else { throw StoreError.notFound("app '\(app.id)'") }
             try await Self.writeLaterSettings(app, on: connection)
+            // A Stripe Price carries the tax code it was made with: a new code forgets them, and the next sync makes new ones.
+            if let previous, previous.optionalString("stripe_tax_code") != app.stripeTaxCode {
+                try await connection.query("UPDATE product_prices SET stripe_price_id = NULL WHERE app_id = \(app.id)")
+            }
             if previousQuota != Int64(app.offerCodeQuotaPerQuarter) {
                 try await Self.layOutQuotaStripes(appID: app.id, quota: app.offerCodeQuotaPerQuarter, on: connection)
             }

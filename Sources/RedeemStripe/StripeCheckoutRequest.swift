@@ -46,7 +46,8 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
     /// Stripe Managed Payments (`managed_payments[enabled]`): Stripe is the merchant of record and manages the tax, so
     /// `automaticTax` is not sent with it; the request goes at `StripeAPI.managedPaymentsVersion`.
     public var managedPayments = false
-    /// The product's tax code (`line_items[0][price_data][product_data][tax_code]`), with inline `price_data` only.
+    /// The product's tax code (`line_items[0][price_data][product_data][tax_code]`), with inline `price_data` only: a
+    /// named Stripe Price has its product's.
     public var taxCode: String? = nil
 
     public init(
@@ -153,7 +154,7 @@ public struct StripeCheckoutRequest: Sendable, Hashable, CustomStringConvertible
         try check(quantity >= 1, "quantity", "must be at least 1")
         try check(priceID.map { $0.hasPrefix("price_") && $0.count <= 255 } ?? true, "priceID", "must be a Stripe Price ID (price_…)")
         try check(trialPeriodDays.map { (1...730).contains($0) } ?? true, "trialPeriodDays", "must be between 1 and 730 days")
-        try check(!managedPayments || (priceID == nil && taxCode != nil), "managedPayments", "needs inline price_data with a tax code")
+        try check(!managedPayments || taxCode != nil, "managedPayments", "needs the product's tax code")
         try check(submitMessage.map { !$0.isEmpty && $0.count <= 1200 } ?? true, "submitMessage", "must be 1 to 1200 characters")
         try check(
             termsAcceptanceMessage.map { !$0.isEmpty && $0.count <= 1200 } ?? true, "termsAcceptanceMessage", "must be 1 to 1200 characters")

@@ -16,6 +16,8 @@ public struct StripePriceRequest: Sendable, Hashable {
     public var recurring: StripeRecurringInterval?
     /// Kept on the Price, so the Stripe Dashboard shows whose price it is.
     public var metadata: [String: String]
+    /// The product's tax code (`product_data[tax_code]`), for Stripe Tax and Managed Payments.
+    public var taxCode: String? = nil
 
     public init(
         secretKey: String, idempotencyKey: String, productName: String, unitAmount: Int, currency: String,
@@ -34,6 +36,7 @@ public struct StripePriceRequest: Sendable, Hashable {
         var fields: [(key: String, value: String)] = [
             ("currency", currency.lowercased()), ("unit_amount", String(unitAmount)), ("product_data[name]", productName),
         ]
+        if let taxCode { fields.append(("product_data[tax_code]", taxCode)) }
         if let recurring {
             fields += [("recurring[interval]", recurring.unit.rawValue), ("recurring[interval_count]", String(recurring.count))]
         }

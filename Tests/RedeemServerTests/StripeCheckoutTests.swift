@@ -132,8 +132,9 @@ import Testing
     }
 
     /// Stripe Managed Payments per app, as Stripe documents the Checkout Session for it: `managed_payments[enabled]`,
-    /// the app's product tax code on the inline price (a Stripe Price made earlier has none, so it is not named), none of
-    /// the tax parameters Stripe then manages, and API version 2025-03-31.basil for that request only.
+    /// the app's product tax code (on the inline price, or on the Stripe Price's product: a new code forgets the Prices
+    /// made before it), none of the tax parameters Stripe then manages, and API version 2025-03-31.basil for that
+    /// request only.
     @Test(arguments: TestDatabases.available) func managedPaymentsReachStripeCheckout(_ backend: TestBackend) async throws {
         try await Self.withFakeStripe { base, recorded in
             let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: base)
@@ -159,8 +160,19 @@ import Testing
                 #expect(session.form["line_items[0][price_data][product_data][tax_code]"] == "txcd_10000000")
                 #expect(
                     session.form["line_items[0][price_data][currency]"] == "eur" && session.form["line_items[0][price_data][unit_amount]"] == "449")
-                #expect(session.form["line_items[0][price]"] == nil, "the Stripe Price made earlier has no tax code")
+                #expect(session.form["line_items[0][price]"] == nil, "the Stripe Price made before the tax code is forgotten")
                 #expect(session.form["automatic_tax[enabled]"] == nil && session.form["billing_address_collection"] == nil)
+                let forgotten = try await server.send(.get, "/admin/v1/apps/\(app.id)/products/monthly/prices", key: app.secret).object()
+                #expect((forgotten["prices"] as? [[String: Any]])?.allSatisfy { $0["stripe_price_id"] == nil } == true)
+
+                // Set again, the prices get Stripe Prices made with the tax code, and the session names them.
+                #expect(try await WebBillingTests.addPrice(server, app, "monthly", "EUR", "4.49").status == 200)
+                let made = try #require(recorded.withLockedValue { $0.last { $0.path == "/v1/prices" && $0.form["currency"] == "eur" } })
+                #expect(made.form["product_data[tax_code]"] == "txcd_10000000")
+                #expect(try await server.send(.get, "/p/\(app.id)/monthly?currency=EUR", key: nil).status == 303)
+                let named = try #require(recorded.withLockedValue { $0.last { $0.path == "/v1/checkout/sessions" } })
+                #expect(named.form["line_items[0][price]"]?.hasPrefix("price_fake") == true)
+                #expect(named.form["line_items[0][price_data][unit_amount]"] == nil && named.form["managed_payments[enabled]"] == "true")
 
                 // Stripe Tax takes the tax code too; the request keeps the pinned version.
                 _ = try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"checkout_tax": "stripe_tax"}"#)

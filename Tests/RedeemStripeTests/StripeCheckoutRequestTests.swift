@@ -163,11 +163,6 @@ import Testing
         with("metadata[k]") { $0.metadata = ["k": String(repeating: "v", count: 501)] }
         with("metadata") { $0.metadata = Dictionary(uniqueKeysWithValues: (0...50).map { ("k\($0)", "v") }) }
         with("managedPayments") { $0.managedPayments = true }
-        with("managedPayments") {
-            $0.managedPayments = true
-            $0.taxCode = "txcd_10000000"
-            $0.priceID = "price_123"
-        }
         with("submitMessage") { $0.submitMessage = String(repeating: "m", count: 1201) }
         for (field, request) in cases {
             #expect(throws: StripeRequestError.self, "\(field)") { try request.httpRequest() }

@@ -15,7 +15,7 @@ extension APIHandlers {
         let billing = try await service.setProductPrice(
             appID: appID, productID: input.path.productId, currency: input.path.currency, amount: body.amount, makeDefault: body._default ?? false)
         let product = try await service.product(appID: appID, id: input.path.productId)
-        let synced = await deps.stripePrices.sync(billing, product: product)
+        let synced = await deps.stripePrices.sync(billing, product: product, taxCode: try await service.app(id: appID).stripeTaxCode)
         return .ok(.init(body: .json(Self.pricing(product.id, synced))))
     }
 

@@ -9,13 +9,13 @@ struct StripePriceSync: Sendable {
     let store: any CheckoutStore
     let logger: Logger
 
-    /// The billing with the Stripe Price IDs it now has.
-    func sync(_ billing: ProductBilling, product: Product) async -> ProductBilling {
+    /// The billing with the Stripe Price IDs it now has; new Prices carry the app's tax code.
+    func sync(_ billing: ProductBilling, product: Product, taxCode: String?) async -> ProductBilling {
         guard let stripe else { return billing }
         var synced = billing
         for (index, price) in billing.prices.enumerated() where price.stripePriceID == nil {
             do {
-                synced.prices[index].stripePriceID = try await stripe.stripePriceID(for: price, product: product) {
+                synced.prices[index].stripePriceID = try await stripe.stripePriceID(for: price, product: product, taxCode: taxCode) {
                     try await store.setStripePriceID($0, for: price)
                 }
             } catch {

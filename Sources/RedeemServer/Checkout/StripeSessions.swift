@@ -41,23 +41,28 @@ struct StripeSessions: Sendable {
         )
     }
 
-    /// The Stripe Price of `price`: the one made before, else a new one (`POST /v1/prices`), handed to `save`.
-    func stripePriceID(for price: ProductPrice, product: Product, save: (String) async throws -> Void) async throws -> String {
+    /// The Stripe Price of `price`: the one made before, else a new one (`POST /v1/prices`) with the app's tax code,
+    /// handed to `save`. (A changed tax code forgets the app's Prices, as a changed amount forgets its own.)
+    func stripePriceID(
+        for price: ProductPrice, product: Product, taxCode: String?, save: (String) async throws -> Void
+    ) async throws -> String {
         if let id = price.stripePriceID { return id }
         let unitAmount: Int
         do { unitAmount = try price.price.stripeAmount() } catch {
             throw APIError.conflict("This price cannot be charged through Stripe: \(error.reason).")
         }
         let recurring = try product.period.map { try StripeRecurringInterval(iso8601: $0) }
-        let request = try StripePriceRequest(
+        var request = StripePriceRequest(
             secretKey: settings.secretKey,
             // The same price asks once: a retry after a lost answer gets the same Stripe Price back.
             idempotencyKey: SecretToken.hash(
-                "price|\(price.appID)|\(price.productID)|\(price.currency)|\(price.price.amountMicros)|\(product.period ?? "")"),
+                "price|\(price.appID)|\(price.productID)|\(price.currency)|\(price.price.amountMicros)|\(product.period ?? "")"
+                    + (taxCode.map { "|" + $0 } ?? "")),
             productName: product.displayName ?? product.id, unitAmount: unitAmount, currency: price.currency, recurring: recurring,
-            metadata: ["app_id": price.appID, "product_id": price.productID]
-        ).httpRequest()
-        let (status, body) = try await Self.send(request, settings: settings, client: client)
+            metadata: ["app_id": price.appID, "product_id": price.productID])
+        request.taxCode = taxCode
+        let http = try request.httpRequest()
+        let (status, body) = try await Self.send(http, settings: settings, client: client)
         let id: String
         do { id = try StripePriceRequest.decodeResponse(statusCode: status, body: body) } catch {
             throw APIError(.upstreamRefused, "Stripe refused the price: \(error)")
@@ -102,9 +107,9 @@ struct StripeSessions: Sendable {
         checkout.automaticTax = app.checkoutTax == .stripeTax
         checkout.managedPayments = app.checkoutTax == .managedPayments
         checkout.allowPromotionCodes = app.allowPromotionCodes
-        // A Stripe Price made earlier carries no tax code: with one, the price goes inline with it.
+        // A Stripe Price carries the app's tax code on its product; a price sent inline carries it here.
         checkout.taxCode = app.stripeTaxCode
-        checkout.priceID = app.stripeTaxCode == nil ? stripePriceID : nil
+        checkout.priceID = stripePriceID
         checkout.trialPeriodDays = trialDays
         // Stripe's own terms link is the account's, shared by every app: the app's terms go above the pay button, or in
         // Stripe's consent box when the app requires consent.

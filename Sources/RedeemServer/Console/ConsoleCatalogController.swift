@@ -33,7 +33,10 @@ struct ConsoleCatalogController {
             let billing = try await admin.setProductPrice(
                 appID: appID, productID: productID, currency: form["currency"] ?? "", amount: form["amount"] ?? "",
                 makeDefault: form["default"] == "on")
-            if let stripePrices { _ = await stripePrices.sync(billing, product: try await admin.product(appID: appID, id: productID)) }
+            if let stripePrices {
+                let taxCode = try context.currentApp.stripeTaxCode
+                _ = await stripePrices.sync(billing, product: try await admin.product(appID: appID, id: productID), taxCode: taxCode)
+            }
             return .productSaved
         }
     }
