@@ -157,6 +157,10 @@ public struct App: Codable, Hashable, Sendable {
         case updatedAt = "updated_at"
     }
 
+    /// Whether a buyer may pay or claim: the terms' box ticked, or the app does not ask for it. The sandbox checkout
+    /// and the offer page's claim and payment all decide here.
+    public func consentGiven(ticked: Bool) -> Bool { ticked || !requireTermsConsent }
+
     /// The branding columns as one value.
     public var branding: CheckoutBranding {
         get {

@@ -95,11 +95,13 @@ import Testing
         create.termsURL = "https://example.com/terms"
         var app = try create.makeApp(now: now)
         #expect(app.requireTermsConsent)
+        #expect(app.consentGiven(ticked: true) && !app.consentGiven(ticked: false))
         var clear = AppChanges()
         clear.termsURL = ""
         #expect(throws: ValidationError.self) { try clear.apply(to: &app, now: now) }
         clear.requireTermsConsent = false
         try clear.apply(to: &app, now: now)
         #expect(app.termsURL == nil && !app.requireTermsConsent)
+        #expect(app.consentGiven(ticked: false), "not asked for, nothing to tick")
     }
 }

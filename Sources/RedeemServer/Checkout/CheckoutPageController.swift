@@ -157,9 +157,9 @@ struct CheckoutPageController {
                 .onPage("error.detail.reload")
         }
         let email = (fields["email"] ?? "").trimmingCharacters(in: .whitespaces)
-        let accepted = fields["accept_terms"] == "yes"
+        let accepted = LegalLinks.ticked(fields)
         // The same form again, with what was typed: a typo is not a dead end. The box is the form's own, not carried.
-        let hidden = fields.filter { $0.key != "email" && $0.key != "accept_terms" }.sorted { $0.key < $1.key }.map {
+        let hidden = fields.filter { $0.key != "email" && $0.key != LegalLinks.acceptField }.sorted { $0.key < $1.key }.map {
             HiddenField(name: $0.key, value: $0.value)
         }
         guard Formats.isEmail(email) else {
@@ -167,7 +167,7 @@ struct CheckoutPageController {
                 link: link, request: request, hidden: hidden, email: String(email.prefix(254)), emailLocked: false,
                 status: .unprocessableContent, error: CheckoutPages.emailRefused, termsAccepted: accepted)
         }
-        guard accepted || !link.app.requireTermsConsent else {
+        guard link.app.consentGiven(ticked: accepted) else {
             return sandboxForm(
                 link: link, request: request, hidden: hidden, email: email, emailLocked: false, status: .unprocessableContent,
                 error: BuyerTexts.current["legal.accept_required"], termsRefused: true)

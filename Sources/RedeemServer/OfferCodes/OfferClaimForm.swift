@@ -20,7 +20,7 @@ extension OfferRedeemPageController {
         let hiddenFields: [HiddenField]
 
         /// Ticked, or the app does not ask for it.
-        var acceptedTermsIfRequired: Bool { acceptedTerms || !app.requireTermsConsent }
+        var acceptedTermsIfRequired: Bool { app.consentGiven(ticked: acceptedTerms) }
 
         static func parse(_ request: Request, service: OfferCodeService) async throws -> Claim {
             let fields = try await FormBody.parse(request)
@@ -44,7 +44,7 @@ extension OfferRedeemPageController {
             if let buyer { hidden.append(HiddenField(name: "app_user_id", value: buyer.rawValue)) }
             return Claim(
                 app: app, code: code, claimID: claimID, email: email, emailIsValid: Formats.isEmail(email),
-                acceptedTerms: fields["accept_terms"] == "yes", buyer: buyer, claimant: claimant, hiddenFields: hidden)
+                acceptedTerms: LegalLinks.ticked(fields), buyer: buyer, claimant: claimant, hiddenFields: hidden)
         }
 
     }

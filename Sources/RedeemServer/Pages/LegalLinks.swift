@@ -18,6 +18,12 @@ struct LegalLinks: PageModel, MustacheParent {
     let privacyURL: String?
     let consent: Consent
 
+    /// The box's form field (`legal-accept`): ticked, it is sent as `yes`.
+    static let acceptField = "accept_terms"
+
+    /// Whether a form came with the box ticked.
+    static func ticked(_ fields: [String: String]) -> Bool { fields[acceptField] == "yes" }
+
     init?(_ app: App?) {
         guard let app, app.termsURL != nil || app.privacyURL != nil else { return nil }
         termsURL = app.termsURL
