@@ -6,7 +6,7 @@ import RedeemServer
 struct Purchases: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record, list and show purchases; send new links; refund, cancel or transfer them.",
-        subcommands: [Create.self, List.self, Show.self, Link.self, Refund.self, Cancel.self, Transfer.self])
+        subcommands: [Create.self, List.self, Show.self, Link.self, Refund.self, Cancel.self, Resume.self, Transfer.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -108,6 +108,30 @@ extension Purchases {
         }
     }
 
+    struct Resume: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Let a subscription set to end renew again (audited): sandbox now; Stripe through Stripe (with --server).")
+        @OptionGroup var options: PurchaseOptions
+
+        func run() async throws {
+            let appID = try options.app.id
+            let resumed = try await options.target.runSupport(
+                publicURL: try PublicURL.resolve(nil),
+                local: { try await $0.resume(appID: appID, purchaseID: options.purchase, actor: CLI.actor).purchase },
+                remote: { admin in
+                    let path = Operations.ResumePurchase.Input.Path(appId: appID, purchaseId: options.purchase)
+                    return try await admin.call { try await $0.resumePurchase(path: path) }.ok.body.json
+                })
+            if options.json { return try Output.json(resumed) }
+            let end = resumed.expiresDate.map(ISODate.format) ?? "its period end"
+            if resumed.unsubscribeDetectedAt == nil {
+                print("Resumed \(resumed.id): it renews again at \(end).")
+            } else {
+                print("Stripe was asked to resume \(resumed.id); it shows when Stripe's webhook confirms.")
+            }
+        }
+    }
+
     struct Transfer: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Move a purchase to another app user ID (audited; a TRANSFER event is sent).")
         @OptionGroup var options: PurchaseOptions

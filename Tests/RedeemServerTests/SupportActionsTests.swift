@@ -151,15 +151,23 @@ import Testing
             #expect(try await Self.entitlement(server, app, "new-phone", "pro") != nil, "access lasts until the period ends")
             #expect(try await Self.events(server, app, transaction: transaction).last?["type"] as? String == "CANCELLATION")
             #expect(try await server.send(.post, cancel, key: app.secret).status == 409)
+            // Resumed before the period ends: it renews again (`UNCANCELLATION`); a second resume has nothing to undo.
+            let resume = "/admin/v1/apps/\(app.id)/purchases/\(id)/resume"
+            let resumed = try await server.send(.post, resume, key: app.secret)
+            #expect(resumed.status == 200, "\(resumed.body)")
+            #expect(try resumed.string("unsubscribe_detected_at") == nil && (try resumed.string("cancellation_feedback")) == nil)
+            #expect(try await Self.events(server, app, transaction: transaction).last?["type"] as? String == "UNCANCELLATION")
+            let twice = try await server.send(.post, resume, key: app.secret)
+            #expect(twice.status == 409 && twice.body.contains("already renews"), "\(twice.body)")
             let lifetime = try await server.grant(app, #"{"app_user_id": "new-phone", "product_id": "lifetime", "is_sandbox": true}"#)
             let lifetimeID = try #require(try lifetime.string("purchase.id"))
             #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/purchases/\(lifetimeID)/cancel", key: app.secret).status == 409)
             let actions = try await server.deps.store.auditLog(appID: app.id, limit: 50).filter(\.isSupportAction).map(\.action)
-            #expect(actions.sorted() == ["purchase.cancel", "purchase.transfer"])
+            #expect(actions.sorted() == ["purchase.cancel", "purchase.resume", "purchase.transfer"])
 
             // The purchase's record shows its links, e-mails and events.
             let detail = try await server.send(.get, "/admin/v1/apps/\(app.id)/purchases/\(id)", key: app.secret).object()
-            #expect((detail["webhook_deliveries"] as? [Any])?.count == 3)
+            #expect((detail["webhook_deliveries"] as? [Any])?.count == 4)
             #expect((detail["redemption_links"] as? [Any])?.count == 1)
             #expect(detail["emails"] is [Any])
         }
@@ -221,8 +229,18 @@ import Testing
                     "u1", type: "customer.subscription.updated", subscription: "sub_two", cancelAtPeriodEnd: true)
                 #expect(try await StripeWebhookTests.post(server, updated).status == 200)
                 #expect(try await server.deps.store.purchase(appID: app.id, id: subscription.id).unsubscribeDetectedAt != nil)
+                // Resumed the same way: Stripe is asked, and its update applies it.
+                let resume = try await server.send(.post, "/admin/v1/apps/\(app.id)/purchases/\(subscription.id)/resume", key: app.secret)
+                #expect(resume.status == 202, "\(resume.body)")
+                #expect(try resume.string("unsubscribe_detected_at") != nil, "still set to end until Stripe says otherwise")
+                let resumeCall = try #require(recorded.withLockedValue { $0.last })
+                #expect(resumeCall.path == "/v1/subscriptions/sub_two" && resumeCall.form == "cancel_at_period_end=false&cancel_at=")
+                let resumedEvent = StripeWebhookTests.subscription(
+                    "u2", type: "customer.subscription.updated", subscription: "sub_two", cancelAtPeriodEnd: false)
+                #expect(try await StripeWebhookTests.post(server, resumedEvent).status == 200)
+                #expect(try await server.deps.store.purchase(appID: app.id, id: subscription.id).unsubscribeDetectedAt == nil)
                 let actions = try await server.deps.store.auditLog(appID: app.id, limit: 50).filter(\.isSupportAction).map(\.action)
-                #expect(actions.sorted() == ["purchase.cancel", "purchase.refund", "purchase.refund"])
+                #expect(actions.sorted() == ["purchase.cancel", "purchase.refund", "purchase.refund", "purchase.resume"])
             }
         }
     }

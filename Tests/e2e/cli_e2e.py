@@ -233,6 +233,12 @@ def remote_checks(label, env, cwd, base, app):
     check(f"[{label}] --server: customers list --status wont_renew lists who cancelled, as the local database does",
           ids == [("remote-sub", "remote-sub@example.com")] and json.loads(remote_list.stdout) == json.loads(local_list.stdout or "{}"),
           remote_list.stdout + remote_list.stderr + local_list.stdout + local_list.stderr)
+    resumed = run(["purchases", "resume", "--purchase", weekly_id, "--json"], with_app, cwd)
+    again = run(["purchases", "resume", "--purchase", weekly_id], with_app, cwd)
+    check(f"[{label}] --server: purchases resume lets it renew again; a second resume is refused, saying why",
+          resumed.returncode == 0 and json.loads(resumed.stdout).get("unsubscribe_detected_at") is None
+          and again.returncode != 0 and "already renews" in again.stdout + again.stderr,
+          resumed.stdout + resumed.stderr + again.stdout + again.stderr)
     replaced = run(["offerings", "replace", "--id", "default", "--description", "Remote", "--package", "$rc_annual=pro_monthly",
                     "--package", "weekly=remote_weekly", "--current"], with_app, cwd)
     status, offerings = http("GET", f"{base}/v1/subscribers/%24RCAnonymousID%3A0123456789abcdef0123456789abcdef/offerings",
@@ -630,6 +636,10 @@ def demo_checks(env, first_output):
     check("purchases cancel stops a sandbox subscription renewing, with the buyer's reason",
           cancelled.returncode == 0 and "stops renewing" in cancelled.stdout and "(reason: It’s too expensive)" in cancelled.stdout,
           cancelled.stdout + cancelled.stderr)
+    resumed = run(["purchases", "resume", "--app", "app_demo", "--purchase", monthly_id], env)
+    recancelled = run(["purchases", "cancel", "--app", "app_demo", "--purchase", monthly_id], env)
+    check("purchases resume lets a cancelled sandbox subscription renew again (and it can be cancelled again)",
+          resumed.returncode == 0 and "renews again" in resumed.stdout and recancelled.returncode == 0, resumed.stdout + resumed.stderr)
     moved = run(["purchases", "transfer", "--app", "app_demo", "--purchase", monthly_id, "--to", "cli-sub-2"], env)
     leaving = run(["customers", "list", "--app", "app_demo", "--status", "wont_renew"], env)
     check("customers list --status wont_renew lists the customer whose subscription was cancelled, with their address",

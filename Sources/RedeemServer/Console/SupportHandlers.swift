@@ -65,6 +65,12 @@ extension APIHandlers {
         return done.pending ? .accepted(.init(body: .json(done.purchase))) : .ok(.init(body: .json(done.purchase)))
     }
 
+    func resumePurchase(_ input: Operations.ResumePurchase.Input) async throws -> Operations.ResumePurchase.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        let done = try await deps.support.resume(appID: appID, purchaseID: input.path.purchaseId, actor: try keyActor())
+        return done.pending ? .accepted(.init(body: .json(done.purchase))) : .ok(.init(body: .json(done.purchase)))
+    }
+
     func transferPurchase(_ input: Operations.TransferPurchase.Input) async throws -> Operations.TransferPurchase.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }

@@ -102,6 +102,18 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/cancel`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/cancel/post(cancelPurchase)`.
     func cancelPurchase(_ input: Operations.CancelPurchase.Input) async throws -> Operations.CancelPurchase.Output
+    /// Let a subscription set to end with its period renew again
+    ///
+    /// The undo of a cancellation, before the period ends. A sandbox subscription renews again at once:
+    /// `unsubscribe_detected_at` and `cancellation_feedback` are cleared and its `UNCANCELLATION` event is queued (200). A
+    /// Stripe subscription is resumed through Stripe's API (`cancel_at_period_end: false`); Stripe's
+    /// `customer.subscription.updated` webhook then applies it here (202). Audited as `purchase.resume`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/resume`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/resume/post(resumePurchase)`.
+    func resumePurchase(_ input: Operations.ResumePurchase.Input) async throws -> Operations.ResumePurchase.Output
     /// Move a purchase to another app user ID
     ///
     /// The purchase moves to the customer `app_user_id` names (created if new) and a `TRANSFER` event is queued, as a
@@ -731,6 +743,26 @@ extension APIProtocol {
             path: path,
             headers: headers,
             body: body
+        ))
+    }
+    /// Let a subscription set to end with its period renew again
+    ///
+    /// The undo of a cancellation, before the period ends. A sandbox subscription renews again at once:
+    /// `unsubscribe_detected_at` and `cancellation_feedback` are cleared and its `UNCANCELLATION` event is queued (200). A
+    /// Stripe subscription is resumed through Stripe's API (`cancel_at_period_end: false`); Stripe's
+    /// `customer.subscription.updated` webhook then applies it here (202). Audited as `purchase.resume`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/resume`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/resume/post(resumePurchase)`.
+    internal func resumePurchase(
+        path: Operations.ResumePurchase.Input.Path,
+        headers: Operations.ResumePurchase.Input.Headers = .init()
+    ) async throws -> Operations.ResumePurchase.Output {
+        try await resumePurchase(Operations.ResumePurchase.Input(
+            path: path,
+            headers: headers
         ))
     }
     /// Move a purchase to another app user ID
