@@ -10,6 +10,10 @@ public struct QueuedEmail: Equatable, Sendable {
         case newLink = "new_link"
         /// A one-time sign-in link to the customer portal (`/account/{app}`), minted when the e-mail is composed.
         case portalSignIn = "portal_sign_in"
+        /// Lifecycle notices (`BuyerNotices`): renewal turned off, a refund, a renewal payment that failed.
+        case renewalOff = "renewal_off"
+        case refunded
+        case paymentFailed = "payment_failed"
 
         /// In words, for the console.
         public var label: String {
@@ -17,6 +21,9 @@ public struct QueuedEmail: Equatable, Sendable {
             case .receipt: "receipt"
             case .newLink: "new link"
             case .portalSignIn: "portal sign-in"
+            case .renewalOff: "renewal off"
+            case .refunded: "refund"
+            case .paymentFailed: "payment failed"
             }
         }
     }
@@ -44,4 +51,11 @@ public struct QueuedEmail: Equatable, Sendable {
         self.attempts = attempts
         self.language = language
     }
+}
+
+/// Lifecycle changes e-mail the buyer (`BuyerNotices`) when a caller passes this: e-mail is on. `language`: the page's
+/// that asked for the change, which wins over the purchase's own.
+public struct LifecycleMail: Sendable {
+    public var language: String?
+    public init(language: String?) { self.language = language }
 }

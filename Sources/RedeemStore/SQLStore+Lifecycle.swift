@@ -7,6 +7,8 @@ import RedeemWebhooks
 public struct LifecycleTransaction: Sendable {
     let connection: any SQLConnection
     let now: Date
+    /// Nil: no buyer notices (e-mail is off, or the caller sends none, as an erasure).
+    var mail: LifecycleMail? = nil
 
     /// The purchase a store identifier (subscription or session ID) names.
     public func purchase(store: Store, transactionID: String) async throws -> Purchase? {
@@ -49,7 +51,9 @@ public struct LifecycleTransaction: Sendable {
 
     public func billingIssue(_ purchase: Purchase) async throws {
         guard purchase.billingIssuesDetectedAt == nil else { return }
-        try await emit(.billingIssue, try await update(purchase.id, "billing_issues_detected_at = \(now)"))
+        let updated = try await update(purchase.id, "billing_issues_detected_at = \(now)")
+        try await emit(.billingIssue, updated)
+        try await notify(.paymentFailed, updated)
     }
 
     /// Cancel at period end on or off: `CANCELLATION` (unsubscribe detected) or `UNCANCELLATION`. `feedback`: why, when
@@ -61,6 +65,7 @@ public struct LifecycleTransaction: Sendable {
         if !willRenew, purchase.unsubscribeDetectedAt == nil {
             let cancelled = try await update(purchase.id, "unsubscribe_detected_at = \(now), cancellation_feedback = \(feedback?.rawValue)")
             try await emit(.cancellation, cancelled, reason: .unsubscribe)
+            try await notify(.renewalOff, cancelled, quietPeriod: BuyerNotices.renewalOffQuietPeriod)
         } else if !willRenew, let feedback, purchase.cancellationFeedback != feedback {
             _ = try await update(purchase.id, "cancellation_feedback = \(feedback.rawValue)")
         } else if willRenew, purchase.unsubscribeDetectedAt != nil {
@@ -81,6 +86,7 @@ public struct LifecycleTransaction: Sendable {
         guard purchase.refundedAt == nil else { return }
         let refunded = try await update(purchase.id, "refunded_at = \(now)")
         try await emit(.cancellation, refunded, reason: .customerSupport, refund: amount ?? purchase.price)
+        try await notify(.refunded, refunded)
     }
 
     /// A grant revoked: it ends now (`CANCELLATION`, by customer support).
@@ -99,6 +105,15 @@ public struct LifecycleTransaction: Sendable {
         return try Purchase(row: row)
     }
 
+    /// The buyer's notice of this change, queued in its transaction so it goes out once with it, or not at all.
+    private func notify(_ kind: QueuedEmail.Kind, _ purchase: Purchase, quietPeriod: TimeInterval = 0) async throws {
+        guard let mail, let recipient = BuyerNotices.recipient(of: purchase) else { return }
+        let email = QueuedEmail(
+            id: Identifier.make(prefix: "eml"), appID: purchase.appID, purchaseID: purchase.id, kind: kind, recipient: recipient,
+            createdAt: now, language: mail.language ?? purchase.language)
+        _ = try await SQLStore.enqueue(email, quietPeriod: quietPeriod, on: connection)
+    }
+
     private func emit(_ type: WebhookEventType, _ purchase: Purchase, reason: WebhookReason? = nil, refund: Price? = nil) async throws {
         guard let product = try await SQLStore.products(appID: purchase.appID, ids: [purchase.productID], on: connection).first else { return }
         let customer = try await SQLStore.eventCustomer(id: purchase.customerID, on: connection)
@@ -115,7 +130,8 @@ extension SQLStore {
     /// Runs `apply` for a store's event exactly once: the event's record and its effects commit together.
     /// Returns nil, changing nothing, when the event was already processed; else what `apply` returned.
     public func processStoreEvent<T: Sendable>(
-        source: String, eventID: String, type: String, now: Date, _ apply: @escaping @Sendable (LifecycleTransaction) async throws -> T
+        source: String, eventID: String, type: String, now: Date, mail: LifecycleMail? = nil,
+        _ apply: @escaping @Sendable (LifecycleTransaction) async throws -> T
     ) async throws -> T? {
         try await write { connection in
             let fresh = try await connection.query(
@@ -124,19 +140,19 @@ extension SQLStore {
                 ON CONFLICT (source, event_id) DO NOTHING RETURNING event_id
                 """)
             guard !fresh.isEmpty else { return nil }
-            return try await apply(LifecycleTransaction(connection: connection, now: now))
+            return try await apply(LifecycleTransaction(connection: connection, now: now, mail: mail))
         }
     }
 }
 
 extension SQLStore {
-    /// An operator's refund: the purchase refunded (its entitlement revoked), its CANCELLATION event queued, and the
-    /// audit record, in one transaction. Refunding twice changes nothing more.
-    public func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> Purchase {
+    /// An operator's refund: the purchase refunded (its entitlement revoked), its CANCELLATION event and the buyer's
+    /// notice queued, and the audit record, in one transaction. Refunding twice changes nothing more.
+    public func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry, mail: LifecycleMail? = nil) async throws -> Purchase {
         try await write(audit: audit) { connection in
             let purchase = try await Self.purchase(appID: appID, id: id, locking: true, on: connection)
             try Self.requireHere(SupportRules.refund(purchase), elsewhere: "Refund this purchase in Stripe.")
-            try await LifecycleTransaction(connection: connection, now: now).refund(purchase)
+            try await LifecycleTransaction(connection: connection, now: now, mail: mail).refund(purchase)
             return try await Self.purchase(appID: appID, id: id, on: connection)
         }
     }

@@ -123,13 +123,14 @@ extension SQLStore {
     /// renews again (`UNCANCELLATION`); `SupportRules.cancelAtPeriodEnd` or `.resume` decides in the transaction.
     /// `feedback`: why, when the buyer said (cancelling only).
     public func setRenewal(
-        appID: String, purchaseID: String, renews: Bool, feedback: CancellationFeedback? = nil, now: Date, audit: AuditEntry
+        appID: String, purchaseID: String, renews: Bool, feedback: CancellationFeedback? = nil, now: Date, audit: AuditEntry,
+        mail: LifecycleMail? = nil
     ) async throws -> Purchase {
         try await write(audit: audit) { connection in
             let purchase = try await Self.purchase(appID: appID, id: purchaseID, locking: true, on: connection)
             let rule = renews ? SupportRules.resume(purchase, now: now) : SupportRules.cancelAtPeriodEnd(purchase, now: now)
             try Self.requireHere(rule, elsewhere: renews ? "Resume this subscription in Stripe." : "Cancel this subscription in Stripe.")
-            try await LifecycleTransaction(connection: connection, now: now).setWillRenew(
+            try await LifecycleTransaction(connection: connection, now: now, mail: mail).setWillRenew(
                 purchase, willRenew: renews, periodEnd: nil, feedback: renews ? nil : feedback)
             return try await Self.purchase(appID: appID, id: purchaseID, on: connection)
         }

@@ -85,7 +85,7 @@ actor FakeSupportStore: SupportStore {
         return email != nil
     }
 
-    func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> Purchase {
+    func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry, mail: LifecycleMail?) async throws -> Purchase {
         var purchase = try await purchase(appID: appID, id: id)
         purchase.refundedAt = now
         purchasesByID[id] = purchase
@@ -94,7 +94,7 @@ actor FakeSupportStore: SupportStore {
     }
 
     func setRenewal(
-        appID: String, purchaseID: String, renews: Bool, feedback: CancellationFeedback?, now: Date, audit: AuditEntry
+        appID: String, purchaseID: String, renews: Bool, feedback: CancellationFeedback?, now: Date, audit: AuditEntry, mail: LifecycleMail?
     ) async throws -> Purchase {
         var purchase = try await purchase(appID: appID, id: purchaseID)
         purchase.unsubscribeDetectedAt = renews ? nil : now

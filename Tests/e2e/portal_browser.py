@@ -2,7 +2,7 @@
 """The customer portal in a real browser (Playwright from PyPI driving Debian's Chromium) against `redeem serve` with a
 real SMTP server on loopback: the receipt links to the portal; the buyer asks for a sign-in link, reads it from the SMTP
 server, signs in, gets a new redemption link (redeemed in the app), cancels the sandbox subscription and sees it end
-with its period, resumes it, and signs out. A sandbox checkout on a phone lands on a success page that can be reopened
+with its period (and the e-mail saying so), resumes it, and signs out. A sandbox checkout on a phone lands on a success page that can be reopened
 and keeps the HTTPS link; prices and dates follow the browser's language (en-US, de-DE). Screenshots at desktop and phone width go to test-artifacts/portal/.
 Usage: portal_browser.py path/to/redeem. Prints 'N passed, M failed'."""
 import json, os, re, subprocess, sys, uuid
@@ -131,6 +131,20 @@ def main():
             check("the app sees it active, set to end", info["subscriber"]["entitlements"]["pro"]["expires_date"] == sub["expires_date"]
                   and sub["unsubscribe_detected_at"] is not None, sub)
             shots(page, "6-cancelled")
+            notice = mails("won’t renew", 1)
+            notice_text = text(notice[0]) if notice else ""
+            check("turning renewal off e-mails the buyer the day access ends and the way back", notice
+                  and notice[0]["rcpt_tos"] == [BUYER] and "Yours until: " in notice_text and "Pro monthly" in notice_text
+                  and portal in notice_text, notice_text or "no notice")
+            if notice:
+                # The notice's HTML part as a mail client shows it, at desktop and phone width.
+                html = next((part["text"] for part in notice[0]["parts"] if part["content_type"] == "text/html"), "")
+                reader = browser.new_page(viewport={"width": 1280, "height": 900})
+                reader.set_content(html)
+                check("the notice's button opens the portal",
+                      reader.get_by_role("link", name="Manage your subscription").get_attribute("href") == portal)
+                shots(reader, "6b-renewal-off-email")
+                reader.close()
             page.get_by_role("button", name="Resume subscription").click()
             check("resuming makes it renew again", "Resumed" in page.get_by_role("status").inner_text()
                   and page.get_by_text("Cancel subscription…").count() == 1)

@@ -81,8 +81,9 @@ public struct SupportService: Sendable {
         public let pending: Bool
     }
 
-    /// Refunds a purchase: a sandbox one at once (its CANCELLATION event and the audit in one transaction); a Stripe one
-    /// through Stripe's refunds API, applied when Stripe's `charge.refunded` arrives. See `SupportRules.refund`.
+    /// Refunds a purchase: a sandbox one at once (its CANCELLATION event, the buyer's notice and the audit in one
+    /// transaction); a Stripe one through Stripe's refunds API, applied when Stripe's `charge.refunded` arrives. See
+    /// `SupportRules.refund`.
     public func refund(appID: String, purchaseID: String, actor: String) async throws -> Outcome {
         let purchase = try await store.purchase(appID: appID, id: purchaseID)
         let now = clock.now()
@@ -90,7 +91,9 @@ public struct SupportService: Sendable {
         switch SupportRules.refund(purchase) {
         case .failure(let refusal): throw APIError.conflict(refusal.reason)
         case .success(.here):
-            return Outcome(purchase: try await store.refundPurchase(appID: appID, id: purchase.id, now: now, audit: audit), pending: false)
+            let refunded = try await store.refundPurchase(appID: appID, id: purchase.id, now: now, audit: audit, mail: emailQueue.lifecycle)
+            emailQueue.wake()
+            return Outcome(purchase: refunded, pending: false)
         case .success(.stripe):
             guard let paymentIntent = try await store.paymentReference(appID: appID, purchaseID: purchase.id) else {
                 throw APIError.conflict("Stripe has not reported a payment for this purchase yet; refund it in Stripe's dashboard.")
@@ -103,11 +106,12 @@ public struct SupportService: Sendable {
     }
 
     /// Stops a subscription renewing at the end of its period: a sandbox one at once, a Stripe one through Stripe.
-    /// `feedback`: the buyer's reason, if they gave one; audited, and sent on to Stripe.
+    /// `feedback`: the buyer's reason, if they gave one; audited, and sent on to Stripe. `notifying` false: the buyer is
+    /// not e-mailed (an erasure's cancellations).
     public func cancelAtPeriodEnd(
-        appID: String, purchaseID: String, actor: String, feedback: CancellationFeedback? = nil
+        appID: String, purchaseID: String, actor: String, feedback: CancellationFeedback? = nil, notifying: Bool = true
     ) async throws -> Outcome {
-        try await setRenewal(appID: appID, purchaseID: purchaseID, renews: false, actor: actor, feedback: feedback)
+        try await setRenewal(appID: appID, purchaseID: purchaseID, renews: false, actor: actor, feedback: feedback, notifying: notifying)
     }
 
     /// Lets a subscription set to end with its period renew again: a sandbox one at once, a Stripe one through Stripe.
@@ -118,7 +122,7 @@ public struct SupportService: Sendable {
     /// Cancel at period end, or resume: where it applies is `SupportRules`' choice (here, or Stripe's
     /// `cancel_at_period_end`, applied when `customer.subscription.updated` arrives).
     func setRenewal(
-        appID: String, purchaseID: String, renews: Bool, actor: String, feedback: CancellationFeedback? = nil
+        appID: String, purchaseID: String, renews: Bool, actor: String, feedback: CancellationFeedback? = nil, notifying: Bool = true
     ) async throws -> Outcome {
         let purchase = try await store.purchase(appID: appID, id: purchaseID)
         let now = clock.now()
@@ -130,7 +134,9 @@ public struct SupportService: Sendable {
         case .failure(let refusal): throw APIError.conflict(refusal.reason)
         case .success(.here):
             let updated = try await store.setRenewal(
-                appID: appID, purchaseID: purchase.id, renews: renews, feedback: feedback, now: now, audit: audit)
+                appID: appID, purchaseID: purchase.id, renews: renews, feedback: feedback, now: now, audit: audit,
+                mail: notifying ? emailQueue.lifecycle : nil)
+            if notifying { emailQueue.wake() }
             return Outcome(purchase: updated, pending: false)
         case .success(.stripe):
             let subscription = purchase.storeTransactionID

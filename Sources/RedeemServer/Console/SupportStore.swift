@@ -20,9 +20,10 @@ protocol SupportStore: Sendable {
         appID: String, purchaseID: String, tokenHash: String?, now: Date, expiresAt: Date, email: QueuedEmail?, quietPeriod: TimeInterval,
         audit: AuditEntry
     ) async throws -> Bool
-    func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> Purchase
+    /// `mail`: the buyer's notice is queued with the change (nil: none).
+    func refundPurchase(appID: String, id: String, now: Date, audit: AuditEntry, mail: LifecycleMail?) async throws -> Purchase
     func setRenewal(
-        appID: String, purchaseID: String, renews: Bool, feedback: CancellationFeedback?, now: Date, audit: AuditEntry
+        appID: String, purchaseID: String, renews: Bool, feedback: CancellationFeedback?, now: Date, audit: AuditEntry, mail: LifecycleMail?
     ) async throws -> Purchase
     /// The Stripe payment a refund refunds, once Stripe has reported one.
     func paymentReference(appID: String, purchaseID: String) async throws -> String?

@@ -13,7 +13,11 @@ struct EmailComposer: Sendable {
 
     func compose(_ email: QueuedEmail, now: Date) async throws -> MailMessage {
         let app = try await store.app(id: email.appID)
-        if email.kind == .portalSignIn { return try await portalSignIn(email, app: app, now: now) }
+        switch email.kind {
+        case .portalSignIn: return try await portalSignIn(email, app: app, now: now)
+        case .renewalOff, .refunded, .paymentFailed: return try await notice(email, app: app)
+        case .receipt, .newLink: break
+        }
         let purchase = try await store.purchase(appID: email.appID, id: email.purchaseID)
         let product = try await store.product(appID: email.appID, id: purchase.productID)
         let link = try await links.issue(for: purchase, now: now)
@@ -61,7 +65,7 @@ struct EmailComposer: Sendable {
         return BuyerFormat(locale: Locale(identifier: language.replacingOccurrences(of: "-", with: "_")), texts: texts)
     }
 
-    private func message(
+    func message(
         _ email: QueuedEmail, app: App, subject: String, template: String, language: String, _ model: some PageModel
     ) throws -> MailMessage {
         // From the app by name, answered to the app's support address, so a buyer's reply reaches the people who can help.

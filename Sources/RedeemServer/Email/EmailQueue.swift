@@ -58,6 +58,11 @@ struct EmailQueue: Sendable {
     /// purchase was made in; nil (English) for neither.
     static func language(for purchase: Purchase) -> String? { BuyerTexts.requested?.language ?? purchase.language }
 
+    /// What lifecycle changes need to queue the buyer's notices (`BuyerNotices`): nil when e-mail is off.
+    var lifecycle: LifecycleMail? {
+        mail == nil ? nil : LifecycleMail(language: BuyerTexts.requested?.language)
+    }
+
     /// How long after a new-link e-mail another is held back.
     var newLinkQuietPeriod: TimeInterval { mail?.resendQuietPeriod ?? 0 }
 

@@ -11,7 +11,8 @@ public struct Templates: Sendable {
 
     static let required = [
         "redeem-link", "purchase-success", "sandbox-checkout", "checkout-pending", "email-receipt.html", "email-receipt.txt", "email-new-link.html",
-        "email-new-link.txt", "message", "console-sign-in", "console-search", "console-customer", "console-new-link", "console-audit",
+        "email-new-link.txt", "email-notice.html", "email-notice.txt", "message", "console-sign-in", "console-search", "console-customer",
+        "console-new-link", "console-audit",
     ]
 
     /// The bundle's templates, parsed by the first call and shared after: they are the same for the process's life.

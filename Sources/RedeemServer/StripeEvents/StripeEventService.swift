@@ -4,7 +4,8 @@ import RedeemStore
 import RedeemStripe
 
 /// Applies Stripe's events: verified with Stripe's signature scheme before anything is touched, applied once per
-/// event ID in the same transaction as their effects, with the buyer's receipt queued for a new purchase.
+/// event ID in the same transaction as their effects (the buyer's lifecycle notices among them), with the buyer's receipt
+/// queued for a new purchase.
 struct StripeEventService: Sendable {
     let store: any StripeEventStore
     let clock: any RedeemClock
@@ -21,9 +22,13 @@ struct StripeEventService: Sendable {
         }
         let event: StripeEvent
         do { event = try StripeEvent(json: bytes) } catch { throw StripeEventError.notAnEvent("\(error)") }
-        let outcome = try await store.processStoreEvent(source: "stripe", eventID: event.eventID, type: event.type, now: clock.now()) { tx in
+        let outcome = try await store.processStoreEvent(
+            source: "stripe", eventID: event.eventID, type: event.type, now: clock.now(), mail: emailQueue.lifecycle
+        ) { tx in
             try await Self.apply(event, tx)
         }
+        // A refund, a renewal turned off or a failed payment may have queued the buyer's notice.
+        if outcome != nil { emailQueue.wake() }
         if case .checkoutSessionAsyncPaymentFailed(let session) = event.payload, let id = session.metadata["redeem_checkout_id"] {
             try await store.advanceWebCheckout(id: id, to: .failed, now: clock.now())
         }

@@ -17,7 +17,7 @@ struct ErasureService: Sendable {
             let now = clock.now()
             for purchase in try await store.purchases(customerID: customer.id) {
                 guard case .success = SupportRules.cancelAtPeriodEnd(purchase, now: now) else { continue }
-                _ = try await support.cancelAtPeriodEnd(appID: appID, purchaseID: purchase.id, actor: actor)
+                _ = try await support.cancelAtPeriodEnd(appID: appID, purchaseID: purchase.id, actor: actor, notifying: false)
             }
         }
         let now = clock.now()
