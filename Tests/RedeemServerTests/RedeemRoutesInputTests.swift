@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import RedeemTestSupport
 import Testing
 
@@ -26,6 +27,18 @@ import Testing
             #expect(badUser.status == 400 && badUser.code == 7256, "\(badUser.body)")
             let noKey = try await server.send(.post, route, key: nil, json: #"{"app_user_id": "jane", "\#(tokenField)": "x"}"#)
             #expect(noKey.status == 401, "\(noKey.body)")
+        }
+    }
+
+    /// A path the router has with another method answers 405 with `Allow`; one with an empty last ID (a trailing
+    /// slash) is that ID's route, unknown: 404, as documented, not the collection's 405.
+    @Test func aWrongMethodIs405AndAnEmptyIDIs404() async throws {
+        try await TestServer.with(.sqlite) { server in
+            let app = try await server.createAppWithCatalog()
+            let wrong = try await server.send(.put, "/admin/v1/apps/\(app.id)/offers", key: app.secret, json: "{}")
+            #expect(wrong.status == 405 && wrong.headers[.allow] == "GET, POST", "\(wrong.body)")
+            let empty = try await server.send(.patch, "/admin/v1/apps/\(app.id)/offers/", key: app.secret, json: #"{"active": false}"#)
+            #expect(empty.status == 404, "\(empty.status) \(empty.body)")
         }
     }
 }

@@ -33,7 +33,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return APIError(framework: error.httpStatus, message: error.causeDescription, field: Self.field(named: error.causeDescription))
         }
         if let error = error as? HTTPError {
-            if error.status == .notFound, case let allowed = routes.methods(for: request.uri.path), !allowed.isEmpty {
+            if error.status == .notFound, case let allowed = routes.methods(for: request.uri.path), !allowed.isEmpty,
+                !allowed.contains(request.method.rawValue)
+            {
                 var api = APIError(.methodNotAllowed, "\(request.uri.path) exists, but not with \(request.method.rawValue).")
                 api.headers[.allow] = allowed.sorted().joined(separator: ", ")
                 return api

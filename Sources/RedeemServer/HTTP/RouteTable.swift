@@ -22,7 +22,12 @@ final class RouteTable: Sendable {
         return matching.filter { literals($0.segments) == best }.reduce(into: Set<String>()) { $0.formUnion($1.methods) }
     }
 
-    private static func segments(_ path: String) -> [Substring] { path.split(separator: "/", omittingEmptySubsequences: true) }
+    /// A trailing slash is an empty last segment: `/offers/` is `/offers/{offer_id}` with an empty ID, not `/offers`.
+    private static func segments(_ path: String) -> [Substring] {
+        var parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        if path.count > 1, path.hasSuffix("/") { parts.append("") }
+        return parts
+    }
 
     /// A `:name` or `{name}` segment matches any one segment; `**` matches the rest.
     private static func matches(_ pattern: [Substring], _ parts: [Substring]) -> Bool {
