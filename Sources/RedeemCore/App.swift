@@ -84,6 +84,8 @@ public struct App: Codable, Hashable, Sendable {
     /// Buyers tick a box agreeing to the terms before they pay or claim (affirmative consent, as California's
     /// automatic-renewal law asks); only with `termsURL`.
     public var requireTermsConsent = false
+    /// E-mail buyers before a yearly subscription renews and before a long free trial ends (`RenewalReminder`).
+    public var renewalReminders = false
     /// The Stripe product tax code (`txcd_…`) of what the app sells, given to Stripe Tax and Managed Payments.
     public var stripeTaxCode: String? = nil
     public var createdAt: Date
@@ -152,6 +154,7 @@ public struct App: Codable, Hashable, Sendable {
         case termsURL = "terms_url"
         case privacyURL = "privacy_url"
         case requireTermsConsent = "require_terms_consent"
+        case renewalReminders = "renewal_reminders"
         case stripeTaxCode = "stripe_tax_code"
         case createdAt = "created_at"
         case updatedAt = "updated_at"

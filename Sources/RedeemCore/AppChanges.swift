@@ -32,6 +32,8 @@ public struct AppChanges: Codable, Hashable, Sendable {
     public var privacyURL: String?
     /// Buyers tick a box agreeing to the terms before paying; needs `termsURL`.
     public var requireTermsConsent: Bool?
+    /// E-mail buyers before a yearly renewal and before a long free trial ends.
+    public var renewalReminders: Bool?
     /// A Stripe product tax code, `txcd_` and eight digits; an empty string clears it.
     public var stripeTaxCode: String?
 
@@ -65,6 +67,7 @@ public struct AppChanges: Codable, Hashable, Sendable {
         case termsURL = "terms_url"
         case privacyURL = "privacy_url"
         case requireTermsConsent = "require_terms_consent"
+        case renewalReminders = "renewal_reminders"
         case stripeTaxCode = "stripe_tax_code"
     }
 
@@ -170,6 +173,7 @@ public struct AppChanges: Codable, Hashable, Sendable {
         next.termsURL = try Self.url(termsURL, field: "terms_url", current: app.termsURL)
         next.privacyURL = try Self.url(privacyURL, field: "privacy_url", current: app.privacyURL)
         if let requireTermsConsent { next.requireTermsConsent = requireTermsConsent }
+        if let renewalReminders { next.renewalReminders = renewalReminders }
         if next.requireTermsConsent, next.termsURL == nil {
             throw ValidationError(field: "require_terms_consent", reason: "needs terms_url: there are no terms to agree to")
         }

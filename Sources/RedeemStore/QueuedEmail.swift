@@ -14,6 +14,9 @@ public struct QueuedEmail: Equatable, Sendable {
         case renewalOff = "renewal_off"
         case refunded
         case paymentFailed = "payment_failed"
+        /// Reminders before a renewal (`RenewalReminder`): a yearly subscription's, a long free trial's end.
+        case renewalReminder = "renewal_reminder"
+        case trialEnding = "trial_ending"
 
         /// In words, for the console.
         public var label: String {
@@ -24,6 +27,8 @@ public struct QueuedEmail: Equatable, Sendable {
             case .renewalOff: "renewal off"
             case .refunded: "refund"
             case .paymentFailed: "payment failed"
+            case .renewalReminder: "renewal reminder"
+            case .trialEnding: "trial ending"
             }
         }
     }

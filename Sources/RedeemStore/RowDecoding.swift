@@ -34,6 +34,7 @@ extension App {
         privacyURL = row.optionalString("privacy_url")
         stripeTaxCode = row.optionalString("stripe_tax_code")
         requireTermsConsent = (row.optionalInt("require_terms_consent") ?? 0) != 0
+        renewalReminders = (row.optionalInt("renewal_reminders") ?? 0) != 0
     }
 }
 

@@ -19,7 +19,7 @@ extension SQLStore {
                 """)
             // A new app's later columns default to NULL: written only when set (tests build apps on older schemas too).
             if app.branding != CheckoutBranding() || app.linkPolicyChosenAt != nil || app.termsURL != nil || app.privacyURL != nil
-                || app.stripeTaxCode != nil || app.requireTermsConsent
+                || app.stripeTaxCode != nil || app.requireTermsConsent || app.renewalReminders
             {
                 try await Self.writeLaterSettings(app, on: connection)
             }
@@ -73,7 +73,7 @@ extension SQLStore {
     }
 
     /// The columns added since the app's own statements were written: branding and when the link policy was chosen
-    /// (V027), the legal links (V038), the Stripe tax code (V039), terms consent (V040).
+    /// (V027), the legal links (V038), the Stripe tax code (V039), terms consent (V040), renewal reminders (V041).
     static func writeLaterSettings(_ app: App, on connection: any SQLConnection) async throws {
         try await connection.query(
             """
@@ -82,7 +82,7 @@ extension SQLStore {
                 brand_accent_dark = \(app.brandAccentDark?.hex), brand_background_dark = \(app.brandBackgroundDark?.hex),
                 brand_foreground_dark = \(app.brandForegroundDark?.hex), link_policy_chosen_at = \(app.linkPolicyChosenAt),
                 terms_url = \(app.termsURL), privacy_url = \(app.privacyURL), stripe_tax_code = \(app.stripeTaxCode),
-                require_terms_consent = \(app.requireTermsConsent ? 1 : 0)
+                require_terms_consent = \(app.requireTermsConsent ? 1 : 0), renewal_reminders = \(app.renewalReminders ? 1 : 0)
             WHERE id = \(app.id)
             """)
     }

@@ -61,7 +61,7 @@ extension LifecycleTransaction {
     public func convertTrial(_ purchase: Purchase, until expiry: Date) async throws {
         guard purchase.periodType == .trial else { return }
         let billing = try await SQLStore.productBilling(appID: purchase.appID, productID: purchase.productID, on: connection)
-        let price = (purchase.price.flatMap { billing.price(in: $0.currency) } ?? billing.defaultPrice)?.price ?? purchase.price
+        let price = billing.renewalPrice(of: purchase)
         let end = max(expiry, purchase.expiresDate ?? expiry)
         let trialEnded = min(purchase.expiresDate ?? now, now)
         guard

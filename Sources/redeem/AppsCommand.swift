@@ -33,6 +33,8 @@ struct Apps: AsyncParsableCommand {
         var privacyURL: String?
         @Option(help: "Buyers tick a box agreeing to the terms before paying (needs --terms-url): true or false.")
         var requireTermsConsent: Bool?
+        @Option(help: "E-mail buyers before a yearly renewal and before a free trial of over a month ends: true or false.")
+        var renewalReminders: Bool?
         @Option(help: "After a web purchase: hosted (Redeem's success page), redirect, or redirect_with_details.")
         var afterPurchase: String?
         @Option(help: "Where to redirect after a purchase (https; http://localhost for sandbox).")
@@ -84,6 +86,7 @@ struct Apps: AsyncParsableCommand {
             changes.termsURL = termsURL
             changes.privacyURL = privacyURL
             changes.requireTermsConsent = requireTermsConsent
+            changes.renewalReminders = renewalReminders
             changes.afterPurchase = afterPurchase
             changes.afterPurchaseURL = afterPurchaseURL
             changes.offerCodeQuotaPerQuarter = offerCodeQuota
@@ -180,7 +183,7 @@ struct Apps: AsyncParsableCommand {
     static func describe(_ app: App) -> String {
         let rows: [(String, String?)] = [
             ("scheme", app.scheme), ("icon", app.iconURL), ("App Store", app.appStoreURL), ("Play Store", app.playStoreURL),
-            ("support e-mail", app.supportEmail),
+            ("support e-mail", app.supportEmail), ("renewal reminders", app.renewalReminders ? "e-mailed to buyers" : "off"),
             ("terms of use", app.termsURL.map { $0 + (app.requireTermsConsent ? " (a box to tick)" : "") }), ("privacy policy", app.privacyURL),
             ("iOS app", app.iosTeamID.flatMap { team in app.iosBundleID.map { "\(team).\($0)" } }),
             ("Android package", app.androidPackageName),

@@ -161,6 +161,7 @@ actor UntouchedStores: RedemptionLinkStore, EmailStore {
     ) async throws -> Bool { try touched() }
     func product(appID: String, id: String) async throws -> Product { try touched() }
     func purchase(appID: String, id: String) async throws -> Purchase { try touched() }
+    func productBilling(appID: String, productID: String) async throws -> ProductBilling { try touched() }
     func enqueueEmail(_ email: QueuedEmail, quietPeriod: TimeInterval) async throws -> Bool { try touched() }
     func claimDueEmails(now: Date, lease: TimeInterval, limit: Int) async throws -> [QueuedEmail] { try touched() }
     func markEmailSent(id: String, at date: Date) async throws { try touch() }

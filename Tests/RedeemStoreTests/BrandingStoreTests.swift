@@ -49,21 +49,25 @@ import Testing
             created.checkoutTax = "managed_payments"
             created.stripeTaxCode = "txcd_10000000"
             created.requireTermsConsent = true
+            created.renewalReminders = true
             let app = try created.makeApp(now: Self.now)
             try await store.createApp(app, keys: [])
             let read = try await store.app(id: app.id)
             #expect(read.termsURL == "https://example.com/terms" && read.privacyURL == nil)
             #expect(read.checkoutTax == .managedPayments && read.stripeTaxCode == "txcd_10000000" && read.requireTermsConsent)
+            #expect(read.renewalReminders, "migration 41's column, written with the app")
 
             var updated = read
             var changes = AppChanges()
             changes.termsURL = ""
             changes.requireTermsConsent = false
+            changes.renewalReminders = false
             changes.privacyURL = "https://example.com/privacy"
             try changes.apply(to: &updated, now: Self.now.addingTimeInterval(60))
             try await store.updateApp(updated)
             let again = try await store.app(id: app.id)
             #expect(again.termsURL == nil && again.privacyURL == "https://example.com/privacy" && !again.requireTermsConsent)
+            #expect(!again.renewalReminders)
             #expect(try await store.apps().first { $0.id == app.id }?.privacyURL == "https://example.com/privacy")
         }
     }

@@ -506,6 +506,13 @@ def scenario(label, env, cwd, browser=False):
     check(f"[{label}] the terms cannot be cleared while consent is required", no_terms.returncode != 0
           and "--require-terms-consent" in no_terms.stderr, no_terms.stderr)
     run(["apps", "update", "--app", app["id"], "--require-terms-consent", "false"], env, cwd)
+    reminders = run(["apps", "update", "--app", app["id"], "--renewal-reminders", "true"], env, cwd)
+    reminded = run(["apps", "show", "--app", app["id"]], env, cwd).stdout
+    run(["apps", "update", "--app", app["id"], "--renewal-reminders", "false"], env, cwd)
+    check(f"[{label}] apps update --renewal-reminders true, shown by apps show, and off again",
+          reminders.returncode == 0 and any(line.split() == ["renewal", "reminders", "e-mailed", "to", "buyers"] for line in reminded.splitlines())
+          and any(line.split() == ["renewal", "reminders", "off"] for line in run(["apps", "show", "--app", app["id"]], env, cwd).stdout.splitlines()),
+          reminders.stderr + reminded)
     refused = run(["apps", "update", "--app", app["id"], "--terms-url", "http://example.com/terms"], env, cwd)
     check(f"[{label}] an http terms URL is refused naming --terms-url", refused.returncode != 0 and "--terms-url must be" in refused.stderr,
           refused.stderr)

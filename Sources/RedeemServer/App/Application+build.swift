@@ -19,6 +19,8 @@ public struct ServerDependencies: Sendable {
     public let mail: MailSettings?
     /// Sends queued e-mail; nil without SMTP settings.
     public let mailer: EmailDeliveryWorker?
+    /// Queues the reminders before a renewal; nil without SMTP settings.
+    let reminders: RenewalReminderWorker?
     /// Sends the team's invitations and password-reset links; nil without SMTP settings.
     public let teamMailer: TeamMailer?
     /// Delivers server notifications.
@@ -55,7 +57,9 @@ public struct ServerDependencies: Sendable {
         self.mail = mail
         let composer = EmailComposer(
             store: store, links: RedemptionLinkIssuer(store: store, publicURL: publicURL), templates: templates, sender: mail?.smtp.from)
-        self.mailer = mail.map { EmailDeliveryWorker(store: store, composer: composer, settings: $0, clock: clock, logger: logger) }
+        let mailer = mail.map { EmailDeliveryWorker(store: store, composer: composer, settings: $0, clock: clock, logger: logger) }
+        self.mailer = mailer
+        self.reminders = mailer.map { RenewalReminderWorker(store: store, clock: clock, mailer: $0, logger: logger) }
         self.teamMailer = mail.map {
             TeamMailer(store: store, settings: $0, templates: templates, clock: clock, publicURL: publicURL, logger: logger)
         }
@@ -267,6 +271,7 @@ public func buildApplication(
         services.append(RateLimitPruner(store: store, window: deps.rateLimits.window, clock: clock, logger: logger))
     }
     if let mailer = deps.mailer { services.append(mailer) }
+    if let reminders = deps.reminders { services.append(reminders) }
     if let teamMailer = deps.teamMailer { services.append(teamMailer) }
     if let tracing, let endpoint = configuration.otlpEndpoint {
         services.append(tracing)

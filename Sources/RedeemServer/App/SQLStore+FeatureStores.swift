@@ -33,6 +33,7 @@ extension SQLStore: RedemptionLinkStore {}
 extension SQLStore: RedemptionStore {}
 extension SQLStore: SandboxRenewalStore {}
 extension SQLStore: StripeEventStore {}
+extension SQLStore: RenewalReminderStore {}
 extension SQLStore: SupportStore {}
 extension SQLStore: SubscriptionMetricsStore {}
 extension SQLStore: TeamStore {}

@@ -23,6 +23,7 @@ extension ConsoleSettingsController {
         changes.privacyURL = form["privacy_url"]
         // A checkbox sends nothing when off: the form with the terms field turns it off then.
         if form["terms_url"] != nil { changes.requireTermsConsent = form["require_terms_consent"] == "yes" }
+        if form["support_email"] != nil { changes.renewalReminders = form["renewal_reminders"] == "yes" }
         changes.iosTeamID = form["ios_team_id"]
         changes.iosBundleID = form["ios_bundle_id"]
         changes.androidPackageName = form["android_package_name"]
@@ -67,6 +68,7 @@ extension ConsoleSettingsController {
         case "privacy_url": "Privacy policy URL"
         case "stripe_tax_code": "Product tax code"
         case "require_terms_consent": "Agreeing to the terms"
+        case "renewal_reminders": "Renewal reminders"
         default:
             field.replacingOccurrences(of: "_", with: " ").capitalized.replacingOccurrences(of: "Url", with: "URL")
                 .replacingOccurrences(of: "Id", with: "ID")

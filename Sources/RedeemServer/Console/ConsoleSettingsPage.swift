@@ -38,6 +38,7 @@ extension ConsoleSettingsController {
             taxes: Self.options(CheckoutTax.allCases.map(\.rawValue), form?["checkout_tax"] ?? app.checkoutTax.rawValue),
             promotionCodes: form.map { $0["allow_promotion_codes"] == "yes" } ?? app.allowPromotionCodes,
             termsConsent: form.map { $0["require_terms_consent"] == "yes" } ?? app.requireTermsConsent,
+            renewalReminders: form.map { $0["renewal_reminders"] == "yes" } ?? app.renewalReminders,
             wellKnown: [
                 SettingsPage.WellKnownFile(
                     name: "Apple (universal links)", url: base + "/.well-known/apple-app-site-association",
@@ -84,6 +85,7 @@ struct SettingsPage: PageModel {
     let taxes: [Choice]
     let promotionCodes: Bool
     let termsConsent: Bool
+    let renewalReminders: Bool
     let wellKnown: [WellKnownFile]
     let error: String?
     let notice: String?

@@ -7,6 +7,8 @@ protocol EmailStore: Sendable {
     func app(id: String) async throws -> App
     func product(appID: String, id: String) async throws -> Product
     func purchase(appID: String, id: String) async throws -> Purchase
+    /// The product's web prices, for what a purchase renews at.
+    func productBilling(appID: String, productID: String) async throws -> ProductBilling
     /// Queues unless an e-mail of the same kind for the purchase was queued within `quietPeriod`; returns whether it was.
     func enqueueEmail(_ email: QueuedEmail, quietPeriod: TimeInterval) async throws -> Bool
     func claimDueEmails(now: Date, lease: TimeInterval, limit: Int) async throws -> [QueuedEmail]

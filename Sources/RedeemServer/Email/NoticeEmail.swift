@@ -3,8 +3,8 @@ import RedeemCore
 import RedeemMail
 import RedeemStore
 
-/// A lifecycle notice (`BuyerNotices`): renewal turned off, a refund, a failed renewal payment. One template for the
-/// three; the words and the rows are the kind's.
+/// A lifecycle notice (`BuyerNotices`: renewal turned off, a refund, a failed renewal payment) or a reminder before a
+/// renewal (`RenewalReminder`). One template for them all; the words and the rows are the kind's.
 struct NoticeEmail: PageModel {
     struct Row: Sendable {
         let label: String
@@ -26,7 +26,8 @@ struct NoticeEmail: PageModel {
 }
 
 extension EmailComposer {
-    /// The notice as the purchase stands when it is sent: a renewal-off notice names the day access ends.
+    /// The notice as the purchase stands when it is sent: a renewal-off notice names the day access ends, a reminder the
+    /// day it renews and the price it renews at.
     func notice(_ email: QueuedEmail, app: App) async throws -> MailMessage {
         let purchase = try await store.purchase(appID: email.appID, id: email.purchaseID)
         let product = try await store.product(appID: email.appID, id: purchase.productID)
@@ -35,17 +36,28 @@ extension EmailComposer {
         let key = "mail.\(email.kind.rawValue)"
         let productName = product.displayName ?? product.id
         let until = purchase.expiresDate.map(format.day)
-        var rows = [NoticeEmail.Row(label: texts["receipt.product"], value: productName)]
-        if let price = purchase.price {
-            rows.append(.init(label: texts["receipt.price"], value: price == product.price ? format.product(product) : format.price(price)))
+        var price = purchase.price.map { $0 == product.price ? format.product(product) : format.price($0) }
+        if [.renewalReminder, .trialEnding].contains(email.kind) {
+            // What it renews at, per period: a reminder names the next charge, not the trial's.
+            var renewing = product
+            renewing.price = try await store.productBilling(appID: email.appID, productID: product.id).renewalPrice(of: purchase)
+            price = format.product(renewing)
         }
-        switch email.kind {
-        case .renewalOff: if let until { rows.append(.init(label: texts["mail.notice.until"], value: until)) }
-        case .refunded: if let at = purchase.refundedAt { rows.append(.init(label: texts["mail.notice.refunded_on"], value: format.day(at))) }
-        default: break
+        var rows = [NoticeEmail.Row(label: texts["receipt.product"], value: productName)]
+        if let price { rows.append(.init(label: texts["receipt.price"], value: price)) }
+        let dateLabel: String? =
+            switch email.kind {
+            case .renewalOff: "mail.notice.until"
+            case .renewalReminder: "mail.notice.renews_on"
+            case .trialEnding: "mail.notice.trial_ends"
+            default: nil
+            }
+        if let dateLabel, let until { rows.append(.init(label: texts[dateLabel], value: until)) }
+        if email.kind == .refunded, let at = purchase.refundedAt {
+            rows.append(.init(label: texts["mail.notice.refunded_on"], value: format.day(at)))
         }
         rows.append(.init(label: texts["mail.order"], value: purchase.id))
-        let values = ["appName": app.name, "productName": productName, "date": until ?? ""]
+        let values = ["appName": app.name, "productName": productName, "date": until ?? "", "price": price ?? ""]
         let model = NoticeEmail(
             appName: app.name, heading: texts[key + ".heading"], lead: texts.format(key + ".lead", values), rows: rows,
             buttonLabel: email.kind == .refunded ? nil : texts[key + ".button"],

@@ -36,6 +36,6 @@ extension Migration {
         v017CustomerInfoVersions, v018StatementAssert, v019QuotaStripes, v020NoJIT, v021CustomCodeStripes, v022OfferClaimsByEmail, v023RevenueCatSDKs,
         v024ReturnLinks, v025Team, v026ProductPrices, v027Branding, v028CustomerActivity, v029TrialEnds, v030CompactOfferCodes,
         v031CustomerVersionAnnouncements, v032CustomerKeyedIndexes, v033OfferingOverrides, v034CancellationFeedback, v035ErasedCustomers,
-        v036BuyerLanguages, v037AppNamesOnOneLine, v038LegalLinks, v039StripeTaxCodes, v040TermsConsent,
+        v036BuyerLanguages, v037AppNamesOnOneLine, v038LegalLinks, v039StripeTaxCodes, v040TermsConsent, v041RenewalReminders,
     ]
 }
