@@ -14,10 +14,11 @@ public enum RenewalReminder: Sendable, Equatable {
     public static let quietPeriod: TimeInterval = 60 * day
 
     /// The reminder due for `purchase` at `now`, if any; `productPeriod` is its product's (ISO 8601). Only a purchase
-    /// that will renew (not set to end, not refunded) of Redeem's checkouts (`BuyerNotices`) gets one.
+    /// that will renew (not set to end, not refunded) of Redeem's checkouts (`BuyerNotices`) gets one. An offer code's
+    /// purchase is paid once (or not at all) and lapses at its end, so it has nothing to remind of.
     public static func due(_ purchase: Purchase, productPeriod: String?, now: Date) -> RenewalReminder? {
         guard BuyerNotices.recipient(of: purchase) != nil, purchase.unsubscribeDetectedAt == nil, purchase.refundedAt == nil,
-            let expiry = purchase.expiresDate
+            purchase.offer == nil, let expiry = purchase.expiresDate
         else { return nil }
         let left = expiry.timeIntervalSince(now)
         if purchase.periodType == .trial {

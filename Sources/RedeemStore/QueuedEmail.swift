@@ -57,10 +57,3 @@ public struct QueuedEmail: Equatable, Sendable {
         self.language = language
     }
 }
-
-/// Lifecycle changes e-mail the buyer (`BuyerNotices`) when a caller passes this: e-mail is on. `language`: the page's
-/// that asked for the change, which wins over the purchase's own.
-public struct LifecycleMail: Sendable {
-    public var language: String?
-    public init(language: String?) { self.language = language }
-}

@@ -2,6 +2,13 @@ import Foundation
 import RedeemCore
 import RedeemWebhooks
 
+/// Lifecycle changes e-mail the buyer (`BuyerNotices`) when a caller passes this: e-mail is on. `language`: the page's
+/// that asked for the change, which wins over the purchase's own.
+public struct LifecycleMail: Sendable {
+    public var language: String?
+    public init(language: String?) { self.language = language }
+}
+
 /// Changes a store reports about purchases, applied in one transaction with the record of the event that
 /// carried them, so a redelivered event changes nothing.
 public struct LifecycleTransaction: Sendable {

@@ -37,7 +37,7 @@ import Testing
         #expect(RenewalReminder.due(purchase(bought: 26, expiresIn: 5, period: .trial), productPeriod: "P1Y", now: now) == nil, "31 days")
     }
 
-    /// Only a subscription that will renew, sold by Redeem's checkouts to an address.
+    /// Only a subscription that will renew, sold by Redeem's checkouts to an address, not an offer code's.
     @Test func onlyWhatWillRenewOnRedeemsCheckouts() {
         var cancelled = purchase(expiresIn: 20)
         cancelled.unsubscribeDetectedAt = now - day
@@ -48,6 +48,9 @@ import Testing
         #expect(RenewalReminder.due(purchase(store: .external, expiresIn: 20), productPeriod: "P1Y", now: now) == nil)
         #expect(RenewalReminder.due(purchase(store: .rcBilling, expiresIn: 20), productPeriod: "P1Y", now: now) == .renewal)
         #expect(RenewalReminder.due(purchase(expiresIn: 20, email: nil), productPeriod: "P1Y", now: now) == nil)
+        var offer = purchase(bought: 55, expiresIn: 5, period: .trial)
+        offer.offer = PurchaseOffer(offerID: "o", referenceName: "Free 2 months", discountType: .freeTrial, period: "P2M")
+        #expect(RenewalReminder.due(offer, productPeriod: "P1M", now: now) == nil, "an offer code's trial lapses; it does not renew")
     }
 
     /// What it renews at: the product's price in the purchase's currency, else the default, else what was paid.
