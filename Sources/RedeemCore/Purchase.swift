@@ -95,6 +95,10 @@ public struct Purchase: Codable, Hashable, Sendable {
         case createdAt = "created_at"
     }
 
+    /// The language an e-mail about it is written in: `requested`, the buyer page's that asks for it now, else the
+    /// purchase's own; nil (English) for neither.
+    public func emailLanguage(requested: String?) -> String? { requested ?? language }
+
     /// Grants access at `date` (`AccessFacts.isActive`, the one definition).
     public func isActive(at date: Date) -> Bool { access.isActive(at: date) }
 }

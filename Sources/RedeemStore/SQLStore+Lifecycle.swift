@@ -117,7 +117,7 @@ public struct LifecycleTransaction: Sendable {
         guard let mail, let recipient = BuyerNotices.recipient(of: purchase) else { return }
         let email = QueuedEmail(
             id: Identifier.make(prefix: "eml"), appID: purchase.appID, purchaseID: purchase.id, kind: kind, recipient: recipient,
-            createdAt: now, language: mail.language ?? purchase.language)
+            createdAt: now, language: purchase.emailLanguage(requested: mail.language))
         _ = try await SQLStore.enqueue(email, quietPeriod: quietPeriod, on: connection)
     }
 

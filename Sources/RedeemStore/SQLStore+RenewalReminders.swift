@@ -33,7 +33,7 @@ extension SQLStore {
                     let email = QueuedEmail(
                         id: Identifier.make(prefix: "eml"), appID: appID, purchaseID: purchase.id,
                         kind: reminder == .renewal ? .renewalReminder : .trialEnding, recipient: recipient, createdAt: now,
-                        language: purchase.language)
+                        language: purchase.emailLanguage(requested: nil))
                     if try await Self.enqueue(email, quietPeriod: RenewalReminder.quietPeriod, on: connection) { queued += 1 }
                 }
             }

@@ -20,4 +20,13 @@ import Testing
         #expect(BuyerNotices.recipient(of: purchase(Store(rawValue: "app_store"), email: "e@example.com")) == nil)
         #expect(BuyerNotices.recipient(of: purchase(.stripe, email: nil)) == nil)
     }
+
+    /// An e-mail speaks the language of the page that asks for it, else the purchase's, else English (nil).
+    @Test func theAskingPagesLanguageWinsOverThePurchases() {
+        var bought = purchase(.stripe, email: "a@example.com")
+        #expect(bought.emailLanguage(requested: nil) == nil)
+        bought.language = "de"
+        #expect(bought.emailLanguage(requested: nil) == "de")
+        #expect(bought.emailLanguage(requested: "ja") == "ja")
+    }
 }

@@ -56,7 +56,7 @@ struct EmailQueue: Sendable {
 
     /// The language an e-mail about `purchase` is written in: the buyer page's that asks for it now, else the one the
     /// purchase was made in; nil (English) for neither.
-    static func language(for purchase: Purchase) -> String? { BuyerTexts.requested?.language ?? purchase.language }
+    static func language(for purchase: Purchase) -> String? { purchase.emailLanguage(requested: BuyerTexts.requested?.language) }
 
     /// What lifecycle changes need to queue the buyer's notices (`BuyerNotices`): nil when e-mail is off.
     var lifecycle: LifecycleMail? {

@@ -4,7 +4,7 @@ import RedeemCore
 import RedeemStore
 import ServiceLifecycle
 
-/// What the reminders' pass needs: the due reminders queued, each once (`SQLStore.queueRenewalReminders`).
+/// What the reminders' pass needs: the reminders due now queued, each once; how many were.
 protocol RenewalReminderStore: Sendable {
     func queueRenewalReminders(now: Date, limit: Int) async throws -> Int
 }
