@@ -25,10 +25,14 @@ public enum RenewalReminder: Sendable, Equatable {
             let length = expiry.timeIntervalSince(purchase.purchaseDate)
             return length > 31 * day && left > 3 * day && left <= 7 * day ? .trialEnding : nil
         }
-        guard let text = productPeriod, let period = try? ISO8601Period(parsing: text), period.years * 12 + period.months >= 12 else {
-            return nil
-        }
+        guard remindsOfRenewal(productPeriod: productPeriod) else { return nil }
         return left > 15 * day && left <= horizon ? .renewal : nil
+    }
+
+    /// Whether a product's renewals are reminded of: a period of a year or longer.
+    public static func remindsOfRenewal(productPeriod: String?) -> Bool {
+        guard let text = productPeriod, let period = try? ISO8601Period(parsing: text) else { return false }
+        return period.years * 12 + period.months >= 12
     }
 }
 

@@ -85,6 +85,32 @@ import Testing
         }
     }
 
+    /// Subscriptions that are never reminded of (a weekly one expiring first) do not crowd out a due yearly one, however
+    /// few purchases a page reads.
+    @Test(arguments: TestDatabases.available) func otherSubscriptionsDoNotCrowdOutADueOne(_ backend: TestBackend) async throws {
+        let clock = ManualClock(TestServer.start)
+        try await TestServer.with(backend, clock: clock) { server in
+            let app = try await server.createApp(#"{"name": "Test App", "renewal_reminders": true}"#)
+            for product in [
+                #"{"id": "annual", "type": "subscription", "period": "P1Y", "entitlements": ["pro"]}"#,
+                #"{"id": "weekly", "type": "subscription", "period": "P1W", "entitlements": ["pro"]}"#,
+            ] {
+                #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/products", key: app.secret, json: product).status == 201)
+            }
+            let yearly = try await server.grant(
+                app, #"{"app_user_id": "ana", "product_id": "annual", "email": "ana@example.com", "store": "rc_billing"}"#)
+            let yearlyID = try #require(try yearly.string("purchase.id"))
+            clock.advance(by: 340 * Self.day)
+            for user in ["w1", "w2", "w3"] {
+                _ = try await server.grant(
+                    app, #"{"app_user_id": "\#(user)", "product_id": "weekly", "email": "\#(user)@example.com", "store": "rc_billing"}"#)
+            }
+            #expect(try await server.deps.store.queueRenewalReminders(now: clock.now(), limit: 2) == 1)
+            #expect(try await server.deps.store.emails(purchaseID: yearlyID).map(\.email.kind) == [.renewalReminder])
+            #expect(try await server.deps.store.queueRenewalReminders(now: clock.now(), limit: 2) == 0, "once")
+        }
+    }
+
     /// The console's settings turn them on with a ticked box and off with an unticked one.
     @Test(arguments: TestDatabases.available) func theConsolesBoxTurnsThemOnAndOff(_ backend: TestBackend) async throws {
         try await TestServer.with(backend) { server in
