@@ -96,6 +96,31 @@ public struct LifecycleTransaction: Sendable {
         try await notify(.refunded, refunded)
     }
 
+    /// The product a Stripe Price bills: one Redeem made for a product's price (`product_prices.stripe_price_id`), else
+    /// the one its metadata names (`product_id`, which Redeem's Prices carry and a Price made in Stripe's dashboard can).
+    public func product(appID: String, stripePriceID: String, metadataProductID: String?) async throws -> Product? {
+        let made = try await connection.first(
+            "SELECT product_id FROM product_prices WHERE app_id = \(appID) AND stripe_price_id = \(stripePriceID)"
+        ).map { try $0.string("product_id") }
+        guard let id = made ?? metadataProductID else { return nil }
+        return try await SQLStore.products(appID: appID, ids: [id], on: connection).first
+    }
+
+    /// The subscription now bills `product` (Core's `PlanChange`): the purchase becomes it, at `price` when the store
+    /// says, until `periodEnd` when it says (a switch between periods starts a new one). `PRODUCT_CHANGE` names the
+    /// product left (`product_id`) and the new one (`new_product_id`), as RevenueCat's does.
+    public func changeProduct(_ purchase: Purchase, to product: Product, price: Price?, periodEnd: Date?) async throws -> Purchase {
+        let newPrice = price ?? purchase.price
+        let updated = try await update(
+            purchase.id,
+            """
+            product_id = \(product.id), price_amount_micros = \(newPrice?.amountMicros), price_currency = \(newPrice?.currency),
+            expires_date = \(periodEnd ?? purchase.expiresDate)
+            """)
+        try await emit(.productChange, purchase, newProductID: product.id, expires: updated.expiresDate)
+        return updated
+    }
+
     /// A grant revoked: it ends now (`CANCELLATION`, by customer support).
     public func revoke(_ purchase: Purchase) async throws {
         // Marked cancelled as well as ended, as its CANCELLATION says: what tells a revoked grant from one that ran out.
@@ -121,7 +146,10 @@ public struct LifecycleTransaction: Sendable {
         _ = try await SQLStore.enqueue(email, quietPeriod: quietPeriod, on: connection)
     }
 
-    private func emit(_ type: WebhookEventType, _ purchase: Purchase, reason: WebhookReason? = nil, refund: Price? = nil) async throws {
+    private func emit(
+        _ type: WebhookEventType, _ purchase: Purchase, reason: WebhookReason? = nil, refund: Price? = nil, newProductID: String? = nil,
+        expires: Date? = nil
+    ) async throws {
         guard let product = try await SQLStore.products(appID: purchase.appID, ids: [purchase.productID], on: connection).first else { return }
         let customer = try await SQLStore.eventCustomer(id: purchase.customerID, on: connection)
         var event = WebhookEvent.lifecycle(type, purchase: purchase, customer: customer, product: product, eventID: SQLStore.eventID(), at: now)
@@ -129,6 +157,10 @@ public struct LifecycleTransaction: Sendable {
         if let refund { event.setPrice(refund, refunded: true) }
         if type == .expiration { event.expirationReason = reason }
         if type == .billingIssue { event.gracePeriodExpirationAtMs = purchase.gracePeriodExpiresDate.map(WebhookEvent.milliseconds) }
+        if let newProductID {
+            event.newProductID = newProductID
+            event.expirationAtMs = expires.map(WebhookEvent.milliseconds)
+        }
         try await SQLStore.emit(event, on: connection, now: now)
     }
 }

@@ -29,8 +29,11 @@ public struct StripeSubscription: Sendable, Hashable, Decodable {
     public let currentPeriodEnd: Date?
     public let endedAt: Date?
     public let metadata: [String: String]
+    /// `items.data[0].price`: what the subscription is now billed, which a plan switch (Stripe's Billing Portal or
+    /// dashboard) changes.
+    public let price: Price?
     /// `items.data[0].price.id`.
-    public let priceID: String?
+    public var priceID: String? { price?.id }
     /// `cancellation_details.feedback`: the customer's reason for cancelling (`too_expensive`, `unused`, …), when given.
     public let cancellationFeedback: String?
 
@@ -49,10 +52,32 @@ public struct StripeSubscription: Sendable, Hashable, Decodable {
 
     private struct CancellationDetails: Decodable { let feedback: String? }
 
+    /// A subscription item's Price: its ID, its amount when it is a flat one, and its metadata (Redeem's own Prices
+    /// carry `app_id` and `product_id`).
+    public struct Price: Sendable, Hashable, Decodable {
+        public let id: String
+        /// Stripe's integer amount; nil for tiered or custom prices.
+        public let unitAmount: Int?
+        public let currency: String?
+        public let metadata: [String: String]
+
+        private enum CodingKeys: String, CodingKey {
+            case id, currency, metadata
+            case unitAmount = "unit_amount"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(String.self, forKey: .id)
+            unitAmount = try c.decodeIfPresent(Int.self, forKey: .unitAmount)
+            currency = try c.decodeIfPresent(String.self, forKey: .currency)
+            metadata = try c.decodeMetadata(forKey: .metadata)
+        }
+    }
+
     private struct Item: Decodable {
         let currentPeriodEnd: Int64?
         let price: Price?
-        struct Price: Decodable { let id: String }
         enum CodingKeys: String, CodingKey {
             case price
             case currentPeriodEnd = "current_period_end"
@@ -70,7 +95,7 @@ public struct StripeSubscription: Sendable, Hashable, Decodable {
         endedAt = try c.decodeUnixTimeIfPresent(forKey: .endedAt)
         metadata = try c.decodeMetadata(forKey: .metadata)
         let first = try c.decodeIfPresent(StripeList<Item>.self, forKey: .items)?.data.first
-        priceID = first?.price?.id
+        price = first?.price
         cancellationFeedback = try c.decodeIfPresent(CancellationDetails.self, forKey: .cancellationDetails)?.feedback
         currentPeriodEnd =
             try c.decodeUnixTimeIfPresent(forKey: .currentPeriodEnd)

@@ -8,6 +8,7 @@ extension WebhookEvent {
         case originalAppUserID = "original_app_user_id"
         case subscriberAttributes = "subscriber_attributes"
         case productID = "product_id"
+        case newProductID = "new_product_id"
         case entitlementIDs = "entitlement_ids"
         case entitlementID = "entitlement_id"
         case periodType = "period_type"
@@ -37,6 +38,7 @@ extension WebhookEvent {
         store = try c.decodeIfPresent(WebhookStore.self, forKey: .store)
         subscriberAttributes = try c.decodeIfPresent([String: WebhookSubscriberAttribute].self, forKey: .subscriberAttributes) ?? [:]
         productID = try c.decodeIfPresent(String.self, forKey: .productID)
+        newProductID = try c.decodeIfPresent(String.self, forKey: .newProductID)
         entitlementIDs = try c.decodeIfPresent([String].self, forKey: .entitlementIDs)
         entitlementID = try c.decodeIfPresent(String.self, forKey: .entitlementID)
         periodType = try c.decodeIfPresent(WebhookPeriodType.self, forKey: .periodType)
@@ -84,6 +86,7 @@ extension WebhookEvent {
             try c.encode(currency, forKey: .currency)
             try c.encode(priceInPurchasedCurrency.flatMap { $0.isFinite ? $0 : nil }, forKey: .priceInPurchasedCurrency)
         }
+        try c.encodeIfPresent(newProductID, forKey: .newProductID)
         try c.encodeIfPresent(cancelReason, forKey: .cancelReason)
         try c.encodeIfPresent(expirationReason, forKey: .expirationReason)
         try c.encodeIfPresent(isTrialConversion, forKey: .isTrialConversion)

@@ -17,6 +17,8 @@ public struct WebhookEvent: Codable, Equatable, Sendable {
 
     // Purchase fields.
     public var productID: String?
+    /// `PRODUCT_CHANGE`: the product switched to (`product_id` is the one left).
+    public var newProductID: String?
     public var entitlementIDs: [String]?
     /// Deprecated by RevenueCat; set only when the product unlocks exactly one entitlement.
     public var entitlementID: String?

@@ -38,14 +38,14 @@ import Testing
 
     static func subscription(
         _ id: String, type: String, subscription: String, cancelAtPeriodEnd: Bool, status: String = "active", endedAt: Date? = nil,
-        feedback: String? = nil, cancelAt: Date? = nil
+        feedback: String? = nil, cancelAt: Date? = nil, price: String? = nil, periodEnd: Date? = nil
     ) -> String {
         """
         {"id": "evt_\(id)", "object": "event", "type": "\(type)", "created": \(Int(start.timeIntervalSince1970)), "livemode": false,
          "data": {"object": {"id": "\(subscription)", "object": "subscription", "status": "\(status)", "customer": "cus_1",
          "cancellation_details": {"comment": null, "feedback": \(feedback.map { "\"\($0)\"" } ?? "null"), "reason": \(cancelAtPeriodEnd ? "\"cancellation_requested\"" : "null")},
-         "cancel_at_period_end": \(cancelAtPeriodEnd), "cancel_at": \(cancelAt.map { String(Int($0.timeIntervalSince1970)) } ?? "null"), "canceled_at": null, "current_period_end": \(Int(start.timeIntervalSince1970) + 86_400 * 30),
-         "ended_at": \(endedAt.map { String(Int($0.timeIntervalSince1970)) } ?? "null"), "metadata": {}, "items": {"object": "list", "data": []}}}}
+         "cancel_at_period_end": \(cancelAtPeriodEnd), "cancel_at": \(cancelAt.map { String(Int($0.timeIntervalSince1970)) } ?? "null"), "canceled_at": null, "current_period_end": \(Int((periodEnd ?? start.addingTimeInterval(86_400 * 30)).timeIntervalSince1970)),
+         "ended_at": \(endedAt.map { String(Int($0.timeIntervalSince1970)) } ?? "null"), "metadata": {}, "items": {"object": "list", "data": [\(price.map { #"{"id": "si_1", "price": \#($0)}"# } ?? "")]}}}}
         """
     }
 
@@ -179,6 +179,70 @@ import Testing
             #expect(try await server.deps.store.purchase(appID: app.id, id: bought.id).refundedAt != nil)
             let after = try await server.send(.get, "/v1/subscribers/dora", key: app.publicSandbox).object()
             #expect((after.value(at: "subscriber.entitlements") as? [String: Any])?.isEmpty == true)
+        }
+    }
+
+    /// A Stripe Price as a subscription item carries it.
+    static func price(_ id: String, amount: Int, metadata: [String: String] = [:]) -> String {
+        let fields = metadata.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \"\($0.value)\"" }.joined(separator: ", ")
+        return #"{"id": "\#(id)", "object": "price", "currency": "usd", "unit_amount": \#(amount), "metadata": {\#(fields)}}"#
+    }
+
+    /// A plan switched in Stripe's Billing Portal or dashboard: the purchase becomes the product the new Price bills,
+    /// once, with `PRODUCT_CHANGE`; a Price Redeem cannot place, or another app's, changes nothing.
+    @Test(arguments: TestDatabases.available) func planSwitchedInStripe(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend, stripeWebhookSecret: Self.secret) { server in
+            let app = try await server.createAppWithCatalog()
+            let annual = #"{"id": "annual", "type": "subscription", "period": "P1Y", "entitlements": ["pro", "extra"]}"#
+            #expect(try await server.send(.post, "/admin/v1/apps/\(app.id)/products", key: app.secret, json: annual).status == 201)
+            try await SupportActionsTests.withEndpoint(server, app)
+            let checkout = Self.session(
+                "plan", app: app.id, product: "monthly", mode: "subscription", subscription: "sub_plan", paymentIntent: nil, user: "pat")
+            #expect(try await Self.post(server, checkout).status == 200)
+            func update(_ id: String, _ price: String, periodEnd: Date? = nil) async throws -> Purchase {
+                let body = Self.subscription(
+                    id, type: "customer.subscription.updated", subscription: "sub_plan", cancelAtPeriodEnd: false, price: price,
+                    periodEnd: periodEnd)
+                #expect(try await Self.post(server, body).status == 200)
+                return try #require(try await Self.purchase(server, app, transaction: "sub_plan"))
+            }
+            // Prices Redeem cannot place: one without metadata, one of another app's product of the same ID.
+            var purchase = try await update("unknown", Self.price("price_unknown", amount: 999))
+            #expect(purchase.productID == "monthly")
+            purchase = try await update(
+                "other-app", Self.price("price_other", amount: 4999, metadata: ["app_id": "app_other", "product_id": "annual"]))
+            #expect(purchase.productID == "monthly")
+
+            // Upgraded to a yearly Price made in Stripe's dashboard, named by its metadata: a new period, the new price.
+            let yearEnd = Self.start.addingTimeInterval(86_400 * 365)
+            let upgrade = Self.subscription(
+                "upgrade", type: "customer.subscription.updated", subscription: "sub_plan", cancelAtPeriodEnd: false,
+                price: Self.price("price_dash_annual", amount: 4999, metadata: ["product_id": "annual"]), periodEnd: yearEnd)
+            #expect(try await Self.post(server, upgrade).status == 200)
+            purchase = try #require(try await Self.purchase(server, app, transaction: "sub_plan"))
+            #expect(purchase.productID == "annual" && purchase.expiresDate == yearEnd)
+            #expect(purchase.price == Price(amountMicros: 49_990_000, currency: "USD"))
+            let info = try await server.send(.get, "/v1/subscribers/pat", key: app.publicSandbox).object()
+            #expect(info.value(at: "subscriber.entitlements.extra.product_identifier") as? String == "annual")
+            #expect(info.value(at: "subscriber.entitlements.pro.product_identifier") as? String == "annual")
+            // Stripe sends it again: nothing more.
+            #expect(try await Self.post(server, upgrade).status == 200)
+            // Back to monthly through the Price Redeem made for its USD price (found by its ID, no metadata needed).
+            _ = try await WebBillingTests.addPrice(server, app, "monthly", "USD", "4.99")
+            try await server.deps.store.setStripePriceID(
+                "price_made_monthly",
+                for: ProductPrice(appID: app.id, productID: "monthly", price: Price(amountMicros: 4_990_000, currency: "USD"), isDefault: true))
+            let monthEnd = Self.start.addingTimeInterval(86_400 * 30)
+            purchase = try await update("downgrade", Self.price("price_made_monthly", amount: 499), periodEnd: monthEnd)
+            #expect(purchase.productID == "monthly" && purchase.expiresDate == monthEnd)
+            #expect(purchase.price == Price(amountMicros: 4_990_000, currency: "USD"))
+
+            let changes = try await SupportActionsTests.events(server, app, transaction: "sub_plan").filter {
+                $0["type"] as? String == "PRODUCT_CHANGE"
+            }
+            #expect(changes.map { $0["product_id"] as? String } == ["monthly", "annual"])
+            #expect(changes.map { $0["new_product_id"] as? String } == ["annual", "monthly"])
+            #expect((changes.first?["expiration_at_ms"] as? NSNumber)?.int64Value == Int64(yearEnd.timeIntervalSince1970 * 1000))
         }
     }
 }

@@ -128,6 +128,8 @@ import Testing
         #expect(subscription.endedAt == nil)
         #expect(subscription.metadata["purchase_id"] == "pur_01J4C2M5X8")
         #expect(subscription.priceID == "price_1PitGxLkdIwHu7ixH8jK9lMn")
+        // What a plan switch changes: the item's Price, its amount and currency.
+        #expect(subscription.price?.unitAmount == 999 && subscription.price?.currency == "usd" && subscription.price?.metadata == [:])
     }
 
     @Test func subscriptionUpdatedInTheBasilShape() throws {

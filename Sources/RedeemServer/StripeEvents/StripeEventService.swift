@@ -62,10 +62,13 @@ struct StripeEventService: Sendable {
             guard let purchase = try await subscription(invoice.subscriptionID, tx) else { return nil }
             try await tx.billingIssue(purchase)
         case .subscriptionUpdated(let subscription):
-            guard let purchase = try await Self.subscription(subscription.id, tx) else { return nil }
+            guard var purchase = try await Self.subscription(subscription.id, tx) else { return nil }
             if ["canceled", "incomplete_expired"].contains(subscription.status.rawValue) {
                 try await tx.expire(purchase, at: subscription.endedAt ?? event.created)
-            } else if subscription.status == .active, purchase.periodType == .trial {
+                return nil
+            }
+            if let switched = try await planChange(purchase, subscription, tx) { purchase = switched }
+            if subscription.status == .active, purchase.periodType == .trial {
                 // trialing → active: the trial converted to paid.
                 try await tx.convertTrial(purchase, until: subscription.currentPeriodEnd ?? purchase.expiresDate ?? event.created)
             } else {
@@ -108,6 +111,19 @@ struct StripeEventService: Sendable {
         case .failure:
             return try await tx.grant(grant, paymentReference: session.paymentIntentID)
         }
+    }
+
+    /// A plan switched in Stripe (its Billing Portal or dashboard): the subscription's Price now bills another of the app's
+    /// products (Core's `PlanChange`), which the purchase becomes. A Price Redeem cannot place changes nothing.
+    static func planChange(_ purchase: Purchase, _ subscription: StripeSubscription, _ tx: LifecycleTransaction) async throws -> Purchase? {
+        guard let price = subscription.price else { return nil }
+        // Redeem's own Prices also name their app: another app's product of the same ID is not this one.
+        let sameApp = price.metadata["app_id"].map { $0 == purchase.appID } ?? true
+        let named = try await tx.product(
+            appID: purchase.appID, stripePriceID: price.id, metadataProductID: sameApp ? price.metadata["product_id"] : nil)
+        guard let product = PlanChange.target(of: purchase, named: named) else { return nil }
+        let amount = price.unitAmount.flatMap { amount in price.currency.flatMap { try? Price(stripeAmount: amount, currency: $0) } }
+        return try await tx.changeProduct(purchase, to: product, price: amount, periodEnd: subscription.currentPeriodEnd)
     }
 
     static func subscription(_ id: String?, _ tx: LifecycleTransaction) async throws -> Purchase? {
