@@ -1,8 +1,38 @@
 import Foundation
 
-/// A subscription its store moved to another plan (a Stripe plan switch, made in Stripe's Billing Portal or dashboard):
-/// the purchase becomes that product, as the store now bills it.
+/// A subscription moved to another plan of its subscription group. The buyer picks one in the portal (`options`), or
+/// its store moved it (a Stripe plan switch made in Stripe's Billing Portal or dashboard, `target`); the purchase
+/// becomes that product.
 public enum PlanChange {
+    /// A plan the buyer may switch to, at its price in the purchase's currency.
+    public struct Option: Equatable, Sendable {
+        public let product: Product
+        public let price: ProductPrice
+    }
+
+    /// The plans `purchase` (of `product`) may switch to: the other subscriptions of its subscription group that have a
+    /// price in the purchase's currency (a switch keeps the currency, as RevenueCat's Web Billing does), highest level
+    /// first. None for a product outside a group. A purchase recorded without its price (the server API) keeps its
+    /// product's default currency. Whether the purchase may switch at all is `SupportRules.changePlan`.
+    public static func options(for purchase: Purchase, product: Product?, catalog: [(product: Product, billing: ProductBilling)]) -> [Option] {
+        guard let group = product?.subscriptionGroup, let currency = purchase.price?.currency ?? product?.price?.currency else { return [] }
+        return catalog.compactMap { candidate -> Option? in
+            let other = candidate.product
+            guard other.appID == purchase.appID, other.id != purchase.productID, other.type == .subscription,
+                other.subscriptionGroup == group, let price = candidate.billing.price(in: currency)
+            else { return nil }
+            return Option(product: other, price: price)
+        }.sorted { ($0.product.groupLevel ?? .max, $0.product.id) < ($1.product.groupLevel ?? .max, $1.product.id) }
+    }
+
+    /// When the new plan's first period ends, for a switch applied here (a sandbox purchase): it starts now, on the
+    /// sandbox's fast clock when the purchase runs on it.
+    public static func periodEnd(of purchase: Purchase, switchingTo product: Product, now: Date) -> Date? {
+        guard let text = product.period, let period = try? ISO8601Period(parsing: text) else { return purchase.expiresDate }
+        if SandboxClock.runs(purchase) { return try? SandboxClock.expiry(period: text, from: now) }
+        return period.advance(now)
+    }
+
     /// The product `purchase` becomes, given the product the store's price names (nil when the price names none Redeem
     /// knows). Nil when nothing changes: the same product, another app's, one that does not renew, or a purchase already
     /// refunded (its access is gone; a switch does not bring it back).

@@ -24,12 +24,15 @@ public enum PortalRules {
         public var resume: Bool
         /// Payment method and invoices, in Stripe's Billing Portal.
         public var billing: Bool
+        /// Another plan of its group, when there is one (`PlanChange.options`).
+        public var changePlan: Bool
 
-        public init(newLink: Bool, cancel: Bool, resume: Bool, billing: Bool) {
+        public init(newLink: Bool, cancel: Bool, resume: Bool, billing: Bool, changePlan: Bool = false) {
             self.newLink = newLink
             self.cancel = cancel
             self.resume = resume
             self.billing = billing
+            self.changePlan = changePlan
         }
     }
 
@@ -38,7 +41,8 @@ public enum PortalRules {
             newLink: linksAllowed && purchase.isActive(at: now),
             cancel: (try? SupportRules.cancelAtPeriodEnd(purchase, now: now).get()) != nil,
             resume: (try? SupportRules.resume(purchase, now: now).get()) != nil,
-            billing: purchase.store == .stripe && purchase.storeTransactionID.hasPrefix("sub_")
+            billing: purchase.store == .stripe && purchase.storeTransactionID.hasPrefix("sub_"),
+            changePlan: (try? SupportRules.changePlan(purchase, now: now).get()) != nil
         )
     }
 

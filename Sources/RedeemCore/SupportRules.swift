@@ -53,6 +53,27 @@ public enum SupportRules {
         return .success(.here)
     }
 
+    /// A live subscription that renews, paid for and in good standing, may switch plan (`PlanChange.options`): a Stripe
+    /// one through Stripe (its webhook applies it), a sandbox one here. A trial switches once it has converted.
+    public static func changePlan(_ purchase: Purchase, now: Date) -> Result<Route, Refusal> {
+        guard purchase.expiresDate != nil, purchase.store != .promotional, purchase.offer == nil else {
+            return .failure(Refusal("Only a subscription changes plan."))
+        }
+        guard purchase.isActive(at: now), purchase.refundedAt == nil else { return .failure(Refusal("This subscription has already ended.")) }
+        guard purchase.unsubscribeDetectedAt == nil else {
+            return .failure(Refusal("This subscription is set to end with its period; resume it before changing its plan."))
+        }
+        guard purchase.periodType != .trial else { return .failure(Refusal("A free trial changes plan once it has converted.")) }
+        guard purchase.billingIssuesDetectedAt == nil else {
+            return .failure(Refusal("A payment failed; update the payment method before changing plan."))
+        }
+        if purchase.store == .stripe, purchase.storeTransactionID.hasPrefix("sub_") { return .success(.stripe) }
+        guard purchase.isSandbox, purchase.store != .stripe else {
+            return .failure(Refusal("This subscription renews outside Redeem (\(purchase.store.rawValue)); change it there."))
+        }
+        return .success(.here)
+    }
+
     /// Why an operator's request was refused, in words for the operator.
     public struct Refusal: Error, Equatable, Sendable {
         public let reason: String

@@ -136,6 +136,18 @@ extension SQLStore {
         }
     }
 
+    /// A sandbox subscription switched to `option`'s plan here (`SupportRules.changePlan`, checked again under the
+    /// purchase's lock): its new period starts now at the option's price, with `PRODUCT_CHANGE` and the audit entry.
+    public func changePlan(appID: String, purchaseID: String, to option: PlanChange.Option, now: Date, audit: AuditEntry) async throws -> Purchase {
+        try await write(audit: audit) { connection in
+            let purchase = try await Self.purchase(appID: appID, id: purchaseID, locking: true, on: connection)
+            try Self.requireHere(SupportRules.changePlan(purchase, now: now), elsewhere: "Change this subscription's plan in Stripe.")
+            return try await LifecycleTransaction(connection: connection, now: now).changeProduct(
+                purchase, to: option.product, price: option.price.price,
+                periodEnd: PlanChange.periodEnd(of: purchase, switchingTo: option.product, now: now))
+        }
+    }
+
     /// Sends a failed (or still retrying) e-mail again now. Sent e-mails are not re-sent: a new link is the way.
     public func retryEmail(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> QueuedEmail {
         try await write(audit: audit) { connection in

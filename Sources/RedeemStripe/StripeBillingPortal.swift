@@ -10,13 +10,18 @@ public enum StripeBillingPortal {
             headers: ["Authorization": "Bearer \(secretKey)", "Stripe-Version": StripeAPI.version], body: "")
     }
 
-    /// The subscription's customer ID from Stripe's answer.
-    public static func customer(statusCode: Int, body: some DataProtocol) throws(StripeAPIError) -> String {
+    /// The subscription in Stripe's answer (its customer, its item).
+    public static func subscription(statusCode: Int, body: some DataProtocol) throws(StripeAPIError) -> StripeSubscription {
         guard (200..<300).contains(statusCode) else { throw StripeAPIError(statusCode: statusCode, body: body) }
         guard let subscription = try? JSONDecoder().decode(StripeSubscription.self, from: Data(body)) else {
             throw StripeAPIError(type: "unexpected_response", message: "no subscription", statusCode: statusCode)
         }
-        return subscription.customerID
+        return subscription
+    }
+
+    /// The subscription's customer ID from Stripe's answer.
+    public static func customer(statusCode: Int, body: some DataProtocol) throws(StripeAPIError) -> String {
+        try subscription(statusCode: statusCode, body: body).customerID
     }
 
     /// `return_url` is where Stripe's "Return" link leads: the buyer's portal.

@@ -34,6 +34,8 @@ public struct StripeSubscription: Sendable, Hashable, Decodable {
     public let price: Price?
     /// `items.data[0].price.id`.
     public var priceID: String? { price?.id }
+    /// `items.data[0].id`: the item a plan switch gives its new Price.
+    public let itemID: String?
     /// `cancellation_details.feedback`: the customer's reason for cancelling (`too_expensive`, `unused`, …), when given.
     public let cancellationFeedback: String?
 
@@ -76,10 +78,11 @@ public struct StripeSubscription: Sendable, Hashable, Decodable {
     }
 
     private struct Item: Decodable {
+        let id: String?
         let currentPeriodEnd: Int64?
         let price: Price?
         enum CodingKeys: String, CodingKey {
-            case price
+            case id, price
             case currentPeriodEnd = "current_period_end"
         }
     }
@@ -96,6 +99,7 @@ public struct StripeSubscription: Sendable, Hashable, Decodable {
         metadata = try c.decodeMetadata(forKey: .metadata)
         let first = try c.decodeIfPresent(StripeList<Item>.self, forKey: .items)?.data.first
         price = first?.price
+        itemID = first?.id
         cancellationFeedback = try c.decodeIfPresent(CancellationDetails.self, forKey: .cancellationDetails)?.feedback
         currentPeriodEnd =
             try c.decodeUnixTimeIfPresent(forKey: .currentPeriodEnd)

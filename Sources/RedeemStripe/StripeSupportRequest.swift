@@ -1,7 +1,7 @@
 import Foundation
 
-/// The support calls an operator makes on a Stripe purchase: refund its payment, or cancel its subscription at the end
-/// of the period. Stripe then sends `charge.refunded` or `customer.subscription.updated`, and the webhook applies it.
+/// The support calls made on a Stripe purchase: refund its payment, cancel or resume its subscription, or switch its
+/// plan. Stripe then sends `charge.refunded` or `customer.subscription.updated`, and the webhook applies it.
 public enum StripeSupportRequest: Sendable, Hashable {
     /// `POST /v1/refunds` for the whole of a payment intent.
     case refund(paymentIntentID: String)
@@ -11,6 +11,10 @@ public enum StripeSupportRequest: Sendable, Hashable {
     /// `POST /v1/subscriptions/{id}` with `cancel_at_period_end=false` and `cancel_at` unset (an empty value): renews
     /// again, whether it was set to end with its period or on a date (Stripe's dashboard schedules those).
     case resume(subscriptionID: String)
+    /// `POST /v1/subscriptions/{id}`: the item's new Price, starting now. Stripe charges the difference for the rest of
+    /// the period at once, or credits it to the next invoice (`proration_behavior=always_invoice`); the switch holds only
+    /// if that payment goes through (`payment_behavior=pending_if_incomplete`).
+    case changePrice(subscriptionID: String, itemID: String, priceID: String)
 
     /// `idempotencyKey`: the same key for a retried request, so Stripe refunds once.
     public func httpRequest(secretKey: String, idempotencyKey: String) throws(StripeRequestError) -> StripeHTTPRequest {
@@ -27,6 +31,14 @@ public enum StripeSupportRequest: Sendable, Hashable {
         case .resume(let subscription):
             path = "/v1/subscriptions/" + (try Self.subscriptionSegment(subscription))
             fields = [("cancel_at_period_end", "false"), ("cancel_at", "")]
+        case .changePrice(let subscription, let item, let price):
+            path = "/v1/subscriptions/" + (try Self.subscriptionSegment(subscription))
+            guard item.hasPrefix("si_") else { throw StripeRequestError(field: "item", reason: "must be a subscription item (si_…)") }
+            guard price.hasPrefix("price_") else { throw StripeRequestError(field: "price", reason: "must be a Price (price_…)") }
+            fields = [
+                ("items[0][id]", item), ("items[0][price]", price), ("proration_behavior", "always_invoice"),
+                ("payment_behavior", "pending_if_incomplete"),
+            ]
         }
         return StripeHTTPRequest(
             method: "POST", url: URL(string: "https://api.stripe.com" + path)!,

@@ -34,4 +34,77 @@ import Testing
         refunded.refundedAt = now
         #expect(PlanChange.target(of: refunded, named: product("annual")) == nil)
     }
+
+    func grouped(
+        _ id: String, level: Int?, group: String? = "pro", prices: [String: Int64] = ["USD": 9_990_000]
+    ) -> (product: Product, billing: ProductBilling) {
+        var product = product(id)
+        product.subscriptionGroup = group
+        product.groupLevel = level
+        let billing = ProductBilling(
+            prices: prices.map {
+                ProductPrice(appID: "a", productID: id, price: Price(amountMicros: $0.value, currency: $0.key), isDefault: $0.key == "USD")
+            })
+        return (product, billing)
+    }
+
+    /// The other subscriptions of the group with a price in the purchase's currency, highest level first.
+    @Test func optionsAreTheGroupsOtherPlansInTheSameCurrency() {
+        var purchase = monthly
+        purchase.price = Price(amountMicros: 4_990_000, currency: "USD")
+        let current = grouped("monthly", level: 2).product
+        let catalog = [
+            grouped("monthly", level: 2), grouped("weekly", level: 3), grouped("premium", level: 1),
+            grouped("euro_only", level: 1, prices: ["EUR": 9_990_000]), grouped("elsewhere", level: 1, group: "other"),
+            grouped("loose", level: nil, group: nil),
+        ]
+        let options = PlanChange.options(for: purchase, product: current, catalog: catalog)
+        #expect(options.map(\.product.id) == ["premium", "weekly"])
+        #expect(options.first?.price.price == Price(amountMicros: 9_990_000, currency: "USD"))
+        var euro = purchase
+        euro.price = Price(amountMicros: 4_490_000, currency: "EUR")
+        #expect(PlanChange.options(for: euro, product: current, catalog: catalog).map(\.product.id) == ["euro_only"])
+        #expect(PlanChange.options(for: purchase, product: product("monthly"), catalog: catalog).isEmpty, "a product outside a group")
+        // Recorded without its price: the product's default currency.
+        var unpriced = current
+        unpriced.price = Price(amountMicros: 4_490_000, currency: "EUR")
+        #expect(PlanChange.options(for: monthly, product: unpriced, catalog: catalog).map(\.product.id) == ["euro_only"])
+        #expect(PlanChange.options(for: monthly, product: current, catalog: catalog).isEmpty, "no price, no currency")
+    }
+
+    /// A switch applied here starts the new plan's period now, on the sandbox's fast clock when the purchase runs on it.
+    @Test func aSwitchHereStartsANewPeriodNow() throws {
+        let later = now + 3600
+        #expect(PlanChange.periodEnd(of: monthly, switchingTo: product("annual"), now: later) == (try ISO8601Period(parsing: "P1Y")).advance(later))
+        var fast = monthly
+        fast.isSandbox = true
+        fast.expiresDate = now + 300
+        #expect(PlanChange.periodEnd(of: fast, switchingTo: product("annual"), now: later) == later + 3600, "a sandbox year is an hour")
+    }
+
+    /// Only a paid, renewing subscription in good standing switches: through Stripe for a Stripe one, here in the sandbox.
+    @Test func whoMaySwitch() throws {
+        var sandbox = monthly
+        sandbox.store = .rcBilling
+        sandbox.isSandbox = true
+        #expect(try SupportRules.changePlan(sandbox, now: now).get() == .here)
+        #expect(try SupportRules.changePlan(monthly, now: now).get() == .stripe)
+        var refused: [Purchase] = []
+        for change in [
+            { (p: inout Purchase) in p.unsubscribeDetectedAt = now },
+            { $0.periodType = .trial },
+            { $0.billingIssuesDetectedAt = now },
+            { $0.refundedAt = now },
+            { $0.expiresDate = now - 1 },
+            { $0.expiresDate = nil },
+            { $0.store = .promotional },
+            { $0.store = .external },
+            { $0.storeTransactionID = "cs_1" },
+        ] {
+            var purchase = monthly
+            change(&purchase)
+            refused.append(purchase)
+        }
+        for purchase in refused { #expect(throws: SupportRules.Refusal.self) { try SupportRules.changePlan(purchase, now: now).get() } }
+    }
 }

@@ -33,10 +33,10 @@ import Testing
     @Test func aPurchaseOffersWhatTheSupportRulesAllow() {
         var subscription = SupportRulesTests.purchase(store: .rcBilling, sandbox: true, expires: Self.later)
         var actions = PortalRules.actions(subscription, linksAllowed: true, now: Self.now)
-        #expect(actions == .init(newLink: true, cancel: true, resume: false, billing: false))
+        #expect(actions == .init(newLink: true, cancel: true, resume: false, billing: false, changePlan: true))
         subscription.unsubscribeDetectedAt = Self.now
         actions = PortalRules.actions(subscription, linksAllowed: true, now: Self.now)
-        #expect(actions.cancel == false && actions.resume == true)
+        #expect(actions.cancel == false && actions.resume == true && actions.changePlan == false)
         #expect(PortalRules.actions(subscription, linksAllowed: false, now: Self.now).newLink == false, "the app's link policy")
         #expect(PortalRules.actions(subscription, linksAllowed: true, now: Self.later).newLink == false, "ended")
         let stripe = SupportRulesTests.purchase(store: .stripe, sandbox: false, expires: Self.later)

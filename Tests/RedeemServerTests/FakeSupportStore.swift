@@ -12,6 +12,7 @@ actor FakeSupportStore: SupportStore {
         case issueLink(purchaseID: String, tokenHash: String?, expiresAt: Date, email: QueuedEmail?, quietPeriod: TimeInterval)
         case refund(purchaseID: String)
         case setRenewal(purchaseID: String, renews: Bool)
+        case changePlan(purchaseID: String, productID: String)
         case recordRequest
         case grant(appUserID: String, productID: String, expiresDate: Date?)
         case revokeGrant(purchaseID: String)
@@ -103,6 +104,19 @@ actor FakeSupportStore: SupportStore {
         record(.setRenewal(purchaseID: purchaseID, renews: renews), audit)
         return purchase
     }
+
+    func changePlan(appID: String, purchaseID: String, to option: PlanChange.Option, now: Date, audit: AuditEntry) async throws -> Purchase {
+        var purchase = try await purchase(appID: appID, id: purchaseID)
+        purchase.productID = option.product.id
+        purchasesByID[purchaseID] = purchase
+        record(.changePlan(purchaseID: purchaseID, productID: option.product.id), audit)
+        return purchase
+    }
+
+    // No catalog: plan changes are tested against the real stores (`PlanChangePortalTests`).
+    func products(appID: String) async throws -> [Product] { [] }
+    func productBilling(appID: String, productID: String) async throws -> ProductBilling { ProductBilling(prices: []) }
+    func setStripePriceID(_ stripePriceID: String, for price: ProductPrice) async throws {}
 
     func recordRequest(_ entry: AuditEntry) async throws { record(.recordRequest, entry) }
 

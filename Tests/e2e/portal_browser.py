@@ -35,7 +35,11 @@ def main():
     app = json.loads(cli(["apps", "create", "--name", "Portal Demo", "--support-email", "help@example.com", "--icon-url",
                           "/assets/demo-icon.svg", "--app-store-url", "https://apps.apple.com/app/id1234567890", "--json"], env))
     cli(["products", "create", "--app", app["id"], "--id", "pro_monthly", "--type", "subscription", "--period", "P1M",
-         "--price", "4.99", "--currency", "USD", "--entitlement", "pro", "--display-name", "Pro monthly"], env)
+         "--price", "4.99", "--currency", "USD", "--entitlement", "pro", "--display-name", "Pro monthly",
+         "--subscription-group", "pro", "--group-level", "2"], env)
+    cli(["products", "create", "--app", app["id"], "--id", "pro_yearly", "--type", "subscription", "--period", "P1Y",
+         "--price", "49.99", "--currency", "USD", "--entitlement", "pro", "--display-name", "Pro yearly",
+         "--subscription-group", "pro", "--group-level", "1"], env)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     smtp = MailServer(os.path.join(workdir, "mail"))
@@ -148,6 +152,18 @@ def main():
             page.get_by_role("button", name="Resume subscription").click()
             check("resuming makes it renew again", "Resumed" in page.get_by_role("status").inner_text()
                   and page.get_by_text("Cancel subscription…").count() == 1)
+            # Another plan of the group: chosen behind a second step, applied at once to a sandbox subscription.
+            check("changing plan takes a second step", page.get_by_role("button", name="Switch plan").is_visible() is False)
+            page.get_by_text("Change plan…").click()
+            page.get_by_label("Pro yearly · $49.99 / year").check()
+            shots(page, "6c-change-plan")
+            page.get_by_role("button", name="Switch plan").click()
+            check("the subscription is now the yearly plan", "Plan changed" in page.get_by_role("status").inner_text()
+                  and page.get_by_role("heading", name="Pro yearly").count() == 1 and "$49.99 / year" in page.content())
+            status, info = http("GET", base + "/v1/subscribers/phone-1", key=app["keys"]["secret"])
+            check("the app sees the yearly plan", info["subscriber"]["entitlements"]["pro"]["product_identifier"] == "pro_yearly",
+                  info["subscriber"]["entitlements"]["pro"])
+            shots(page, "6d-plan-changed")
             page.get_by_role("button", name="Sign out").click()
             check("signing out ends the session", page.get_by_role("button", name="Send me a sign-in link").count() == 1)
             page.goto(link)

@@ -243,7 +243,7 @@ public struct SupportService: Sendable {
         return try await store.purchases(customerID: customer.id)
     }
 
-    private func requireStripe() throws -> StripeSessions {
+    func requireStripe() throws -> StripeSessions {
         guard let stripe else {
             throw APIError(.unavailable, "Stripe is not configured here; run this against the server (--server) or in Stripe's dashboard.")
         }

@@ -23,6 +23,7 @@ struct PortalController {
         actions.post("/account/{app_id}/purchases/{purchase_id}/cancel", use: cancel)
         actions.post("/account/{app_id}/purchases/{purchase_id}/resume", use: resume)
         actions.post("/account/{app_id}/purchases/{purchase_id}/billing", use: billing)
+        actions.post("/account/{app_id}/purchases/{purchase_id}/plan", use: changePlan)
     }
 
     @Sendable func home(_ request: Request, context: PortalContext) async throws -> Response {
@@ -31,10 +32,12 @@ struct PortalController {
         let products = Dictionary(try await service.products(appID: app.id).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let linksAllowed = { (purchase: Purchase) in app.redemptionLinkPolicy.allowsLinks(sandbox: purchase.isSandbox) }
         let format = BuyerFormat(acceptLanguage: request.headers[.acceptLanguage])
-        let purchases = try await service.purchases(context.session).map {
-            PortalPresenter.purchase(
-                $0, product: products[$0.productID], actions: PortalRules.actions($0, linksAllowed: linksAllowed($0), now: now), now: now,
-                format: format)
+        var purchases: [PortalPurchaseRow] = []
+        for purchase in try await service.purchases(context.session) {
+            let actions = PortalRules.actions(purchase, linksAllowed: linksAllowed(purchase), now: now)
+            let plans = actions.changePlan ? try await service.planOptions(purchase) : []
+            purchases.append(
+                PortalPresenter.purchase(purchase, product: products[purchase.productID], actions: actions, plans: plans, now: now, format: format))
         }
         let notice = request.uri.queryParameters["notice"].flatMap { PortalNotice(rawValue: String($0)) }
         let page = PortalHomePage(
@@ -78,6 +81,19 @@ struct PortalController {
     @Sendable func resume(_ request: Request, context: PortalContext) async throws -> Response {
         let done = try await service.resume(context.session, purchaseID: try context.parameters.decoded("purchase_id"))
         return PortalPages.redirect("/account/\(context.app.id)?notice=\((done.pending ? PortalNotice.resumeRequested : .resumed).rawValue)")
+    }
+
+    /// Another plan of the subscription's group, chosen on its card. One not offered changes nothing and says so.
+    @Sendable func changePlan(_ request: Request, context: PortalContext) async throws -> Response {
+        let home = "/account/\(context.app.id)"
+        let done: SupportService.Outcome
+        do {
+            done = try await service.changePlan(
+                context.session, purchaseID: try context.parameters.decoded("purchase_id"), to: context.form["product"] ?? "")
+        } catch is ValidationError {
+            return PortalPages.redirect(home + "?notice=\(PortalNotice.planRefused.rawValue)")
+        }
+        return PortalPages.redirect(home + "?notice=\((done.pending ? PortalNotice.planRequested : .planChanged).rawValue)")
     }
 
     /// Off to Stripe's Billing Portal, which links back here.

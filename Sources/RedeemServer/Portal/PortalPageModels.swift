@@ -43,6 +43,10 @@ struct PortalPurchaseRow: Sendable {
     let billing: Bool
     let endsOn: String?
     let testNote: String?
+    /// The other plans of its group it may switch to, each as `value` (the product) and `label`.
+    var plans: [Choice] = []
+    /// Whether `plans` has any (the template's section).
+    var changePlan = false
 }
 
 /// `portal-link`: a fresh redemption link for one purchase, with redeem-step's values (the store badges are the

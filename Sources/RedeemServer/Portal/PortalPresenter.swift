@@ -9,15 +9,21 @@ enum PortalNotice: String {
     case resumeRequested = "resume-requested"
     /// A cancellation whose reason is not one listed (only a tampered form sends one): nothing was cancelled.
     case reasonRefused = "reason-refused"
+    case planChanged = "plan-changed"
+    case planRequested = "plan-requested"
+    /// No plan chosen, or one no longer offered: nothing changed.
+    case planRefused = "plan-refused"
 
-    var warns: Bool { self == .reasonRefused }
+    var warns: Bool { self == .reasonRefused || self == .planRefused }
 
     var text: String { BuyerTexts.current["portal.notice.\(rawValue)"] }
 }
 
 /// A purchase as the portal shows it: name, price and state in words.
 enum PortalPresenter {
-    static func purchase(_ purchase: Purchase, product: Product?, actions: PortalRules.Actions, now: Date, format: BuyerFormat) -> PortalPurchaseRow {
+    static func purchase(
+        _ purchase: Purchase, product: Product?, actions: PortalRules.Actions, plans: [PlanChange.Option] = [], now: Date, format: BuyerFormat
+    ) -> PortalPurchaseRow {
         let day = format.day
         let texts = format.texts
         // What this purchase cost (an offer's claim is free or its own price), in the product's words when it is that.
@@ -48,9 +54,19 @@ enum PortalPresenter {
             } else {
                 texts["portal.test_note"]
             }
-        return PortalPurchaseRow(
+        var row = PortalPurchaseRow(
             id: purchase.id, name: product?.displayName ?? purchase.productID, price: price, state: state, stateClass: stateClass,
             bought: day(purchase.purchaseDate), newLink: actions.newLink, cancel: actions.cancel, resume: actions.resume,
             billing: actions.billing, endsOn: purchase.expiresDate.map(day), testNote: testNote)
+        row.plans = plans.map { Choice(value: $0.product.id, label: planLabel($0, format: format)) }
+        row.changePlan = !plans.isEmpty
+        return row
+    }
+
+    /// "Pro yearly · $49.99 / year": the plan's name and its price in the purchase's currency, in words.
+    static func planLabel(_ option: PlanChange.Option, format: BuyerFormat) -> String {
+        var priced = option.product
+        priced.price = option.price.price
+        return (option.product.displayName ?? option.product.id) + " · " + format.product(priced)
     }
 }

@@ -3,7 +3,7 @@ import RedeemCore
 import RedeemStore
 
 /// The buyer's own portal for one app: sign-in by a one-time link e-mailed to the address their purchases carry, then
-/// their purchases, a fresh redemption link, cancel or resume, and Stripe's Billing Portal. Every action goes through
+/// their purchases, a fresh redemption link, cancel or resume, another plan of the group, and Stripe's Billing Portal. Every action goes through
 /// the same `SupportService` as the console and the admin API, audited as `customer:portal`.
 struct PortalService: Sendable {
     let store: any PortalStore
@@ -97,6 +97,14 @@ struct PortalService: Sendable {
     func resume(_ session: Session, purchaseID: String) async throws -> SupportService.Outcome {
         let purchase = try await owned(session, purchaseID: purchaseID)
         return try await support.resume(appID: session.appID, purchaseID: purchase.id, actor: Self.actor)
+    }
+
+    /// The plans one of the buyer's subscriptions may switch to (`SupportService.planOptions`).
+    func planOptions(_ purchase: Purchase) async throws -> [PlanChange.Option] { try await support.planOptions(purchase) }
+
+    func changePlan(_ session: Session, purchaseID: String, to productID: String) async throws -> SupportService.Outcome {
+        let purchase = try await owned(session, purchaseID: purchaseID)
+        return try await support.changePlan(appID: session.appID, purchaseID: purchase.id, to: productID, actor: Self.actor)
     }
 
     /// Stripe's Billing Portal for a Stripe subscription's customer, returning to this portal.

@@ -1,0 +1,171 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOConcurrencyHelpers
+import RedeemCore
+import RedeemServer
+import RedeemStore
+import RedeemTestSupport
+import Testing
+
+/// Changing plan in the buyer's portal: the other plans of the subscription's group, in its currency; a sandbox
+/// subscription switched here, a Stripe one through Stripe, which its webhook then applies.
+@Suite struct PlanChangePortalTests {
+    /// Monthly (level 2) and yearly (level 1) plans of group `pro` in USD, a plan of the group priced only in EUR, and a
+    /// subscription of another group.
+    static func catalog(_ server: TestServer, _ app: CreatedAppKeys) async throws {
+        for product in [
+            #"{"id": "monthly", "type": "subscription", "period": "P1M", "entitlements": ["pro"], "display_name": "Pro monthly", "subscription_group": "pro", "group_level": 2, "price": {"amount": "4.99", "currency": "USD"}}"#,
+            #"{"id": "annual", "type": "subscription", "period": "P1Y", "entitlements": ["pro", "extra"], "display_name": "Pro yearly", "subscription_group": "pro", "group_level": 1, "price": {"amount": "49.99", "currency": "USD"}}"#,
+            #"{"id": "euro", "type": "subscription", "period": "P1M", "entitlements": ["pro"], "subscription_group": "pro", "group_level": 1, "price": {"amount": "4.49", "currency": "EUR"}}"#,
+            #"{"id": "other", "type": "subscription", "period": "P1M", "entitlements": ["pro"], "subscription_group": "side", "price": {"amount": "1.99", "currency": "USD"}}"#,
+        ] {
+            let reply = try await server.send(.post, "/admin/v1/apps/\(app.id)/products", key: app.secret, json: product)
+            #expect(reply.status == 201, "\(reply.body)")
+        }
+        try await SupportActionsTests.withEndpoint(server, app)
+    }
+
+    /// Signs `email` in to the portal through the e-mailed link; the session cookie.
+    static func signIn(_ server: TestServer, _ smtp: SMTPTestServer, _ app: CreatedAppKeys, email: String) async throws -> String {
+        _ = await server.deps.mailer?.drain()
+        _ = try await PortalTests.ask(server, app.id, email: email)
+        _ = await server.deps.mailer?.drain()
+        let mail = try #require(try smtp.received().last { $0.subject.contains("Sign in") })
+        return try await PortalTests.signIn(server, path: try PortalTests.signInLink(in: mail))
+    }
+
+    @Test(arguments: TestDatabases.available)
+    func aSandboxSubscriptionSwitchesPlanHere(_ backend: TestBackend) async throws {
+        try await SMTPTestServer.with { smtp in
+            try await TestServer.with(backend, mail: try EmailFlowTests.settings(port: smtp.port)) { server in
+                let app = try await server.createApp()
+                try await Self.catalog(server, app)
+                let bought = try await server.grant(
+                    app,
+                    #"{"app_user_id": "web-1", "product_id": "monthly", "email": "buyer@example.com", "is_sandbox": true, "store": "rc_billing", "price": {"amount": "4.99", "currency": "USD"}}"#
+                )
+                let purchaseID = try #require(try bought.string("purchase.id"))
+                let session = try await Self.signIn(server, smtp, app, email: "buyer@example.com")
+                let home = try await server.send(.get, "/account/\(app.id)", key: nil, headers: [.cookie: session])
+                let csrf = try ConsoleOperationsTests.csrf(home)
+                #expect(home.body.contains("Change plan…") && home.body.contains("Switch plan"))
+                #expect(home.body.contains(#"<input type="radio" name="product" value="annual" required> Pro yearly · $49.99 / year"#))
+                #expect(
+                    !home.body.contains(#"name="product" value="euro""#) && !home.body.contains(#"name="product" value="other""#),
+                    "another currency, another group")
+
+                // A plan not offered, or none, changes nothing and says so on the page.
+                for product in ["euro", "other", ""] {
+                    let refused = try await ConsoleTests.post(
+                        server, "/account/\(app.id)/purchases/\(purchaseID)/plan", ["csrf": csrf, "product": product], cookie: session)
+                    #expect(refused.status == 303 && refused.headers[.location] == "/account/\(app.id)?notice=plan-refused", "\(product)")
+                }
+                let page = try await server.send(.get, "/account/\(app.id)?notice=plan-refused", key: nil, headers: [.cookie: session])
+                #expect(page.body.contains(#"class="notice notice--warn" role="status">No plan was changed"#))
+                #expect(try await server.deps.store.purchase(appID: app.id, id: purchaseID).productID == "monthly")
+
+                let switched = try await ConsoleTests.post(
+                    server, "/account/\(app.id)/purchases/\(purchaseID)/plan", ["csrf": csrf, "product": "annual"], cookie: session)
+                #expect(switched.headers[.location] == "/account/\(app.id)?notice=plan-changed")
+                let purchase = try await server.deps.store.purchase(appID: app.id, id: purchaseID)
+                #expect(purchase.productID == "annual" && purchase.price == Price(amountMicros: 49_990_000, currency: "USD"))
+                #expect(purchase.expiresDate == Calendar(identifier: .gregorian).date(byAdding: .year, value: 1, to: TestServer.start))
+                let info = try await server.send(.get, "/v1/subscribers/web-1", key: app.secret).object()
+                #expect(info.value(at: "subscriber.entitlements.extra.product_identifier") as? String == "annual")
+                let events = try await SupportActionsTests.events(server, app, transaction: purchase.storeTransactionID)
+                let change = try #require(events.last)
+                #expect(change["type"] as? String == "PRODUCT_CHANGE" && change["product_id"] as? String == "monthly")
+                #expect(change["new_product_id"] as? String == "annual")
+                let audit = try await server.deps.store.auditLog(appID: app.id, limit: 20).first { $0.action == "purchase.change_plan" }
+                #expect(audit?.actor == "customer:portal" && audit?.detail == "from monthly to annual")
+
+                // Now yearly, the monthly plan is the one offered; once set to end, none is.
+                let after = try await server.send(.get, "/account/\(app.id)", key: nil, headers: [.cookie: session])
+                #expect(after.body.contains(#"value="monthly" required> Pro monthly · $4.99 / month"#) && !after.body.contains(#"value="annual""#))
+                _ = try await ConsoleTests.post(server, "/account/\(app.id)/purchases/\(purchaseID)/cancel", ["csrf": csrf], cookie: session)
+                let ending = try await server.send(.get, "/account/\(app.id)", key: nil, headers: [.cookie: session])
+                #expect(!ending.body.contains("Change plan…"))
+                let late = try await ConsoleTests.post(
+                    server, "/account/\(app.id)/purchases/\(purchaseID)/plan", ["csrf": csrf, "product": "monthly"], cookie: session)
+                #expect(late.status == 409 && late.body.contains("resume it before changing its plan"))
+                #expect(late.headers[.contentType]?.hasPrefix("text/html") == true)
+            }
+        }
+    }
+
+    /// A Stripe subscription: the plan's Stripe Price (made now), the subscription's item read, then the item given the
+    /// new Price with Stripe's proration; the webhook that follows makes the purchase the new plan.
+    @Test func aStripeSubscriptionSwitchesThroughStripe() async throws {
+        let recorded = NIOLockedValueBox<[(method: String, path: String, form: String)]>([])
+        let router = Router()
+        router.post("/v1/prices") { request, _ -> Response in
+            let body = String(buffer: try await request.body.collect(upTo: 1 << 16))
+            recorded.withLockedValue { $0.append(("POST", request.uri.path, body)) }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"id": "price_annual_usd"}"#)))
+        }
+        router.get("/v1/subscriptions/{id}") { request, _ -> Response in
+            recorded.withLockedValue { $0.append(("GET", request.uri.path, "")) }
+            let subscription = #"""
+                {"id": "sub_plan", "object": "subscription", "status": "active", "customer": "cus_9", "metadata": {},
+                 "items": {"object": "list", "data": [{"id": "si_1", "price": {"id": "price_monthly", "currency": "usd", "unit_amount": 499}}]}}
+                """#
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: subscription)))
+        }
+        router.post("/v1/subscriptions/{id}") { request, _ -> Response in
+            let body = String(buffer: try await request.body.collect(upTo: 1 << 16))
+            recorded.withLockedValue { $0.append(("POST", request.uri.path, body)) }
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"id": "sub_plan"}"#)))
+        }
+        let fake = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await fake.test(.live) { client in
+            let stripe = try StripeSettings(secretKey: "sk_test_123", apiBase: URL(string: "http://127.0.0.1:\(try #require(client.port))")!)
+            try await SMTPTestServer.with { smtp in
+                try await TestServer.with(
+                    .sqlite, mail: try EmailFlowTests.settings(port: smtp.port), stripeWebhookSecret: StripeWebhookTests.secret, stripe: stripe
+                ) { server in
+                    let app = try await server.createApp()
+                    try await Self.catalog(server, app)
+                    let checkout = StripeWebhookTests.session(
+                        "plan", app: app.id, product: "monthly", mode: "subscription", subscription: "sub_plan", paymentIntent: nil)
+                    #expect(try await StripeWebhookTests.post(server, checkout).status == 200)
+                    let purchase = try #require(try await StripeWebhookTests.purchase(server, app, transaction: "sub_plan"))
+                    let session = try await Self.signIn(server, smtp, app, email: "payer@example.com")
+                    let home = try await server.send(.get, "/account/\(app.id)", key: nil, headers: [.cookie: session])
+                    #expect(home.body.contains(#"value="annual" required> Pro yearly · $49.99 / year"#))
+
+                    let switched = try await ConsoleTests.post(
+                        server, "/account/\(app.id)/purchases/\(purchase.id)/plan",
+                        ["csrf": try ConsoleOperationsTests.csrf(home), "product": "annual"],
+                        cookie: session)
+                    #expect(switched.headers[.location] == "/account/\(app.id)?notice=plan-requested")
+                    let calls = recorded.withLockedValue { $0 }
+                    #expect(
+                        calls.map { "\($0.method) \($0.path)" } == [
+                            "POST /v1/prices", "GET /v1/subscriptions/sub_plan", "POST /v1/subscriptions/sub_plan",
+                        ])
+                    #expect(
+                        calls.first?.form.contains("unit_amount=4999") == true && calls.first?.form.contains("metadata[product_id]=annual") == true)
+                    #expect(
+                        calls.last?.form
+                            == "items[0][id]=si_1&items[0][price]=price_annual_usd&proration_behavior=always_invoice&payment_behavior=pending_if_incomplete"
+                    )
+                    #expect(try await server.deps.store.purchase(appID: app.id, id: purchase.id).productID == "monthly", "until Stripe says so")
+                    let asked = try await server.deps.store.auditLog(appID: app.id, limit: 20).first { $0.action == "purchase.change_plan" }
+                    #expect(asked?.detail == "asked Stripe to switch from monthly to annual (price_annual_usd)")
+
+                    // Stripe's update names the Price Redeem made (kept with the plan's price): the purchase is now yearly.
+                    let updated = StripeWebhookTests.subscription(
+                        "switched", type: "customer.subscription.updated", subscription: "sub_plan", cancelAtPeriodEnd: false,
+                        price: StripeWebhookTests.price("price_annual_usd", amount: 4999),
+                        periodEnd: TestServer.start.addingTimeInterval(86_400 * 365))
+                    #expect(try await StripeWebhookTests.post(server, updated).status == 200)
+                    #expect(try await server.deps.store.purchase(appID: app.id, id: purchase.id).productID == "annual")
+                }
+            }
+        }
+    }
+}
