@@ -5,8 +5,8 @@ import RedeemServer
 
 struct Purchases: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Record, list and show purchases; send new links; refund, cancel or transfer them.",
-        subcommands: [Create.self, List.self, Show.self, Link.self, Refund.self, Cancel.self, Resume.self, Transfer.self])
+        abstract: "Record, list and show purchases; send new links; refund, cancel, resume, switch the plan of or transfer them.",
+        subcommands: [Create.self, List.self, Show.self, Link.self, Refund.self, Cancel.self, Resume.self, ChangePlan.self, Transfer.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

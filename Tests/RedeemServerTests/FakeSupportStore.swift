@@ -113,7 +113,7 @@ actor FakeSupportStore: SupportStore {
         return purchase
     }
 
-    // No catalog: plan changes are tested against the real stores (`PlanChangePortalTests`).
+    // No catalog: plan changes are tested against the real stores (`PlanChangeSupportTests`).
     func products(appID: String) async throws -> [Product] { [] }
     func productBilling(appID: String, productID: String) async throws -> ProductBilling { ProductBilling(prices: []) }
     func setStripePriceID(_ stripePriceID: String, for price: ProductPrice) async throws {}

@@ -3,7 +3,7 @@ import Hummingbird
 import RedeemCore
 import RedeemQR
 
-/// The support actions on a customer's purchases, from their page: a new link, refund, cancel and resume, revoke,
+/// The support actions on a customer's purchases, from their page: a new link, refund, cancel and resume, a plan change, revoke,
 /// transfer, a promotional grant, the customer's offering, and an e-mail sent again. Each checks the operator's role
 /// and returns to the customer's page, saying what was done.
 struct ConsolePurchaseActionsController {
@@ -16,6 +16,7 @@ struct ConsolePurchaseActionsController {
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/refund", use: refund)
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/cancel", use: cancel)
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/resume", use: resume)
+        router.post("/console/apps/{app_id}/purchases/{purchase_id}/plan", use: changePlan)
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/revoke", use: revoke)
         router.post("/console/apps/{app_id}/purchases/{purchase_id}/transfer", use: transfer)
         router.post("/console/apps/{app_id}/customers/{customer_id}/grants", use: grant)
@@ -68,6 +69,15 @@ struct ConsolePurchaseActionsController {
             let done = try await service.support.resume(
                 appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), actor: session.actor)
             return ConsolePages.customerNotice(appID, done.purchase.customerID, done.pending ? .resumeRequested : .resumed)
+        }
+    }
+
+    /// Switches a subscription to another plan of its group (owners, as cancelling), once the box is ticked.
+    @Sendable func changePlan(_ request: Request, context: ConsoleContext) async throws -> Response {
+        try await context.act(.cancel, "change plans", confirm: "plan change") { form, appID, session in
+            let done = try await service.support.changePlan(
+                appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), to: form["product_id"] ?? "", actor: session.actor)
+            return ConsolePages.customerNotice(appID, done.purchase.customerID, done.pending ? .planRequested : .planChanged)
         }
     }
 

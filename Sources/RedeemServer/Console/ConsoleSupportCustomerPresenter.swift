@@ -51,7 +51,13 @@ enum CustomerPresenter {
             before: before)
         let rows = Dictionary(
             uniqueKeysWithValues: facts.purchases.map {
-                ($0.id, purchase($0, now: now, productName: name($0), stripeOn: view.stripeOn, mailOn: view.mailOn, show: show))
+                var row = purchase($0, now: now, productName: name($0), stripeOn: view.stripeOn, mailOn: view.mailOn, show: show)
+                // Through Stripe only when Stripe is configured, as every action that goes through it.
+                if view.stripeOn || $0.store != .stripe {
+                    row.plans = (view.plans[$0.id] ?? []).map { Choice(value: $0.product.id, label: planLabel($0)) }
+                    row.switchable = !row.plans.isEmpty
+                }
+                return ($0.id, row)
             })
         let base = ConsolePresenter.customerURL(appID: appID, customerID: facts.customer.id)
         var page = CustomerPage(
@@ -259,6 +265,12 @@ enum CustomerPresenter {
             cancellationReason: purchase.cancellationFeedback?.label,
             price: purchase.price.map(PriceFormat.string),
             term: term(PurchaseTerm(purchase, at: now)))
+    }
+
+    /// "Pro yearly (annual) · 49.99 USD / P1Y": a plan as an operator reads it.
+    static func planLabel(_ option: PlanChange.Option) -> String {
+        let name = option.product.displayName.map { "\($0) (\(option.product.id))" } ?? option.product.id
+        return name + " · " + PriceFormat.string(option.price.price) + (option.product.period.map { " / " + $0 } ?? "")
     }
 
     /// "access until …" and the buyer's reason, under a cancellation in the history.

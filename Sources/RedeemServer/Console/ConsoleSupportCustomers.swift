@@ -21,6 +21,8 @@ extension ConsoleService {
         /// Whether e-mail is on: a new link may be e-mailed rather than shown.
         let mailOn: Bool
         let now: Date
+        /// The plans each purchase may switch to (`SupportService.planOptions`), by purchase ID; none for most.
+        var plans: [String: [PlanChange.Option]] = [:]
     }
 
     func person(appID: String, id: String) async throws -> PersonView {
@@ -32,9 +34,13 @@ extension ConsoleService {
         let products = try await store.products(appID: appID)
         var names: [String: String] = [:]
         for product in products { names[product.id] = product.displayName }
-        return PersonView(
+        var view = PersonView(
             facts: facts, info: info, entitlementIDs: try await store.entitlements(appID: appID).map(\.id), productNames: names,
             offerings: try await store.offerings(appID: appID), products: products,
             stripeOn: support.stripe != nil, mailOn: support.emailQueue.mail != nil, now: now)
+        for purchase in facts.purchases where (try? SupportRules.changePlan(purchase, now: now).get()) != nil {
+            view.plans[purchase.id] = try await support.planOptions(purchase)
+        }
+        return view
     }
 }

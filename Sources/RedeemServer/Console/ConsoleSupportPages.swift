@@ -125,6 +125,9 @@ struct CustomerPage: PageModel {
         let price: String?
         /// Where its term stands (`PurchaseTerm`), in words.
         let term: String?
+        /// The other plans of its group it may switch to (`SupportService.planOptions`), and whether there are any.
+        var plans: [Choice] = []
+        var switchable = false
     }
 
     let customer: Person

@@ -71,6 +71,13 @@ extension APIHandlers {
         return done.pending ? .accepted(.init(body: .json(done.purchase))) : .ok(.init(body: .json(done.purchase)))
     }
 
+    func changePurchasePlan(_ input: Operations.ChangePurchasePlan.Input) async throws -> Operations.ChangePurchasePlan.Output {
+        let appID = try await admin.authorized(appID: input.path.appId, context)
+        guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }
+        let done = try await deps.support.changePlan(appID: appID, purchaseID: input.path.purchaseId, to: body.productId, actor: try keyActor())
+        return done.pending ? .accepted(.init(body: .json(done.purchase))) : .ok(.init(body: .json(done.purchase)))
+    }
+
     func transferPurchase(_ input: Operations.TransferPurchase.Input) async throws -> Operations.TransferPurchase.Output {
         let appID = try await admin.authorized(appID: input.path.appId, context)
         guard case .json(let body) = input.body else { throw APIError.badRequest("Send a JSON body.") }

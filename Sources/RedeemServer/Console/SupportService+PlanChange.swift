@@ -27,8 +27,13 @@ extension SupportService {
         case .failure(let refusal): throw APIError.conflict(refusal.reason)
         case .success(let chosen): route = chosen
         }
-        guard let option = try await planOptions(purchase).first(where: { $0.product.id == productID }) else {
-            throw ValidationError(field: "product", reason: "is not a plan this subscription can switch to")
+        let options = try await planOptions(purchase)
+        guard let option = options.first(where: { $0.product.id == productID }) else {
+            throw ValidationError(
+                field: "product_id",
+                reason: options.isEmpty
+                    ? "names no plan: this subscription has no other plan to switch to (none in its group priced in its currency)"
+                    : "must be one of: " + options.map(\.product.id).joined(separator: ", "))
         }
         let audit = AuditEntry(
             at: now, actor: actor, action: "purchase.change_plan", objectType: "purchase", objectID: purchase.id, appID: appID,

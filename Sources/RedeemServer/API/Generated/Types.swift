@@ -289,6 +289,21 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/resume`.
     /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/resume/post(resumePurchase)`.
     func resumePurchase(_ input: Operations.ResumePurchase.Input) async throws -> Operations.ResumePurchase.Output
+    /// Switch a subscription to another plan of its group
+    ///
+    /// The subscription becomes `product_id`, one of the other subscriptions of its product's subscription group with a
+    /// price in the purchase's currency (the buyer's portal offers the same plans), starting now. A sandbox subscription
+    /// switches at once: a new period at the new price, with its `PRODUCT_CHANGE` event (`product_id` the plan left,
+    /// `new_product_id` the new one) (200). A Stripe subscription switches through Stripe's API: its item gets the plan's
+    /// Stripe Price, with Stripe's proration charged or credited at once (`proration_behavior=always_invoice`,
+    /// `payment_behavior=pending_if_incomplete`); Stripe's `customer.subscription.updated` webhook then applies it here
+    /// (202). Audited as `purchase.change_plan`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/plan`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/plan/post(changePurchasePlan)`.
+    func changePurchasePlan(_ input: Operations.ChangePurchasePlan.Input) async throws -> Operations.ChangePurchasePlan.Output
     /// Move a purchase to another app user ID
     ///
     /// The purchase moves to the customer `app_user_id` names (created if new) and a `TRANSFER` event is queued, as a
@@ -1309,6 +1324,31 @@ extension APIProtocol {
         try await resumePurchase(Operations.ResumePurchase.Input(
             path: path,
             headers: headers
+        ))
+    }
+    /// Switch a subscription to another plan of its group
+    ///
+    /// The subscription becomes `product_id`, one of the other subscriptions of its product's subscription group with a
+    /// price in the purchase's currency (the buyer's portal offers the same plans), starting now. A sandbox subscription
+    /// switches at once: a new period at the new price, with its `PRODUCT_CHANGE` event (`product_id` the plan left,
+    /// `new_product_id` the new one) (200). A Stripe subscription switches through Stripe's API: its item gets the plan's
+    /// Stripe Price, with Stripe's proration charged or credited at once (`proration_behavior=always_invoice`,
+    /// `payment_behavior=pending_if_incomplete`); Stripe's `customer.subscription.updated` webhook then applies it here
+    /// (202). Audited as `purchase.change_plan`.
+    ///
+    /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
+    ///
+    /// - Remark: HTTP `POST /admin/v1/apps/{app_id}/purchases/{purchase_id}/plan`.
+    /// - Remark: Generated from `#/paths//admin/v1/apps/{app_id}/purchases/{purchase_id}/plan/post(changePurchasePlan)`.
+    internal func changePurchasePlan(
+        path: Operations.ChangePurchasePlan.Input.Path,
+        headers: Operations.ChangePurchasePlan.Input.Headers = .init(),
+        body: Operations.ChangePurchasePlan.Input.Body
+    ) async throws -> Operations.ChangePurchasePlan.Output {
+        try await changePurchasePlan(Operations.ChangePurchasePlan.Input(
+            path: path,
+            headers: headers,
+            body: body
         ))
     }
     /// Move a purchase to another app user ID

@@ -1227,6 +1227,33 @@ extension Components {
         ///
         /// - Remark: Generated from `#/components/schemas/CancellationFeedback`.
         internal typealias CancellationFeedback = RedeemCore.CancellationFeedback
+        /// - Remark: Generated from `#/components/schemas/PlanChangeRequest`.
+        internal struct PlanChangeRequest: Codable, Hashable, Sendable {
+            /// The plan to switch to; 422 on field `product_id` names the plans the subscription may switch to.
+            ///
+            /// - Remark: Generated from `#/components/schemas/PlanChangeRequest/product_id`.
+            internal var productId: Swift.String
+            /// Creates a new `PlanChangeRequest`.
+            ///
+            /// - Parameters:
+            ///   - productId: The plan to switch to; 422 on field `product_id` names the plans the subscription may switch to.
+            internal init(productId: Swift.String) {
+                self.productId = productId
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case productId = "product_id"
+            }
+            internal init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.productId = try container.decode(
+                    Swift.String.self,
+                    forKey: .productId
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "product_id"
+                ])
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/CancelRequest`.
         internal struct CancelRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CancelRequest/feedback`.

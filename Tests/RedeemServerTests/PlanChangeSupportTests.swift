@@ -9,9 +9,9 @@ import RedeemStore
 import RedeemTestSupport
 import Testing
 
-/// Changing plan in the buyer's portal: the other plans of the subscription's group, in its currency; a sandbox
+/// Changing plan in the buyer's portal, the admin API and the console: the other plans of the subscription's group, in its currency; a sandbox
 /// subscription switched here, a Stripe one through Stripe, which its webhook then applies.
-@Suite struct PlanChangePortalTests {
+@Suite struct PlanChangeSupportTests {
     /// Monthly (level 2) and yearly (level 1) plans of group `pro` in USD, a plan of the group priced only in EUR, and a
     /// subscription of another group.
     static func catalog(_ server: TestServer, _ app: CreatedAppKeys) async throws {
@@ -166,6 +166,56 @@ import Testing
                     #expect(try await server.deps.store.purchase(appID: app.id, id: purchase.id).productID == "annual")
                 }
             }
+        }
+    }
+
+    /// The admin API (as the CLI with `--server` calls it) and the console switch the same way, audited under who did it;
+    /// a plan not offered is a 422 naming those that are.
+    @Test(arguments: TestDatabases.available)
+    func theAdminAPIAndTheConsoleSwitchPlans(_ backend: TestBackend) async throws {
+        try await TestServer.with(backend) { server in
+            let app = try await server.createApp()
+            try await Self.catalog(server, app)
+            func buy(_ user: String) async throws -> String {
+                try #require(
+                    try await server.grant(
+                        app,
+                        #"{"app_user_id": "\#(user)", "product_id": "monthly", "is_sandbox": true, "store": "rc_billing", "price": {"amount": "4.99", "currency": "USD"}}"#
+                    ).string("purchase.id"))
+            }
+            let apiID = try await buy("api-user")
+            let path = "/admin/v1/apps/\(app.id)/purchases/\(apiID)/plan"
+            let wrong = try await server.send(.post, path, key: app.secret, json: #"{"product_id": "other"}"#)
+            #expect(wrong.status == 422 && wrong.body.contains("must be one of: annual"), "\(wrong.body)")
+            let switched = try await server.send(.post, path, key: app.secret, json: #"{"product_id": "annual"}"#)
+            let switchedTo = try switched.string("product_id")
+            #expect(switched.status == 200 && switchedTo == "annual", "\(switched.body)")
+            let back = try await server.send(.post, path, key: app.secret, json: #"{"product_id": "annual"}"#)
+            #expect(back.status == 422 && back.body.contains("must be one of: monthly"), "the plan it is on is not offered")
+            _ = try await server.send(.post, "/admin/v1/apps/\(app.id)/purchases/\(apiID)/cancel", key: app.secret)
+            let ending = try await server.send(.post, path, key: app.secret, json: #"{"product_id": "monthly"}"#)
+            #expect(ending.status == 409 && ending.body.contains("resume it before changing its plan"))
+            let audit = try await server.deps.store.auditLog(appID: app.id, limit: 20).filter { $0.action == "purchase.change_plan" }
+            #expect(audit.count == 1 && audit.first?.actor.hasPrefix("key:") == true)
+
+            // The console: the customer's purchase offers the other plan behind a ticked box.
+            let consoleID = try await buy("console-user")
+            let owner = try await ConsoleTests.signedInOwner(server)
+            let customer = try await ConsoleCustomerTests.customerPath(server, appID: app.id, query: "console-user", cookie: owner)
+            let page = try await ConsoleCustomerTests.get(server, customer, cookie: owner)
+            #expect(page.body.contains(#"<option value="annual">Pro yearly (annual) · 49.99 USD / P1Y</option>"#))
+            let csrf = try ConsoleOperationsTests.csrf(page)
+            let action = "/console/apps/\(app.id)/purchases/\(consoleID)/plan"
+            let unticked = try await ConsoleTests.post(server, action, ["csrf": csrf, "product_id": "annual"], cookie: owner)
+            let untouched = try await server.deps.store.purchase(appID: app.id, id: consoleID)
+            #expect(unticked.status == 400 && untouched.productID == "monthly")
+            let done = try await ConsoleTests.post(server, action, ["csrf": csrf, "product_id": "annual", "confirm": "yes"], cookie: owner)
+            #expect(done.status == 303 && done.headers[.location]?.contains("notice=plan-changed") == true, "\(done.body)")
+            #expect(try await server.deps.store.purchase(appID: app.id, id: consoleID).productID == "annual")
+            let byOperator = try await server.deps.store.auditLog(appID: app.id, limit: 20).first {
+                $0.action == "purchase.change_plan" && $0.objectID == consoleID
+            }
+            #expect(byOperator?.actor.hasPrefix("operator:") == true && byOperator?.detail == "from monthly to annual")
         }
     }
 }
