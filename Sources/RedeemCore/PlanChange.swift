@@ -4,6 +4,23 @@ import Foundation
 /// its store moved it (a Stripe plan switch made in Stripe's Billing Portal or dashboard, `target`); the purchase
 /// becomes that product.
 public enum PlanChange {
+    /// One switch as recorded with its purchase: when, from which product at which price, to which product.
+    public struct Record: Equatable, Sendable {
+        public let purchaseID: String
+        public let at: Date
+        public let fromProductID: String
+        public let fromPrice: Price?
+        public let toProductID: String
+
+        public init(purchaseID: String, at: Date, fromProductID: String, fromPrice: Price?, toProductID: String) {
+            self.purchaseID = purchaseID
+            self.at = at
+            self.fromProductID = fromProductID
+            self.fromPrice = fromPrice
+            self.toProductID = toProductID
+        }
+    }
+
     /// A plan the buyer may switch to, at its price in the purchase's currency.
     public struct Option: Equatable, Sendable {
         public let product: Product

@@ -24,6 +24,8 @@ public enum MetricsEnvironment: String, CaseIterable, Codable, Sendable {
 ///   amount is not recorded).
 /// - Cancellations: subscriptions (trials included, promotional grants not) set in the window to stop renewing and not
 ///   renewing again since, counted by the reason the buyer gave (`CancellationFeedback`; most given first).
+/// - A subscription that switched plan in place (`PlanChange`) is read as each plan for the time it was in force: the
+///   switch is neither churn nor a new subscription, and each plan's transactions are at its own price and period.
 /// - Revenue per day: each paid transaction on its day (a first purchase, or a renewal: a subscription's period starts
 ///   after the first, up to its expiry, derived because a renewal moves the purchase's expiry rather than adding a
 ///   row; a sandbox checkout's periods are the sandbox clock's), minus refunds on the day of the refund. Trials and
@@ -48,6 +50,23 @@ public struct SubscriptionMetrics: Sendable, Equatable {
         public var cancellationFeedback: CancellationFeedback?
         /// Its customer was erased (the purchase stays for the books): the erasure set it to end.
         public var customerErased: Bool
+        /// The plans it had before switching in place (`PlanChange`), oldest first: each in force until its `until`.
+        public var earlierPlans: [EarlierPlan] = []
+        /// A phase that ended in a switch of plan (not churn), or began in one (not a new subscription).
+        public var endsInSwitch = false
+        public var beginsInSwitch = false
+
+        /// A plan a subscription had before it switched.
+        public struct EarlierPlan: Sendable, Hashable {
+            public var until: Date
+            public var price: Price?
+            public var period: ISO8601Period?
+            public init(until: Date, price: Price?, period: ISO8601Period?) {
+                self.until = until
+                self.price = price
+                self.period = period
+            }
+        }
 
         public init(
             customerID: String, store: Store, periodType: PeriodType, price: Price?, period: ISO8601Period?, sandboxClock: Bool = false,
@@ -69,17 +88,50 @@ public struct SubscriptionMetrics: Sendable, Equatable {
         }
 
         /// A trial converted in place as what it was: the trial up to its end, then a paid subscription from there (so
-        /// its conversion is seen and its renewals are counted from the first paid day). Anything else as it is.
-        var phases: [PurchaseFact] {
+        /// its conversion is seen and its renewals are counted from the first paid day); and a subscription that switched
+        /// plan in place as each plan for the time it was in force. Anything else as it is.
+        var phases: [PurchaseFact] { trialPhases.flatMap(\.planPhases) }
+
+        var trialPhases: [PurchaseFact] {
             guard let trialEnd = trialEndedAt, periodType != .trial, trialEnd > originalPurchaseDate else { return [self] }
             var trial = self
             trial.periodType = .trial
             trial.trialEndedAt = nil
+            trial.earlierPlans = []
             trial.access = AccessFacts(expiresDate: trialEnd, refundedAt: access.refundedAt.flatMap { $0 < trialEnd ? $0 : nil })
             var paid = self
             paid.trialEndedAt = nil
             paid.originalPurchaseDate = trialEnd
             return [trial, paid]
+        }
+
+        /// Each earlier plan from its start to its switch (its price and period; the switch is no churn), then the
+        /// current one from the last switch (no new subscription). A trial's phase keeps its own.
+        var planPhases: [PurchaseFact] {
+            let switches = earlierPlans.filter { $0.until > originalPurchaseDate }
+            guard !switches.isEmpty, periodType != .trial else { return [self] }
+            var phases: [PurchaseFact] = []
+            var start = originalPurchaseDate
+            for plan in switches {
+                var earlier = self
+                earlier.earlierPlans = []
+                earlier.price = plan.price
+                earlier.period = plan.period
+                earlier.originalPurchaseDate = start
+                earlier.access = AccessFacts(expiresDate: plan.until)
+                earlier.unsubscribedAt = nil
+                earlier.cancellationFeedback = nil
+                earlier.endsInSwitch = true
+                earlier.beginsInSwitch = start != originalPurchaseDate
+                phases.append(earlier)
+                start = plan.until
+            }
+            var current = self
+            current.earlierPlans = []
+            current.originalPurchaseDate = start
+            current.beginsInSwitch = true
+            phases.append(current)
+            return phases
         }
 
         public var isSubscription: Bool { access.expiresDate != nil }
@@ -196,7 +248,7 @@ public struct SubscriptionMetrics: Sendable, Equatable {
         // Conversions: each paid start matched to one unconverted trial of its customer.
         var converted = Set<Int>()
         var conversions = 0
-        for fact in paid where inWindow(fact.originalPurchaseDate) {
+        for fact in paid where inWindow(fact.originalPurchaseDate) && !fact.beginsInSwitch {
             let start = fact.originalPurchaseDate
             let match = trials.indices.first { index in
                 let trial = trials[index]
@@ -229,7 +281,7 @@ public struct SubscriptionMetrics: Sendable, Equatable {
             for date in transactions(of: fact, until: now) { add(price, at: date) }
         }
 
-        let churned = paid.filter { fact in fact.end.map(inWindow) ?? false }.count
+        let churned = paid.filter { fact in !fact.endsInSwitch && (fact.end.map(inWindow) ?? false) }.count
         let dayList = (0..<days).map { offset -> Day in
             let day = from.addingTimeInterval(Double(offset) * 86_400)
             let at = min(day.addingTimeInterval(86_400), now)

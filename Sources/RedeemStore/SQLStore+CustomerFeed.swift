@@ -40,6 +40,8 @@ public struct CustomerFacts: Sendable {
     public var audit: [AuditEntry]
     /// The offering the app's backend chose as this customer's current one.
     public var offeringOverride: OfferingOverride?
+    /// Their subscriptions' switches of plan, oldest first.
+    public var planChanges: [PlanChange.Record] = []
 }
 
 /// A customer for the console's list, with the purchases its filters judge.
@@ -111,6 +113,14 @@ extension SQLStore {
                     ORDER BY created_at DESC, id DESC LIMIT \(limit)
                     """
                 ).map { CustomerFacts.Webhook(delivery: try WebhookDelivery(row: $0), transactionID: $0.optionalString("transaction_id")) }
+                facts.planChanges = try await connection.query(
+                    "SELECT * FROM plan_changes WHERE purchase_id IN \(sql: inPurchases) ORDER BY changed_at, id LIMIT \(limit)"
+                ).map { row in
+                    PlanChange.Record(
+                        purchaseID: try row.string("purchase_id"), at: try row.date("changed_at"), fromProductID: try row.string("from_product_id"),
+                        fromPrice: row.price(micros: "from_price_amount_micros", currency: "from_price_currency"),
+                        toProductID: try row.string("to_product_id"))
+                }
             }
             facts.attempts = try await connection.query(
                 """

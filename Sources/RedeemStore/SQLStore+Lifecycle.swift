@@ -117,6 +117,13 @@ public struct LifecycleTransaction: Sendable {
             product_id = \(product.id), price_amount_micros = \(newPrice?.amountMicros), price_currency = \(newPrice?.currency),
             expires_date = \(periodEnd ?? purchase.expiresDate)
             """)
+        // What it was, kept for the customer's history and the metrics (each plan for the time it was in force).
+        try await connection.query(
+            """
+            INSERT INTO plan_changes (id, purchase_id, changed_at, from_product_id, from_price_amount_micros, from_price_currency, to_product_id)
+            VALUES (\(Identifier.make(prefix: "pch")), \(purchase.id), \(now), \(purchase.productID), \(purchase.price?.amountMicros),
+                \(purchase.price?.currency), \(product.id))
+            """)
         try await emit(.productChange, purchase, newProductID: product.id, expires: updated.expiresDate)
         return updated
     }

@@ -16,9 +16,25 @@ extension SQLStore {
         // A trial that ended up to a day before the window can still convert inside it.
         let since = from.addingTimeInterval(-SubscriptionMetrics.conversionGrace)
         return try await read { connection in
+            // The plans switched from, by purchase (few: only subscriptions that changed plan have any).
+            var plans: [String: [SubscriptionMetrics.PurchaseFact.EarlierPlan]] = [:]
+            for row in try await connection.query(
+                """
+                SELECT pc.purchase_id, pc.changed_at, pc.from_price_amount_micros, pc.from_price_currency, pr.period
+                FROM plan_changes pc JOIN purchases p ON p.id = pc.purchase_id
+                    LEFT JOIN products pr ON pr.app_id = p.app_id AND pr.id = pc.from_product_id
+                WHERE p.app_id = \(appID) AND p.is_sandbox = \(environment.isSandbox ? 1 : 0)
+                ORDER BY pc.changed_at, pc.id
+                """)
+            {
+                plans[try row.string("purchase_id"), default: []].append(
+                    .init(
+                        until: try row.date("changed_at"), price: row.price(micros: "from_price_amount_micros", currency: "from_price_currency"),
+                        period: try row.optionalString("period").map { try ISO8601Period(parsing: $0) }))
+            }
             let purchases = try await connection.query(
                 """
-                SELECT p.customer_id, p.store, p.period_type, p.price_amount_micros, p.price_currency, p.original_purchase_date,
+                SELECT p.id, p.customer_id, p.store, p.period_type, p.price_amount_micros, p.price_currency, p.original_purchase_date,
                     p.expires_date, p.grace_period_expires_date, p.refunded_at, p.trial_ended_at, p.unsubscribe_detected_at,
                     p.cancellation_feedback, c.erased_at, pr.period AS product_period
                 FROM purchases p JOIN products pr ON pr.app_id = p.app_id AND pr.id = p.product_id
@@ -30,7 +46,7 @@ extension SQLStore {
             ).map { row in
                 let store = Store(rawValue: try row.string("store"))
                 let period = try row.optionalString("product_period").map { try ISO8601Period(parsing: $0) }
-                return SubscriptionMetrics.PurchaseFact(
+                var fact = SubscriptionMetrics.PurchaseFact(
                     customerID: try row.string("customer_id"), store: store, periodType: try row.enumeration("period_type"),
                     price: row.price(micros: "price_amount_micros", currency: "price_currency"), period: period,
                     sandboxClock: environment.isSandbox && store == .rcBilling,
@@ -41,6 +57,8 @@ extension SQLStore {
                     unsubscribedAt: row.optionalDate("unsubscribe_detected_at"),
                     cancellationFeedback: row.optionalString("cancellation_feedback").flatMap(CancellationFeedback.init(rawValue:)),
                     customerErased: row.optionalDate("erased_at") != nil)
+                fact.earlierPlans = plans[try row.string("id")] ?? []
+                return fact
             }
             let customers = try await connection.query(
                 """

@@ -121,6 +121,26 @@ import Testing
         #expect(m.days.first { $0.day == Self.date("2026-11-12") }?.revenue == ["USD": 9_990_000])
     }
 
+    /// A monthly subscription switched to yearly in place is each plan for its time: the monthly payments on Oct 5 and
+    /// Nov 5, the yearly one on the switch (Nov 20); no churn at the switch, no new subscription or conversion either.
+    @Test func planSwitchedInPlace() {
+        // The row as it stands now: yearly 60.00 from the switch on Nov 20 to Nov 20 next year.
+        var fact = Self.fact("s", "P1Y", "60.00", start: "2026-10-05", expires: "2027-11-20")
+        fact.earlierPlans = [
+            .init(until: Self.date("2026-11-20"), price: try! Price(text: "9.99", currency: "USD"), period: try! ISO8601Period(parsing: "P1M"))
+        ]
+        // A trial of the same customer that lapsed before the switch: a switch is no conversion of it.
+        let trial = Self.fact("s", "P1M", nil, start: "2026-11-13", expires: "2026-11-20", type: .trial)
+        let m = SubscriptionMetrics.compute(facts: .init(purchases: [fact, trial], customers: []), environment: .production, days: 30, now: Self.now)
+        #expect(m.activeSubscriptions == 1 && m.mrr == ["USD": 5_000_000], "the yearly plan, 60.00 / 12")
+        #expect(m.churned == 0 && m.trialConversions == 0)
+        #expect(m.activeAtStart == 1, "the monthly plan on Oct 28")
+        #expect(m.days.first { $0.day == Self.date("2026-11-05") }?.revenue == ["USD": 9_990_000])
+        #expect(m.days.first { $0.day == Self.date("2026-11-20") }?.revenue == ["USD": 60_000_000])
+        #expect(m.revenue == ["USD": 69_990_000], "Nov 5's renewal and the switch; Oct 5 is before the window")
+        #expect(m.days.allSatisfy { $0.activeSubscriptions <= 1 })
+    }
+
     /// Cancellations in the window by reason, the most given first, ties in Stripe's order, "none given" and then erasures
     /// after (an erased customer's subscription counts as the erasure's, whatever the buyer said): a
     /// trial counts, as does a trial converted in place (once, not per phase); a promotional grant's revocation, a

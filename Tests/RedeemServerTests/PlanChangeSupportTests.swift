@@ -216,6 +216,10 @@ import Testing
                 $0.action == "purchase.change_plan" && $0.objectID == consoleID
             }
             #expect(byOperator?.actor.hasPrefix("operator:") == true && byOperator?.detail == "from monthly to annual")
+            // The history says what was bought, then the switch.
+            let history = try await ConsoleCustomerTests.get(server, customer, cookie: owner).body
+            #expect(history.contains("Bought (sandbox) Pro monthly") && history.contains("4.99 USD · Sandbox checkout"))
+            #expect(history.contains("Plan changed to Pro yearly") && history.contains("from Pro monthly"))
         }
     }
 }

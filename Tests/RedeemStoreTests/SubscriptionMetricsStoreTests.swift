@@ -61,6 +61,31 @@ import Testing
 
     /// A cancellation's reason is kept on the purchase while it is set to end (a later one, as Stripe's update after its
     /// own, replaces none), cleared when it renews again, and read with the metrics' facts, which Core counts by reason.
+    /// A subscription switched plan in place comes with the plan it had before, until the switch.
+    @Test(arguments: TestDatabases.available)
+    func aSwitchedPlanComesWithTheEarlierOne(_ backend: TestBackend) async throws {
+        try await TestDatabases.withStore(backend) { store in
+            let app = try await Fixture.app(store)
+            try await Fixture.catalog(store, appID: app.id)
+            try await store.createProduct(
+                Product(appID: app.id, id: "yearly", type: .subscription, period: "P1Y", displayName: nil, entitlements: ["pro"], createdAt: Self.now)
+            )
+            let purchase = try await Self.buy(store, app.id, "ivy", "monthly", at: "2026-05-10T10:00:00Z")
+            let yearly = try #require(try await store.products(appID: app.id).first { $0.id == "yearly" })
+            let switchedAt = Self.date("2026-05-20T10:00:00Z")
+            _ = try await store.processStoreEvent(source: "stripe", eventID: "evt_switch", type: "customer.subscription.updated", now: switchedAt) {
+                try await $0.changeProduct(
+                    purchase, to: yearly, price: try Price(text: "49.99", currency: "USD"), periodEnd: Self.date("2027-05-20T10:00:00Z"))
+            }
+            let facts = try await store.subscriptionMetricsFacts(appID: app.id, environment: .production, days: 30, now: Self.now)
+            let fact = try #require(facts.purchases.first)
+            let (yearlyPrice, monthlyPrice) = (try Price(text: "49.99", currency: "USD"), try Price(text: "9.99", currency: "USD"))
+            let (year, month) = (try ISO8601Period(parsing: "P1Y"), try ISO8601Period(parsing: "P1M"))
+            #expect(fact.price == yearlyPrice && fact.period == year)
+            #expect(fact.earlierPlans == [.init(until: switchedAt, price: monthlyPrice, period: month)])
+        }
+    }
+
     @Test(arguments: TestDatabases.available)
     func cancellationsComeWithTheirReason(_ backend: TestBackend) async throws {
         try await TestDatabases.withStore(backend) { store in

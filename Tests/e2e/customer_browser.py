@@ -41,7 +41,11 @@ def walk(database_url, scan):
     run_cli(BIN, ["migrate"], env)
     app = json.loads(run_cli(BIN, ["apps", "create", "--name", "Customers Demo", "--support-email", "help@example.com", "--json"], env))
     run_cli(BIN, ["products", "create", "--app", app["id"], "--id", "pro_monthly", "--type", "subscription", "--period", "P1M",
-                  "--price", "4.99", "--currency", "USD", "--entitlement", "pro", "--display-name", "Pro monthly"], env)
+                  "--price", "4.99", "--currency", "USD", "--entitlement", "pro", "--display-name", "Pro monthly",
+                  "--subscription-group", "pro", "--group-level", "2"], env)
+    run_cli(BIN, ["products", "create", "--app", app["id"], "--id", "pro_yearly", "--type", "subscription", "--period", "P1Y",
+                  "--price", "39.99", "--currency", "USD", "--entitlement", "pro", "--display-name", "Pro yearly",
+                  "--subscription-group", "pro", "--group-level", "1"], env)
     run_cli(BIN, ["products", "create", "--app", app["id"], "--id", "pro_lifetime", "--type", "non_consumable", "--price", "49.99",
                   "--currency", "USD", "--entitlement", "pro", "--display-name", "Pro lifetime"], env)
     run_cli(BIN, ["operators", "create", "--email", "owner@example.com", "--role", "owner", "--password-stdin"], env, stdin=PASSWORD + "\n")
@@ -129,6 +133,25 @@ def walk(database_url, scan):
             page.goto(f"{base}/console/apps/{app['id']}?status=wont_renew")
             names = [a.inner_text() for a in page.locator("ul.people .who > a").all()]
             check("the Won't renew filter lists the customer who cancelled", names == ["alice@example.com"], names)
+
+            # Support resumes it, then switches the buyer to the yearly plan of the group, confirmed.
+            page.get_by_role("link", name="alice@example.com").click()
+            page.wait_for_load_state()
+            purchase = page.locator("article.purchase").first
+            purchase.locator("summary").click()
+            purchase.get_by_role("button", name="Resume renewing").click()
+            page.wait_for_load_state()
+            purchase = page.locator("article.purchase").first
+            purchase.locator("summary").click()
+            purchase.get_by_label("Switch to").select_option(value="pro_yearly")
+            purchase.get_by_label("Switch plan now").check()
+            shots(page, "3c-change-plan-form")
+            purchase.get_by_role("button", name="Change plan").click()
+            page.wait_for_load_state()
+            check("the subscription is now the yearly plan, and the history says who switched it",
+                  "Plan changed" in page.content() and page.locator("article.purchase h3").first.inner_text().startswith("Pro yearly")
+                  and "change plan" in page.locator("ol.feed").inner_text(), page.locator("article.purchase").first.inner_text())
+            shots(page, "3d-plan-changed")
 
             # Thirty purchases: a short page, every purchase still reachable.
             page.goto(f"{base}/console/apps/{app['id']}?q=whale")

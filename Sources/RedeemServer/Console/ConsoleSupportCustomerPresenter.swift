@@ -118,14 +118,32 @@ enum CustomerPresenter {
         let byID = Dictionary(uniqueKeysWithValues: facts.purchases.map { ($0.id, $0) })
         let byTransaction = Dictionary(facts.purchases.map { ($0.storeTransactionID, $0) }, uniquingKeysWith: { a, _ in a })
         let anchor = { (id: String) in "#purchase-\(id)" }
+        let switches = Dictionary(grouping: facts.planChanges, by: \.purchaseID)
+        // A product by its ID, named as the purchase of it would be.
+        func named(_ purchase: Purchase, _ productID: String) -> String {
+            var other = purchase
+            other.productID = productID
+            return productName(other)
+        }
         for p in facts.purchases {
             let product = productName(p)
             let how = p.store == .promotional ? "Granted" : p.isSandbox ? "Bought (sandbox)" : "Bought"
-            let detail = [p.price.map(PriceFormat.string), ConsolePresenter.store(p.store, sandbox: p.isSandbox)].compactMap { $0 }
+            // What was bought: the plan before its first switch, if it switched.
+            let first = switches[p.id]?.first
+            let bought = first.map { named(p, $0.fromProductID) } ?? product
+            let paid = first.map(\.fromPrice) ?? p.price
+            let detail = [paid.map(PriceFormat.string), ConsolePresenter.store(p.store, sandbox: p.isSandbox)].compactMap { $0 }
             out.append(
                 CustomerFeedEntry(
-                    at: p.purchaseDate, kind: .purchase, id: "p:\(p.id)", purchaseID: p.id, summary: "\(how) \(product)",
+                    at: p.purchaseDate, kind: .purchase, id: "p:\(p.id)", purchaseID: p.id, summary: "\(how) \(bought)",
                     detail: detail.joined(separator: " · "), link: anchor(p.id)))
+            for (index, change) in (switches[p.id] ?? []).enumerated() {
+                out.append(
+                    CustomerFeedEntry(
+                        at: change.at, kind: .purchase, id: "x:\(p.id):\(index)", purchaseID: p.id,
+                        summary: "Plan changed to \(named(p, change.toProductID))", detail: "from \(named(p, change.fromProductID))",
+                        link: anchor(p.id)))
+            }
             if let at = p.refundedAt {
                 out.append(
                     CustomerFeedEntry(
