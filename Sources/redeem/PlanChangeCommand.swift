@@ -20,7 +20,9 @@ extension Purchases {
                 remote: { admin in
                     let path = Operations.ChangePurchasePlan.Input.Path(appId: appID, purchaseId: options.purchase)
                     let body = Operations.ChangePurchasePlan.Input.Body.json(.init(productId: to))
-                    return try await admin.call { try await $0.changePurchasePlan(path: path, body: body) }.ok.body.json
+                    let answer = try await admin.call { try await $0.changePurchasePlan(path: path, body: body) }
+                    if case .accepted(let asked) = answer { return try asked.body.json }
+                    return try answer.ok.body.json
                 })
             if options.json { return try Output.json(switched) }
             if switched.productID == to {

@@ -61,7 +61,10 @@ extension Purchases {
                 publicURL: try PublicURL.resolve(nil),
                 local: { try await $0.refund(appID: appID, purchaseID: options.purchase, actor: CLI.actor).purchase },
                 remote: { admin in
-                    try await admin.call { try await $0.refundPurchase(path: .init(appId: appID, purchaseId: options.purchase)) }.ok.body.json
+                    // 202: Stripe was asked; its webhook applies the refund.
+                    let answer = try await admin.call { try await $0.refundPurchase(path: .init(appId: appID, purchaseId: options.purchase)) }
+                    if case .accepted(let asked) = answer { return try asked.body.json }
+                    return try answer.ok.body.json
                 })
             if options.json { return try Output.json(refunded) }
             if refunded.refundedAt != nil {
@@ -96,7 +99,9 @@ extension Purchases {
                 remote: { admin in
                     let path = Operations.CancelPurchase.Input.Path(appId: appID, purchaseId: options.purchase)
                     let body = feedback.map { Operations.CancelPurchase.Input.Body.json(.init(feedback: $0)) }
-                    return try await admin.call { try await $0.cancelPurchase(path: path, body: body) }.ok.body.json
+                    let answer = try await admin.call { try await $0.cancelPurchase(path: path, body: body) }
+                    if case .accepted(let asked) = answer { return try asked.body.json }
+                    return try answer.ok.body.json
                 })
             if options.json { return try Output.json(cancelled) }
             let end = cancelled.expiresDate.map(ISODate.format) ?? "its period end"
@@ -120,7 +125,9 @@ extension Purchases {
                 local: { try await $0.resume(appID: appID, purchaseID: options.purchase, actor: CLI.actor).purchase },
                 remote: { admin in
                     let path = Operations.ResumePurchase.Input.Path(appId: appID, purchaseId: options.purchase)
-                    return try await admin.call { try await $0.resumePurchase(path: path) }.ok.body.json
+                    let answer = try await admin.call { try await $0.resumePurchase(path: path) }
+                    if case .accepted(let asked) = answer { return try asked.body.json }
+                    return try answer.ok.body.json
                 })
             if options.json { return try Output.json(resumed) }
             let end = resumed.expiresDate.map(ISODate.format) ?? "its period end"

@@ -3,8 +3,9 @@
 own OpenAPI document, once with each kind of key (instance admin, app secret, public SDK), and fails on any server
 error, undocumented status, response that does not match its schema, invalid request accepted, or wrong answer to an
 undeclared method. The server runs on SQLite with Stripe configured against a fake Stripe on loopback, so paid routes
-answer as in production. Usage: contract_check.py path/to/redeem [max-examples]."""
-import json, os, subprocess, sys, tempfile, threading
+answer as in production. Then the CLI through --server on a Stripe subscription: what Stripe is asked (202) comes
+back as such. Usage: contract_check.py path/to/redeem [max-examples]."""
+import hashlib, hmac, json, os, subprocess, sys, tempfile, threading, time, urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -24,10 +25,21 @@ SKIPPED_PATHS = ["/v1/benchmark/baseline", "/v1/benchmark/same-writes"]
 
 
 class FakeStripe(BaseHTTPRequestHandler):
-    """Answers Checkout Session creation as Stripe does, with a session ID and its hosted URL."""
+    """Answers Checkout Session creation as Stripe does, with a session ID and its hosted URL; a subscription with its
+    item; and records the form of every other POST."""
+    posted = []
+
+    def do_GET(self):
+        body = json.dumps({"id": "sub_contract", "object": "subscription", "status": "active", "customer": "cus_contract", "metadata": {},
+                           "items": {"object": "list", "data": [{"id": "si_contract", "price": {"id": "price_old"}}]}}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def do_POST(self):
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        FakeStripe.posted.append((self.path, self.rfile.read(int(self.headers.get("Content-Length", 0))).decode()))
         body = json.dumps({"id": "cs_test_contract", "url": "https://checkout.stripe.com/c/pay/cs_test_contract"}).encode()
         if self.path.startswith("/v1/prices"):  # a product's price added through the admin API gets its Stripe Price
             body = json.dumps({"id": "price_contract", "object": "price"}).encode()
@@ -43,6 +55,37 @@ class FakeStripe(BaseHTTPRequestHandler):
 
 def cli(args, env):
     return subprocess.run([BIN, *args], env=env, check=True, capture_output=True, text=True).stdout
+
+
+def stripe_support_checks(base, env, admin, app):
+    """A Stripe subscription cancelled and switched through `--server`: the server asks Stripe and answers 202, which the
+    CLI reports as asked, not as an error."""
+    cli(["products", "update", "--app", app["id"], "--id", "pro", "--subscription-group", "plans", "--group-level", "2"], env)
+    cli(["products", "create", "--app", app["id"], "--id", "pro_year", "--type", "subscription", "--period", "P1Y", "--price", "39.99",
+         "--entitlement", "pro", "--subscription-group", "plans", "--group-level", "1"], env)
+    now = int(time.time())
+    event = json.dumps({"id": "evt_contract_sub", "object": "event", "type": "checkout.session.completed", "created": now, "livemode": False,
+                        "data": {"object": {"id": "cs_contract_sub", "object": "checkout.session", "mode": "subscription", "payment_status": "paid",
+                                            "customer": "cus_contract", "subscription": "sub_contract", "payment_intent": None,
+                                            "metadata": {"app_id": app["id"], "product_id": "pro", "app_user_id": "contract-buyer"},
+                                            "customer_details": {"email": "buyer@example.com"}, "amount_total": 499, "currency": "usd",
+                                            "created": now}}})
+    signature = hmac.new(b"whsec_contract", f"{now}.{event}".encode(), hashlib.sha256).hexdigest()
+    request = urllib.request.Request(base + "/webhooks/stripe", data=event.encode(), method="POST",
+                                     headers={"Content-Type": "application/json", "Stripe-Signature": f"t={now},v1={signature}"})
+    with urllib.request.urlopen(request, timeout=HANG_GUARD) as answer:
+        check("a Stripe subscription is recorded from its signed checkout event", answer.status == 200, answer.status)
+    purchase = json.loads(cli(["purchases", "list", "--app", app["id"], "--user", "contract-buyer", "--json"], env))["purchases"][0]["id"]
+    remote = {**env, "REDEEM_SERVER": base, "REDEEM_ADMIN_KEY": admin, "REDEEM_APP": app["id"]}
+    FakeStripe.posted.clear()
+    switched = subprocess.run([BIN, "purchases", "change-plan", "--purchase", purchase, "--to", "pro_year"], env=remote, capture_output=True, text=True)
+    check("purchases change-plan --server on a Stripe subscription says Stripe was asked (202), having asked it",
+          switched.returncode == 0 and "Stripe was asked to switch" in switched.stdout
+          and any(path == "/v1/subscriptions/sub_contract" and "items[0][id]=si_contract" in form for path, form in FakeStripe.posted),
+          switched.stdout + switched.stderr + str(FakeStripe.posted))
+    cancelled = subprocess.run([BIN, "purchases", "cancel", "--purchase", purchase], env=remote, capture_output=True, text=True)
+    check("purchases cancel --server on a Stripe subscription says Stripe was asked (202)",
+          cancelled.returncode == 0 and "Stripe was asked to cancel" in cancelled.stdout, cancelled.stdout + cancelled.stderr)
 
 
 def main():
@@ -77,6 +120,7 @@ def main():
                     with open(f"/tmp/contract-{kind}.txt", "w") as out:
                         out.write(run.stdout)
                     print(f"     full report: /tmp/contract-{kind}.txt")
+            stripe_support_checks(base, env, admin, app)
         finally:
             server.terminate()
             server.wait(timeout=HANG_GUARD)
