@@ -61,4 +61,18 @@ public enum StripeSupportRequest: Sendable, Hashable {
     public static func check(statusCode: Int, body: some DataProtocol) throws(StripeAPIError) {
         guard (200..<300).contains(statusCode) else { throw StripeAPIError(statusCode: statusCode, body: body) }
     }
+
+    /// Whether a switch waits for its payment (`pending_update` set: the charge failed or the bank asks the buyer to
+    /// confirm it), so nothing has changed yet; from a 2xx answer to `changePrice`.
+    public static func awaitsPayment(statusCode: Int, body: some DataProtocol) throws(StripeAPIError) -> Bool {
+        try check(statusCode: statusCode, body: body)
+        return (try? JSONDecoder().decode(SwitchAnswer.self, from: Data(body)))?.pendingUpdate != nil
+    }
+
+    /// A subscription update's answer, read for `pending_update` only (whatever it holds).
+    struct SwitchAnswer: Decodable {
+        struct Present: Decodable { init(from decoder: any Decoder) throws {} }
+        let pendingUpdate: Present?
+        enum CodingKeys: String, CodingKey { case pendingUpdate = "pending_update" }
+    }
 }

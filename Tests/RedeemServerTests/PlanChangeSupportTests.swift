@@ -114,11 +114,14 @@ import Testing
                 """#
             return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: subscription)))
         }
+        // Set: Stripe holds the next switch until its payment goes through (`pending_update`).
+        let holds = NIOLockedValueBox(false)
         router.post("/v1/subscriptions/{id}") { request, _ -> Response in
             let body = String(buffer: try await request.body.collect(upTo: 1 << 16))
             recorded.withLockedValue { $0.append(("POST", request.uri.path, body)) }
-            return Response(
-                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: #"{"id": "sub_plan"}"#)))
+            let pending = holds.withLockedValue { $0 } ? #"{"expires_at": 1900000000, "subscription_items": []}"# : "null"
+            let answer = #"{"id": "sub_plan", "object": "subscription", "pending_update": \#(pending)}"#
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: answer)))
         }
         let fake = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await fake.test(.live) { client in
@@ -163,6 +166,16 @@ import Testing
                         price: StripeWebhookTests.price("price_annual_usd", amount: 4999),
                         periodEnd: TestServer.start.addingTimeInterval(86_400 * 365))
                     #expect(try await StripeWebhookTests.post(server, updated).status == 200)
+                    #expect(try await server.deps.store.purchase(appID: app.id, id: purchase.id).productID == "annual")
+
+                    // Back to monthly, but the bank asks the buyer to confirm: the portal says nothing changed yet, and why.
+                    holds.withLockedValue { $0 = true }
+                    let held = try await ConsoleTests.post(
+                        server, "/account/\(app.id)/purchases/\(purchase.id)/plan",
+                        ["csrf": try ConsoleOperationsTests.csrf(home), "product": "monthly"], cookie: session)
+                    #expect(held.headers[.location] == "/account/\(app.id)?notice=plan-awaits-payment")
+                    let page = try await server.send(.get, held.headers[.location] ?? "", key: nil, headers: [.cookie: session])
+                    #expect(page.body.contains(#"class="notice notice--warn" role="status">Your plan hasn’t changed yet"#))
                     #expect(try await server.deps.store.purchase(appID: app.id, id: purchase.id).productID == "annual")
                 }
             }

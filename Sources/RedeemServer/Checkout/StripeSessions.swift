@@ -166,22 +166,24 @@ extension StripeSessions {
     }
 
     /// Switches a subscription's plan to `priceID`: its item is read first (`GET /v1/subscriptions/{id}`), then given the
-    /// new Price (`StripeSupportRequest.changePrice`). Stripe's `customer.subscription.updated` applies it.
-    func changePlan(subscriptionID: String, priceID: String, idempotencyKey: String) async throws {
-        let item: String
+    /// new Price (`StripeSupportRequest.changePrice`). Stripe's `customer.subscription.updated` applies it. Returns true
+    /// when the switch waits for its payment (failed, or to be confirmed by the buyer), so nothing changed yet.
+    func changePlan(subscriptionID: String, priceID: String, idempotencyKey: String) async throws -> Bool {
         do {
             let lookup = try StripeBillingPortal.subscriptionRequest(secretKey: settings.secretKey, subscriptionID: subscriptionID)
             let (status, body) = try await Self.send(lookup, settings: settings, client: client)
-            guard let id = try StripeBillingPortal.subscription(statusCode: status, body: body).itemID else {
+            guard let item = try StripeBillingPortal.subscription(statusCode: status, body: body).itemID else {
                 throw APIError.conflict("Stripe's subscription has no item to change.")
             }
-            item = id
+            let change = try StripeSupportRequest.changePrice(subscriptionID: subscriptionID, itemID: item, priceID: priceID)
+                .httpRequest(secretKey: settings.secretKey, idempotencyKey: idempotencyKey)
+            let (changeStatus, changeBody) = try await Self.send(change, settings: settings, client: client)
+            return try StripeSupportRequest.awaitsPayment(statusCode: changeStatus, body: changeBody)
         } catch let error as StripeRequestError {
             throw APIError.conflict("Stripe has nothing to act on for this purchase (\(error.field) \(error.reason)).")
         } catch let error as StripeAPIError {
             throw APIError(.upstreamRefused, "Stripe refused: \(error.message ?? error.type)")
         }
-        try await support(.changePrice(subscriptionID: subscriptionID, itemID: item, priceID: priceID), idempotencyKey: idempotencyKey)
     }
 
     /// A Billing Portal session for a Stripe subscription's customer; its URL, to send the buyer to.

@@ -8,6 +8,7 @@ enum ConsoleNotice: String, Sendable {
     case resumeRequested = "resume-requested"
     case planChanged = "plan-changed"
     case planRequested = "plan-requested"
+    case planAwaitsPayment = "plan-awaits-payment"
     case revoked = "revoked"
     case transferred = "transferred"
     case granted = "granted"
@@ -39,6 +40,8 @@ enum ConsoleNotice: String, Sendable {
         case .resumeRequested: "Stripe was asked to renew the subscription again. The purchase shows it when Stripe's webhook confirms it."
         case .planChanged: "Plan changed: the subscription is the new plan from now, with a new period at its price."
         case .planRequested: "Stripe was asked to switch the plan. The purchase shows the new plan when Stripe's webhook confirms it."
+        case .planAwaitsPayment:
+            "Stripe holds the switch until its payment goes through: the charge failed, or the buyer's bank asks them to confirm it (Stripe's invoice e-mail, or the portal's payment page). Nothing has changed yet."
         case .revoked: "Revoked: the grant has ended."
         case .transferred: "Transferred: the purchase now belongs to this customer."
         case .granted: "Granted. The app sees the entitlement on its next CustomerInfo request."

@@ -77,7 +77,8 @@ struct ConsolePurchaseActionsController {
         try await context.act(.cancel, "change plans", confirm: "plan change") { form, appID, session in
             let done = try await service.support.changePlan(
                 appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), to: form["product_id"] ?? "", actor: session.actor)
-            return ConsolePages.customerNotice(appID, done.purchase.customerID, done.pending ? .planRequested : .planChanged)
+            let notice: ConsoleNotice = done.awaitsPayment ? .planAwaitsPayment : done.pending ? .planRequested : .planChanged
+            return ConsolePages.customerNotice(appID, done.purchase.customerID, notice)
         }
     }
 

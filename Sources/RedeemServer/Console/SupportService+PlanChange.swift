@@ -50,10 +50,10 @@ extension SupportService {
             }
             try await store.recordRequest(audit.with(detail: "asked Stripe to switch from \(purchase.productID) to \(productID) (\(priceID))"))
             // Per second, as a cancellation's: a second switch must reach Stripe, not replay the first answer.
-            try await stripe.changePlan(
+            let awaitsPayment = try await stripe.changePlan(
                 subscriptionID: purchase.storeTransactionID, priceID: priceID,
                 idempotencyKey: "redeem-plan-\(purchase.id)-\(productID)-\(Int(now.timeIntervalSince1970))")
-            return Outcome(purchase: purchase, pending: true)
+            return Outcome(purchase: purchase, pending: true, awaitsPayment: awaitsPayment)
         }
     }
 }

@@ -79,6 +79,8 @@ public struct SupportService: Sendable {
         public let purchase: Purchase
         /// True when Stripe was asked and its webhook will apply the change.
         public let pending: Bool
+        /// A plan switch Stripe holds until its payment goes through (it failed, or the bank asks the buyer to confirm).
+        public var awaitsPayment = false
     }
 
     /// Refunds a purchase: a sandbox one at once (its CANCELLATION event, the buyer's notice and the audit in one

@@ -93,7 +93,8 @@ struct PortalController {
         } catch is ValidationError {
             return PortalPages.redirect(home + "?notice=\(PortalNotice.planRefused.rawValue)")
         }
-        return PortalPages.redirect(home + "?notice=\((done.pending ? PortalNotice.planRequested : .planChanged).rawValue)")
+        let notice: PortalNotice = done.awaitsPayment ? .planAwaitsPayment : done.pending ? .planRequested : .planChanged
+        return PortalPages.redirect(home + "?notice=\(notice.rawValue)")
     }
 
     /// Off to Stripe's Billing Portal, which links back here.

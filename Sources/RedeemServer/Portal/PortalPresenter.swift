@@ -11,10 +11,12 @@ enum PortalNotice: String {
     case reasonRefused = "reason-refused"
     case planChanged = "plan-changed"
     case planRequested = "plan-requested"
+    /// Stripe holds the switch until its payment goes through.
+    case planAwaitsPayment = "plan-awaits-payment"
     /// No plan chosen, or one no longer offered: nothing changed.
     case planRefused = "plan-refused"
 
-    var warns: Bool { self == .reasonRefused || self == .planRefused }
+    var warns: Bool { [.reasonRefused, .planRefused, .planAwaitsPayment].contains(self) }
 
     var text: String { BuyerTexts.current["portal.notice.\(rawValue)"] }
 }

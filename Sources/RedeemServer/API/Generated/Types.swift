@@ -297,7 +297,8 @@ internal protocol APIProtocol: Sendable {
     /// `new_product_id` the new one) (200). A Stripe subscription switches through Stripe's API: its item gets the plan's
     /// Stripe Price, with Stripe's proration charged or credited at once (`proration_behavior=always_invoice`,
     /// `payment_behavior=pending_if_incomplete`); Stripe's `customer.subscription.updated` webhook then applies it here
-    /// (202). Audited as `purchase.change_plan`.
+    /// (202). If that payment fails or the buyer's bank asks them to confirm it, Stripe holds the switch and nothing
+    /// changes until it is paid. Audited as `purchase.change_plan`.
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
@@ -1334,7 +1335,8 @@ extension APIProtocol {
     /// `new_product_id` the new one) (200). A Stripe subscription switches through Stripe's API: its item gets the plan's
     /// Stripe Price, with Stripe's proration charged or credited at once (`proration_behavior=always_invoice`,
     /// `payment_behavior=pending_if_incomplete`); Stripe's `customer.subscription.updated` webhook then applies it here
-    /// (202). Audited as `purchase.change_plan`.
+    /// (202). If that payment fails or the buyer's bank asks them to confirm it, Stripe holds the switch and nothing
+    /// changes until it is paid. Audited as `purchase.change_plan`.
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
