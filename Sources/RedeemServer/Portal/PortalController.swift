@@ -35,7 +35,9 @@ struct PortalController {
         var purchases: [PortalPurchaseRow] = []
         for purchase in try await service.purchases(context.session) {
             let actions = PortalRules.actions(purchase, linksAllowed: linksAllowed(purchase), now: now)
-            let plans = actions.changePlan ? try await service.planOptions(purchase) : []
+            // A Stripe subscription switches through Stripe: only offered where Stripe is configured.
+            let switchable = actions.changePlan && (purchase.store != .stripe || service.stripe != nil)
+            let plans = switchable ? try await service.planOptions(purchase) : []
             purchases.append(
                 PortalPresenter.purchase(purchase, product: products[purchase.productID], actions: actions, plans: plans, now: now, format: format))
         }
