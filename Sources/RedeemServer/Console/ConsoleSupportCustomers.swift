@@ -38,8 +38,10 @@ extension ConsoleService {
             facts: facts, info: info, entitlementIDs: try await store.entitlements(appID: appID).map(\.id), productNames: names,
             offerings: try await store.offerings(appID: appID), products: products,
             stripeOn: support.stripe != nil, mailOn: support.emailQueue.mail != nil, now: now)
-        for purchase in facts.purchases where (try? SupportRules.changePlan(purchase, now: now).get()) != nil {
-            view.plans[purchase.id] = try await support.planOptions(purchase)
+        for purchase in facts.purchases {
+            // Nothing is read for a purchase that may not switch (most of them).
+            let plans = try await support.planOptions(purchase)
+            if !plans.isEmpty { view.plans[purchase.id] = plans }
         }
         return view
     }

@@ -18,7 +18,8 @@ extension SupportService {
 
     /// Switches a subscription to another plan of its group, one of `planOptions`: a sandbox one here at once, a
     /// Stripe one through Stripe (the Stripe Price of the plan's price, made if there is none yet), which its
-    /// `customer.subscription.updated` applies. Audited as `purchase.change_plan`.
+    /// `customer.subscription.updated` applies. Audited as `purchase.change_plan`. Asking for the plan it is on changes
+    /// nothing and answers as done, so a retry is harmless.
     public func changePlan(appID: String, purchaseID: String, to productID: String, actor: String) async throws -> Outcome {
         let purchase = try await store.purchase(appID: appID, id: purchaseID)
         let now = clock.now()
@@ -27,6 +28,8 @@ extension SupportService {
         case .failure(let refusal): throw APIError.conflict(refusal.reason)
         case .success(let chosen): route = chosen
         }
+        // Already on it (a retried request, a second click): done, nothing to do again.
+        if purchase.productID == productID { return Outcome(purchase: purchase, pending: false) }
         let options = try await planOptions(purchase)
         guard let option = options.first(where: { $0.product.id == productID }) else {
             throw ValidationError(

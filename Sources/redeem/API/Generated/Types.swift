@@ -123,7 +123,8 @@ internal protocol APIProtocol: Sendable {
     /// Stripe Price, with Stripe's proration charged or credited at once (`proration_behavior=always_invoice`,
     /// `payment_behavior=pending_if_incomplete`); Stripe's `customer.subscription.updated` webhook then applies it here
     /// (202). If that payment fails or the buyer's bank asks them to confirm it, Stripe holds the switch and nothing
-    /// changes until it is paid. Audited as `purchase.change_plan`.
+    /// changes until it is paid. Audited as `purchase.change_plan`. Asking for the plan it is on (a retry) answers 200
+    /// and changes nothing.
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
@@ -790,7 +791,8 @@ extension APIProtocol {
     /// Stripe Price, with Stripe's proration charged or credited at once (`proration_behavior=always_invoice`,
     /// `payment_behavior=pending_if_incomplete`); Stripe's `customer.subscription.updated` webhook then applies it here
     /// (202). If that payment fails or the buyer's bank asks them to confirm it, Stripe holds the switch and nothing
-    /// changes until it is paid. Audited as `purchase.change_plan`.
+    /// changes until it is paid. Audited as `purchase.change_plan`. Asking for the plan it is on (a retry) answers 200
+    /// and changes nothing.
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
