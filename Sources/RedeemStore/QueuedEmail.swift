@@ -14,6 +14,8 @@ public struct QueuedEmail: Equatable, Sendable {
         case renewalOff = "renewal_off"
         case refunded
         case paymentFailed = "payment_failed"
+        /// The subscription switched plan (`PlanChange`), whoever switched it.
+        case planChanged = "plan_changed"
         /// Reminders before a renewal (`RenewalReminder`): a yearly subscription's, a long free trial's end.
         case renewalReminder = "renewal_reminder"
         case trialEnding = "trial_ending"
@@ -27,6 +29,7 @@ public struct QueuedEmail: Equatable, Sendable {
             case .renewalOff: "renewal off"
             case .refunded: "refund"
             case .paymentFailed: "payment failed"
+            case .planChanged: "plan changed"
             case .renewalReminder: "renewal reminder"
             case .trialEnding: "trial ending"
             }

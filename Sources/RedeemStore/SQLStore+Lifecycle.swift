@@ -125,6 +125,7 @@ public struct LifecycleTransaction: Sendable {
                 \(purchase.price?.currency), \(product.id))
             """)
         try await emit(.productChange, purchase, newProductID: product.id, expires: updated.expiresDate)
+        try await notify(.planChanged, updated)
         return updated
     }
 

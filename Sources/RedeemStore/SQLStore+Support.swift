@@ -137,12 +137,15 @@ extension SQLStore {
     }
 
     /// A sandbox subscription switched to `option`'s plan here (`SupportRules.changePlan`, checked again under the
-    /// purchase's lock): its new period starts now at the option's price, with `PRODUCT_CHANGE` and the audit entry.
-    public func changePlan(appID: String, purchaseID: String, to option: PlanChange.Option, now: Date, audit: AuditEntry) async throws -> Purchase {
+    /// purchase's lock): its new period starts now at the option's price, with `PRODUCT_CHANGE`, the buyer's notice
+    /// (with `mail`) and the audit entry.
+    public func changePlan(
+        appID: String, purchaseID: String, to option: PlanChange.Option, now: Date, audit: AuditEntry, mail: LifecycleMail? = nil
+    ) async throws -> Purchase {
         try await write(audit: audit) { connection in
             let purchase = try await Self.purchase(appID: appID, id: purchaseID, locking: true, on: connection)
             try Self.requireHere(SupportRules.changePlan(purchase, now: now), elsewhere: "Change this subscription's plan in Stripe.")
-            return try await LifecycleTransaction(connection: connection, now: now).changeProduct(
+            return try await LifecycleTransaction(connection: connection, now: now, mail: mail).changeProduct(
                 purchase, to: option.product, price: option.price.price,
                 periodEnd: PlanChange.periodEnd(of: purchase, switchingTo: option.product, now: now))
         }

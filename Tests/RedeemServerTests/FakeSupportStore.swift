@@ -105,7 +105,9 @@ actor FakeSupportStore: SupportStore {
         return purchase
     }
 
-    func changePlan(appID: String, purchaseID: String, to option: PlanChange.Option, now: Date, audit: AuditEntry) async throws -> Purchase {
+    func changePlan(
+        appID: String, purchaseID: String, to option: PlanChange.Option, now: Date, audit: AuditEntry, mail: LifecycleMail?
+    ) async throws -> Purchase {
         var purchase = try await purchase(appID: appID, id: purchaseID)
         purchase.productID = option.product.id
         purchasesByID[purchaseID] = purchase

@@ -80,6 +80,12 @@ import Testing
                 #expect(change["new_product_id"] as? String == "annual")
                 let audit = try await server.deps.store.auditLog(appID: app.id, limit: 20).first { $0.action == "purchase.change_plan" }
                 #expect(audit?.actor == "customer:portal" && audit?.detail == "from monthly to annual")
+                // The buyer is told, at a real SMTP server: the new plan, its price and when it renews.
+                _ = await server.deps.mailer?.drain()
+                let notice = try #require(try smtp.received().last { $0.subject.contains("plan has changed") })
+                let text = try #require(notice.body("text/plain"))
+                #expect(notice.rcptTos == ["buyer@example.com"] && text.contains("Pro yearly") && text.contains("$49.99 / year"))
+                #expect(text.contains("June 1, 2027"), "\(text)")
 
                 // Now yearly, the monthly plan is the one offered; once set to end, none is.
                 let after = try await server.send(.get, "/account/\(app.id)", key: nil, headers: [.cookie: session])
@@ -167,6 +173,8 @@ import Testing
                         periodEnd: TestServer.start.addingTimeInterval(86_400 * 365))
                     #expect(try await StripeWebhookTests.post(server, updated).status == 200)
                     #expect(try await server.deps.store.purchase(appID: app.id, id: purchase.id).productID == "annual")
+                    _ = await server.deps.mailer?.drain()
+                    #expect(try smtp.received().filter { $0.subject.contains("plan has changed") }.count == 1, "the buyer is told once")
 
                     // Back to monthly, but the bank asks the buyer to confirm: the portal says nothing changed yet, and why.
                     holds.withLockedValue { $0 = true }

@@ -43,8 +43,10 @@ extension SupportService {
             detail: "from \(purchase.productID) to \(productID)")
         switch route {
         case .here:
-            return Outcome(
-                purchase: try await store.changePlan(appID: appID, purchaseID: purchase.id, to: option, now: now, audit: audit), pending: false)
+            let changed = try await store.changePlan(
+                appID: appID, purchaseID: purchase.id, to: option, now: now, audit: audit, mail: emailQueue.lifecycle)
+            emailQueue.wake()
+            return Outcome(purchase: changed, pending: false)
         case .stripe:
             let stripe = try requireStripe()
             let taxCode = try await store.app(id: appID).stripeTaxCode

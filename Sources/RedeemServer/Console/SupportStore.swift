@@ -26,7 +26,9 @@ protocol SupportStore: Sendable {
         appID: String, purchaseID: String, renews: Bool, feedback: CancellationFeedback?, now: Date, audit: AuditEntry, mail: LifecycleMail?
     ) async throws -> Purchase
     /// A sandbox subscription's plan switched here, with its event and the audit entry.
-    func changePlan(appID: String, purchaseID: String, to option: PlanChange.Option, now: Date, audit: AuditEntry) async throws -> Purchase
+    func changePlan(
+        appID: String, purchaseID: String, to option: PlanChange.Option, now: Date, audit: AuditEntry, mail: LifecycleMail?
+    ) async throws -> Purchase
     /// The catalog a plan change chooses from, and records the Stripe Price made for a price.
     func products(appID: String) async throws -> [Product]
     func productBilling(appID: String, productID: String) async throws -> ProductBilling

@@ -3,7 +3,7 @@ import RedeemCore
 import RedeemMail
 import RedeemStore
 
-/// A lifecycle notice (`BuyerNotices`: renewal turned off, a refund, a failed renewal payment) or a reminder before a
+/// A lifecycle notice (`BuyerNotices`: renewal turned off, a refund, a failed renewal payment, a plan switched) or a reminder before a
 /// renewal (`RenewalReminder`). One template for them all; the words and the rows are the kind's.
 struct NoticeEmail: PageModel {
     struct Row: Sendable {
@@ -49,6 +49,7 @@ extension EmailComposer {
             switch email.kind {
             case .renewalOff: "mail.notice.until"
             case .renewalReminder: "mail.notice.renews_on"
+            case .planChanged: purchase.unsubscribeDetectedAt == nil ? "mail.notice.renews_on" : "mail.notice.until"
             case .trialEnding: "mail.notice.trial_ends"
             default: nil
             }
