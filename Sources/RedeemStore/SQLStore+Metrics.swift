@@ -15,15 +15,22 @@ extension SQLStore {
         let (from, to) = Funnel.window(days: days, now: now)
         // A trial that ended up to a day before the window can still convert inside it.
         let since = from.addingTimeInterval(-SubscriptionMetrics.conversionGrace)
+        // The purchases read: this environment's, started before the window's end, whose access ran into it (or was
+        // refunded or set to end in it, or never ends).
+        let inWindow: SQL = """
+            p.app_id = \(appID) AND p.is_sandbox = \(environment.isSandbox ? 1 : 0) AND p.original_purchase_date < \(to)
+                AND (p.expires_date IS NULL OR p.expires_date >= \(since) OR p.grace_period_expires_date >= \(since)
+                    OR p.refunded_at >= \(from) OR p.unsubscribe_detected_at >= \(from))
+            """
         return try await read { connection in
-            // The plans switched from, by purchase (few: only subscriptions that changed plan have any).
+            // The plans the purchases read switched from, by purchase.
             var plans: [String: [SubscriptionMetrics.PurchaseFact.EarlierPlan]] = [:]
             for row in try await connection.query(
                 """
                 SELECT pc.purchase_id, pc.changed_at, pc.from_price_amount_micros, pc.from_price_currency, pr.period
                 FROM plan_changes pc JOIN purchases p ON p.id = pc.purchase_id
                     LEFT JOIN products pr ON pr.app_id = p.app_id AND pr.id = pc.from_product_id
-                WHERE p.app_id = \(appID) AND p.is_sandbox = \(environment.isSandbox ? 1 : 0)
+                WHERE \(sql: inWindow)
                 ORDER BY pc.changed_at, pc.id
                 """)
             {
@@ -39,9 +46,7 @@ extension SQLStore {
                     p.cancellation_feedback, c.erased_at, pr.period AS product_period
                 FROM purchases p JOIN products pr ON pr.app_id = p.app_id AND pr.id = p.product_id
                     JOIN customers c ON c.id = p.customer_id
-                WHERE p.app_id = \(appID) AND p.is_sandbox = \(environment.isSandbox ? 1 : 0) AND p.original_purchase_date < \(to)
-                    AND (p.expires_date IS NULL OR p.expires_date >= \(since) OR p.grace_period_expires_date >= \(since)
-                        OR p.refunded_at >= \(from) OR p.unsubscribe_detected_at >= \(from))
+                WHERE \(sql: inWindow)
                 """
             ).map { row in
                 let store = Store(rawValue: try row.string("store"))

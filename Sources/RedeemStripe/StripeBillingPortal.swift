@@ -19,11 +19,6 @@ public enum StripeBillingPortal {
         return subscription
     }
 
-    /// The subscription's customer ID from Stripe's answer.
-    public static func customer(statusCode: Int, body: some DataProtocol) throws(StripeAPIError) -> String {
-        try subscription(statusCode: statusCode, body: body).customerID
-    }
-
     /// `return_url` is where Stripe's "Return" link leads: the buyer's portal.
     public static func sessionRequest(
         secretKey: String, customerID: String, returnURL: String, idempotencyKey: String

@@ -169,35 +169,41 @@ extension StripeSessions {
     /// new Price (`StripeSupportRequest.changePrice`). Stripe's `customer.subscription.updated` applies it. Returns true
     /// when the switch waits for its payment (failed, or to be confirmed by the buyer), so nothing changed yet.
     func changePlan(subscriptionID: String, priceID: String, idempotencyKey: String) async throws -> Bool {
-        do {
-            let lookup = try StripeBillingPortal.subscriptionRequest(secretKey: settings.secretKey, subscriptionID: subscriptionID)
-            let (status, body) = try await Self.send(lookup, settings: settings, client: client)
-            guard let item = try StripeBillingPortal.subscription(statusCode: status, body: body).itemID else {
+        try await mappingErrors(nothingTo: "act on") {
+            guard let item = try await subscription(subscriptionID).itemID else {
                 throw APIError.conflict("Stripe's subscription has no item to change.")
             }
             let change = try StripeSupportRequest.changePrice(subscriptionID: subscriptionID, itemID: item, priceID: priceID)
                 .httpRequest(secretKey: settings.secretKey, idempotencyKey: idempotencyKey)
-            let (changeStatus, changeBody) = try await Self.send(change, settings: settings, client: client)
-            return try StripeSupportRequest.awaitsPayment(statusCode: changeStatus, body: changeBody)
-        } catch let error as StripeRequestError {
-            throw APIError.conflict("Stripe has nothing to act on for this purchase (\(error.field) \(error.reason)).")
-        } catch let error as StripeAPIError {
-            throw APIError(.upstreamRefused, "Stripe refused: \(error.message ?? error.type)")
+            let (status, body) = try await Self.send(change, settings: settings, client: client)
+            return try StripeSupportRequest.awaitsPayment(statusCode: status, body: body)
         }
     }
 
     /// A Billing Portal session for a Stripe subscription's customer; its URL, to send the buyer to.
     func billingPortalURL(subscriptionID: String, returnURL: String) async throws -> String {
-        do {
-            let lookup = try StripeBillingPortal.subscriptionRequest(secretKey: settings.secretKey, subscriptionID: subscriptionID)
-            let (status, body) = try await Self.send(lookup, settings: settings, client: client)
-            let customer = try StripeBillingPortal.customer(statusCode: status, body: body)
+        try await mappingErrors(nothingTo: "show") {
             let request = try StripeBillingPortal.sessionRequest(
-                secretKey: settings.secretKey, customerID: customer, returnURL: returnURL, idempotencyKey: SecretToken.generate(byteCount: 16))
-            let (sessionStatus, sessionBody) = try await Self.send(request, settings: settings, client: client)
-            return try StripeBillingPortal.sessionURL(statusCode: sessionStatus, body: sessionBody)
+                secretKey: settings.secretKey, customerID: try await subscription(subscriptionID).customerID, returnURL: returnURL,
+                idempotencyKey: SecretToken.generate(byteCount: 16))
+            let (status, body) = try await Self.send(request, settings: settings, client: client)
+            return try StripeBillingPortal.sessionURL(statusCode: status, body: body)
+        }
+    }
+
+    /// The subscription as Stripe has it now (`GET /v1/subscriptions/{id}`).
+    private func subscription(_ id: String) async throws -> StripeSubscription {
+        let lookup = try StripeBillingPortal.subscriptionRequest(secretKey: settings.secretKey, subscriptionID: id)
+        let (status, body) = try await Self.send(lookup, settings: settings, client: client)
+        return try StripeBillingPortal.subscription(statusCode: status, body: body)
+    }
+
+    /// A request Redeem cannot make for this purchase is a 409 ("Stripe has nothing to …"); Stripe's refusal a 502.
+    private func mappingErrors<T>(nothingTo what: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
         } catch let error as StripeRequestError {
-            throw APIError.conflict("Stripe has nothing to show for this purchase (\(error.field) \(error.reason)).")
+            throw APIError.conflict("Stripe has nothing to \(what) for this purchase (\(error.field) \(error.reason)).")
         } catch let error as StripeAPIError {
             throw APIError(.upstreamRefused, "Stripe refused: \(error.message ?? error.type)")
         }
