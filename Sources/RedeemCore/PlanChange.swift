@@ -21,10 +21,24 @@ public enum PlanChange {
         }
     }
 
-    /// A plan the buyer may switch to, at its price in the purchase's currency.
+    /// A plan the buyer may switch to, at its price in the purchase's currency, and when the switch would take effect.
     public struct Option: Equatable, Sendable {
         public let product: Product
         public let price: ProductPrice
+        public let timing: Timing
+    }
+
+    /// When a switch takes effect, as the App Store's subscription groups decide it (level 1 is the highest): an upgrade
+    /// at once, a downgrade when the current period ends, so the buyer keeps what they paid for; between plans of one
+    /// level, at once when their periods match, else at the period's end. A plan without a level counts as the same level.
+    public enum Timing: String, Equatable, Sendable {
+        case now
+        case atRenewal = "at_renewal"
+    }
+
+    public static func timing(from current: Product, to target: Product) -> Timing {
+        if let from = current.groupLevel, let to = target.groupLevel, from != to { return to < from ? .now : .atRenewal }
+        return current.period == target.period ? .now : .atRenewal
     }
 
     /// The plans `purchase` (of `product`) may switch to: the other subscriptions of its subscription group that have a
@@ -32,13 +46,14 @@ public enum PlanChange {
     /// first. None for a product outside a group. A purchase recorded without its price (the server API) keeps its
     /// product's default currency. Whether the purchase may switch at all is `SupportRules.changePlan`.
     public static func options(for purchase: Purchase, product: Product?, catalog: [(product: Product, billing: ProductBilling)]) -> [Option] {
-        guard let group = product?.subscriptionGroup, let currency = purchase.price?.currency ?? product?.price?.currency else { return [] }
+        guard let product, let group = product.subscriptionGroup, let currency = purchase.price?.currency ?? product.price?.currency
+        else { return [] }
         return catalog.compactMap { candidate -> Option? in
             let other = candidate.product
             guard other.appID == purchase.appID, other.id != purchase.productID, other.type == .subscription,
                 other.subscriptionGroup == group, let price = candidate.billing.price(in: currency)
             else { return nil }
-            return Option(product: other, price: price)
+            return Option(product: other, price: price, timing: timing(from: product, to: other))
         }.sorted { ($0.product.groupLevel ?? .max, $0.product.id) < ($1.product.groupLevel ?? .max, $1.product.id) }
     }
 

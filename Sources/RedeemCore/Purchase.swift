@@ -46,6 +46,8 @@ public struct Purchase: Codable, Hashable, Sendable {
     /// The language the purchase's e-mails speak (`de`, `zh-Hant`): the buyer's checkout page's, or the one the server
     /// API or the CLI named; nil (English) when none was, as for a grant.
     public var language: String? = nil
+    /// A switch of plan waiting for the period's end (a downgrade), if one was asked for.
+    public var scheduledPlan: ScheduledPlan? = nil
     public var createdAt: Date
 
     public init(
@@ -92,6 +94,7 @@ public struct Purchase: Codable, Hashable, Sendable {
         case refundedAt = "refunded_at"
         case customParams = "custom_params"
         case offer, language
+        case scheduledPlan = "scheduled_plan"
         case createdAt = "created_at"
     }
 

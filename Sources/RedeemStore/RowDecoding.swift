@@ -106,6 +106,11 @@ extension Purchase {
         {
             offer = PurchaseOffer(offerID: offerID, referenceName: name, discountType: discount, period: row.optionalString("offer_period"))
         }
+        if let product = row.optionalString("scheduled_product_id"), let asked = row.optionalDate("scheduled_plan_requested_at") {
+            scheduledPlan = ScheduledPlan(
+                productID: product, price: row.price(micros: "scheduled_price_amount_micros", currency: "scheduled_price_currency"),
+                requestedAt: asked, stripeScheduleID: row.optionalString("stripe_schedule_id"))
+        }
         if let json = row.optionalString("custom_params"), let data = json.data(using: .utf8) {
             customParams = (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
         }

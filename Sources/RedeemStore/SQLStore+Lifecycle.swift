@@ -70,7 +70,9 @@ public struct LifecycleTransaction: Sendable {
             _ = try await update(purchase.id, "expires_date = \(periodEnd)")
         }
         if !willRenew, purchase.unsubscribeDetectedAt == nil {
-            let cancelled = try await update(purchase.id, "unsubscribe_detected_at = \(now), cancellation_feedback = \(feedback?.rawValue)")
+            // Set to end, it renews into no plan: a switch waiting for the renewal goes with it.
+            let cancelled = try await update(
+                purchase.id, "unsubscribe_detected_at = \(now), cancellation_feedback = \(feedback?.rawValue), \(unsafeRaw: Self.noScheduledPlan)")
             try await emit(.cancellation, cancelled, reason: .unsubscribe)
             try await notify(.renewalOff, cancelled, quietPeriod: BuyerNotices.renewalOffQuietPeriod)
         } else if !willRenew, let feedback, purchase.cancellationFeedback != feedback {
@@ -83,7 +85,8 @@ public struct LifecycleTransaction: Sendable {
     /// The subscription ended at `date`.
     public func expire(_ purchase: Purchase, at date: Date) async throws {
         let end = min(date, purchase.expiresDate ?? date)
-        try await emit(.expiration, try await update(purchase.id, "expires_date = \(end)"), reason: .unsubscribe)
+        // Ended, it renews into nothing: a switch that waited for the renewal goes with it.
+        try await emit(.expiration, try await update(purchase.id, "expires_date = \(end), \(unsafeRaw: Self.noScheduledPlan)"), reason: .unsubscribe)
     }
 
     /// Refunded: the entitlement is revoked.
@@ -91,7 +94,7 @@ public struct LifecycleTransaction: Sendable {
     /// `CANCELLATION` for a refund carries it.
     public func refund(_ purchase: Purchase, amount: Price? = nil) async throws {
         guard purchase.refundedAt == nil else { return }
-        let refunded = try await update(purchase.id, "refunded_at = \(now)")
+        let refunded = try await update(purchase.id, "refunded_at = \(now), \(unsafeRaw: Self.noScheduledPlan)")
         try await emit(.cancellation, refunded, reason: .customerSupport, refund: amount ?? purchase.price)
         try await notify(.refunded, refunded)
     }
@@ -109,25 +112,48 @@ public struct LifecycleTransaction: Sendable {
     /// The subscription now bills `product` (Core's `PlanChange`): the purchase becomes it, at `price` when the store
     /// says, until `periodEnd` when it says (a switch between periods starts a new one). `PRODUCT_CHANGE` names the
     /// product left (`product_id`) and the new one (`new_product_id`), as RevenueCat's does.
-    public func changeProduct(_ purchase: Purchase, to product: Product, price: Price?, periodEnd: Date?) async throws -> Purchase {
+    /// `at`: when the switch took effect, now unless it waited for the period's end. Any switch settles one waiting.
+    public func changeProduct(_ purchase: Purchase, to product: Product, price: Price?, periodEnd: Date?, at: Date? = nil) async throws -> Purchase {
         let newPrice = price ?? purchase.price
         let updated = try await update(
             purchase.id,
             """
             product_id = \(product.id), price_amount_micros = \(newPrice?.amountMicros), price_currency = \(newPrice?.currency),
-            expires_date = \(periodEnd ?? purchase.expiresDate)
+            expires_date = \(periodEnd ?? purchase.expiresDate), \(unsafeRaw: Self.noScheduledPlan)
             """)
         // What it was, kept for the customer's history and the metrics (each plan for the time it was in force).
         try await connection.query(
             """
             INSERT INTO plan_changes (id, purchase_id, changed_at, from_product_id, from_price_amount_micros, from_price_currency, to_product_id)
-            VALUES (\(Identifier.make(prefix: "pch")), \(purchase.id), \(now), \(purchase.productID), \(purchase.price?.amountMicros),
+            VALUES (\(Identifier.make(prefix: "pch")), \(purchase.id), \(at ?? now), \(purchase.productID), \(purchase.price?.amountMicros),
                 \(purchase.price?.currency), \(product.id))
             """)
         try await emit(.productChange, purchase, newProductID: product.id, expires: updated.expiresDate)
         try await notify(.planChanged, updated)
         return updated
     }
+
+    /// A sandbox renewal into the plan that waited for it (`ScheduledPlan`): the switch, at the period's end, then the
+    /// paid renewal at the new plan's price, as the App Store reports a downgrade (`PRODUCT_CHANGE`, then `RENEWAL`).
+    public func renew(_ purchase: Purchase, into product: Product, price: Price?, until expiry: Date) async throws {
+        let switched = try await changeProduct(purchase, to: product, price: price, periodEnd: expiry, at: purchase.expiresDate)
+        try await emit(.renewal, switched)
+    }
+
+    /// Records (or, nil, drops) the switch that waits for the period's end.
+    public func schedule(_ plan: ScheduledPlan?, for purchase: Purchase) async throws -> Purchase {
+        guard let plan else { return try await update(purchase.id, "\(unsafeRaw: Self.noScheduledPlan)") }
+        return try await update(
+            purchase.id,
+            """
+            scheduled_product_id = \(plan.productID), scheduled_price_amount_micros = \(plan.price?.amountMicros),
+            scheduled_price_currency = \(plan.price?.currency), scheduled_plan_requested_at = \(plan.requestedAt),
+            stripe_schedule_id = \(plan.stripeScheduleID)
+            """)
+    }
+
+    static let noScheduledPlan =
+        "scheduled_product_id = NULL, scheduled_price_amount_micros = NULL, scheduled_price_currency = NULL, scheduled_plan_requested_at = NULL, stripe_schedule_id = NULL"
 
     /// A grant revoked: it ends now (`CANCELLATION`, by customer support).
     public func revoke(_ purchase: Purchase) async throws {

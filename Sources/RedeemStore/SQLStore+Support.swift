@@ -151,6 +151,18 @@ extension SQLStore {
         }
     }
 
+    /// Records the switch that waits for the period's end (`plan`), or drops the one waiting (nil), with the audit entry
+    /// (nil: a Stripe request audited when it was made);
+    /// `SupportRules.changePlan` is checked again under the purchase's lock. A Stripe purchase's schedule is Stripe's
+    /// by then: this keeps Redeem's record of it.
+    public func schedulePlan(appID: String, purchaseID: String, plan: ScheduledPlan?, now: Date, audit: AuditEntry?) async throws -> Purchase {
+        try await write(audit: audit) { connection in
+            let purchase = try await Self.purchase(appID: appID, id: purchaseID, locking: true, on: connection)
+            if case .failure(let refusal) = SupportRules.changePlan(purchase, now: now) { throw StoreError.conflict(refusal.reason) }
+            return try await LifecycleTransaction(connection: connection, now: now).schedule(plan, for: purchase)
+        }
+    }
+
     /// Sends a failed (or still retrying) e-mail again now. Sent e-mails are not re-sent: a new link is the way.
     public func retryEmail(appID: String, id: String, now: Date, audit: AuditEntry) async throws -> QueuedEmail {
         try await write(audit: audit) { connection in

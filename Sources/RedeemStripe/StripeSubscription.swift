@@ -38,12 +38,14 @@ public struct StripeSubscription: Sendable, Hashable, Decodable {
     public let itemID: String?
     /// `cancellation_details.feedback`: the customer's reason for cancelling (`too_expensive`, `unused`, …), when given.
     public let cancellationFeedback: String?
+    /// `schedule`: the subscription schedule that manages it (a plan switch waiting for the period's end), if any.
+    public let scheduleID: String?
 
     /// Whether it renews after its current period: neither cancelled at the period's end nor scheduled to end on a date.
     public var willRenew: Bool { !cancelAtPeriodEnd && cancelAt == nil }
 
     private enum CodingKeys: String, CodingKey {
-        case id, status, customer, metadata, items
+        case id, status, customer, metadata, items, schedule
         case cancellationDetails = "cancellation_details"
         case cancelAtPeriodEnd = "cancel_at_period_end"
         case cancelAt = "cancel_at"
@@ -101,6 +103,7 @@ public struct StripeSubscription: Sendable, Hashable, Decodable {
         price = first?.price
         itemID = first?.id
         cancellationFeedback = try c.decodeIfPresent(CancellationDetails.self, forKey: .cancellationDetails)?.feedback
+        scheduleID = try c.decodeIDIfPresent(forKey: .schedule)
         currentPeriodEnd =
             try c.decodeUnixTimeIfPresent(forKey: .currentPeriodEnd)
             ?? first?.currentPeriodEnd.map { Date(timeIntervalSince1970: TimeInterval($0)) }

@@ -7,7 +7,10 @@ extension Purchases {
     struct ChangePlan: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "change-plan",
-            abstract: "Switch a subscription to another plan of its group (audited): sandbox now; Stripe through Stripe (with --server).")
+            abstract: """
+                Switch a subscription to another plan of its group (audited): an upgrade now, a downgrade at the period's end; \
+                its current plan drops a waiting switch. Sandbox here; Stripe through Stripe (with --server).
+                """)
         @OptionGroup var options: PurchaseOptions
         @Option(help: "The plan to switch to: another subscription of the product's group, priced in the purchase's currency.")
         var to: String
@@ -25,8 +28,11 @@ extension Purchases {
                     return try answer.ok.body.json
                 })
             if options.json { return try Output.json(switched) }
-            if switched.productID == to {
-                print("Switched \(switched.id) to \(to) until \(switched.expiresDate.map(ISODate.format) ?? "its period end").")
+            let periodEnd = switched.expiresDate.map(ISODate.format) ?? "its period end"
+            if switched.scheduledPlan?.productID == to {
+                print("\(switched.id) keeps \(switched.productID) until \(periodEnd), then renews as \(to) (a switch at the period's end).")
+            } else if switched.productID == to {
+                print("Switched \(switched.id) to \(to) until \(periodEnd); no switch waits for its renewal.")
             } else {
                 print("Stripe was asked to switch \(switched.id) to \(to); it shows when Stripe's webhook confirms.")
             }

@@ -72,6 +72,31 @@ import Testing
         #expect(PlanChange.options(for: monthly, product: current, catalog: catalog).isEmpty, "no price, no currency")
     }
 
+    /// When a switch takes effect, as the App Store decides it: an upgrade now, a downgrade at the period's end; within a
+    /// level (or without levels) now for the same period, at the period's end for another.
+    @Test func upgradesStartNowDowngradesWaitForTheRenewal() {
+        func plan(_ id: String, level: Int?, period: String) -> Product {
+            var plan = grouped(id, level: level).product
+            plan.period = period
+            return plan
+        }
+        let monthlyPro = plan("monthly_pro", level: 2, period: "P1M")
+        #expect(PlanChange.timing(from: monthlyPro, to: plan("premium", level: 1, period: "P1M")) == .now, "an upgrade")
+        #expect(PlanChange.timing(from: monthlyPro, to: plan("premium_year", level: 1, period: "P1Y")) == .now, "an upgrade, whatever its period")
+        #expect(PlanChange.timing(from: monthlyPro, to: plan("basic", level: 3, period: "P1M")) == .atRenewal, "a downgrade")
+        #expect(PlanChange.timing(from: monthlyPro, to: plan("pro_b", level: 2, period: "P1M")) == .now, "a crossgrade, same period")
+        #expect(PlanChange.timing(from: monthlyPro, to: plan("pro_year", level: 2, period: "P1Y")) == .atRenewal, "a crossgrade, another period")
+        #expect(PlanChange.timing(from: plan("a", level: nil, period: "P1M"), to: plan("b", level: 1, period: "P1M")) == .now)
+        #expect(PlanChange.timing(from: plan("a", level: nil, period: "P1M"), to: plan("b", level: nil, period: "P1Y")) == .atRenewal)
+        // The options carry it.
+        var purchase = monthly
+        purchase.price = Price(amountMicros: 4_990_000, currency: "USD")
+        let options = PlanChange.options(
+            for: purchase, product: grouped("monthly", level: 2).product,
+            catalog: [grouped("premium", level: 1), grouped("weekly", level: 3)])
+        #expect(options.map(\.timing) == [.now, .atRenewal])
+    }
+
     /// A switch applied here starts the new plan's period now, on the sandbox's fast clock when the purchase runs on it.
     @Test func aSwitchHereStartsANewPeriodNow() throws {
         let later = now + 3600

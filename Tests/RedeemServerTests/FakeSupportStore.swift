@@ -115,6 +115,14 @@ actor FakeSupportStore: SupportStore {
         return purchase
     }
 
+    func schedulePlan(appID: String, purchaseID: String, plan: ScheduledPlan?, now: Date, audit: AuditEntry?) async throws -> Purchase {
+        var purchase = try await purchase(appID: appID, id: purchaseID)
+        purchase.scheduledPlan = plan
+        purchasesByID[purchaseID] = purchase
+        if let audit { record(.changePlan(purchaseID: purchaseID, productID: plan?.productID ?? purchase.productID), audit) }
+        return purchase
+    }
+
     // No catalog: plan changes are tested against the real stores (`PlanChangeSupportTests`).
     func products(appID: String) async throws -> [Product] { [] }
     func productBilling(appID: String, productID: String) async throws -> ProductBilling { ProductBilling(prices: []) }

@@ -146,6 +146,17 @@ import Testing
                     let home = try await server.send(.get, "/account/\(app.id)", key: nil, headers: [.cookie: session])
                     #expect(home.body.contains(#"value="annual" required> Pro yearly · $49.99 / year"#))
 
+                    // The bank asks the buyer to confirm the charge: the portal says nothing changed yet, and why.
+                    holds.withLockedValue { $0 = true }
+                    let held = try await ConsoleTests.post(
+                        server, "/account/\(app.id)/purchases/\(purchase.id)/plan",
+                        ["csrf": try ConsoleOperationsTests.csrf(home), "product": "annual"], cookie: session)
+                    #expect(held.headers[.location] == "/account/\(app.id)?notice=plan-awaits-payment")
+                    let page = try await server.send(.get, held.headers[.location] ?? "", key: nil, headers: [.cookie: session])
+                    #expect(page.body.contains(#"class="notice notice--warn" role="status">Your plan hasn’t changed yet"#))
+                    #expect(try await server.deps.store.purchase(appID: app.id, id: purchase.id).productID == "monthly")
+                    holds.withLockedValue { $0 = false }
+
                     let switched = try await ConsoleTests.post(
                         server, "/account/\(app.id)/purchases/\(purchase.id)/plan",
                         ["csrf": try ConsoleOperationsTests.csrf(home), "product": "annual"],
@@ -155,7 +166,8 @@ import Testing
                     #expect(
                         calls.map { "\($0.method) \($0.path)" } == [
                             "POST /v1/prices", "GET /v1/subscriptions/sub_plan", "POST /v1/subscriptions/sub_plan",
-                        ])
+                            "GET /v1/subscriptions/sub_plan", "POST /v1/subscriptions/sub_plan",
+                        ], "the Price is made once")
                     #expect(
                         calls.first?.form.contains("unit_amount=4999") == true && calls.first?.form.contains("metadata[product_id]=annual") == true)
                     #expect(
@@ -175,16 +187,6 @@ import Testing
                     #expect(try await server.deps.store.purchase(appID: app.id, id: purchase.id).productID == "annual")
                     _ = await server.deps.mailer?.drain()
                     #expect(try smtp.received().filter { $0.subject.contains("plan has changed") }.count == 1, "the buyer is told once")
-
-                    // Back to monthly, but the bank asks the buyer to confirm: the portal says nothing changed yet, and why.
-                    holds.withLockedValue { $0 = true }
-                    let held = try await ConsoleTests.post(
-                        server, "/account/\(app.id)/purchases/\(purchase.id)/plan",
-                        ["csrf": try ConsoleOperationsTests.csrf(home), "product": "monthly"], cookie: session)
-                    #expect(held.headers[.location] == "/account/\(app.id)?notice=plan-awaits-payment")
-                    let page = try await server.send(.get, held.headers[.location] ?? "", key: nil, headers: [.cookie: session])
-                    #expect(page.body.contains(#"class="notice notice--warn" role="status">Your plan hasn’t changed yet"#))
-                    #expect(try await server.deps.store.purchase(appID: app.id, id: purchase.id).productID == "annual")
                 }
             }
         }

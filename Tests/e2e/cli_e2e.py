@@ -678,6 +678,15 @@ def demo_checks(env, first_output):
     check("purchases change-plan switches a sandbox subscription to the yearly plan at once",
           switched.returncode == 0 and "Switched" in switched.stdout and status.returncode == 0
           and json.loads(status.stdout)["purchase"]["product_id"] == "pro_yearly", switched.stdout + switched.stderr + status.stdout[:300])
+    # Back down to monthly: a downgrade waits for the yearly period's end; asking for the yearly plan again drops it.
+    down = run(["purchases", "change-plan", "--app", "app_demo", "--purchase", planned_id, "--to", "pro_monthly"], env)
+    waiting = run(["purchases", "show", "--app", "app_demo", "--purchase", planned_id, "--json"], env)
+    kept = run(["purchases", "change-plan", "--app", "app_demo", "--purchase", planned_id, "--to", "pro_yearly", "--json"], env)
+    check("purchases change-plan schedules a downgrade for the period's end, and the current plan drops it",
+          down.returncode == 0 and "keeps pro_yearly until" in down.stdout and "then renews as pro_monthly" in down.stdout
+          and waiting.returncode == 0 and json.loads(waiting.stdout)["purchase"]["scheduled_plan"]["product_id"] == "pro_monthly"
+          and kept.returncode == 0 and "scheduled_plan" not in json.loads(kept.stdout),
+          down.stdout + down.stderr + waiting.stdout[:400] + kept.stdout[:300])
     moved = run(["purchases", "transfer", "--app", "app_demo", "--purchase", monthly_id, "--to", "cli-sub-2"], env)
     leaving = run(["customers", "list", "--app", "app_demo", "--status", "wont_renew"], env)
     check("customers list --status wont_renew lists the customer whose subscription was cancelled, with their address",

@@ -144,7 +144,7 @@ def walk(database_url, scan):
             purchase = page.locator("article.purchase").first
             purchase.locator("summary").click()
             purchase.get_by_label("Switch to").select_option(value="pro_yearly")
-            purchase.get_by_label("Switch plan now").check()
+            purchase.get_by_label("Switch plan:").check()
             shots(page, "3c-change-plan-form")
             purchase.get_by_role("button", name="Change plan").click()
             page.wait_for_load_state()
@@ -152,6 +152,23 @@ def walk(database_url, scan):
                   "Plan changed" in page.content() and page.locator("article.purchase h3").first.inner_text().startswith("Pro yearly")
                   and "change plan" in page.locator("ol.feed").inner_text(), page.locator("article.purchase").first.inner_text())
             shots(page, "3d-plan-changed")
+            # Back down to monthly: it waits for the yearly period's end, and support can drop it.
+            purchase = page.locator("article.purchase").first
+            purchase.locator("summary").click()
+            purchase.get_by_label("Switch to").select_option(value="pro_monthly")
+            purchase.get_by_label("Switch plan:").check()
+            purchase.get_by_role("button", name="Change plan").click()
+            page.wait_for_load_state()
+            purchase = page.locator("article.purchase").first
+            purchase.locator("summary").click()
+            check("a downgrade waits for the period's end, the yearly plan kept until then",
+                  "Plan change scheduled" in page.content() and "Switches to Pro monthly (pro_monthly) when this period ends" in purchase.inner_text()
+                  and page.locator("article.purchase h3").first.inner_text().startswith("Pro yearly"), purchase.inner_text())
+            shots(page, "3e-plan-scheduled")
+            purchase.get_by_label("Keep the current plan").check()
+            purchase.get_by_role("button", name="Keep plan").click()
+            page.wait_for_load_state()
+            check("keeping the plan drops the switch", "The plan stays as it is" in page.content() and "Switches to" not in page.content())
 
             # Thirty purchases: a short page, every purchase still reachable.
             page.goto(f"{base}/console/apps/{app['id']}?q=whale")

@@ -164,6 +164,18 @@ def main():
             check("the app sees the yearly plan", info["subscriber"]["entitlements"]["pro"]["product_identifier"] == "pro_yearly",
                   info["subscriber"]["entitlements"]["pro"])
             shots(page, "6d-plan-changed")
+            # Back down to monthly: a downgrade waits for the yearly period's end, and can be taken back.
+            page.get_by_text("Change plan…").click()
+            page.get_by_label(re.compile(r"Pro monthly · \$4\.99 / month · from ")).check()
+            page.get_by_role("button", name="Switch plan").click()
+            check("a downgrade waits for the period's end, the yearly plan kept until then",
+                  "You keep your current plan" in page.get_by_role("status").inner_text()
+                  and page.get_by_role("heading", name="Pro yearly").count() == 1
+                  and page.get_by_text(re.compile("Changes to Pro monthly on")).count() == 1)
+            shots(page, "6e-plan-scheduled")
+            page.get_by_role("button", name="Keep my current plan").click()
+            check("keeping the plan drops the switch", "stays as it is" in page.get_by_role("status").inner_text()
+                  and page.get_by_text(re.compile("Changes to Pro monthly")).count() == 0)
             page.get_by_role("button", name="Sign out").click()
             check("signing out ends the session", page.get_by_role("button", name="Send me a sign-in link").count() == 1)
             page.goto(link)

@@ -264,7 +264,8 @@ public func buildApplication(
     var services: [any Service] = [
         StoreService(store: store), KeyUseWriter(cache: deps.keyCache, logger: logger), deps.webhooks,
         SandboxRenewalWorker(
-            store: store, clock: clock, logger: logger, interval: SandboxRenewalWorker.interval(trialLength: deps.sandboxTrialLength)),
+            store: store, clock: clock, logger: logger, interval: SandboxRenewalWorker.interval(trialLength: deps.sandboxTrialLength),
+            mail: deps.emailQueue.lifecycle),
     ]
     services.append(CustomerVersionFeed(store: store, versions: deps.customerVersions))
     if store.database.engine == .postgres {

@@ -180,6 +180,39 @@ extension StripeSessions {
         }
     }
 
+    /// Switches a subscription to `priceID` when its current period ends (a downgrade): a subscription schedule made
+    /// from it (or the one it has) gets two phases, the current Price until the period's end, then the new one
+    /// (`StripeSubscriptionSchedule`). Returns the schedule's ID, which releasing drops the switch by.
+    func schedulePlan(subscriptionID: String, priceID: String, period: String, idempotencyKey: String) async throws -> String {
+        try await mappingErrors(nothingTo: "act on") {
+            let subscription = try await subscription(subscriptionID)
+            guard let current = subscription.priceID else { throw APIError.conflict("Stripe's subscription has no Price to change.") }
+            let interval = try StripeRecurringInterval(iso8601: period)
+            let made = try await schedule(
+                subscription.scheduleID.map { .read(scheduleID: $0) } ?? .create(subscriptionID: subscriptionID), key: idempotencyKey + "-from")
+            guard let phase = made.runningPhase else { throw APIError.conflict("Stripe's subscription schedule has no current phase.") }
+            return try await schedule(
+                .switchAtPeriodEnd(scheduleID: made.id, phase: phase, currentPrice: current, newPrice: priceID, interval: interval),
+                key: idempotencyKey
+            ).id
+        }
+    }
+
+    /// Drops a switch waiting for the period's end: the subscription's schedule is released, so it goes on with its
+    /// current Price. Nothing to do when the subscription no longer has that schedule (released or done already).
+    func releaseSchedule(subscriptionID: String, scheduleID: String, idempotencyKey: String) async throws {
+        try await mappingErrors(nothingTo: "act on") {
+            guard try await subscription(subscriptionID).scheduleID == scheduleID else { return }
+            _ = try await schedule(.release(scheduleID: scheduleID), key: idempotencyKey)
+        }
+    }
+
+    private func schedule(_ call: StripeSubscriptionSchedule.Request, key: String) async throws -> StripeSubscriptionSchedule {
+        let (status, body) = try await Self.send(
+            try call.httpRequest(secretKey: settings.secretKey, idempotencyKey: key), settings: settings, client: client)
+        return try StripeSubscriptionSchedule.decode(statusCode: status, body: body)
+    }
+
     /// A Billing Portal session for a Stripe subscription's customer; its URL, to send the buyer to.
     func billingPortalURL(subscriptionID: String, returnURL: String) async throws -> String {
         try await mappingErrors(nothingTo: "show") {

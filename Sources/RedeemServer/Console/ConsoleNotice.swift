@@ -9,6 +9,8 @@ enum ConsoleNotice: String, Sendable {
     case planChanged = "plan-changed"
     case planRequested = "plan-requested"
     case planAwaitsPayment = "plan-awaits-payment"
+    case planScheduled = "plan-scheduled"
+    case planKept = "plan-kept"
     case revoked = "revoked"
     case transferred = "transferred"
     case granted = "granted"
@@ -40,6 +42,9 @@ enum ConsoleNotice: String, Sendable {
         case .resumeRequested: "Stripe was asked to renew the subscription again. The purchase shows it when Stripe's webhook confirms it."
         case .planChanged: "Plan changed: the subscription is the new plan from now, with a new period at its price."
         case .planRequested: "Stripe was asked to switch the plan. The purchase shows the new plan when Stripe's webhook confirms it."
+        case .planScheduled:
+            "Plan change scheduled: the subscription keeps its plan until its period ends, then renews as the new one (a downgrade waits for the renewal)."
+        case .planKept: "The plan stays as it is; no switch waits for the renewal."
         case .planAwaitsPayment:
             "Stripe holds the switch until its payment goes through: the charge failed, or the buyer's bank asks them to confirm it (Stripe's invoice e-mail, or the portal's payment page). Nothing has changed yet."
         case .revoked: "Revoked: the grant has ended."

@@ -77,8 +77,7 @@ struct ConsolePurchaseActionsController {
         try await context.act(.cancel, "change plans", confirm: "plan change") { form, appID, session in
             let done = try await service.support.changePlan(
                 appID: appID, purchaseID: try context.parameters.decoded("purchase_id"), to: form["product_id"] ?? "", actor: session.actor)
-            let notice: ConsoleNotice = done.awaitsPayment ? .planAwaitsPayment : done.pending ? .planRequested : .planChanged
-            return ConsolePages.customerNotice(appID, done.purchase.customerID, notice)
+            return ConsolePages.customerNotice(appID, done.purchase.customerID, ConsoleNotice(rawValue: done.planResult.rawValue) ?? .planChanged)
         }
     }
 

@@ -57,6 +57,7 @@ enum CustomerPresenter {
                     row.plans = (view.plans[$0.id] ?? []).map { Choice(value: $0.product.id, label: planLabel($0)) }
                     row.switchable = !row.plans.isEmpty
                 }
+                row.scheduledPlan = $0.scheduledPlan.map { "\(productName($0.productID)) (\($0.productID))" }
                 return ($0.id, row)
             })
         let base = ConsolePresenter.customerURL(appID: appID, customerID: facts.customer.id)
@@ -285,10 +286,12 @@ enum CustomerPresenter {
             term: term(PurchaseTerm(purchase, at: now)))
     }
 
-    /// "Pro yearly (annual) · 49.99 USD / P1Y": a plan as an operator reads it.
+    /// "Pro yearly (annual) · 49.99 USD / P1Y": a plan as an operator reads it; a downgrade says it waits for the
+    /// period's end.
     static func planLabel(_ option: PlanChange.Option) -> String {
         let name = option.product.displayName.map { "\($0) (\(option.product.id))" } ?? option.product.id
         return name + " · " + PriceFormat.string(option.price.price) + (option.product.period.map { " / " + $0 } ?? "")
+            + (option.timing == .atRenewal ? " · at period end" : "")
     }
 
     /// "access until …" and the buyer's reason, under a cancellation in the history.

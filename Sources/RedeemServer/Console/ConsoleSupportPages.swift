@@ -128,6 +128,8 @@ struct CustomerPage: PageModel {
         /// The other plans of its group it may switch to (`SupportService.planOptions`), and whether there are any.
         var plans: [Choice] = []
         var switchable = false
+        /// "Pro monthly (monthly)": the plan a switch waiting for the period's end renews as, if one does.
+        var scheduledPlan: String? = nil
     }
 
     let customer: Person

@@ -16,10 +16,12 @@ extension SupportService {
         return PlanChange.options(for: purchase, product: current, catalog: catalog)
     }
 
-    /// Switches a subscription to another plan of its group, one of `planOptions`: a sandbox one here at once, a
-    /// Stripe one through Stripe (the Stripe Price of the plan's price, made if there is none yet), which its
-    /// `customer.subscription.updated` applies. Audited as `purchase.change_plan`. Asking for the plan it is on changes
-    /// nothing and answers as done, so a retry is harmless.
+    /// Switches a subscription to another plan of its group, one of `planOptions`, when `PlanChange.timing` says: an
+    /// upgrade at once, a downgrade when the period ends (`ScheduledPlan`). A sandbox one here; a Stripe one through
+    /// Stripe (the Stripe Price of the plan's price, made if there is none yet): at once by changing the subscription's
+    /// item, which its `customer.subscription.updated` applies, or at the period's end by a subscription schedule.
+    /// Audited as `purchase.change_plan`. Asking for the plan it is on drops a switch waiting for the period's end, else
+    /// changes nothing; asking again for the switch waiting changes nothing. Either answers as done, so a retry is harmless.
     public func changePlan(appID: String, purchaseID: String, to productID: String, actor: String) async throws -> Outcome {
         let purchase = try await store.purchase(appID: appID, id: purchaseID)
         let now = clock.now()
@@ -28,8 +30,16 @@ extension SupportService {
         case .failure(let refusal): throw APIError.conflict(refusal.reason)
         case .success(let chosen): route = chosen
         }
-        // Already on it (a retried request, a second click): done, nothing to do again.
-        if purchase.productID == productID { return Outcome(purchase: purchase, pending: false) }
+        let audit = AuditEntry(
+            at: now, actor: actor, action: "purchase.change_plan", objectType: "purchase", objectID: purchase.id, appID: appID,
+            detail: "from \(purchase.productID) to \(productID)")
+        if purchase.productID == productID {
+            guard let waiting = purchase.scheduledPlan else { return Outcome(purchase: purchase, pending: false, kept: true) }
+            return try await keepPlan(purchase, dropping: waiting, audit: audit.with(detail: "kept \(productID), not \(waiting.productID)"))
+        }
+        if let waiting = purchase.scheduledPlan, waiting.productID == productID {
+            return Outcome(purchase: purchase, pending: false, scheduledFor: purchase.expiresDate)
+        }
         let options = try await planOptions(purchase)
         guard let option = options.first(where: { $0.product.id == productID }) else {
             throw ValidationError(
@@ -38,10 +48,14 @@ extension SupportService {
                     ? "names no plan: this subscription has no other plan to switch to (none in its group priced in its currency)"
                     : "must be one of: " + options.map(\.product.id).joined(separator: ", "))
         }
-        let audit = AuditEntry(
-            at: now, actor: actor, action: "purchase.change_plan", objectType: "purchase", objectID: purchase.id, appID: appID,
-            detail: "from \(purchase.productID) to \(productID)")
+        let atPeriodEnd = option.timing == .atRenewal
         switch route {
+        case .here where atPeriodEnd:
+            let plan = ScheduledPlan(productID: productID, price: option.price.price, requestedAt: now)
+            let scheduled = try await store.schedulePlan(
+                appID: appID, purchaseID: purchase.id, plan: plan, now: now,
+                audit: audit.with(detail: "from \(purchase.productID) to \(productID) at the period's end"))
+            return Outcome(purchase: scheduled, pending: false, scheduledFor: scheduled.expiresDate)
         case .here:
             let changed = try await store.changePlan(
                 appID: appID, purchaseID: purchase.id, to: option, now: now, audit: audit, mail: emailQueue.lifecycle)
@@ -53,12 +67,40 @@ extension SupportService {
             let priceID = try await stripe.stripePriceID(for: option.price, product: option.product, taxCode: taxCode) {
                 try await store.setStripePriceID($0, for: option.price)
             }
-            try await store.recordRequest(audit.with(detail: "asked Stripe to switch from \(purchase.productID) to \(productID) (\(priceID))"))
+            let when = atPeriodEnd ? " at the period's end" : ""
+            try await store.recordRequest(audit.with(detail: "asked Stripe to switch from \(purchase.productID) to \(productID)\(when) (\(priceID))"))
             // Per second, as a cancellation's: a second switch must reach Stripe, not replay the first answer.
-            let awaitsPayment = try await stripe.changePlan(
-                subscriptionID: purchase.storeTransactionID, priceID: priceID,
-                idempotencyKey: "redeem-plan-\(purchase.id)-\(productID)-\(Int(now.timeIntervalSince1970))")
+            let key = "redeem-plan-\(purchase.id)-\(productID)-\(Int(now.timeIntervalSince1970))"
+            let subscription = purchase.storeTransactionID
+            if atPeriodEnd, let period = option.product.period {
+                let schedule = try await stripe.schedulePlan(subscriptionID: subscription, priceID: priceID, period: period, idempotencyKey: key)
+                let plan = ScheduledPlan(productID: productID, price: option.price.price, requestedAt: now, stripeScheduleID: schedule)
+                let scheduled = try await store.schedulePlan(appID: appID, purchaseID: purchase.id, plan: plan, now: now, audit: nil)
+                return Outcome(purchase: scheduled, pending: false, scheduledFor: scheduled.expiresDate)
+            }
+            // An upgrade replaces a switch waiting for the period's end: its schedule goes first.
+            if let schedule = purchase.scheduledPlan?.stripeScheduleID {
+                try await stripe.releaseSchedule(subscriptionID: subscription, scheduleID: schedule, idempotencyKey: key + "-release")
+            }
+            let awaitsPayment = try await stripe.changePlan(subscriptionID: subscription, priceID: priceID, idempotencyKey: key)
             return Outcome(purchase: purchase, pending: true, awaitsPayment: awaitsPayment)
         }
+    }
+
+    /// The buyer keeps the plan they are on: the switch waiting for the period's end is dropped (a Stripe one's schedule
+    /// released first).
+    func keepPlan(_ purchase: Purchase, dropping waiting: ScheduledPlan, audit: AuditEntry) async throws -> Outcome {
+        let now = audit.at
+        var entry: AuditEntry? = audit
+        if let schedule = waiting.stripeScheduleID {
+            let stripe = try requireStripe()
+            try await store.recordRequest(audit.with(detail: "asked Stripe to keep \(purchase.productID): released \(schedule)"))
+            try await stripe.releaseSchedule(
+                subscriptionID: purchase.storeTransactionID, scheduleID: schedule,
+                idempotencyKey: "redeem-release-\(purchase.id)-\(Int(now.timeIntervalSince1970))")
+            entry = nil
+        }
+        let kept = try await store.schedulePlan(appID: purchase.appID, purchaseID: purchase.id, plan: nil, now: now, audit: entry)
+        return Outcome(purchase: kept, pending: false, kept: true)
     }
 }

@@ -81,6 +81,26 @@ public struct SupportService: Sendable {
         public let pending: Bool
         /// A plan switch Stripe holds until its payment goes through (it failed, or the bank asks the buyer to confirm).
         public var awaitsPayment = false
+        /// A plan switch that waits for the period's end (a downgrade): the day it takes effect.
+        public var scheduledFor: Date? = nil
+        /// A plan switch asked for the plan it is on: it stays (a switch that waited for the period's end is dropped).
+        public var kept = false
+
+        /// What a plan switch did, as the portal and the console name it in their notices.
+        public enum PlanResult: String, Sendable {
+            case changed = "plan-changed"
+            case requested = "plan-requested"
+            case awaitsPayment = "plan-awaits-payment"
+            case scheduled = "plan-scheduled"
+            case kept = "plan-kept"
+        }
+
+        public var planResult: PlanResult {
+            if kept { return .kept }
+            if scheduledFor != nil { return .scheduled }
+            if awaitsPayment { return .awaitsPayment }
+            return pending ? .requested : .changed
+        }
     }
 
     /// Refunds a purchase: a sandbox one at once (its CANCELLATION event, the buyer's notice and the audit in one
@@ -145,6 +165,12 @@ public struct SupportService: Sendable {
             let stripe = try requireStripe()
             let asked = renews ? "asked Stripe to renew at period end" : "asked Stripe to cancel at period end"
             try await store.recordRequest(audit.with(detail: ([asked] + [reason].compactMap { $0 }).joined(separator: "; ")))
+            // Stripe refuses to cancel a subscription its schedule manages: a switch waiting for the period's end goes first.
+            if !renews, let schedule = purchase.scheduledPlan?.stripeScheduleID {
+                try await stripe.releaseSchedule(
+                    subscriptionID: subscription, scheduleID: schedule,
+                    idempotencyKey: "redeem-release-\(purchase.id)-\(Int(now.timeIntervalSince1970))")
+            }
             try await stripe.support(
                 renews ? .resume(subscriptionID: subscription) : .cancelAtPeriodEnd(subscriptionID: subscription, feedback: feedback?.rawValue),
                 // Per second, not per purchase: a cancel after a resume must reach Stripe, not replay the first answer.

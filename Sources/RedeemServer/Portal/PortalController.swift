@@ -39,7 +39,9 @@ struct PortalController {
             let switchable = actions.changePlan && (purchase.store != .stripe || service.stripe != nil)
             let plans = switchable ? try await service.planOptions(purchase) : []
             purchases.append(
-                PortalPresenter.purchase(purchase, product: products[purchase.productID], actions: actions, plans: plans, now: now, format: format))
+                PortalPresenter.purchase(
+                    purchase, product: products[purchase.productID], actions: actions, plans: plans, now: now, format: format,
+                    scheduled: purchase.scheduledPlan.flatMap { products[$0.productID] }))
         }
         let notice = request.uri.queryParameters["notice"].flatMap { PortalNotice(rawValue: String($0)) }
         let page = PortalHomePage(
@@ -95,8 +97,7 @@ struct PortalController {
         } catch is ValidationError {
             return PortalPages.redirect(home + "?notice=\(PortalNotice.planRefused.rawValue)")
         }
-        let notice: PortalNotice = done.awaitsPayment ? .planAwaitsPayment : done.pending ? .planRequested : .planChanged
-        return PortalPages.redirect(home + "?notice=\(notice.rawValue)")
+        return PortalPages.redirect(home + "?notice=\(done.planResult.rawValue)")
     }
 
     /// Off to Stripe's Billing Portal, which links back here.

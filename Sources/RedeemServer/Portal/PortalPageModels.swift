@@ -47,6 +47,12 @@ struct PortalPurchaseRow: Sendable {
     var plans: [Choice] = []
     /// Whether `plans` has any (the template's section).
     var changePlan = false
+    /// The product it is on, which "Keep my plan" asks for again.
+    var productID = ""
+    /// "Changes to Basic on June 1, 2027": a switch waiting for the period's end.
+    var scheduled: String? = nil
+    /// Whether the buyer may drop that switch.
+    var keepPlan = false
 }
 
 /// `portal-link`: a fresh redemption link for one purchase, with redeem-step's values (the store badges are the

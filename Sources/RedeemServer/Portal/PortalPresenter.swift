@@ -10,6 +10,10 @@ enum PortalNotice: String {
     /// A cancellation whose reason is not one listed (only a tampered form sends one): nothing was cancelled.
     case reasonRefused = "reason-refused"
     case planChanged = "plan-changed"
+    /// A downgrade: it waits for the period's end.
+    case planScheduled = "plan-scheduled"
+    /// The plan stays as it is (a switch waiting for the period's end dropped).
+    case planKept = "plan-kept"
     case planRequested = "plan-requested"
     /// Stripe holds the switch until its payment goes through.
     case planAwaitsPayment = "plan-awaits-payment"
@@ -24,7 +28,8 @@ enum PortalNotice: String {
 /// A purchase as the portal shows it: name, price and state in words.
 enum PortalPresenter {
     static func purchase(
-        _ purchase: Purchase, product: Product?, actions: PortalRules.Actions, plans: [PlanChange.Option] = [], now: Date, format: BuyerFormat
+        _ purchase: Purchase, product: Product?, actions: PortalRules.Actions, plans: [PlanChange.Option] = [], now: Date, format: BuyerFormat,
+        scheduled: Product? = nil
     ) -> PortalPurchaseRow {
         let day = format.day
         let texts = format.texts
@@ -60,15 +65,24 @@ enum PortalPresenter {
             id: purchase.id, name: product?.displayName ?? purchase.productID, price: price, state: state, stateClass: stateClass,
             bought: day(purchase.purchaseDate), newLink: actions.newLink, cancel: actions.cancel, resume: actions.resume,
             billing: actions.billing, endsOn: purchase.expiresDate.map(day), testNote: testNote)
-        row.plans = plans.map { Choice(value: $0.product.id, label: planLabel($0, format: format)) }
+        let renewal = purchase.expiresDate.map(day)
+        row.plans = plans.map { Choice(value: $0.product.id, label: planLabel($0, from: renewal, format: format)) }
         row.changePlan = !plans.isEmpty
+        row.productID = purchase.productID
+        if let plan = purchase.scheduledPlan, let renewal {
+            row.scheduled = texts.format("portal.plan_scheduled", ["plan": scheduled?.displayName ?? plan.productID, "date": renewal])
+            row.keepPlan = actions.changePlan
+        }
         return row
     }
 
-    /// "Pro yearly · $49.99 / year": the plan's name and its price in the purchase's currency, in words.
-    static func planLabel(_ option: PlanChange.Option, format: BuyerFormat) -> String {
+    /// "Pro yearly · $49.99 / year": the plan's name and its price in the purchase's currency, in words; a downgrade
+    /// adds the day it would start (`renewal`, the period's end).
+    static func planLabel(_ option: PlanChange.Option, from renewal: String?, format: BuyerFormat) -> String {
         var priced = option.product
         priced.price = option.price.price
-        return (option.product.displayName ?? option.product.id) + " · " + format.product(priced)
+        let label = (option.product.displayName ?? option.product.id) + " · " + format.product(priced)
+        guard option.timing == .atRenewal, let renewal else { return label }
+        return label + " · " + format.texts.format("portal.plan_from", ["date": renewal])
     }
 }

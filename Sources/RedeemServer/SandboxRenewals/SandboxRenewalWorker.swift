@@ -10,12 +10,17 @@ public struct SandboxRenewalWorker: Service {
     let clock: any RedeemClock
     let logger: Logger
     let interval: Duration
+    /// Set when e-mail is on: a renewal into a plan that waited for it tells the buyer (`plan_changed`).
+    let mail: LifecycleMail?
 
-    public init(store: any SandboxRenewalStore, clock: any RedeemClock, logger: Logger, interval: Duration = .seconds(15)) {
+    public init(
+        store: any SandboxRenewalStore, clock: any RedeemClock, logger: Logger, interval: Duration = .seconds(15), mail: LifecycleMail? = nil
+    ) {
         self.store = store
         self.clock = clock
         self.logger = logger
         self.interval = interval
+        self.mail = mail
     }
 
     /// A pass every 15 seconds, or often enough to convert a shortened sandbox trial within a third of its length.
@@ -38,7 +43,7 @@ public struct SandboxRenewalWorker: Service {
                 (try? SandboxClock.paidPeriodEnd(trialEnd: trialEnd, period: period)) ?? trialEnd.addingTimeInterval(300)
             }
             return try await converted
-                + store.renewSandboxSubscriptions(now: clock.now(), maxRenewals: 6) { period in
+                + store.renewSandboxSubscriptions(now: clock.now(), maxRenewals: 6, mail: mail) { period in
                     (try? SandboxClock.expiry(period: period, from: Date(timeIntervalSince1970: 0)).timeIntervalSince1970) ?? 300
                 }
         } catch {

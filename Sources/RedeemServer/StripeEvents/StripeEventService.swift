@@ -67,7 +67,14 @@ struct StripeEventService: Sendable {
                 try await tx.expire(purchase, at: subscription.endedAt ?? event.created)
                 return nil
             }
-            if let switched = try await planChange(purchase, subscription, tx) { purchase = switched }
+            if let switched = try await planChange(purchase, subscription, tx) {
+                purchase = switched
+            } else if let waiting = purchase.scheduledPlan, let schedule = waiting.stripeScheduleID, subscription.scheduleID != schedule,
+                event.created > waiting.requestedAt
+            {
+                // The schedule holding a switch for the period's end was released in Stripe (its dashboard): no switch waits.
+                purchase = try await tx.schedule(nil, for: purchase)
+            }
             if subscription.status == .active, purchase.periodType == .trial {
                 // trialing → active: the trial converted to paid.
                 try await tx.convertTrial(purchase, until: subscription.currentPeriodEnd ?? purchase.expiresDate ?? event.created)

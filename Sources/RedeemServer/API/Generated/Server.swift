@@ -6257,14 +6257,24 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// Switch a subscription to another plan of its group
     ///
     /// The subscription becomes `product_id`, one of the other subscriptions of its product's subscription group with a
-    /// price in the purchase's currency (the buyer's portal offers the same plans), starting now. A sandbox subscription
-    /// switches at once: a new period at the new price, with its `PRODUCT_CHANGE` event (`product_id` the plan left,
-    /// `new_product_id` the new one) (200). A Stripe subscription switches through Stripe's API: its item gets the plan's
-    /// Stripe Price, with Stripe's proration charged or credited at once (`proration_behavior=always_invoice`,
-    /// `payment_behavior=pending_if_incomplete`); Stripe's `customer.subscription.updated` webhook then applies it here
-    /// (202). If that payment fails or the buyer's bank asks them to confirm it, Stripe holds the switch and nothing
-    /// changes until it is paid. Audited as `purchase.change_plan`. Asking for the plan it is on (a retry) answers 200
-    /// and changes nothing.
+    /// price in the purchase's currency (the buyer's portal offers the same plans). When, the App Store's rule decides
+    /// (`group_level` 1 is the highest): an upgrade starts now; a downgrade, or a plan of the same level with another
+    /// period, waits for the current period's end.
+    ///
+    /// A switch made now: a sandbox subscription switches at once, a new period at the new price, with its
+    /// `PRODUCT_CHANGE` event (`product_id` the plan left, `new_product_id` the new one) (200). A Stripe subscription
+    /// switches through Stripe's API: its item gets the plan's Stripe Price, with Stripe's proration charged or credited
+    /// at once (`proration_behavior=always_invoice`, `payment_behavior=pending_if_incomplete`); Stripe's
+    /// `customer.subscription.updated` webhook then applies it here (202). If that payment fails or the buyer's bank
+    /// asks them to confirm it, Stripe holds the switch and nothing changes until it is paid.
+    ///
+    /// A switch at the period's end is recorded as the purchase's `scheduled_plan` (200): a sandbox subscription's
+    /// renewal applies it (`PRODUCT_CHANGE`, then `RENEWAL` at the new price); a Stripe subscription gets a subscription
+    /// schedule whose second phase bills the new Price, and Stripe's webhook at the renewal applies it. Setting the
+    /// subscription to end drops it.
+    ///
+    /// Asking for the plan it is on drops a switch waiting for the period's end, else changes nothing; asking again for
+    /// the switch waiting changes nothing. Both answer 200. Audited as `purchase.change_plan`.
     ///
     /// **Keys:** the instance admin key, or the secret key (`rdm_sk_…`) of the app named by `app_id`.
     ///
