@@ -196,7 +196,8 @@ import Testing
     /// a plan not offered is a 422 naming those that are.
     @Test(arguments: TestDatabases.available)
     func theAdminAPIAndTheConsoleSwitchPlans(_ backend: TestBackend) async throws {
-        try await TestServer.with(backend) { server in
+        let clock = ManualClock(TestServer.start)
+        try await TestServer.with(backend, clock: clock) { server in
             let app = try await server.createApp()
             try await Self.catalog(server, app)
             func buy(_ user: String) async throws -> String {
@@ -236,6 +237,11 @@ import Testing
             let unticked = try await ConsoleTests.post(server, action, ["csrf": csrf, "product_id": "annual"], cookie: owner)
             let untouched = try await server.deps.store.purchase(appID: app.id, id: consoleID)
             #expect(unticked.status == 400 && untouched.productID == "monthly")
+            // A link shown before the switch: the history names the plan it was issued for, not the one after.
+            let shown = try await ConsoleTests.post(
+                server, "/console/apps/\(app.id)/purchases/\(consoleID)/link", ["csrf": csrf, "delivery": "show"], cookie: owner)
+            #expect(shown.status == 200, "\(shown.body)")
+            clock.advance(by: 60)
             let done = try await ConsoleTests.post(server, action, ["csrf": csrf, "product_id": "annual", "confirm": "yes"], cookie: owner)
             #expect(done.status == 303 && done.headers[.location]?.contains("notice=plan-changed") == true, "\(done.body)")
             #expect(try await server.deps.store.purchase(appID: app.id, id: consoleID).productID == "annual")
@@ -247,6 +253,9 @@ import Testing
             let history = try await ConsoleCustomerTests.get(server, customer, cookie: owner).body
             #expect(history.contains("Bought (sandbox) Pro monthly") && history.contains("4.99 USD · Sandbox checkout"))
             #expect(history.contains("Plan changed to Pro yearly") && history.contains("from Pro monthly"))
+            let issued = try #require(history.range(of: "Redemption link issued"))
+            let line = String(history[issued.upperBound...].prefix(300))
+            #expect(line.contains("Pro monthly · expires") && !line.contains("Pro yearly"), "the plan at the time: \(line)")
         }
     }
 }

@@ -126,6 +126,10 @@ enum CustomerPresenter {
             other.productID = productID
             return productName(other)
         }
+        // The product a purchase was at `date`: the one its first later switch left, else the one it is now.
+        func product(of purchase: Purchase, at date: Date) -> String {
+            named(purchase, switches[purchase.id]?.first { $0.at > date }?.fromProductID ?? purchase.productID)
+        }
         for p in facts.purchases {
             let product = productName(p)
             let how = p.store == .promotional ? "Granted" : p.isSandbox ? "Bought (sandbox)" : "Bought"
@@ -168,22 +172,24 @@ enum CustomerPresenter {
             }
         }
         for (index, link) in facts.links.enumerated() {
-            let product = byID[link.purchaseID].map(productName) ?? link.purchaseID
+            let purchase = byID[link.purchaseID]
+            let issued = purchase.map { product(of: $0, at: link.link.createdAt) } ?? link.purchaseID
             out.append(
                 CustomerFeedEntry(
                     at: link.link.createdAt, kind: .linkIssued, id: "l:\(link.purchaseID):\(index)", purchaseID: link.purchaseID,
-                    summary: "Redemption link issued", detail: "\(product) · expires \(ConsolePresenter.date(link.link.expiresAt))",
+                    summary: "Redemption link issued", detail: "\(issued) · expires \(ConsolePresenter.date(link.link.expiresAt))",
                     link: anchor(link.purchaseID)))
             if let at = link.link.redeemedAt {
+                let redeemed = purchase.map { product(of: $0, at: at) } ?? link.purchaseID
                 out.append(
                     CustomerFeedEntry(
                         at: at, kind: .linkRedeemed, id: "k:\(link.purchaseID):\(index)", purchaseID: link.purchaseID,
-                        summary: "Link redeemed", detail: "\(product) · by \(link.link.redeemedBy ?? "unknown")", link: anchor(link.purchaseID)))
+                        summary: "Link redeemed", detail: "\(redeemed) · by \(link.link.redeemedBy ?? "unknown")", link: anchor(link.purchaseID)))
             }
         }
         for attempt in facts.attempts {
             let redeemed = attempt.attempt.outcome == "redeemed"
-            let product = attempt.purchaseID.flatMap { byID[$0] }.map(productName)
+            let product = attempt.purchaseID.flatMap { byID[$0] }.map { product(of: $0, at: attempt.attempt.createdAt) }
             out.append(
                 CustomerFeedEntry(
                     at: attempt.attempt.createdAt, kind: .attempt, id: "a:\(attempt.attempt.id)", purchaseID: attempt.purchaseID,
