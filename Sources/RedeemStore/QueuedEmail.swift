@@ -19,6 +19,10 @@ public struct QueuedEmail: Equatable, Sendable {
         /// Reminders before a renewal (`RenewalReminder`): a yearly subscription's, a long free trial's end.
         case renewalReminder = "renewal_reminder"
         case trialEnding = "trial_ending"
+        /// A paid renewal, and a free trial's first charge: what was paid and when it renews, as RevenueCat's Web Billing
+        /// confirms each renewal.
+        case renewed
+        case trialConverted = "trial_converted"
 
         /// In words, for the console.
         public var label: String {
@@ -32,6 +36,8 @@ public struct QueuedEmail: Equatable, Sendable {
             case .planChanged: "plan changed"
             case .renewalReminder: "renewal reminder"
             case .trialEnding: "trial ending"
+            case .renewed: "renewed"
+            case .trialConverted: "trial converted"
             }
         }
     }

@@ -49,11 +49,13 @@ public struct LifecycleTransaction: Sendable {
         try await connection.query("UPDATE purchases SET payment_reference = \(reference) WHERE id = \(purchase.id)")
     }
 
-    /// A paid renewal: the expiry moves forward (never back, whatever the order events arrive in), billing issues clear.
+    /// A paid renewal: the expiry moves forward (never back, whatever the order events arrive in), billing issues clear,
+    /// and the buyer gets its receipt (`renewed`).
     public func renew(_ purchase: Purchase, until expiry: Date) async throws {
         guard expiry > (purchase.expiresDate ?? .distantPast) else { return }
         let updated = try await update(purchase.id, "expires_date = \(expiry), billing_issues_detected_at = NULL")
         try await emit(.renewal, updated)
+        try await notify(.renewed, updated)
     }
 
     public func billingIssue(_ purchase: Purchase) async throws {
@@ -172,7 +174,7 @@ public struct LifecycleTransaction: Sendable {
     }
 
     /// The buyer's notice of this change, queued in its transaction so it goes out once with it, or not at all.
-    private func notify(_ kind: QueuedEmail.Kind, _ purchase: Purchase, quietPeriod: TimeInterval = 0) async throws {
+    func notify(_ kind: QueuedEmail.Kind, _ purchase: Purchase, quietPeriod: TimeInterval = 0) async throws {
         guard let mail, let recipient = BuyerNotices.recipient(of: purchase) else { return }
         let email = QueuedEmail(
             id: Identifier.make(prefix: "eml"), appID: purchase.appID, purchaseID: purchase.id, kind: kind, recipient: recipient,

@@ -31,7 +31,9 @@ extension SQLStore {
     /// Sandbox trials of the built-in checkout that ended by `now` convert to paid (`RENEWAL` with
     /// `is_trial_conversion`), their first paid period starting at the trial's end; cancelled or refunded ones lapse.
     @discardableResult
-    public func convertSandboxTrials(now: Date, paidPeriodEnd: @escaping @Sendable (Date, String) -> Date) async throws -> Int {
+    public func convertSandboxTrials(
+        now: Date, mail: LifecycleMail? = nil, paidPeriodEnd: @escaping @Sendable (Date, String) -> Date
+    ) async throws -> Int {
         try await write { connection in
             let due = try await connection.query(
                 """
@@ -42,7 +44,7 @@ extension SQLStore {
                     AND p.unsubscribe_detected_at IS NULL AND p.refunded_at IS NULL
                 ORDER BY p.expires_date LIMIT 500
                 """)
-            let tx = LifecycleTransaction(connection: connection, now: now)
+            let tx = LifecycleTransaction(connection: connection, now: now, mail: mail)
             for row in due {
                 let purchase = try Purchase(row: row)
                 guard let period = row.optionalString("product_period"), let trialEnd = purchase.expiresDate else { continue }
@@ -56,7 +58,7 @@ extension SQLStore {
 extension LifecycleTransaction {
     /// A trial became paid: `period_type` normal, `trial_ended_at` the trial's end (or now, when Stripe ends it early), the
     /// product's price in the trial's currency (else its default), the expiry moved to the first paid period's end, and
-    /// `RENEWAL` with `is_trial_conversion`. A purchase no longer in its trial is left alone, so Stripe's invoice and
+    /// `RENEWAL` with `is_trial_conversion`, and the buyer's receipt of the first charge (`trial_converted`). A purchase no longer in its trial is left alone, so Stripe's invoice and
     /// subscription events convert it once between them.
     public func convertTrial(_ purchase: Purchase, until expiry: Date) async throws {
         guard purchase.periodType == .trial else { return }
@@ -79,5 +81,6 @@ extension LifecycleTransaction {
         let event = WebhookEvent.renewal(
             converted, customer: customer, product: product, isTrialConversion: true, eventID: SQLStore.eventID(), at: now)
         try await SQLStore.emit(event, on: connection, now: now)
+        try await notify(.trialConverted, converted)
     }
 }

@@ -15,7 +15,8 @@ struct EmailComposer: Sendable {
         let app = try await store.app(id: email.appID)
         switch email.kind {
         case .portalSignIn: return try await portalSignIn(email, app: app, now: now)
-        case .renewalOff, .refunded, .paymentFailed, .planChanged, .renewalReminder, .trialEnding: return try await notice(email, app: app)
+        case .renewalOff, .refunded, .paymentFailed, .planChanged, .renewalReminder, .trialEnding, .renewed, .trialConverted:
+            return try await notice(email, app: app)
         case .receipt, .newLink: break
         }
         let purchase = try await store.purchase(appID: email.appID, id: email.purchaseID)

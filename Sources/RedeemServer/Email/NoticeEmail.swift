@@ -3,8 +3,9 @@ import RedeemCore
 import RedeemMail
 import RedeemStore
 
-/// A lifecycle notice (`BuyerNotices`: renewal turned off, a refund, a failed renewal payment, a plan switched) or a reminder before a
-/// renewal (`RenewalReminder`). One template for them all; the words and the rows are the kind's.
+/// A lifecycle notice (`BuyerNotices`: renewal turned off, a refund, a failed renewal payment, a plan switched, a paid
+/// renewal or a trial's first charge) or a reminder before a renewal (`RenewalReminder`). One template for them all; the
+/// words and the rows are the kind's.
 struct NoticeEmail: PageModel {
     struct Row: Sendable {
         let label: String
@@ -49,10 +50,14 @@ extension EmailComposer {
             switch email.kind {
             case .renewalOff: "mail.notice.until"
             case .renewalReminder: "mail.notice.renews_on"
-            case .planChanged: purchase.unsubscribeDetectedAt == nil ? "mail.notice.renews_on" : "mail.notice.until"
+            case .planChanged, .renewed, .trialConverted: purchase.unsubscribeDetectedAt == nil ? "mail.notice.renews_on" : "mail.notice.until"
             case .trialEnding: "mail.notice.trial_ends"
             default: nil
             }
+        // A charge's receipt says when it was paid (the notice is queued with the charge), before when it renews.
+        if [.renewed, .trialConverted].contains(email.kind) {
+            rows.append(.init(label: texts["mail.notice.paid_on"], value: format.day(email.createdAt)))
+        }
         if let dateLabel, let until { rows.append(.init(label: texts[dateLabel], value: until)) }
         if email.kind == .refunded, let at = purchase.refundedAt {
             rows.append(.init(label: texts["mail.notice.refunded_on"], value: format.day(at)))

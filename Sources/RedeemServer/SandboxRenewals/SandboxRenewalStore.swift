@@ -6,5 +6,5 @@ public protocol SandboxRenewalStore: Sendable {
     func renewSandboxSubscriptions(
         now: Date, maxRenewals: Int, mail: LifecycleMail?, length: @escaping @Sendable (String) -> TimeInterval
     ) async throws -> Int
-    func convertSandboxTrials(now: Date, paidPeriodEnd: @escaping @Sendable (Date, String) -> Date) async throws -> Int
+    func convertSandboxTrials(now: Date, mail: LifecycleMail?, paidPeriodEnd: @escaping @Sendable (Date, String) -> Date) async throws -> Int
 }

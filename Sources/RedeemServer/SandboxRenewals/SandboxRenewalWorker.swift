@@ -10,7 +10,8 @@ public struct SandboxRenewalWorker: Service {
     let clock: any RedeemClock
     let logger: Logger
     let interval: Duration
-    /// Set when e-mail is on: a renewal into a plan that waited for it tells the buyer (`plan_changed`).
+    /// Set when e-mail is on: the buyer gets each renewal's receipt (`renewed`, `trial_converted`), or the notice of a
+    /// plan that waited for the renewal (`plan_changed`).
     let mail: LifecycleMail?
 
     public init(
@@ -39,7 +40,7 @@ public struct SandboxRenewalWorker: Service {
     @discardableResult
     public func renewDue() async -> Int {
         do {
-            let converted = try await store.convertSandboxTrials(now: clock.now()) { trialEnd, period in
+            let converted = try await store.convertSandboxTrials(now: clock.now(), mail: mail) { trialEnd, period in
                 (try? SandboxClock.paidPeriodEnd(trialEnd: trialEnd, period: period)) ?? trialEnd.addingTimeInterval(300)
             }
             return try await converted
