@@ -51,11 +51,13 @@ public struct LifecycleTransaction: Sendable {
 
     /// A paid renewal: the expiry moves forward (never back, whatever the order events arrive in), billing issues clear,
     /// and the buyer gets its receipt (`renewed`).
-    public func renew(_ purchase: Purchase, until expiry: Date) async throws {
+    /// `receipted`: false for a charge that is not the renewal's price (a plan switch's proration), which the receipt
+    /// would misstate.
+    public func renew(_ purchase: Purchase, until expiry: Date, receipted: Bool = true) async throws {
         guard expiry > (purchase.expiresDate ?? .distantPast) else { return }
         let updated = try await update(purchase.id, "expires_date = \(expiry), billing_issues_detected_at = NULL")
         try await emit(.renewal, updated)
-        try await notify(.renewed, updated)
+        if receipted { try await notify(.renewed, updated) }
     }
 
     public func billingIssue(_ purchase: Purchase) async throws {

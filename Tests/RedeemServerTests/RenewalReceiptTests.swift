@@ -54,7 +54,7 @@ import Testing
         }
     }
 
-    /// Stripe's renewal invoice: one receipt, however often Stripe delivers the event.
+    /// Stripe's renewal invoice: one receipt, however often Stripe delivers the event; none for a proration invoice.
     @Test func aStripeRenewalIsReceiptedOnce() async throws {
         try await SMTPTestServer.with { smtp in
             try await TestServer.with(
@@ -64,6 +64,11 @@ import Testing
                 let checkout = StripeWebhookTests.session(
                     "receipted", app: app.id, product: "monthly", mode: "subscription", subscription: "sub_receipted", paymentIntent: nil)
                 #expect(try await StripeWebhookTests.post(server, checkout).status == 200)
+                // A plan switch's proration invoice moves the period on, but its charge is not the renewal's price: no receipt.
+                let prorated = StripeWebhookTests.invoice(
+                    "proration1", type: "invoice.paid", subscription: "sub_receipted", reason: "subscription_update",
+                    periodEnd: TestServer.start.addingTimeInterval(86_400 * 31))
+                #expect(try await StripeWebhookTests.post(server, prorated).status == 200)
                 let paid = StripeWebhookTests.invoice(
                     "renewal1", type: "invoice.paid", subscription: "sub_receipted", reason: "subscription_cycle",
                     periodEnd: TestServer.start.addingTimeInterval(86_400 * 61))

@@ -54,7 +54,12 @@ struct StripeEventService: Sendable {
             guard let purchase = try await subscription(invoice.subscriptionID, tx) else { return nil }
             if invoice.billingReason != .subscriptionCreate, let end = invoice.periodEnd {
                 // The first charge after a trial is its conversion, whichever of this and the subscription's update comes first.
-                if purchase.periodType == .trial { try await tx.convertTrial(purchase, until: end) } else { try await tx.renew(purchase, until: end) }
+                // A renewal's receipt states the plan's price: not what a plan switch's proration charged.
+                if purchase.periodType == .trial {
+                    try await tx.convertTrial(purchase, until: end)
+                } else {
+                    try await tx.renew(purchase, until: end, receipted: invoice.billingReason != .subscriptionUpdate)
+                }
             }
             // The latest payment is what an operator's refund refunds.
             if let paymentIntent = invoice.paymentIntentID { try await tx.setPaymentReference(purchase, paymentIntent) }
