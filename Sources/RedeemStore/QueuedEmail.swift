@@ -16,6 +16,8 @@ public struct QueuedEmail: Equatable, Sendable {
         case paymentFailed = "payment_failed"
         /// The subscription switched plan (`PlanChange`), whoever switched it.
         case planChanged = "plan_changed"
+        /// A switch recorded for the period's end (`ScheduledPlan`): the plan kept until then and the one after.
+        case planScheduled = "plan_scheduled"
         /// Reminders before a renewal (`RenewalReminder`): a yearly subscription's, a long free trial's end.
         case renewalReminder = "renewal_reminder"
         case trialEnding = "trial_ending"
@@ -34,6 +36,7 @@ public struct QueuedEmail: Equatable, Sendable {
             case .refunded: "refund"
             case .paymentFailed: "payment failed"
             case .planChanged: "plan changed"
+            case .planScheduled: "plan scheduled"
             case .renewalReminder: "renewal reminder"
             case .trialEnding: "trial ending"
             case .renewed: "renewed"

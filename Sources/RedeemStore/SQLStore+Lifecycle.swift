@@ -144,16 +144,19 @@ public struct LifecycleTransaction: Sendable {
         try await emit(.renewal, switched)
     }
 
-    /// Records (or, nil, drops) the switch that waits for the period's end.
+    /// Records (or, nil, drops) the switch that waits for the period's end; a new one is the buyer's notice
+    /// (`plan_scheduled`), a retry of the same switch is not.
     public func schedule(_ plan: ScheduledPlan?, for purchase: Purchase) async throws -> Purchase {
         guard let plan else { return try await update(purchase.id, "\(unsafeRaw: Self.noScheduledPlan)") }
-        return try await update(
+        let scheduled = try await update(
             purchase.id,
             """
             scheduled_product_id = \(plan.productID), scheduled_price_amount_micros = \(plan.price?.amountMicros),
             scheduled_price_currency = \(plan.price?.currency), scheduled_plan_requested_at = \(plan.requestedAt),
             stripe_schedule_id = \(plan.stripeScheduleID)
             """)
+        if purchase.scheduledPlan?.productID != plan.productID { try await notify(.planScheduled, scheduled) }
+        return scheduled
     }
 
     static let noScheduledPlan =

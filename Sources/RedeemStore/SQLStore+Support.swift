@@ -154,12 +154,14 @@ extension SQLStore {
     /// Records the switch that waits for the period's end (`plan`), or drops the one waiting (nil), with the audit entry
     /// (nil: a Stripe request audited when it was made);
     /// `SupportRules.changePlan` is checked again under the purchase's lock. A Stripe purchase's schedule is Stripe's
-    /// by then: this keeps Redeem's record of it.
-    public func schedulePlan(appID: String, purchaseID: String, plan: ScheduledPlan?, now: Date, audit: AuditEntry?) async throws -> Purchase {
+    /// by then: this keeps Redeem's record of it. With `mail`, the buyer is told of a switch recorded (`plan_scheduled`).
+    public func schedulePlan(
+        appID: String, purchaseID: String, plan: ScheduledPlan?, now: Date, audit: AuditEntry?, mail: LifecycleMail? = nil
+    ) async throws -> Purchase {
         try await write(audit: audit) { connection in
             let purchase = try await Self.purchase(appID: appID, id: purchaseID, locking: true, on: connection)
             if case .failure(let refusal) = SupportRules.changePlan(purchase, now: now) { throw StoreError.conflict(refusal.reason) }
-            return try await LifecycleTransaction(connection: connection, now: now).schedule(plan, for: purchase)
+            return try await LifecycleTransaction(connection: connection, now: now, mail: mail).schedule(plan, for: purchase)
         }
     }
 

@@ -115,7 +115,9 @@ actor FakeSupportStore: SupportStore {
         return purchase
     }
 
-    func schedulePlan(appID: String, purchaseID: String, plan: ScheduledPlan?, now: Date, audit: AuditEntry?) async throws -> Purchase {
+    func schedulePlan(
+        appID: String, purchaseID: String, plan: ScheduledPlan?, now: Date, audit: AuditEntry?, mail: LifecycleMail?
+    ) async throws -> Purchase {
         var purchase = try await purchase(appID: appID, id: purchaseID)
         purchase.scheduledPlan = plan
         purchasesByID[purchaseID] = purchase

@@ -53,6 +53,14 @@ import Testing
                 // Asked again (a retry): the same switch still waits, and nothing more is audited.
                 #expect(try await ask("monthly") == "/account/\(app.id)?notice=plan-scheduled")
                 #expect(try await audit().count == 1)
+                // The buyer is told once, at a real SMTP server: the plan kept until when, and the one after.
+                _ = await server.deps.mailer?.drain()
+                let told = try smtp.received().filter { $0.subject.contains("plan changes on June 1, 2027") }
+                #expect(told.count == 1 && told.first?.rcptTos == ["yearly@example.com"])
+                let words = try #require(try told.first?.body("text/plain"))
+                #expect(
+                    words.contains("You keep Pro yearly until June 1, 2027. Then your subscription renews as Pro monthly, at $4.99 / month"),
+                    "\(words)")
 
                 // "Keep my current plan" asks for the plan it is on: the switch is dropped.
                 #expect(try await ask("annual") == "/account/\(app.id)?notice=plan-kept")

@@ -54,7 +54,7 @@ extension SupportService {
             let plan = ScheduledPlan(productID: productID, price: option.price.price, requestedAt: now)
             let scheduled = try await store.schedulePlan(
                 appID: appID, purchaseID: purchase.id, plan: plan, now: now,
-                audit: audit.with(detail: "from \(purchase.productID) to \(productID) at the period's end"))
+                audit: audit.with(detail: "from \(purchase.productID) to \(productID) at the period's end"), mail: emailQueue.lifecycle)
             return Outcome(purchase: scheduled, pending: false, scheduledFor: scheduled.expiresDate)
         case .here:
             let changed = try await store.changePlan(
@@ -75,7 +75,8 @@ extension SupportService {
             if atPeriodEnd, let period = option.product.period {
                 let schedule = try await stripe.schedulePlan(subscriptionID: subscription, priceID: priceID, period: period, idempotencyKey: key)
                 let plan = ScheduledPlan(productID: productID, price: option.price.price, requestedAt: now, stripeScheduleID: schedule)
-                let scheduled = try await store.schedulePlan(appID: appID, purchaseID: purchase.id, plan: plan, now: now, audit: nil)
+                let scheduled = try await store.schedulePlan(
+                    appID: appID, purchaseID: purchase.id, plan: plan, now: now, audit: nil, mail: emailQueue.lifecycle)
                 return Outcome(purchase: scheduled, pending: false, scheduledFor: scheduled.expiresDate)
             }
             // An upgrade replaces a switch waiting for the period's end: its schedule goes first.
@@ -100,7 +101,7 @@ extension SupportService {
                 idempotencyKey: "redeem-release-\(purchase.id)-\(Int(now.timeIntervalSince1970))")
             entry = nil
         }
-        let kept = try await store.schedulePlan(appID: purchase.appID, purchaseID: purchase.id, plan: nil, now: now, audit: entry)
+        let kept = try await store.schedulePlan(appID: purchase.appID, purchaseID: purchase.id, plan: nil, now: now, audit: entry, mail: nil)
         return Outcome(purchase: kept, pending: false, kept: true)
     }
 }

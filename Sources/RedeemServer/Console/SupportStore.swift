@@ -30,8 +30,10 @@ protocol SupportStore: Sendable {
         appID: String, purchaseID: String, to option: PlanChange.Option, now: Date, audit: AuditEntry, mail: LifecycleMail?
     ) async throws -> Purchase
     /// Records (or, nil, drops) the switch that waits for the period's end, with the audit entry (nil: the Stripe request
-    /// it follows was audited when made).
-    func schedulePlan(appID: String, purchaseID: String, plan: ScheduledPlan?, now: Date, audit: AuditEntry?) async throws -> Purchase
+    /// it follows was audited when made) and, with `mail`, the buyer's notice.
+    func schedulePlan(
+        appID: String, purchaseID: String, plan: ScheduledPlan?, now: Date, audit: AuditEntry?, mail: LifecycleMail?
+    ) async throws -> Purchase
     /// The catalog a plan change chooses from, and records the Stripe Price made for a price.
     func products(appID: String) async throws -> [Product]
     func productBilling(appID: String, productID: String) async throws -> ProductBilling

@@ -3,8 +3,8 @@ import RedeemCore
 import RedeemMail
 import RedeemStore
 
-/// A lifecycle notice (`BuyerNotices`: renewal turned off, a refund, a failed renewal payment, a plan switched, a paid
-/// renewal or a trial's first charge) or a reminder before a renewal (`RenewalReminder`). One template for them all; the
+/// A lifecycle notice (`BuyerNotices`: renewal turned off, a refund, a failed renewal payment, a plan switched or one
+/// waiting for the period's end, a paid renewal or a trial's first charge) or a reminder before a renewal (`RenewalReminder`). One template for them all; the
 /// words and the rows are the kind's.
 struct NoticeEmail: PageModel {
     struct Row: Sendable {
@@ -48,7 +48,7 @@ extension EmailComposer {
         if let price { rows.append(.init(label: texts["receipt.price"], value: price)) }
         let dateLabel: String? =
             switch email.kind {
-            case .renewalOff: "mail.notice.until"
+            case .renewalOff, .planScheduled: "mail.notice.until"
             case .renewalReminder: "mail.notice.renews_on"
             case .planChanged, .renewed, .trialConverted: purchase.unsubscribeDetectedAt == nil ? "mail.notice.renews_on" : "mail.notice.until"
             case .trialEnding: "mail.notice.trial_ends"
@@ -62,8 +62,18 @@ extension EmailComposer {
         if email.kind == .refunded, let at = purchase.refundedAt {
             rows.append(.init(label: texts["mail.notice.refunded_on"], value: format.day(at)))
         }
+        // A switch waiting for the period's end: the plan after it, at the price it was asked for.
+        var next = (name: "", price: "")
+        if email.kind == .planScheduled, let plan = purchase.scheduledPlan {
+            var after = try await store.product(appID: email.appID, id: plan.productID)
+            after.price = plan.price ?? after.price
+            next = (after.displayName ?? after.id, format.product(after))
+            rows.append(.init(label: texts["mail.notice.then"], value: next.name + " · " + next.price))
+        }
         rows.append(.init(label: texts["mail.order"], value: purchase.id))
-        let values = ["appName": app.name, "productName": productName, "date": until ?? "", "price": price ?? ""]
+        let values = [
+            "appName": app.name, "productName": productName, "date": until ?? "", "price": price ?? "", "newPlan": next.name, "newPrice": next.price,
+        ]
         let model = NoticeEmail(
             appName: app.name, heading: texts[key + ".heading"], lead: texts.format(key + ".lead", values), rows: rows,
             buttonLabel: email.kind == .refunded ? nil : texts[key + ".button"],
