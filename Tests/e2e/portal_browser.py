@@ -173,6 +173,17 @@ def main():
                   and page.get_by_role("heading", name="Pro yearly").count() == 1
                   and page.get_by_text(re.compile("Changes to Pro monthly on")).count() == 1)
             shots(page, "6e-plan-scheduled")
+            told = mails("plan changes on", 1)
+            told_text = text(told[0]) if told else ""
+            check("the buyer is e-mailed the plan kept, until when, and the one after",
+                  told and told[0]["rcpt_tos"] == [BUYER] and "You keep Pro yearly until" in told_text
+                  and "renews as Pro monthly, at $4.99 / month" in told_text, told_text or "no notice")
+            if told:
+                html = next((part["text"] for part in told[0]["parts"] if part["content_type"] == "text/html"), "")
+                reader = browser.new_page(viewport={"width": 1280, "height": 900})
+                reader.set_content(html)
+                shots(reader, "6f-plan-scheduled-email")
+                reader.close()
             page.get_by_role("button", name="Keep my current plan").click()
             check("keeping the plan drops the switch", "stays as it is" in page.get_by_role("status").inner_text()
                   and page.get_by_text(re.compile("Changes to Pro monthly")).count() == 0)
