@@ -6,8 +6,8 @@ extension SQLStore {
     /// Renews lapsed sandbox subscriptions of the built-in checkout on the accelerated clock, emitting `RENEWAL` (into
     /// the plan scheduled for it, if one is);
     /// after `maxRenewals` a subscription expires for good (`EXPIRATION`), as store sandboxes do. Cancelled or
-    /// refunded ones are left to lapse. `mail`: the buyer is told of a plan that changed (nil: e-mail is off). Returns how
-    /// many purchases changed.
+    /// refunded ones are left to lapse. `mail`: the buyer gets each renewal's receipt, or the notice of a plan that
+    /// waited for it (nil: e-mail is off). Returns how many purchases changed.
     @discardableResult
     public func renewSandboxSubscriptions(
         now: Date, maxRenewals: Int = 6, mail: LifecycleMail? = nil, length: @escaping @Sendable (String) -> TimeInterval

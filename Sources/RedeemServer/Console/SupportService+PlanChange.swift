@@ -38,7 +38,7 @@ extension SupportService {
             return try await keepPlan(purchase, dropping: waiting, audit: audit.with(detail: "kept \(productID), not \(waiting.productID)"))
         }
         if let waiting = purchase.scheduledPlan, waiting.productID == productID {
-            return Outcome(purchase: purchase, pending: false, scheduledFor: purchase.expiresDate)
+            return Outcome(purchase: purchase, pending: false, scheduled: true)
         }
         let options = try await planOptions(purchase)
         guard let option = options.first(where: { $0.product.id == productID }) else {
@@ -55,7 +55,7 @@ extension SupportService {
             let scheduled = try await store.schedulePlan(
                 appID: appID, purchaseID: purchase.id, plan: plan, now: now,
                 audit: audit.with(detail: "from \(purchase.productID) to \(productID) at the period's end"), mail: emailQueue.lifecycle)
-            return Outcome(purchase: scheduled, pending: false, scheduledFor: scheduled.expiresDate)
+            return Outcome(purchase: scheduled, pending: false, scheduled: true)
         case .here:
             let changed = try await store.changePlan(
                 appID: appID, purchaseID: purchase.id, to: option, now: now, audit: audit, mail: emailQueue.lifecycle)
@@ -77,7 +77,7 @@ extension SupportService {
                 let plan = ScheduledPlan(productID: productID, price: option.price.price, requestedAt: now, stripeScheduleID: schedule)
                 let scheduled = try await store.schedulePlan(
                     appID: appID, purchaseID: purchase.id, plan: plan, now: now, audit: nil, mail: emailQueue.lifecycle)
-                return Outcome(purchase: scheduled, pending: false, scheduledFor: scheduled.expiresDate)
+                return Outcome(purchase: scheduled, pending: false, scheduled: true)
             }
             // An upgrade replaces a switch waiting for the period's end: its schedule goes first.
             if let schedule = purchase.scheduledPlan?.stripeScheduleID {

@@ -81,8 +81,9 @@ public struct SupportService: Sendable {
         public let pending: Bool
         /// A plan switch Stripe holds until its payment goes through (it failed, or the bank asks the buyer to confirm).
         public var awaitsPayment = false
-        /// A plan switch that waits for the period's end (a downgrade): the day it takes effect.
-        public var scheduledFor: Date? = nil
+        /// A plan switch that waits for the period's end (a downgrade; `purchase.scheduledPlan`, taking effect on its
+        /// `expiresDate`).
+        public var scheduled = false
         /// A plan switch asked for the plan it is on: it stays (a switch that waited for the period's end is dropped).
         public var kept = false
 
@@ -97,7 +98,7 @@ public struct SupportService: Sendable {
 
         public var planResult: PlanResult {
             if kept { return .kept }
-            if scheduledFor != nil { return .scheduled }
+            if scheduled { return .scheduled }
             if awaitsPayment { return .awaitsPayment }
             return pending ? .requested : .changed
         }
