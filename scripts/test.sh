@@ -48,6 +48,7 @@ python3 Tests/e2e/purchase_links_browser.py .build/debug/redeem  # a product's l
 python3 Tests/e2e/customer_browser.py .build/debug/redeem  # the Customers tab, a customer's page (30 purchases stay short), export and erasure with the database file scanned after, in Chromium; screenshots in test-artifacts/customer
 python3 Tests/e2e/metrics_browser.py .build/debug/redeem  # a known history's subscription metrics on the overview at 1280 and 390 px and from redeem metrics --json; screenshots in test-artifacts/metrics
 python3 Tests/e2e/web_billing_browser.py .build/debug/redeem  # a EUR price added in the console and bought with ?currency=EUR, a sandbox trial converted on the accelerated clock; screenshots in test-artifacts/web-billing
+python3 Tests/e2e/chargeback_browser.py .build/debug/redeem  # a chargeback from signed Stripe events: the subscription cancelled at a fake Stripe, the access ended, the e-mail, console and portal; screenshots in test-artifacts/chargeback
 python3 Tests/e2e/metrics_e2e.py .build/debug/redeem     # GET /metrics on its own loopback listener, each documented metric; GET /
 python3 Tests/e2e/branding_browser.py .build/debug/redeem  # first steps ticked as an app is set up, checkout branding previewed light and dark and applied to the sandbox checkout; screenshots in test-artifacts/branding
 python3 Tests/e2e/tracing_e2e.py .build/debug/redeem     # spans per request to an OTLP/HTTP collector, no tokens in them

@@ -48,6 +48,9 @@ public struct Purchase: Codable, Hashable, Sendable {
     public var language: String? = nil
     /// A switch of plan waiting for the period's end (a downgrade), if one was asked for.
     public var scheduledPlan: ScheduledPlan? = nil
+    /// The buyer's bank disputed its payment (`PurchaseDispute`); a chargeback also sets `refundedAt` (and its
+    /// `endedAccessAt`), since the money went back and the access ended with it.
+    public var dispute: PurchaseDispute? = nil
     public var createdAt: Date
 
     public init(
@@ -95,6 +98,7 @@ public struct Purchase: Codable, Hashable, Sendable {
         case customParams = "custom_params"
         case offer, language
         case scheduledPlan = "scheduled_plan"
+        case dispute
         case createdAt = "created_at"
     }
 

@@ -5,6 +5,8 @@ import Foundation
 public enum PurchaseTerm: Equatable, Sendable {
     /// Refunded then: it grants nothing since.
     case refunded(Date)
+    /// Its payment was taken back by the buyer's bank then (a chargeback): it grants nothing since.
+    case chargedBack(Date)
     /// Its access ended then: it lapsed.
     case ended(Date)
     /// An operator's grant, revoked then (a revocation marks the grant cancelled as it ends it).
@@ -24,7 +26,7 @@ public enum PurchaseTerm: Equatable, Sendable {
     public init(_ purchase: Purchase, at now: Date) {
         let access = purchase.access
         if let refunded = purchase.refundedAt {
-            self = .refunded(refunded)
+            self = purchase.dispute?.endedAccessAt != nil ? .chargedBack(refunded) : .refunded(refunded)
         } else if let expires = purchase.expiresDate {
             if !access.isActive(at: now) {
                 self = PromotionalGrant.revokedAt(purchase) != nil ? .revoked(expires) : .ended(expires)

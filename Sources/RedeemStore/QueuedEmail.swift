@@ -25,6 +25,8 @@ public struct QueuedEmail: Equatable, Sendable {
         /// confirms each renewal.
         case renewed
         case trialConverted = "trial_converted"
+        /// The buyer's bank took a payment back (a chargeback, `PurchaseDispute`): the purchase ended with it.
+        case chargeback
 
         /// In words, for the console.
         public var label: String {
@@ -41,6 +43,7 @@ public struct QueuedEmail: Equatable, Sendable {
             case .trialEnding: "trial ending"
             case .renewed: "renewed"
             case .trialConverted: "trial converted"
+            case .chargeback: "chargeback"
             }
         }
     }

@@ -111,6 +111,13 @@ extension Purchase {
                 productID: product, price: row.price(micros: "scheduled_price_amount_micros", currency: "scheduled_price_currency"),
                 requestedAt: asked, stripeScheduleID: row.optionalString("stripe_schedule_id"))
         }
+        if let id = row.optionalString("dispute_id"), let opened = row.optionalDate("dispute_opened_at") {
+            dispute = PurchaseDispute(
+                id: id, openedAt: opened, reason: row.optionalString("dispute_reason") ?? "general",
+                status: row.optionalString("dispute_status") ?? "",
+                amount: row.price(micros: "dispute_amount_micros", currency: "dispute_currency"),
+                endedAccessAt: row.optionalDate("dispute_ended_access_at"))
+        }
         if let json = row.optionalString("custom_params"), let data = json.data(using: .utf8) {
             customParams = (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
         }

@@ -27,7 +27,7 @@ public struct LifecycleTransaction: Sendable {
     }
 
     public func purchase(paymentReference: String) async throws -> Purchase? {
-        try await connection.first("SELECT * FROM purchases WHERE payment_reference = \(paymentReference)").map(Purchase.init(row:))
+        try await SQLStore.purchase(paymentReference: paymentReference, on: connection)
     }
 
     /// Records a new purchase (and its events), unless this store transaction is already recorded.
@@ -101,6 +101,24 @@ public struct LifecycleTransaction: Sendable {
         let refunded = try await update(purchase.id, "refunded_at = \(now), \(unsafeRaw: Self.noScheduledPlan)")
         try await emit(.cancellation, refunded, reason: .customerSupport, refund: amount ?? purchase.price)
         try await notify(.refunded, refunded)
+    }
+
+    /// The buyer's bank disputed the purchase's payment: the dispute is recorded with its latest status. A chargeback
+    /// (`PurchaseDispute.isChargeback`) ends the access at once, as a refund does: `CANCELLATION` with the amount taken back,
+    /// and the buyer's notice. A purchase refunded before, or a dispute reported again, ends nothing twice.
+    public func dispute(_ purchase: Purchase, _ dispute: PurchaseDispute) async throws {
+        // Opened once: a later status keeps the day it was first heard of.
+        let opened = purchase.dispute?.id == dispute.id ? purchase.dispute?.openedAt ?? dispute.openedAt : dispute.openedAt
+        let updated = try await update(
+            purchase.id,
+            """
+            dispute_id = \(dispute.id), dispute_opened_at = \(opened), dispute_reason = \(dispute.reason), dispute_status = \(dispute.status),
+            dispute_amount_micros = \(dispute.amount?.amountMicros), dispute_currency = \(dispute.amount?.currency)
+            """)
+        guard dispute.isChargeback, purchase.refundedAt == nil else { return }
+        let ended = try await update(updated.id, "refunded_at = \(now), dispute_ended_access_at = \(now), \(unsafeRaw: Self.noScheduledPlan)")
+        try await emit(.cancellation, ended, reason: .customerSupport, refund: dispute.amount ?? purchase.price)
+        try await notify(.chargeback, ended)
     }
 
     /// The product a Stripe Price bills: one Redeem made for a product's price (`product_prices.stripe_price_id`), else

@@ -53,6 +53,15 @@ extension SQLStore {
         try await read { try await Self.purchase(appID: appID, id: id, on: $0) }
     }
 
+    /// The purchase whose latest payment is `reference` (a Stripe payment intent), as refunds and disputes name it.
+    public func purchase(paymentReference reference: String) async throws -> Purchase? {
+        try await read { try await Self.purchase(paymentReference: reference, on: $0) }
+    }
+
+    static func purchase(paymentReference reference: String, on connection: any SQLConnection) async throws -> Purchase? {
+        try await connection.first("SELECT * FROM purchases WHERE payment_reference = \(reference)").map(Purchase.init(row:))
+    }
+
     public func purchases(customerID: String) async throws -> [Purchase] {
         try await read { connection in
             try await connection.query("SELECT * FROM purchases WHERE customer_id = \(customerID) ORDER BY purchase_date, id")

@@ -20,6 +20,8 @@ public struct StripeEvent: Sendable, Hashable, Decodable {
         case subscriptionUpdated(StripeSubscription)
         case subscriptionDeleted(StripeSubscription)
         case chargeRefunded(StripeCharge)
+        /// A dispute opened, changed or closed: the status says which.
+        case dispute(StripeDispute)
         /// Any other event type; its object is not decoded.
         case unhandled(type: String)
     }
@@ -34,6 +36,9 @@ public struct StripeEvent: Sendable, Hashable, Decodable {
         "customer.subscription.updated",
         "customer.subscription.deleted",
         "charge.refunded",
+        "charge.dispute.created",
+        "charge.dispute.updated",
+        "charge.dispute.closed",
     ]
 
     /// Decodes a raw event body. Throws `DecodingError` for a malformed envelope or a
@@ -72,6 +77,7 @@ public struct StripeEvent: Sendable, Hashable, Decodable {
             case "customer.subscription.updated": .subscriptionUpdated(try object())
             case "customer.subscription.deleted": .subscriptionDeleted(try object())
             case "charge.refunded": .chargeRefunded(try object())
+            case "charge.dispute.created", "charge.dispute.updated", "charge.dispute.closed": .dispute(try object())
             default: .unhandled(type: type)
             }
     }

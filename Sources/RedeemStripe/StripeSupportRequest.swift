@@ -1,7 +1,7 @@
 import Foundation
 
 /// The support calls made on a Stripe purchase: refund its payment, cancel or resume its subscription, or switch its
-/// plan. Stripe then sends `charge.refunded` or `customer.subscription.updated`, and the webhook applies it.
+/// plan. Stripe then sends `charge.refunded` or `customer.subscription.updated` (`.deleted`), and the webhook applies it.
 public enum StripeSupportRequest: Sendable, Hashable {
     /// `POST /v1/refunds` for the whole of a payment intent.
     case refund(paymentIntentID: String)
@@ -15,10 +15,13 @@ public enum StripeSupportRequest: Sendable, Hashable {
     /// the period at once, or credits it to the next invoice (`proration_behavior=always_invoice`); the switch holds only
     /// if that payment goes through (`payment_behavior=pending_if_incomplete`).
     case changePrice(subscriptionID: String, itemID: String, priceID: String)
+    /// `DELETE /v1/subscriptions/{id}`: ends it now, charging and crediting nothing more (a chargeback's subscription).
+    case cancelNow(subscriptionID: String)
 
     /// `idempotencyKey`: the same key for a retried request, so Stripe refunds once.
     public func httpRequest(secretKey: String, idempotencyKey: String) throws(StripeRequestError) -> StripeHTTPRequest {
         let path: String
+        var method = "POST"
         let fields: [(key: String, value: String)]
         switch self {
         case .refund(let paymentIntent):
@@ -39,9 +42,13 @@ public enum StripeSupportRequest: Sendable, Hashable {
                 ("items[0][id]", item), ("items[0][price]", price), ("proration_behavior", "always_invoice"),
                 ("payment_behavior", "pending_if_incomplete"),
             ]
+        case .cancelNow(let subscription):
+            path = "/v1/subscriptions/" + (try Self.subscriptionSegment(subscription))
+            method = "DELETE"
+            fields = []
         }
         return StripeHTTPRequest(
-            method: "POST", url: URL(string: "https://api.stripe.com" + path)!,
+            method: method, url: URL(string: "https://api.stripe.com" + path)!,
             headers: [
                 "Authorization": "Bearer \(secretKey)", "Stripe-Version": StripeAPI.version, "Idempotency-Key": idempotencyKey,
                 "Content-Type": "application/x-www-form-urlencoded",

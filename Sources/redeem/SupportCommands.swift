@@ -220,7 +220,8 @@ extension Purchases {
     }
 
     static func line(_ purchase: Purchase) -> String {
-        let state = purchase.refundedAt != nil ? "refunded" : purchase.isActive(at: Date()) ? "active" : "expired"
+        let ended = purchase.dispute?.endedAccessAt != nil ? "charged back" : "refunded"
+        let state = purchase.refundedAt != nil ? ended : purchase.isActive(at: Date()) ? "active" : "expired"
         let expiry = purchase.expiresDate.map { " until \(ISODate.format($0))" } ?? ""
         return "\(purchase.id)  \(purchase.productID)  \(purchase.store.rawValue)\(purchase.isSandbox ? " sandbox" : "")  \(state)\(expiry)"
     }

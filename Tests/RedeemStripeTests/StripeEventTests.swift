@@ -171,6 +171,22 @@ import Testing
         #expect(charge.currency == "usd")
     }
 
+    @Test func disputes() throws {
+        let opened = try Fixture.event("charge.dispute.created")
+        guard case .dispute(let dispute) = opened.payload else {
+            Issue.record("got \(opened.payload)")
+            return
+        }
+        #expect(dispute.id == "du_1Pj8Kq2eZvKYlo2CdQ3mR7tY")
+        #expect(dispute.paymentIntentID == "pi_3Pj8Ab2eZvKYlo2C0aB1cD2e")
+        #expect(dispute.amount == 4999)
+        #expect(dispute.currency == "usd")
+        #expect(dispute.reason == "fraudulent")
+        #expect(dispute.status == "needs_response")
+        guard case .dispute(let closed) = try Fixture.event("charge.dispute.closed").payload else { return }
+        #expect(closed.status == "lost")
+    }
+
     @Test func unknownTypesAreUnhandledNotErrors() throws {
         let event = try Fixture.event("customer.created")
         #expect(event.payload == .unhandled(type: "customer.created"))
@@ -191,6 +207,9 @@ import Testing
             "customer.subscription.updated.2025-03-31.basil": "subscriptionUpdated",
             "customer.subscription.deleted": "subscriptionDeleted",
             "charge.refunded": "chargeRefunded",
+            "charge.dispute.created": "dispute",
+            "charge.dispute.updated": "dispute",
+            "charge.dispute.closed": "dispute",
             "customer.created": "unhandled",
         ]
         for (name, caseName) in expected {

@@ -116,7 +116,7 @@ public struct ServerDependencies: Sendable {
         WebCheckoutService(store: store, clock: clock, publicURL: publicURL, stripe: stripeSessions, links: links, checkout: checkout)
     }
     var stripeEvents: StripeEventService {
-        StripeEventService(store: store, clock: clock, webhookSecret: stripeWebhookSecret, emailQueue: emailQueue)
+        StripeEventService(store: store, clock: clock, webhookSecret: stripeWebhookSecret, emailQueue: emailQueue, stripe: stripeSessions)
     }
     var linkPage: LinkPageService { LinkPageService(store: store, clock: clock, limiter: rateLimiter, emailQueue: emailQueue) }
     var webhookEndpoints: WebhookEndpointService { WebhookEndpointService(store: store, clock: clock, worker: webhooks) }

@@ -141,9 +141,9 @@ extension StripeSessions {
     /// Sends a built request to `settings.apiBase` (Stripe's, or a test's stand-in); returns the status and body.
     static func send(_ request: StripeHTTPRequest, settings: StripeSettings, client: HTTPClient) async throws -> (status: Int, body: [UInt8]) {
         var http = HTTPClientRequest(url: settings.apiBase.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + request.url.path)
-        http.method = request.method == "GET" ? .GET : .POST
+        http.method = request.method == "GET" ? .GET : request.method == "DELETE" ? .DELETE : .POST
         for (name, value) in request.headers { http.headers.add(name: name, value: value) }
-        if request.method != "GET" { http.body = .bytes(ByteBuffer(bytes: Array(request.bodyData))) }
+        if request.method == "POST" { http.body = .bytes(ByteBuffer(bytes: Array(request.bodyData))) }
         let response = try await client.execute(http, timeout: .seconds(20))
         let body = try await response.body.collect(upTo: 1024 * 1024)
         return (Int(response.status.code), Array(body.readableBytesView))
@@ -211,6 +211,22 @@ extension StripeSessions {
         let (status, body) = try await Self.send(
             try call.httpRequest(secretKey: settings.secretKey, idempotencyKey: key), settings: settings, client: client)
         return try StripeSubscriptionSchedule.decode(statusCode: status, body: body)
+    }
+
+    /// Ends a disputed payment's subscription now, so Stripe charges the buyer nothing more: a schedule holding a switch is
+    /// released first (Stripe ends only a subscription no schedule manages). Nothing to do for one already ended.
+    func cancelNow(subscriptionID: String, disputeID: String) async throws {
+        try await mappingErrors(nothingTo: "cancel") {
+            let subscription = try await subscription(subscriptionID)
+            guard !["canceled", "incomplete_expired"].contains(subscription.status.rawValue) else { return }
+            if let schedule = subscription.scheduleID {
+                _ = try await self.schedule(.release(scheduleID: schedule), key: "redeem-\(disputeID)-release")
+            }
+            let end = try StripeSupportRequest.cancelNow(subscriptionID: subscriptionID)
+                .httpRequest(secretKey: settings.secretKey, idempotencyKey: "redeem-\(disputeID)")
+            let (status, body) = try await Self.send(end, settings: settings, client: client)
+            try StripeSupportRequest.check(statusCode: status, body: body)
+        }
     }
 
     /// A Billing Portal session for a Stripe subscription's customer; its URL, to send the buyer to.

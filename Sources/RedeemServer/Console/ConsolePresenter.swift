@@ -49,10 +49,10 @@ enum ConsolePresenter {
         return (delivery.eventType, date(delivery.createdAt), state, count(delivery.attempts, "attempt"))
     }
 
-    /// active, in grace, expired, revoked or refunded.
+    /// active, in grace, expired, revoked, refunded or charged back.
     static func state(of purchase: Purchase, now: Date) -> String {
         let access = purchase.access
-        if access.refundedAt != nil { return "refunded" }
+        if access.refundedAt != nil { return purchase.dispute?.endedAccessAt != nil ? "charged back" : "refunded" }
         if case .revoked = PurchaseTerm(purchase, at: now) { return "revoked" }
         if access.isInGracePeriod(at: now) { return "in grace" }
         return access.isActive(at: now) ? "active" : "expired"

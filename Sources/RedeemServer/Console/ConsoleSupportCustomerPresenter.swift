@@ -149,7 +149,18 @@ enum CustomerPresenter {
                         summary: "Plan changed to \(named(p, change.toProductID))", detail: "from \(named(p, change.fromProductID))",
                         link: anchor(p.id)))
             }
-            if let at = p.refundedAt {
+            if let dispute = p.dispute {
+                // A chargeback that ended it stands in for the refund entry; an inquiry only asks.
+                let summary =
+                    dispute.endedAccessAt != nil
+                    ? "Charged back \(product): the buyer’s bank took the payment back"
+                    : dispute.isChargeback ? "Charged back \(product) after its refund" : "Bank inquiry about \(product)"
+                out.append(
+                    CustomerFeedEntry(
+                        at: dispute.endedAccessAt ?? dispute.openedAt, kind: .refund, id: "d:\(p.id)", purchaseID: p.id, summary: summary,
+                        detail: Self.disputeDetail(dispute), link: anchor(p.id), problem: true))
+            }
+            if let at = p.refundedAt, p.dispute?.endedAccessAt == nil {
                 out.append(
                     CustomerFeedEntry(
                         at: at, kind: .refund, id: "r:\(p.id)", purchaseID: p.id, summary: "Refunded \(product)", link: anchor(p.id), problem: true))
@@ -270,7 +281,9 @@ enum CustomerPresenter {
             id: purchase.id, product: productName, productID: purchase.productID,
             store: ConsolePresenter.store(purchase.store, sandbox: purchase.isSandbox), sandbox: purchase.isSandbox,
             fastClock: SandboxClock.runs(purchase), purchased: ConsolePresenter.date(purchase.purchaseDate),
-            state: ConsolePresenter.state(of: purchase, now: now), transaction: purchase.storeTransactionID,
+            state: ConsolePresenter.state(of: purchase, now: now),
+            stateClass: ConsolePresenter.state(of: purchase, now: now).replacingOccurrences(of: " ", with: "-"),
+            transaction: purchase.storeTransactionID,
             isGrant: purchase.store == .promotional, refunded: purchase.refundedAt != nil,
             // An action that goes through Stripe is offered only when Stripe is configured; the page says why otherwise.
             refundable: ConsolePresenter.offered(SupportRules.refund(purchase), stripeOn: stripeOn),
@@ -289,7 +302,8 @@ enum CustomerPresenter {
             cancelledAt: PromotionalGrant.revokedAt(purchase) != nil ? nil : purchase.unsubscribeDetectedAt.map { ConsolePresenter.date($0) },
             cancellationReason: purchase.cancellationFeedback?.label,
             price: purchase.price.map(PriceFormat.string),
-            term: term(PurchaseTerm(purchase, at: now)))
+            term: term(PurchaseTerm(purchase, at: now)),
+            dispute: purchase.dispute.map { disputeDetail($0) + " (\($0.id))" })
     }
 
     /// "Pro yearly (annual) · 49.99 USD / P1Y": a plan as an operator reads it; a downgrade says it waits for the
@@ -298,6 +312,11 @@ enum CustomerPresenter {
         let name = option.product.displayName.map { "\($0) (\(option.product.id))" } ?? option.product.id
         return name + " · " + PriceFormat.string(option.price.price) + (option.product.period.map { " / " + $0 } ?? "")
             + (option.timing == .atRenewal ? " · at period end" : "")
+    }
+
+    /// "reason: fraudulent · lost · 49.99 USD": a dispute, as the history and the purchase show it.
+    static func disputeDetail(_ dispute: PurchaseDispute) -> String {
+        ["reason: " + dispute.reasonLabel, dispute.statusLabel, dispute.amount.map(PriceFormat.string)].compactMap { $0 }.joined(separator: " · ")
     }
 
     /// "access until …" and the buyer's reason, under a cancellation in the history.
@@ -310,6 +329,7 @@ enum CustomerPresenter {
     static func term(_ term: PurchaseTerm) -> String? {
         switch term {
         case .refunded(let date): "refunded \(ConsolePresenter.date(date))"
+        case .chargedBack(let date): "charged back \(ConsolePresenter.date(date))"
         case .ended(let date): "ended \(ConsolePresenter.date(date))"
         case .revoked(let date): "revoked \(ConsolePresenter.date(date))"
         case .retrying(let until): "payment failed, retried until \(ConsolePresenter.date(until))"

@@ -103,6 +103,8 @@ struct CustomerPage: PageModel {
         let fastClock: Bool
         let purchased: String
         let state: String
+        /// `state` as a CSS class name ("in-grace").
+        let stateClass: String
         let transaction: String
         let isGrant: Bool
         let refunded: Bool
@@ -130,6 +132,8 @@ struct CustomerPage: PageModel {
         var switchable = false
         /// "Pro monthly (monthly)": the plan a switch waiting for the period's end renews as, if one does.
         var scheduledPlan: String? = nil
+        /// "fraudulent · lost · 49.99 USD (du_…)": its payment's dispute, if the buyer's bank opened one.
+        var dispute: String? = nil
     }
 
     let customer: Person

@@ -15,7 +15,8 @@ struct EmailComposer: Sendable {
         let app = try await store.app(id: email.appID)
         switch email.kind {
         case .portalSignIn: return try await portalSignIn(email, app: app, now: now)
-        case .renewalOff, .refunded, .paymentFailed, .planChanged, .planScheduled, .renewalReminder, .trialEnding, .renewed, .trialConverted:
+        case .renewalOff, .refunded, .paymentFailed, .planChanged, .planScheduled, .renewalReminder, .trialEnding, .renewed, .trialConverted,
+            .chargeback:
             return try await notice(email, app: app)
         case .receipt, .newLink: break
         }

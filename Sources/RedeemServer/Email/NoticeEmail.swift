@@ -3,8 +3,8 @@ import RedeemCore
 import RedeemMail
 import RedeemStore
 
-/// A lifecycle notice (`BuyerNotices`: renewal turned off, a refund, a failed renewal payment, a plan switched or one
-/// waiting for the period's end, a paid renewal or a trial's first charge) or a reminder before a renewal (`RenewalReminder`). One template for them all; the
+/// A lifecycle notice (`BuyerNotices`: renewal turned off, a refund or a chargeback, a failed renewal payment, a plan
+/// switched or one waiting for the period's end, a paid renewal or a trial's first charge) or a reminder before a renewal (`RenewalReminder`). One template for them all; the
 /// words and the rows are the kind's.
 struct NoticeEmail: PageModel {
     struct Row: Sendable {
@@ -62,6 +62,9 @@ extension EmailComposer {
         if email.kind == .refunded, let at = purchase.refundedAt {
             rows.append(.init(label: texts["mail.notice.refunded_on"], value: format.day(at)))
         }
+        if email.kind == .chargeback, let dispute = purchase.dispute {
+            rows.append(.init(label: texts["mail.notice.disputed_on"], value: format.day(dispute.openedAt)))
+        }
         // A switch waiting for the period's end: the plan after it, at the price it was asked for.
         var next = (name: "", price: "")
         if email.kind == .planScheduled, let plan = purchase.scheduledPlan {
@@ -76,7 +79,8 @@ extension EmailComposer {
         ]
         let model = NoticeEmail(
             appName: app.name, heading: texts[key + ".heading"], lead: texts.format(key + ".lead", values), rows: rows,
-            buttonLabel: email.kind == .refunded ? nil : texts[key + ".button"],
+            // Ended for good: nothing to manage.
+            buttonLabel: [.refunded, .chargeback].contains(email.kind) ? nil : texts[key + ".button"],
             manageURL: PortalLinks.home(publicURL: links.publicURL, appID: app.id), email: email.recipient, supportEmail: app.supportEmail,
             iconURL: absoluteIcon(app), legal: LegalLinks(app))
         return try message(

@@ -43,6 +43,7 @@ enum PortalPresenter {
         let (state, stateClass): (String, String) =
             switch PurchaseTerm(purchase, at: now) {
             case .refunded(let date): (texts.format("portal.state.refunded", ["date": day(date)]), "ended")
+            case .chargedBack(let date): (texts.format("portal.state.charged_back", ["date": day(date)]), "ended")
             case .ended(let date): (texts.format("portal.state.ended", ["date": day(date)]), "ended")
             case .revoked(let date): (texts.format("portal.state.revoked", ["date": day(date)]), "ended")
             case .retrying(let until): (texts.format("portal.state.retrying", ["date": day(until)]), "ending")

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import RedeemCore
 import RedeemStore
 import RedeemStripe
@@ -11,6 +12,8 @@ struct StripeEventService: Sendable {
     let clock: any RedeemClock
     let webhookSecret: String?
     let emailQueue: EmailQueue
+    /// Ends a chargeback's subscription in Stripe; nil without a secret key.
+    var stripe: StripeSessions? = nil
 
     /// Returns false when the event was applied before (a redelivery).
     func receive(payload bytes: [UInt8], signature: String?) async throws -> Bool {
@@ -22,6 +25,7 @@ struct StripeEventService: Sendable {
         }
         let event: StripeEvent
         do { event = try StripeEvent(json: bytes) } catch { throw StripeEventError.notAnEvent("\(error)") }
+        if case .dispute(let dispute) = event.payload { try await endSubscription(disputed: dispute) }
         let outcome = try await store.processStoreEvent(
             source: "stripe", eventID: event.eventID, type: event.type, now: clock.now(), mail: emailQueue.lifecycle
         ) { tx in
@@ -38,6 +42,22 @@ struct StripeEventService: Sendable {
             _ = try await emailQueue.queueReceipt(for: purchase)
         }
         return outcome != nil
+    }
+
+    /// A chargeback's subscription ends in Stripe before the event is recorded, so Stripe charges the buyer nothing more. If
+    /// Stripe refuses, nothing is recorded and Stripe delivers the event again; once recorded, a redelivery asks nothing.
+    func endSubscription(disputed dispute: StripeDispute) async throws {
+        guard let reference = dispute.paymentIntentID, let purchase = try await store.purchase(paymentReference: reference),
+            purchase.store == .stripe, purchase.storeTransactionID.hasPrefix("sub_"),
+            try Self.dispute(dispute).isChargeback, purchase.dispute.map({ $0.id != dispute.id || !$0.isChargeback }) ?? true
+        else { return }
+        guard let stripe else {
+            // No secret key: Redeem cannot call Stripe. The access still ends; the subscription must be cancelled in Stripe.
+            Logger(label: "redeem").warning(
+                "A chargeback's subscription cannot be cancelled without a Stripe secret key", metadata: ["purchase": "\(purchase.id)"])
+            return
+        }
+        try await stripe.cancelNow(subscriptionID: purchase.storeTransactionID, disputeID: dispute.id)
     }
 
     /// Returns a purchase the event granted.
@@ -101,6 +121,10 @@ struct StripeEventService: Sendable {
                 }
                 try await tx.refund(purchase, amount: refunded)
             }
+        case .dispute(let dispute):
+            if let reference = dispute.paymentIntentID, let purchase = try await tx.purchase(paymentReference: reference) {
+                try await tx.dispute(purchase, try Self.dispute(dispute))
+            }
         }
         return nil
     }
@@ -142,6 +166,15 @@ struct StripeEventService: Sendable {
         guard let id else { return nil }
         guard let purchase = try await tx.purchase(store: .stripe, transactionID: id) else { throw StripeEventError.notYetKnown }
         return purchase
+    }
+
+    /// Stripe's dispute in Core's words, its amount read through `Price`.
+    static func dispute(_ dispute: StripeDispute) throws -> PurchaseDispute {
+        let amount: Price
+        do { amount = try Price(stripeAmount: dispute.amount, currency: dispute.currency) } catch {
+            throw StripeEventError.unreadableAmount(error.reason)
+        }
+        return PurchaseDispute(id: dispute.id, openedAt: dispute.created, reason: dispute.reason, status: dispute.status, amount: amount)
     }
 
     /// What the session charged, in its currency: Stripe's integer amount read through `Price`, never guessed.
