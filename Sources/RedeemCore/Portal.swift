@@ -5,6 +5,10 @@ import Foundation
 public enum PortalRules {
     /// A sign-in link works once, within this time of being sent.
     public static let signInLinkLifetime: TimeInterval = 15 * 60
+    /// A notice's button (`NoticeEmail`: a payment to fix, a subscription to resume) signs its buyer in once, within a
+    /// week: a notice is acted on days later, unlike a link the buyer just asked for. After that it leads to the sign-in
+    /// page, which sends a new one.
+    public static let noticeLinkLifetime: TimeInterval = 7 * 86_400
     /// A portal session lasts this long from sign-in (the buyer signs in again with a new link after).
     public static let sessionLifetime: TimeInterval = 12 * 3600
 

@@ -19,6 +19,11 @@ import Testing
 
     /// An operator's cancellation and refund of a sandbox-checkout subscription bought in German: German notices, the
     /// day access ends, the portal's button; turning renewal off again within the hour sends no second one.
+    /// The path of a notice's button: a portal sign-in link.
+    static func buttonPath(_ text: String, _ app: CreatedAppKeys) throws -> String {
+        String(try #require(text.firstMatch(of: /https:\/\/pay\.example\.com(\/account\/[^\/\s]+\/sign-in\/[A-Za-z0-9_-]{43})/)).1)
+    }
+
     @Test(arguments: TestDatabases.available) func sandboxNoticesSpeakTheBuyersLanguage(_ backend: TestBackend) async throws {
         let clock = ManualClock(TestServer.start)
         let german = try EmailLanguageTests.texts("de")
@@ -42,9 +47,15 @@ import Testing
                 let html = try #require(off.body("text/html"))
                 #expect(text.contains(german["mail.renewal_off.heading"]) && text.contains("Pro Monthly"), "\(text)")
                 #expect(text.contains("\(german["mail.notice.until"]): 1. Juli 2026"), "the day the paid month ends, in German: \(text)")
-                #expect(text.contains("\(german["mail.renewal_off.button"]):\nhttps://pay.example.com/account/\(app.id)"), "\(text)")
+                // The button signs the buyer in to the portal once, so resuming needs no second e-mail.
+                let button = try Self.buttonPath(text, app)
+                #expect(text.contains("\(german["mail.renewal_off.button"]):\nhttps://pay.example.com\(button)"), "\(text)")
                 #expect(html.contains("<html lang=\"de\"") && html.contains(">\(german["mail.renewal_off.button"])</a>"))
-                #expect(html.contains(#"href="https://pay.example.com/account/\#(app.id)""#))
+                #expect(html.contains(#"href="https://pay.example.com\#(button)""#))
+                let session = try await PortalTests.signIn(server, path: button)
+                let portal = try await server.send(.get, "/account/\(app.id)", key: nil, headers: [.cookie: session])
+                #expect(portal.status == 200 && portal.body.contains("Pro Monthly"))
+                #expect(try await server.send(.get, button, key: nil).status == 410, "used once")
                 #expect(!text.contains("won’t renew") && !html.contains("{{"), "no English, no tag left unfilled")
 
                 // Resumed and turned off again at once: one notice an hour.
@@ -55,6 +66,14 @@ import Testing
                 #expect(try await server.send(.post, purchases + "/resume", key: app.secret).status == 200)
                 #expect(try await server.send(.post, purchases + "/cancel", key: app.secret).status == 200)
                 #expect(await server.deps.mailer?.drain() == 1)
+                // A notice's link lasts a week, not the quarter hour of one the buyer asks for.
+                let later = try Self.buttonPath(try #require(try smtp.received().last?.body("text/plain")), app)
+                clock.advance(by: PortalRules.signInLinkLifetime + 1)
+                #expect(try await server.send(.get, later, key: nil).status == 200)
+                clock.advance(by: PortalRules.noticeLinkLifetime - PortalRules.signInLinkLifetime)
+                let expired = try await server.send(.get, later, key: nil)
+                #expect(expired.status == 410, "expired")
+                #expect(expired.body.contains(#"action="/account/\#(app.id)/sign-in""#), "and its page asks for a new one: \(expired.body)")
 
                 #expect(try await server.send(.post, purchases + "/refund", key: app.secret).status == 200)
                 #expect(await server.deps.mailer?.drain() == 1)
@@ -62,7 +81,7 @@ import Testing
                 #expect(refund.subject == german.format("mail.refunded.subject", ["appName": "Shop"]))
                 let refundText = try #require(refund.body("text/plain"))
                 #expect(refundText.contains(german.format("mail.refunded.lead", ["productName": "Pro Monthly", "appName": "Shop"])), "\(refundText)")
-                #expect(refundText.contains("\(german["mail.notice.refunded_on"]): 1. Juni 2026"), "\(refundText)")
+                #expect(refundText.contains("\(german["mail.notice.refunded_on"]): 8. Juni 2026"), "a week on: \(refundText)")
                 #expect(!refundText.contains(german["mail.renewal_off.button"]), "a refund has no button, only the portal's line")
                 #expect(refundText.contains("https://pay.example.com/account/\(app.id)"))
                 // Refunded twice: nothing more.

@@ -145,10 +145,22 @@ def main():
                 html = next((part["text"] for part in notice[0]["parts"] if part["content_type"] == "text/html"), "")
                 reader = browser.new_page(viewport={"width": 1280, "height": 900})
                 reader.set_content(html)
-                check("the notice's button opens the portal",
-                      reader.get_by_role("link", name="Manage your subscription").get_attribute("href") == portal)
+                button = reader.get_by_role("link", name="Manage your subscription").get_attribute("href") or ""
+                check("the notice's button is a one-time sign-in link to the portal",
+                      re.fullmatch(re.escape(portal) + r"/sign-in/[A-Za-z0-9_-]{43}", button) and button in notice_text, button)
                 shots(reader, "6b-renewal-off-email")
                 reader.close()
+                # Opened where the buyer has no session (another device), it signs them in with one press.
+                elsewhere = browser.new_context(viewport={"width": 390, "height": 844})
+                other = elsewhere.new_page()
+                other.set_default_timeout(HANG_GUARD * 1000)
+                other.goto(button)
+                other.get_by_role("button", name="Sign in").click()
+                check("the notice's button signs the buyer in on another device, to the subscription to resume",
+                      other.url == portal and other.get_by_role("button", name="Resume subscription").count() == 1, other.url)
+                other.goto(button)
+                check("and only once", "expired" in other.content().lower() or "used" in other.content().lower(), other.url)
+                elsewhere.close()
             page.get_by_role("button", name="Resume subscription").click()
             check("resuming makes it renew again", "Resumed" in page.get_by_role("status").inner_text()
                   and page.get_by_text("Cancel subscription…").count() == 1)

@@ -17,7 +17,7 @@ struct EmailComposer: Sendable {
         case .portalSignIn: return try await portalSignIn(email, app: app, now: now)
         case .renewalOff, .refunded, .paymentFailed, .planChanged, .planScheduled, .renewalReminder, .trialEnding, .renewed, .trialConverted,
             .chargeback:
-            return try await notice(email, app: app)
+            return try await notice(email, app: app, now: now)
         case .receipt, .newLink: break
         }
         let purchase = try await store.purchase(appID: email.appID, id: email.purchaseID)
@@ -39,18 +39,22 @@ struct EmailComposer: Sendable {
 
     /// A one-time portal sign-in link, minted now (only its hash is stored) and valid for 15 minutes from now.
     func portalSignIn(_ email: QueuedEmail, app: App, now: Date) async throws -> MailMessage {
-        let token = SecretToken.generate(byteCount: 32)
-        let address = PortalRules.normalizedEmail(email.recipient) ?? email.recipient.lowercased()
-        try await store.insertPortalSignInToken(
-            tokenHash: SecretToken.hash(token), appID: app.id, email: address, now: now,
-            expiresAt: now.addingTimeInterval(PortalRules.signInLinkLifetime))
         let texts = Self.format(email).texts
         let mail = PortalSignInEmail(
             appName: app.name, email: email.recipient, expiresIn: TimeLeft.words(seconds: Int(PortalRules.signInLinkLifetime), texts: texts),
-            signInURL: PortalLinks.signIn(publicURL: links.publicURL, appID: app.id, token: token), supportEmail: app.supportEmail,
+            signInURL: try await signInLink(email, app: app, now: now, lifetime: PortalRules.signInLinkLifetime), supportEmail: app.supportEmail,
             iconURL: absoluteIcon(app), legal: LegalLinks(app))
         let subject = texts.format("mail.sign_in.subject", ["appName": app.name])
         return try message(email, app: app, subject: subject, template: "email-portal-sign-in", language: texts.language, mail)
+    }
+
+    /// A one-time link that signs the e-mail's recipient in to the portal, minted now: only its hash is stored.
+    func signInLink(_ email: QueuedEmail, app: App, now: Date, lifetime: TimeInterval) async throws -> String {
+        let token = SecretToken.generate(byteCount: 32)
+        let address = PortalRules.normalizedEmail(email.recipient) ?? email.recipient.lowercased()
+        try await store.insertPortalSignInToken(
+            tokenHash: SecretToken.hash(token), appID: app.id, email: address, now: now, expiresAt: now.addingTimeInterval(lifetime))
+        return PortalLinks.signIn(publicURL: links.publicURL, appID: app.id, token: token)
     }
 
     /// The app's icon as an absolute URL, which mail clients need (`/assets/…` is served here); nil without one.

@@ -18,6 +18,10 @@ struct NoticeEmail: PageModel {
     let rows: [Row]
     /// The button to the portal, where the buyer resumes the subscription or updates the payment method; nil: none.
     let buttonLabel: String?
+    /// The button's link: it signs the buyer in to the portal once (`PortalRules.noticeLinkLifetime`), so acting on the
+    /// notice needs no second e-mail.
+    let buttonURL: String?
+    /// The portal's own address, in the foot.
     let manageURL: String
     let email: String
     let supportEmail: String?
@@ -29,7 +33,7 @@ struct NoticeEmail: PageModel {
 extension EmailComposer {
     /// The notice as the purchase stands when it is sent: a renewal-off notice names the day access ends, a reminder the
     /// day it renews and the price it renews at.
-    func notice(_ email: QueuedEmail, app: App) async throws -> MailMessage {
+    func notice(_ email: QueuedEmail, app: App, now: Date) async throws -> MailMessage {
         let purchase = try await store.purchase(appID: email.appID, id: email.purchaseID)
         let product = try await store.product(appID: email.appID, id: purchase.productID)
         let format = Self.format(email)
@@ -77,10 +81,12 @@ extension EmailComposer {
         let values = [
             "appName": app.name, "productName": productName, "date": until ?? "", "price": price ?? "", "newPlan": next.name, "newPrice": next.price,
         ]
+        // Ended for good: nothing to manage.
+        let button = [.refunded, .chargeback].contains(email.kind) ? nil : texts[key + ".button"]
         let model = NoticeEmail(
             appName: app.name, heading: texts[key + ".heading"], lead: texts.format(key + ".lead", values), rows: rows,
-            // Ended for good: nothing to manage.
-            buttonLabel: [.refunded, .chargeback].contains(email.kind) ? nil : texts[key + ".button"],
+            buttonLabel: button,
+            buttonURL: button == nil ? nil : try await signInLink(email, app: app, now: now, lifetime: PortalRules.noticeLinkLifetime),
             manageURL: PortalLinks.home(publicURL: links.publicURL, appID: app.id), email: email.recipient, supportEmail: app.supportEmail,
             iconURL: absoluteIcon(app), legal: LegalLinks(app))
         return try message(
