@@ -143,7 +143,7 @@ def walk(database_url, scan):
             page.wait_for_load_state()
             purchase = page.locator("article.purchase").first
             purchase.locator("summary").click()
-            purchase.get_by_label("Switch to").select_option(value="pro_yearly")
+            purchase.get_by_role("group", name="Switch to").locator("input[value=pro_yearly]").check()
             purchase.get_by_label("Switch plan:").check()
             shots(page, "3c-change-plan-form")
             purchase.get_by_role("button", name="Change plan").click()
@@ -155,7 +155,10 @@ def walk(database_url, scan):
             # Back down to monthly: it waits for the yearly period's end, and support can drop it.
             purchase = page.locator("article.purchase").first
             purchase.locator("summary").click()
-            purchase.get_by_label("Switch to").select_option(value="pro_monthly")
+            plans = purchase.get_by_role("group", name="Switch to").inner_text()
+            check("each plan is a radio with its whole label, a downgrade marked as waiting",
+                  "Pro monthly (pro_monthly) · 4.99 USD / P1M · at period end" in plans, plans)
+            purchase.get_by_role("group", name="Switch to").locator("input[value=pro_monthly]").check()
             purchase.get_by_label("Switch plan:").check()
             purchase.get_by_role("button", name="Change plan").click()
             page.wait_for_load_state()
