@@ -57,6 +57,11 @@ public enum PlanChange {
         }.sorted { ($0.product.groupLevel ?? .max, $0.product.id) < ($1.product.groupLevel ?? .max, $1.product.id) }
     }
 
+    /// A switch ends a free trial, as RevenueCat's Web Billing does: the new plan is not a trial. One made now (an upgrade)
+    /// starts the paid plan now and charges it now; one that waits (a downgrade) starts it, paid, when the trial ends.
+    /// Either way the trial converts with the switch (`RENEWAL` with `is_trial_conversion`), to the new plan.
+    public static func endsTrial(_ purchase: Purchase) -> Bool { purchase.periodType == .trial }
+
     /// When the new plan's first period ends, for a switch applied here (a sandbox purchase): it starts now, on the
     /// sandbox's fast clock when the purchase runs on it.
     public static func periodEnd(of purchase: Purchase, switchingTo product: Product, now: Date) -> Date? {

@@ -53,8 +53,9 @@ public enum SupportRules {
         return .success(.here)
     }
 
-    /// A live subscription that renews, paid for and in good standing, may switch plan (`PlanChange.options`): a Stripe
-    /// one through Stripe (its webhook applies it), a sandbox one here. A trial switches once it has converted.
+    /// A live subscription that renews, in good standing, may switch plan (`PlanChange.options`): a Stripe one through
+    /// Stripe (its webhook applies it), a sandbox one here. A free trial may too; the switch ends it
+    /// (`PlanChange.endsTrial`).
     public static func changePlan(_ purchase: Purchase, now: Date) -> Result<Route, Refusal> {
         guard purchase.expiresDate != nil, purchase.store != .promotional, purchase.offer == nil else {
             return .failure(Refusal("Only a subscription changes plan."))
@@ -63,7 +64,6 @@ public enum SupportRules {
         guard purchase.unsubscribeDetectedAt == nil else {
             return .failure(Refusal("This subscription is set to end with its period; resume it before changing its plan."))
         }
-        guard purchase.periodType != .trial else { return .failure(Refusal("A free trial changes plan once it has converted.")) }
         guard purchase.billingIssuesDetectedAt == nil else {
             return .failure(Refusal("A payment failed; update the payment method before changing plan."))
         }

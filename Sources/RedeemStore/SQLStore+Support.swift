@@ -145,9 +145,14 @@ extension SQLStore {
         try await write(audit: audit) { connection in
             let purchase = try await Self.purchase(appID: appID, id: purchaseID, locking: true, on: connection)
             try Self.requireHere(SupportRules.changePlan(purchase, now: now), elsewhere: "Change this subscription's plan in Stripe.")
-            return try await LifecycleTransaction(connection: connection, now: now, mail: mail).changeProduct(
+            let tx = LifecycleTransaction(connection: connection, now: now, mail: mail)
+            let switched = try await tx.changeProduct(
                 purchase, to: option.product, price: option.price.price,
                 periodEnd: PlanChange.periodEnd(of: purchase, switchingTo: option.product, now: now))
+            // A trial ends with the switch: the new plan is paid from now.
+            guard PlanChange.endsTrial(purchase), let end = switched.expiresDate else { return switched }
+            try await tx.convertTrial(switched, until: end, receipted: false)
+            return try await Self.purchase(appID: appID, id: purchaseID, on: connection)
         }
     }
 

@@ -29,7 +29,8 @@ extension SQLStore {
     }
 
     /// Sandbox trials of the built-in checkout that ended by `now` convert to paid (`RENEWAL` with
-    /// `is_trial_conversion`), their first paid period starting at the trial's end; cancelled or refunded ones lapse.
+    /// `is_trial_conversion`), their first paid period starting at the trial's end, as the plan that waited for it if one
+    /// did (`PRODUCT_CHANGE` first); cancelled or refunded ones lapse.
     @discardableResult
     public func convertSandboxTrials(
         now: Date, mail: LifecycleMail? = nil, paidPeriodEnd: @escaping @Sendable (Date, String) -> Date
@@ -48,7 +49,17 @@ extension SQLStore {
             for row in due {
                 let purchase = try Purchase(row: row)
                 guard let period = row.optionalString("product_period"), let trialEnd = purchase.expiresDate else { continue }
-                try await tx.convertTrial(purchase, until: paidPeriodEnd(trialEnd, period))
+                if let plan = purchase.scheduledPlan,
+                    let product = try await Self.products(appID: purchase.appID, ids: [plan.productID], on: connection).first,
+                    let next = product.period
+                {
+                    // A switch asked for during the trial: the trial converts to it (`PlanChange.endsTrial`).
+                    let end = paidPeriodEnd(trialEnd, next)
+                    let switched = try await tx.changeProduct(purchase, to: product, price: plan.price, periodEnd: end, at: trialEnd)
+                    try await tx.convertTrial(switched, until: end, receipted: false)
+                } else {
+                    try await tx.convertTrial(purchase, until: paidPeriodEnd(trialEnd, period))
+                }
             }
             return due.count
         }
@@ -60,7 +71,8 @@ extension LifecycleTransaction {
     /// product's price in the trial's currency (else its default), the expiry moved to the first paid period's end, and
     /// `RENEWAL` with `is_trial_conversion`, and the buyer's receipt of the first charge (`trial_converted`). A purchase no longer in its trial is left alone, so Stripe's invoice and
     /// subscription events convert it once between them.
-    public func convertTrial(_ purchase: Purchase, until expiry: Date) async throws {
+    /// `receipted`: false when a plan switch ended the trial, whose "plan changed" notice already tells the buyer.
+    public func convertTrial(_ purchase: Purchase, until expiry: Date, receipted: Bool = true) async throws {
         guard purchase.periodType == .trial else { return }
         let billing = try await SQLStore.productBilling(appID: purchase.appID, productID: purchase.productID, on: connection)
         let price = billing.renewalPrice(of: purchase)
@@ -81,6 +93,6 @@ extension LifecycleTransaction {
         let event = WebhookEvent.renewal(
             converted, customer: customer, product: product, isTrialConversion: true, eventID: SQLStore.eventID(), at: now)
         try await SQLStore.emit(event, on: connection, now: now)
-        try await notify(.trialConverted, converted)
+        if receipted { try await notify(.trialConverted, converted) }
     }
 }

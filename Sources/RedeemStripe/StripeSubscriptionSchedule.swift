@@ -38,8 +38,9 @@ public struct StripeSubscriptionSchedule: Sendable, Hashable, Decodable {
         /// `POST /v1/subscription_schedules/{id}`: `currentPrice` until the current phase ends (`phase`), then `newPrice`
         /// for one period of `interval`, after which the schedule lets the subscription go on as it is
         /// (`end_behavior=release`). Nothing is prorated: the switch falls on the period's end.
+        /// `trial`: the current phase is a free trial, kept to its end (`phases[0][trial_end]`); the new Price is charged then.
         case switchAtPeriodEnd(
-            scheduleID: String, phase: Phase, currentPrice: String, newPrice: String, interval: StripeRecurringInterval)
+            scheduleID: String, phase: Phase, currentPrice: String, newPrice: String, interval: StripeRecurringInterval, trial: Bool = false)
         /// `POST /v1/subscription_schedules/{id}/release`: the subscription goes on with its current Price.
         case release(scheduleID: String)
 
@@ -55,21 +56,22 @@ public struct StripeSubscriptionSchedule: Sendable, Hashable, Decodable {
             case .read(let schedule):
                 method = "GET"
                 url = base + "/" + (try Self.segment(schedule))
-            case .switchAtPeriodEnd(let schedule, let phase, let current, let new, let interval):
+            case .switchAtPeriodEnd(let schedule, let phase, let current, let new, let interval, let trial):
                 url = base + "/" + (try Self.segment(schedule))
                 guard let end = phase.endDate else { throw StripeRequestError(field: "phase", reason: "has no end") }
                 guard current.hasPrefix("price_"), new.hasPrefix("price_") else {
                     throw StripeRequestError(field: "price", reason: "must be a Price (price_…)")
                 }
-                fields = [
-                    ("end_behavior", "release"), ("proration_behavior", "none"),
-                    ("phases[0][items][0][price]", current), ("phases[0][items][0][quantity]", "1"),
-                    ("phases[0][start_date]", String(Int64(phase.startDate.timeIntervalSince1970))),
-                    ("phases[0][end_date]", String(Int64(end.timeIntervalSince1970))),
-                    ("phases[1][items][0][price]", new), ("phases[1][items][0][quantity]", "1"),
-                    ("phases[1][duration][interval]", interval.unit.rawValue),
-                    ("phases[1][duration][interval_count]", String(interval.count)),
-                ]
+                fields =
+                    [
+                        ("end_behavior", "release"), ("proration_behavior", "none"),
+                        ("phases[0][items][0][price]", current), ("phases[0][items][0][quantity]", "1"),
+                        ("phases[0][start_date]", String(Int64(phase.startDate.timeIntervalSince1970))),
+                        ("phases[0][end_date]", String(Int64(end.timeIntervalSince1970))),
+                        ("phases[1][items][0][price]", new), ("phases[1][items][0][quantity]", "1"),
+                        ("phases[1][duration][interval]", interval.unit.rawValue),
+                        ("phases[1][duration][interval_count]", String(interval.count)),
+                    ] + (trial ? [("phases[0][trial_end]", String(Int64(end.timeIntervalSince1970)))] : [])
             case .release(let schedule):
                 url = base + "/" + (try Self.segment(schedule)) + "/release"
             }

@@ -13,8 +13,9 @@ public enum StripeSupportRequest: Sendable, Hashable {
     case resume(subscriptionID: String)
     /// `POST /v1/subscriptions/{id}`: the item's new Price, starting now. Stripe charges the difference for the rest of
     /// the period at once, or credits it to the next invoice (`proration_behavior=always_invoice`); the switch holds only
-    /// if that payment goes through (`payment_behavior=pending_if_incomplete`).
-    case changePrice(subscriptionID: String, itemID: String, priceID: String)
+    /// if that payment goes through (`payment_behavior=pending_if_incomplete`). `endTrial`: a trial ends with the switch
+    /// (`trial_end=now`), so the new Price is charged in full now.
+    case changePrice(subscriptionID: String, itemID: String, priceID: String, endTrial: Bool = false)
     /// `DELETE /v1/subscriptions/{id}`: ends it now, charging and crediting nothing more (a chargeback's subscription).
     case cancelNow(subscriptionID: String)
 
@@ -34,14 +35,15 @@ public enum StripeSupportRequest: Sendable, Hashable {
         case .resume(let subscription):
             path = "/v1/subscriptions/" + (try Self.subscriptionSegment(subscription))
             fields = [("cancel_at_period_end", "false"), ("cancel_at", "")]
-        case .changePrice(let subscription, let item, let price):
+        case .changePrice(let subscription, let item, let price, let endTrial):
             path = "/v1/subscriptions/" + (try Self.subscriptionSegment(subscription))
             guard item.hasPrefix("si_") else { throw StripeRequestError(field: "item", reason: "must be a subscription item (si_…)") }
             guard price.hasPrefix("price_") else { throw StripeRequestError(field: "price", reason: "must be a Price (price_…)") }
-            fields = [
-                ("items[0][id]", item), ("items[0][price]", price), ("proration_behavior", "always_invoice"),
-                ("payment_behavior", "pending_if_incomplete"),
-            ]
+            fields =
+                [
+                    ("items[0][id]", item), ("items[0][price]", price), ("proration_behavior", "always_invoice"),
+                    ("payment_behavior", "pending_if_incomplete"),
+                ] + (endTrial ? [("trial_end", "now")] : [])
         case .cancelNow(let subscription):
             path = "/v1/subscriptions/" + (try Self.subscriptionSegment(subscription))
             method = "DELETE"

@@ -107,17 +107,21 @@ import Testing
         #expect(PlanChange.periodEnd(of: fast, switchingTo: product("annual"), now: later) == later + 3600, "a sandbox year is an hour")
     }
 
-    /// Only a paid, renewing subscription in good standing switches: through Stripe for a Stripe one, here in the sandbox.
+    /// Only a renewing subscription in good standing switches: through Stripe for a Stripe one, here in the sandbox. A
+    /// free trial does too, and the switch ends it.
     @Test func whoMaySwitch() throws {
         var sandbox = monthly
         sandbox.store = .rcBilling
         sandbox.isSandbox = true
         #expect(try SupportRules.changePlan(sandbox, now: now).get() == .here)
         #expect(try SupportRules.changePlan(monthly, now: now).get() == .stripe)
+        var trial = monthly
+        trial.periodType = .trial
+        #expect(try SupportRules.changePlan(trial, now: now).get() == .stripe)
+        #expect(PlanChange.endsTrial(trial) && !PlanChange.endsTrial(monthly))
         var refused: [Purchase] = []
         for change in [
             { (p: inout Purchase) in p.unsubscribeDetectedAt = now },
-            { $0.periodType = .trial },
             { $0.billingIssuesDetectedAt = now },
             { $0.refundedAt = now },
             { $0.expiresDate = now - 1 },

@@ -231,7 +231,8 @@ import Testing
             let owner = try await ConsoleTests.signedInOwner(server)
             let customer = try await ConsoleCustomerTests.customerPath(server, appID: app.id, query: "console-user", cookie: owner)
             let page = try await ConsoleCustomerTests.get(server, customer, cookie: owner)
-            #expect(page.body.contains(#"<option value="annual">Pro yearly (annual) · 49.99 USD / P1Y</option>"#))
+            #expect(
+                page.body.contains(#"<input type="radio" name="product_id" value="annual" required> Pro yearly (annual) · 49.99 USD / P1Y</label>"#))
             let csrf = try ConsoleOperationsTests.csrf(page)
             let action = "/console/apps/\(app.id)/purchases/\(consoleID)/plan"
             let unticked = try await ConsoleTests.post(server, action, ["csrf": csrf, "product_id": "annual"], cookie: owner)

@@ -168,12 +168,13 @@ extension StripeSessions {
     /// Switches a subscription's plan to `priceID`: its item is read first (`GET /v1/subscriptions/{id}`), then given the
     /// new Price (`StripeSupportRequest.changePrice`). Stripe's `customer.subscription.updated` applies it. Returns true
     /// when the switch waits for its payment (failed, or to be confirmed by the buyer), so nothing changed yet.
-    func changePlan(subscriptionID: String, priceID: String, idempotencyKey: String) async throws -> Bool {
+    /// `endTrial`: the subscription is in a free trial, which the switch ends (`StripeSupportRequest.changePrice`).
+    func changePlan(subscriptionID: String, priceID: String, endTrial: Bool = false, idempotencyKey: String) async throws -> Bool {
         try await mappingErrors(nothingTo: "act on") {
             guard let item = try await subscription(subscriptionID).itemID else {
                 throw APIError.conflict("Stripe's subscription has no item to change.")
             }
-            let change = try StripeSupportRequest.changePrice(subscriptionID: subscriptionID, itemID: item, priceID: priceID)
+            let change = try StripeSupportRequest.changePrice(subscriptionID: subscriptionID, itemID: item, priceID: priceID, endTrial: endTrial)
                 .httpRequest(secretKey: settings.secretKey, idempotencyKey: idempotencyKey)
             let (status, body) = try await Self.send(change, settings: settings, client: client)
             return try StripeSupportRequest.awaitsPayment(statusCode: status, body: body)
@@ -183,7 +184,8 @@ extension StripeSessions {
     /// Switches a subscription to `priceID` when its current period ends (a downgrade): a subscription schedule made
     /// from it (or the one it has) gets two phases, the current Price until the period's end, then the new one
     /// (`StripeSubscriptionSchedule`). Returns the schedule's ID, which releasing drops the switch by.
-    func schedulePlan(subscriptionID: String, priceID: String, period: String, idempotencyKey: String) async throws -> String {
+    /// `trial`: the subscription is in a free trial, kept to its end; the new Price is charged when it ends.
+    func schedulePlan(subscriptionID: String, priceID: String, period: String, trial: Bool = false, idempotencyKey: String) async throws -> String {
         try await mappingErrors(nothingTo: "act on") {
             let subscription = try await subscription(subscriptionID)
             guard let current = subscription.priceID else { throw APIError.conflict("Stripe's subscription has no Price to change.") }
@@ -192,7 +194,7 @@ extension StripeSessions {
                 subscription.scheduleID.map { .read(scheduleID: $0) } ?? .create(subscriptionID: subscriptionID), key: idempotencyKey + "-from")
             guard let phase = made.runningPhase else { throw APIError.conflict("Stripe's subscription schedule has no current phase.") }
             return try await schedule(
-                .switchAtPeriodEnd(scheduleID: made.id, phase: phase, currentPrice: current, newPrice: priceID, interval: interval),
+                .switchAtPeriodEnd(scheduleID: made.id, phase: phase, currentPrice: current, newPrice: priceID, interval: interval, trial: trial),
                 key: idempotencyKey
             ).id
         }

@@ -73,7 +73,8 @@ extension SupportService {
             let key = "redeem-plan-\(purchase.id)-\(productID)-\(Int(now.timeIntervalSince1970))"
             let subscription = purchase.storeTransactionID
             if atPeriodEnd, let period = option.product.period {
-                let schedule = try await stripe.schedulePlan(subscriptionID: subscription, priceID: priceID, period: period, idempotencyKey: key)
+                let schedule = try await stripe.schedulePlan(
+                    subscriptionID: subscription, priceID: priceID, period: period, trial: PlanChange.endsTrial(purchase), idempotencyKey: key)
                 let plan = ScheduledPlan(productID: productID, price: option.price.price, requestedAt: now, stripeScheduleID: schedule)
                 let scheduled = try await store.schedulePlan(
                     appID: appID, purchaseID: purchase.id, plan: plan, now: now, audit: nil, mail: emailQueue.lifecycle)
@@ -83,7 +84,8 @@ extension SupportService {
             if let schedule = purchase.scheduledPlan?.stripeScheduleID {
                 try await stripe.releaseSchedule(subscriptionID: subscription, scheduleID: schedule, idempotencyKey: key + "-release")
             }
-            let awaitsPayment = try await stripe.changePlan(subscriptionID: subscription, priceID: priceID, idempotencyKey: key)
+            let awaitsPayment = try await stripe.changePlan(
+                subscriptionID: subscription, priceID: priceID, endTrial: PlanChange.endsTrial(purchase), idempotencyKey: key)
             return Outcome(purchase: purchase, pending: true, awaitsPayment: awaitsPayment)
         }
     }

@@ -76,7 +76,8 @@ struct StripeEventService: Sendable {
                 // The first charge after a trial is its conversion, whichever of this and the subscription's update comes first.
                 // A renewal's receipt states the plan's price: not what a plan switch's proration charged.
                 if purchase.periodType == .trial {
-                    try await tx.convertTrial(purchase, until: end)
+                    // A plan switch's invoice ended the trial: the switch's own notice tells the buyer.
+                    try await tx.convertTrial(purchase, until: end, receipted: invoice.billingReason != .subscriptionUpdate)
                 } else {
                     try await tx.renew(purchase, until: end, receipted: invoice.billingReason != .subscriptionUpdate)
                 }
@@ -92,7 +93,8 @@ struct StripeEventService: Sendable {
                 try await tx.expire(purchase, at: subscription.endedAt ?? event.created)
                 return nil
             }
-            if let switched = try await planChange(purchase, subscription, tx) {
+            let switched = try await planChange(purchase, subscription, tx)
+            if let switched {
                 purchase = switched
             } else if let waiting = purchase.scheduledPlan, let schedule = waiting.stripeScheduleID, subscription.scheduleID != schedule,
                 event.created > waiting.requestedAt
@@ -102,7 +104,8 @@ struct StripeEventService: Sendable {
             }
             if subscription.status == .active, purchase.periodType == .trial {
                 // trialing → active: the trial converted to paid.
-                try await tx.convertTrial(purchase, until: subscription.currentPeriodEnd ?? purchase.expiresDate ?? event.created)
+                try await tx.convertTrial(
+                    purchase, until: subscription.currentPeriodEnd ?? purchase.expiresDate ?? event.created, receipted: switched == nil)
             } else {
                 // The reason given in Redeem's portal comes back from Stripe with the cancellation, as does one given
                 // in Stripe's own portal or dashboard; a value Stripe adds later is not one Redeem knows, so none.
