@@ -7,7 +7,7 @@ import Foundation
 public struct PurchaseDispute: Codable, Hashable, Sendable {
     /// The payment processor's dispute ID (`du_…`).
     public var id: String
-    /// When Redeem heard of it.
+    /// When the bank opened it (the processor's `created`).
     public var openedAt: Date
     /// The processor's reason (`fraudulent`, `product_not_received`, `subscription_canceled`, …).
     public var reason: String
@@ -29,9 +29,6 @@ public struct PurchaseDispute: Codable, Hashable, Sendable {
 
     /// The bank took the money back (or will, as the dispute stands): every status but an inquiry's.
     public var isChargeback: Bool { !status.hasPrefix("warning_") }
-
-    /// Settled: `won` (the money came back), `lost`, or an inquiry closed without a chargeback (`warning_closed`).
-    public var isClosed: Bool { ["won", "lost", "warning_closed", "prevented"].contains(status) }
 
     /// In words, for the console: "fraudulent", "product not received".
     public var reasonLabel: String { reason.replacingOccurrences(of: "_", with: " ") }

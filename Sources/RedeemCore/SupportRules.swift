@@ -12,7 +12,12 @@ public enum SupportRules {
     /// Stripe purchases (test mode too) are refunded through Stripe; other sandbox purchases here. Grants are revoked,
     /// not refunded, and purchases recorded through the server API were paid elsewhere.
     public static func refund(_ purchase: Purchase) -> Result<Route, Refusal> {
-        guard purchase.refundedAt == nil else { return .failure(Refusal("This purchase is already refunded.")) }
+        guard purchase.refundedAt == nil else {
+            // The bank took a chargeback's money back already: refunding it too would pay the buyer twice.
+            let chargedBack = purchase.dispute?.endedAccessAt != nil
+            return .failure(
+                Refusal(chargedBack ? "This purchase was charged back: its payment went back to the buyer." : "This purchase is already refunded."))
+        }
         switch purchase.store {
         case .stripe: return .success(.stripe)
         case .promotional: return .failure(Refusal("A granted entitlement is revoked, not refunded."))

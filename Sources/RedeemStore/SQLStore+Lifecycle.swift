@@ -107,12 +107,10 @@ public struct LifecycleTransaction: Sendable {
     /// (`PurchaseDispute.isChargeback`) ends the access at once, as a refund does: `CANCELLATION` with the amount taken back,
     /// and the buyer's notice. A purchase refunded before, or a dispute reported again, ends nothing twice.
     public func dispute(_ purchase: Purchase, _ dispute: PurchaseDispute) async throws {
-        // Opened once: a later status keeps the day it was first heard of.
-        let opened = purchase.dispute?.id == dispute.id ? purchase.dispute?.openedAt ?? dispute.openedAt : dispute.openedAt
         let updated = try await update(
             purchase.id,
             """
-            dispute_id = \(dispute.id), dispute_opened_at = \(opened), dispute_reason = \(dispute.reason), dispute_status = \(dispute.status),
+            dispute_id = \(dispute.id), dispute_opened_at = \(dispute.openedAt), dispute_reason = \(dispute.reason), dispute_status = \(dispute.status),
             dispute_amount_micros = \(dispute.amount?.amountMicros), dispute_currency = \(dispute.amount?.currency)
             """)
         guard dispute.isChargeback, purchase.refundedAt == nil else { return }
