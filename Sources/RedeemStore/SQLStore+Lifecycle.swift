@@ -26,8 +26,15 @@ public struct LifecycleTransaction: Sendable {
         ).map(Purchase.init(row:))
     }
 
+    /// The purchase whose latest payment is `paymentReference`: what a refund names (a refund of an earlier period's
+    /// payment ends nothing, as RevenueCat's does not).
     public func purchase(paymentReference: String) async throws -> Purchase? {
         try await SQLStore.purchase(paymentReference: paymentReference, on: connection)
+    }
+
+    /// The purchase any of whose payments is `reference`: what a dispute names, whichever period it paid.
+    public func purchase(paidWith reference: String) async throws -> Purchase? {
+        try await SQLStore.purchase(paidWith: reference, on: connection)
     }
 
     /// Records a new purchase (and its events), unless this store transaction is already recorded.
@@ -36,17 +43,20 @@ public struct LifecycleTransaction: Sendable {
             return existing
         }
         var purchase = try await SQLStore.insertPurchase(grant, now: now, on: connection)
-        if let paymentReference {
-            try await connection.query("UPDATE purchases SET payment_reference = \(paymentReference) WHERE id = \(purchase.id)")
-        }
+        if let paymentReference { try await setPaymentReference(purchase, paymentReference) }
         purchase = try await SQLStore.purchase(appID: purchase.appID, id: purchase.id, on: connection)
         try await SQLStore.emitPurchase(purchase, now: now, on: connection)
         return purchase
     }
 
-    /// Links a purchase to the payment that refunds name.
+    /// Links a purchase to its latest payment, which refunds name, and keeps it among its payments, which disputes name.
     public func setPaymentReference(_ purchase: Purchase, _ reference: String) async throws {
         try await connection.query("UPDATE purchases SET payment_reference = \(reference) WHERE id = \(purchase.id)")
+        try await connection.query(
+            """
+            INSERT INTO purchase_payments (reference, purchase_id, recorded_at) VALUES (\(reference), \(purchase.id), \(now))
+            ON CONFLICT (reference) DO NOTHING
+            """)
     }
 
     /// A paid renewal: the expiry moves forward (never back, whatever the order events arrive in), billing issues clear,

@@ -53,9 +53,15 @@ extension SQLStore {
         try await read { try await Self.purchase(appID: appID, id: id, on: $0) }
     }
 
-    /// The purchase whose latest payment is `reference` (a Stripe payment intent), as refunds and disputes name it.
-    public func purchase(paymentReference reference: String) async throws -> Purchase? {
-        try await read { try await Self.purchase(paymentReference: reference, on: $0) }
+    /// The purchase any of whose payments is `reference` (a Stripe payment intent), as a dispute names it.
+    public func purchase(paidWith reference: String) async throws -> Purchase? {
+        try await read { try await Self.purchase(paidWith: reference, on: $0) }
+    }
+
+    static func purchase(paidWith reference: String, on connection: any SQLConnection) async throws -> Purchase? {
+        try await connection.first(
+            "SELECT p.* FROM purchase_payments pp JOIN purchases p ON p.id = pp.purchase_id WHERE pp.reference = \(reference)"
+        ).map(Purchase.init(row:))
     }
 
     static func purchase(paymentReference reference: String, on connection: any SQLConnection) async throws -> Purchase? {

@@ -72,12 +72,13 @@ import Testing
         """
     }
 
-    /// The subscription's first invoice, naming the payment a dispute names.
-    static func firstInvoice(subscription: String, paymentIntent: String) -> String {
-        let start = Int(TestServer.start.timeIntervalSince1970)
+    /// The subscription's first invoice, naming the payment a dispute names; `period` 1 and on are its renewals'.
+    static func firstInvoice(subscription: String, paymentIntent: String, period: Int = 0) -> String {
+        let start = Int(TestServer.start.timeIntervalSince1970) + period * 86_400 * 30
+        let reason = period == 0 ? "subscription_create" : "subscription_cycle"
         return """
-            {"id": "evt_inv_\(subscription)", "object": "event", "type": "invoice.paid", "created": \(start), "livemode": false,
-             "data": {"object": {"id": "in_\(subscription)", "object": "invoice", "subscription": "\(subscription)", "billing_reason": "subscription_create",
+            {"id": "evt_inv_\(subscription)_\(period)", "object": "event", "type": "invoice.paid", "created": \(start), "livemode": false,
+             "data": {"object": {"id": "in_\(subscription)_\(period)", "object": "invoice", "subscription": "\(subscription)", "billing_reason": "\(reason)",
              "customer": "cus_1", "status": "paid", "amount_paid": 499, "currency": "usd", "payment_intent": "\(paymentIntent)",
              "lines": {"object": "list", "data": [{"id": "il_1", "amount": 499, "period": {"start": \(start), "end": \(start + 86_400 * 30)}}]},
              "status_transitions": {"paid_at": \(start)}}}}
@@ -215,6 +216,9 @@ import Testing
                 #expect(try await StripeWebhookTests.post(server, monthly).status == 200)
                 #expect(
                     try await StripeWebhookTests.post(server, Self.firstInvoice(subscription: "sub_nokey", paymentIntent: "pi_nokey")).status == 200)
+                let renewal = Self.firstInvoice(subscription: "sub_nokey", paymentIntent: "pi_nokey_2", period: 1)
+                #expect(try await StripeWebhookTests.post(server, renewal).status == 200)
+                // The first month's payment is disputed after the second was paid: it still finds its purchase.
                 let nokey = Self.dispute("nokey", type: "charge.dispute.created", status: "needs_response", paymentIntent: "pi_nokey")
                 #expect(try await StripeWebhookTests.post(server, nokey).status == 200)
                 #expect(try await SupportActionsTests.entitlement(server, app, "sam", "pro") == nil)
@@ -234,6 +238,19 @@ import Testing
                 }
                 #expect(cancellations.count == 1)
                 #expect(cancellations.first?["price"] as? Double == -4.99)
+
+                // A refund of an earlier period's payment ends nothing, as RevenueCat's does not; the latest one's does.
+                let old = StripeWebhookTests.session(
+                    "old", app: app.id, product: "monthly", mode: "subscription", subscription: "sub_old", paymentIntent: nil, user: "olga")
+                #expect(try await StripeWebhookTests.post(server, old).status == 200)
+                for (period, intent) in ["pi_old_1", "pi_old_2"].enumerated() {
+                    let paid = Self.firstInvoice(subscription: "sub_old", paymentIntent: intent, period: period)
+                    #expect(try await StripeWebhookTests.post(server, paid).status == 200)
+                }
+                #expect(try await StripeWebhookTests.post(server, StripeWebhookTests.refund("refund_old_1", paymentIntent: "pi_old_1")).status == 200)
+                #expect(try await SupportActionsTests.entitlement(server, app, "olga", "pro") != nil)
+                #expect(try await StripeWebhookTests.post(server, StripeWebhookTests.refund("refund_old_2", paymentIntent: "pi_old_2")).status == 200)
+                #expect(try await SupportActionsTests.entitlement(server, app, "olga", "pro") == nil)
 
                 // An unknown payment changes nothing and is not an error.
                 let stranger = Self.dispute("stranger", type: "charge.dispute.created", status: "needs_response", paymentIntent: "pi_unknown")

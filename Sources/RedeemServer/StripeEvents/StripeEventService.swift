@@ -47,7 +47,7 @@ struct StripeEventService: Sendable {
     /// A chargeback's subscription ends in Stripe before the event is recorded, so Stripe charges the buyer nothing more. If
     /// Stripe refuses, nothing is recorded and Stripe delivers the event again; once recorded, a redelivery asks nothing.
     func endSubscription(disputed dispute: StripeDispute) async throws {
-        guard let reference = dispute.paymentIntentID, let purchase = try await store.purchase(paymentReference: reference),
+        guard let reference = dispute.paymentIntentID, let purchase = try await store.purchase(paidWith: reference),
             purchase.store == .stripe, purchase.storeTransactionID.hasPrefix("sub_"),
             try Self.dispute(dispute).isChargeback, purchase.dispute.map({ $0.id != dispute.id || !$0.isChargeback }) ?? true
         else { return }
@@ -125,7 +125,8 @@ struct StripeEventService: Sendable {
                 try await tx.refund(purchase, amount: refunded)
             }
         case .dispute(let dispute):
-            if let reference = dispute.paymentIntentID, let purchase = try await tx.purchase(paymentReference: reference) {
+            // Any period's payment: the bank took it back, whichever renewal it paid.
+            if let reference = dispute.paymentIntentID, let purchase = try await tx.purchase(paidWith: reference) {
                 try await tx.dispute(purchase, try Self.dispute(dispute))
             }
         }

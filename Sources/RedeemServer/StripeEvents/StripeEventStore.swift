@@ -10,7 +10,7 @@ protocol StripeEventStore: Sendable {
         source: String, eventID: String, type: String, now: Date, mail: LifecycleMail?,
         _ apply: @escaping @Sendable (LifecycleTransaction) async throws -> T
     ) async throws -> T?
-    /// The purchase whose latest payment is `reference` (a payment intent).
-    func purchase(paymentReference reference: String) async throws -> Purchase?
+    /// The purchase any of whose payments is `reference` (a payment intent).
+    func purchase(paidWith reference: String) async throws -> Purchase?
     func advanceWebCheckout(id: String, to status: WebCheckout.Status, now: Date) async throws
 }
