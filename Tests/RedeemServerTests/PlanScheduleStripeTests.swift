@@ -17,6 +17,8 @@ import Testing
     final class FakeStripe: Sendable {
         let calls = NIOLockedValueBox<[(method: String, path: String, form: String)]>([])
         let schedule = NIOLockedValueBox<String?>(nil)
+        /// Runs while Stripe is given the schedule's phases: what happens meanwhile elsewhere.
+        let meanwhile = NIOLockedValueBox<(@Sendable () async throws -> Void)?>(nil)
         let made = NIOLockedValueBox(0)
         let periodStart = Int(TestServer.start.timeIntervalSince1970)
         let periodEnd = Int(TestServer.start.timeIntervalSince1970) + 86_400 * 365
@@ -71,6 +73,7 @@ import Testing
             }
             router.post("/v1/subscription_schedules/{id}") { request, context in
                 try await self.record(request)
+                try await self.meanwhile.withLockedValue { $0 }?()
                 return self.json(self.scheduleJSON(try context.parameters.require("id")))
             }
             router.post("/v1/subscription_schedules/{id}/release") { request, context in
@@ -203,6 +206,42 @@ import Testing
                     let events = try await SupportActionsTests.events(server, app, transaction: "sub_down").compactMap { $0["type"] as? String }
                     #expect(events.filter { $0 == "PRODUCT_CHANGE" }.count == 1)
                 }
+            }
+        }
+    }
+
+    /// The subscription is set to end (Stripe's update, by another request) while Stripe makes the downgrade's schedule:
+    /// Redeem refuses to record a switch for a subscription that renews into nothing, and releases the schedule it
+    /// cannot record, so nothing switches at the period's end.
+    @Test func aScheduleMadeWhileTheSubscriptionWasSetToEndIsReleased() async throws {
+        let stripe = FakeStripe()
+        let fake = Application(router: stripe.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await fake.test(.live) { client in
+            let settings = try StripeSettings(secretKey: "sk_test_123", apiBase: URL(string: "http://127.0.0.1:\(try #require(client.port))")!)
+            try await TestServer.with(.sqlite, stripeWebhookSecret: StripeWebhookTests.secret, stripe: settings) { server in
+                let app = try await server.createApp()
+                try await PlanChangeSupportTests.catalog(server, app)
+                let checkout = StripeWebhookTests.session(
+                    "race", app: app.id, product: "annual", mode: "subscription", subscription: "sub_down", paymentIntent: nil)
+                #expect(try await StripeWebhookTests.post(server, checkout).status == 200)
+                let purchase = try #require(try await StripeWebhookTests.purchase(server, app, transaction: "sub_down"))
+                let cancelElsewhere: @Sendable () async throws -> Void = {
+                    let cancelled = StripeWebhookTests.subscription(
+                        "race_cancel", type: "customer.subscription.updated", subscription: "sub_down", cancelAtPeriodEnd: true)
+                    let answer = try await StripeWebhookTests.post(server, cancelled)
+                    #expect(answer.status == 200)
+                }
+                stripe.meanwhile.withLockedValue { $0 = cancelElsewhere }
+                let refused = try await server.send(
+                    .post, "/admin/v1/apps/\(app.id)/purchases/\(purchase.id)/plan", key: app.secret, json: #"{"product_id": "monthly"}"#)
+                #expect(refused.status == 409 && refused.body.contains("set to end"), "\(refused.body)")
+                #expect(
+                    stripe.take().map(\.call).suffix(3) == [
+                        "POST /v1/subscription_schedules/sub_sched_1", "GET /v1/subscriptions/sub_down",
+                        "POST /v1/subscription_schedules/sub_sched_1/release",
+                    ])
+                #expect(stripe.schedule.withLockedValue { $0 } == nil)
+                #expect(try await server.deps.store.purchase(appID: app.id, id: purchase.id).scheduledPlan == nil)
             }
         }
     }

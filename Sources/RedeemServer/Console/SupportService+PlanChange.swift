@@ -76,9 +76,16 @@ extension SupportService {
                 let schedule = try await stripe.schedulePlan(
                     subscriptionID: subscription, priceID: priceID, period: period, trial: PlanChange.endsTrial(purchase), idempotencyKey: key)
                 let plan = ScheduledPlan(productID: productID, price: option.price.price, requestedAt: now, stripeScheduleID: schedule)
-                let scheduled = try await store.schedulePlan(
-                    appID: appID, purchaseID: purchase.id, plan: plan, now: now, audit: nil, mail: emailQueue.lifecycle)
-                return Outcome(purchase: scheduled, pending: false, scheduled: true)
+                do {
+                    let scheduled = try await store.schedulePlan(
+                        appID: appID, purchaseID: purchase.id, plan: plan, now: now, audit: nil, mail: emailQueue.lifecycle)
+                    return Outcome(purchase: scheduled, pending: false, scheduled: true)
+                } catch {
+                    // Set to end or ended while Stripe made the schedule (the rule is checked again under the purchase's
+                    // lock): the schedule Redeem cannot record is released, so it switches nothing at the period's end.
+                    try? await stripe.releaseSchedule(subscriptionID: subscription, scheduleID: schedule, idempotencyKey: key + "-undo")
+                    throw error
+                }
             }
             // An upgrade replaces a switch waiting for the period's end: its schedule goes first.
             if let schedule = purchase.scheduledPlan?.stripeScheduleID {
