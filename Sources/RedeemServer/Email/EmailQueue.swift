@@ -31,8 +31,9 @@ struct EmailQueue: Sendable {
         return queued
     }
 
-    /// Whether a purchase's receipt and link e-mails go out at all (e-mail being on): it has an address, and the app's
-    /// policy gives it links. Pages ask this before saying anything was e-mailed.
+    /// Whether a purchase's redemption links go out by e-mail (e-mail being on): it has an address, and the app's policy
+    /// gives it links. Pages ask this before saying a link was e-mailed. Its receipt goes out either way, as RevenueCat's
+    /// Web Billing sends one for every purchase; without links it is a plain receipt.
     static func mails(_ purchase: Purchase, app: App) -> Bool {
         purchase.email != nil && app.redemptionLinkPolicy.allowsLinks(sandbox: purchase.isSandbox)
     }
@@ -46,9 +47,9 @@ struct EmailQueue: Sendable {
     }
 
     /// The e-mail of `kind` about `purchase`, for a caller that stores it in its own transaction (then `wake()`s the
-    /// worker); nil when e-mail is off or the purchase's e-mails do not go out.
+    /// worker); nil when e-mail is off, the purchase has no address, or it is a link the app's policy does not give.
     func email(_ kind: QueuedEmail.Kind, for purchase: Purchase, app: App) -> QueuedEmail? {
-        guard mail != nil, let recipient = purchase.email, Self.mails(purchase, app: app) else { return nil }
+        guard mail != nil, let recipient = purchase.email, kind == .receipt || Self.mails(purchase, app: app) else { return nil }
         return QueuedEmail(
             id: Identifier.make(prefix: "eml"), appID: purchase.appID, purchaseID: purchase.id, kind: kind, recipient: recipient,
             createdAt: clock.now(), language: Self.language(for: purchase))
