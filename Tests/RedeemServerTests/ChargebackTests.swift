@@ -34,8 +34,11 @@ import Testing
 
         var router: Router<BasicRequestContext> {
             let router = Router()
-            router.get("/v1/subscriptions/{id}") { request, _ in
+            router.get("/v1/subscriptions/{id}") { request, context in
                 self.calls.withLockedValue { $0.append("GET \(request.uri.path)") }
+                if try context.parameters.require("id") == "sub_gone" {
+                    return self.json(#"{"error": {"type": "invalid_request_error", "message": "No such subscription"}}"#, status: .notFound)
+                }
                 return self.json(self.subscription)
             }
             router.delete("/v1/subscriptions/{id}") { request, _ in
@@ -184,6 +187,20 @@ import Testing
                     #expect(page.contains("Charged back monthly: the buyer’s bank took the payment back"))
                     #expect(page.contains("reason: fraudulent · won · 4.99 USD (du_1)"))
                     #expect(!page.contains("Refunded Pro"), "a chargeback, not a refund")
+
+                    // A subscription Stripe does not know (another account's, or deleted) has nothing to cancel: the
+                    // access still ends, rather than Stripe's event being refused for good.
+                    let gone = StripeWebhookTests.session(
+                        "gone", app: app.id, product: "monthly", mode: "subscription", subscription: "sub_gone", paymentIntent: nil, user: "gil")
+                    #expect(try await StripeWebhookTests.post(server, gone).status == 200)
+                    #expect(
+                        try await StripeWebhookTests.post(server, Self.firstInvoice(subscription: "sub_gone", paymentIntent: "pi_gone")).status == 200
+                    )
+                    _ = stripe.take()
+                    let goneDispute = Self.dispute("gone", type: "charge.dispute.created", status: "needs_response", paymentIntent: "pi_gone")
+                    #expect(try await StripeWebhookTests.post(server, goneDispute.replacingOccurrences(of: "du_1", with: "du_2")).status == 200)
+                    #expect(stripe.take() == ["GET /v1/subscriptions/sub_gone"])
+                    #expect(try await SupportActionsTests.entitlement(server, app, "gil", "pro") == nil)
 
                     // The buyer's portal says the same.
                     let session = try await PlanChangeSupportTests.signIn(server, smtp, app, email: "payer@example.com")

@@ -216,10 +216,14 @@ extension StripeSessions {
     }
 
     /// Ends a disputed payment's subscription now, so Stripe charges the buyer nothing more: a schedule holding a switch is
-    /// released first (Stripe ends only a subscription no schedule manages). Nothing to do for one already ended.
+    /// released first (Stripe ends only a subscription no schedule manages). Nothing to do for one already ended, or one
+    /// Stripe does not know (404: another account's, or deleted), which would otherwise refuse the event for good.
     func cancelNow(subscriptionID: String, disputeID: String) async throws {
         try await mappingErrors(nothingTo: "cancel") {
-            let subscription = try await subscription(subscriptionID)
+            let subscription: StripeSubscription
+            do { subscription = try await self.subscription(subscriptionID) } catch let error as StripeAPIError where error.statusCode == 404 {
+                return
+            }
             guard !["canceled", "incomplete_expired"].contains(subscription.status.rawValue) else { return }
             if let schedule = subscription.scheduleID {
                 _ = try await self.schedule(.release(scheduleID: schedule), key: "redeem-\(disputeID)-release")
