@@ -51,6 +51,8 @@ public struct Purchase: Codable, Hashable, Sendable {
     /// The buyer's bank disputed its payment (`PurchaseDispute`); a chargeback also sets `refundedAt` (and its
     /// `endedAccessAt`), since the money went back and the access ended with it.
     public var dispute: PurchaseDispute? = nil
+    /// The buyer's consent to the app's terms at checkout, where the app asked for it (`TermsConsent`).
+    public var termsConsent: TermsConsent? = nil
     public var createdAt: Date
 
     public init(
@@ -99,6 +101,7 @@ public struct Purchase: Codable, Hashable, Sendable {
         case offer, language
         case scheduledPlan = "scheduled_plan"
         case dispute
+        case termsConsent = "terms_consent"
         case createdAt = "created_at"
     }
 

@@ -22,6 +22,8 @@ public struct PurchaseGrant: Codable, Equatable, Sendable {
     public var offer: PurchaseOffer?
     /// The buyer's language at checkout (`Purchase.language`).
     public var language: String?
+    /// The buyer's consent to the app's terms at checkout, where the app asked for it.
+    public var termsConsent: TermsConsent? = nil
 
     public init(
         appID: String, appUserID: AppUserID, productID: String, store: Store = .external, isSandbox: Bool = false,

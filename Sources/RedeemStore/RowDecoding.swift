@@ -118,6 +118,9 @@ extension Purchase {
                 amount: row.price(micros: "dispute_amount_micros", currency: "dispute_currency"),
                 endedAccessAt: row.optionalDate("dispute_ended_access_at"))
         }
+        if let accepted = row.optionalDate("terms_accepted_at"), let terms = row.optionalString("terms_url") {
+            termsConsent = TermsConsent(acceptedAt: accepted, termsURL: terms)
+        }
         if let json = row.optionalString("custom_params"), let data = json.data(using: .utf8) {
             customParams = (try? JSONDecoder().decode([String: String].self, from: data)) ?? [:]
         }

@@ -210,6 +210,7 @@ extension SQLStore {
         purchase.customParams = grant.customParams
         purchase.offer = grant.offer
         purchase.language = grant.language
+        purchase.termsConsent = grant.termsConsent
         return (purchase, try purchaseInsert(purchase, checkoutReference: grant.checkoutReference))
     }
 
@@ -219,13 +220,14 @@ extension SQLStore {
         return """
             INSERT INTO purchases (id, app_id, customer_id, product_id, store, is_sandbox, purchase_date, original_purchase_date,
                 expires_date, period_type, store_transaction_id, price_amount_micros, price_currency, email, custom_params,
-                checkout_reference, offer_id, offer_code_ref_name, offer_discount_type, offer_period, language, created_at)
+                checkout_reference, offer_id, offer_code_ref_name, offer_discount_type, offer_period, language, terms_accepted_at,
+                terms_url, created_at)
             VALUES (\(purchase.id), \(purchase.appID), \(purchase.customerID), \(purchase.productID), \(purchase.store.rawValue),
                 \(purchase.isSandbox), \(purchase.purchaseDate), \(purchase.originalPurchaseDate), \(purchase.expiresDate),
                 \(purchase.periodType.rawValue), \(purchase.storeTransactionID), \(purchase.price?.amountMicros),
                 \(purchase.price?.currency), \(purchase.email), \(params), \(checkoutReference), \(purchase.offer?.offerID),
                 \(purchase.offer?.referenceName), \(purchase.offer?.discountType.rawValue), \(purchase.offer?.period), \(purchase.language),
-                \(purchase.createdAt))
+                \(purchase.termsConsent?.acceptedAt), \(purchase.termsConsent?.termsURL), \(purchase.createdAt))
             """
     }
 }

@@ -35,9 +35,11 @@ public struct StripeCheckoutSession: Sendable, Hashable, Decodable {
     /// Lowercase ISO 4217, e.g. `usd`.
     public let currency: String?
     public let created: Date
+    /// `consent.terms_of_service == "accepted"`: the buyer ticked Stripe's consent box (`consent_collection`).
+    public let acceptedTermsOfService: Bool
 
     private enum CodingKeys: String, CodingKey {
-        case id, mode, customer, subscription, metadata, currency, created
+        case id, mode, customer, subscription, metadata, currency, created, consent
         case paymentStatus = "payment_status"
         case paymentIntent = "payment_intent"
         case clientReferenceID = "client_reference_id"
@@ -48,6 +50,11 @@ public struct StripeCheckoutSession: Sendable, Hashable, Decodable {
 
     private struct CustomerDetails: Decodable {
         let email: String?
+    }
+
+    private struct Consent: Decodable {
+        let termsOfService: String?
+        enum CodingKeys: String, CodingKey { case termsOfService = "terms_of_service" }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,5 +72,6 @@ public struct StripeCheckoutSession: Sendable, Hashable, Decodable {
         amountTotal = try c.decodeIfPresent(Int.self, forKey: .amountTotal)
         currency = try c.decodeIfPresent(String.self, forKey: .currency)
         created = try c.decodeUnixTime(forKey: .created)
+        acceptedTermsOfService = try c.decodeIfPresent(Consent.self, forKey: .consent)?.termsOfService == "accepted"
     }
 }

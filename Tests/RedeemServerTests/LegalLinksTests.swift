@@ -193,7 +193,10 @@ import Testing
                     .post, "/sandbox/p/\(app.id)/lifetime", key: nil, json: "email=kai%40example.com&accept_terms=yes&checkout_id=\(checkout)",
                     headers: CheckoutTests.form)
                 #expect(ticked.status == 303)
-                #expect(try await server.deps.store.purchases(appID: app.id, email: "kai@example.com").count == 1)
+                let kai = try await server.deps.store.purchases(appID: app.id, email: "kai@example.com")
+                #expect(kai.count == 1)
+                // The consent is kept with the purchase as proof: when, and the terms as they were named then.
+                #expect(kai.first?.termsConsent == TermsConsent(acceptedAt: server.deps.clock.now(), termsURL: Self.terms))
 
                 // The offer page's claim: the same box, the same check.
                 let offer = try await OfferCodeAPITests.offer(server, app, OfferCodeAPITests.trial)
@@ -213,6 +216,7 @@ import Testing
                 #expect(try await server.send(.get, "/p/\(app.id)/monthly", key: nil).status == 303)
                 let session = try #require(recorded.withLockedValue { $0.last { $0.path == "/v1/checkout/sessions" } })
                 #expect(session.form["consent_collection[terms_of_service]"] == "required")
+                #expect(session.form["metadata[redeem_terms_url]"] == Self.terms, "so Stripe's event can record the consent")
                 #expect(
                     session.form["custom_text[terms_of_service_acceptance][message]"]
                         == "I agree to the [Terms of Use](\(Self.terms)) and acknowledge the [Privacy Policy](\(Self.privacy)).")
@@ -222,6 +226,36 @@ import Testing
                 let noTerms = try await server.send(.patch, "/admin/v1/apps/\(app.id)", key: app.secret, json: #"{"terms_url": ""}"#)
                 #expect(noTerms.status == 422 && noTerms.body.contains("require_terms_consent"), "\(noTerms.body)")
             }
+        }
+    }
+
+    /// Stripe Checkout's consent box, ticked: Stripe's event carries `consent.terms_of_service = accepted`, and the purchase
+    /// keeps the consent with the terms Redeem named in the session's metadata, shown on the console's purchase and in
+    /// the admin API. A session without it records none.
+    @Test func stripesConsentIsKeptWithThePurchase() async throws {
+        try await TestServer.with(.sqlite, stripeWebhookSecret: StripeWebhookTests.secret) { server in
+            let app = try await server.createAppWithCatalog()
+            let consented = StripeWebhookTests.session(
+                "agreed", app: app.id, product: "lifetime", mode: "payment", subscription: nil, paymentIntent: "pi_agreed", user: "ada"
+            ).replacingOccurrences(of: #""campaign": "fall""#, with: #""redeem_terms_url": "\#(Self.terms)""#)
+                .replacingOccurrences(
+                    of: #""amount_total""#, with: #""consent": {"terms_of_service": "accepted", "promotions": null}, "amount_total""#)
+            #expect(try await StripeWebhookTests.post(server, consented).status == 200)
+            let ada = try #require(try await StripeWebhookTests.purchase(server, app, transaction: "cs_test_agreed"))
+            #expect(ada.termsConsent == TermsConsent(acceptedAt: TestServer.start, termsURL: Self.terms))
+            #expect(ada.customParams["redeem_terms_url"] == nil, "Redeem's own metadata, not a link parameter")
+            let plain = StripeWebhookTests.session(
+                "plain", app: app.id, product: "lifetime", mode: "payment", subscription: nil, paymentIntent: "pi_plain", user: "bo")
+            #expect(try await StripeWebhookTests.post(server, plain).status == 200)
+            #expect(try #require(try await StripeWebhookTests.purchase(server, app, transaction: "cs_test_plain")).termsConsent == nil)
+
+            let shown = try await server.send(.get, "/admin/v1/apps/\(app.id)/purchases/\(ada.id)", key: app.secret).object()
+            #expect(shown.value(at: "purchase.terms_consent.terms_url") as? String == Self.terms)
+            let owner = try await ConsoleTests.signedInOwner(server)
+            let path = try await ConsoleCustomerTests.customerPath(server, appID: app.id, query: "ada", cookie: owner)
+            let page = try await ConsoleCustomerTests.get(server, path, cookie: owner).body
+            #expect(page.contains("<dt>Agreed to the terms</dt>"), "the console shows the record")
+            #expect(page.contains(Self.terms.replacingOccurrences(of: "&", with: "&amp;")))
         }
     }
 

@@ -178,7 +178,8 @@ struct CheckoutPageController {
         let trialDays = try await checkout.trialDays(product: link.product, offered: link.pricing?.trialDays, buyer: link.buyer, email: email)
         let completed = try await checkout.complete(
             app: link.app, product: link.product, buyer: link.buyer, email: email, sandbox: true, store: .rcBilling,
-            storeTransactionID: nil, customParams: params, idempotencyKey: checkoutID, trialDays: trialDays
+            storeTransactionID: nil, customParams: params, idempotencyKey: checkoutID, trialDays: trialDays,
+            termsConsent: TermsConsent.given(app: link.app, ticked: accepted, at: clock.now())
         )
         return try pages.afterPurchase(
             link: CheckoutLink(app: app, product: link.product, buyer: link.buyer, format: link.format), completed: completed, sandbox: true)

@@ -43,7 +43,8 @@ struct CheckoutService: Sendable {
     /// `trialDays` (decided by `trialDays(product:…)`) starts a free trial on the sandbox clock, at no charge.
     func complete(
         app: App, product: Product, buyer: AppUserID?, email: String, sandbox: Bool, store storeName: Store,
-        storeTransactionID: String?, customParams: [String: String], idempotencyKey: String, trialDays: Int? = nil
+        storeTransactionID: String?, customParams: [String: String], idempotencyKey: String, trialDays: Int? = nil,
+        termsConsent: TermsConsent? = nil
     ) async throws -> Completed {
         let now = clock.now()
         let owner = buyer ?? AppUserID.anonymous()
@@ -54,6 +55,7 @@ struct CheckoutService: Sendable {
             storeTransactionID: storeTransactionID, price: product.price, email: email, customParams: customParams
         )
         grant.language = BuyerTexts.requested?.language
+        grant.termsConsent = termsConsent
         if trialDays != nil, sandbox, let price = product.price {
             grant.periodType = .trial
             grant.expiresDate = SandboxClock.trialEnd(from: now, length: sandboxTrialLength)

@@ -99,6 +99,8 @@ struct StripeSessions: Sendable {
         if let buyer { metadata["app_user_id"] = buyer.rawValue }
         // The page's language, for the purchase and its e-mails when Stripe's event records it.
         if let language = BuyerTexts.requested?.language { metadata["redeem_language"] = language }
+        // The terms Stripe's consent box agrees to, for the purchase's record of the consent (`TermsConsent`).
+        if app.requireTermsConsent, let terms = app.termsURL { metadata["redeem_terms_url"] = terms }
         var checkout = StripeCheckoutRequest(
             secretKey: settings.secretKey, idempotencyKey: SecretToken.generate(byteCount: 16), mode: mode,
             productName: productName, unitAmount: unitAmount, currency: price.currency.lowercased(),

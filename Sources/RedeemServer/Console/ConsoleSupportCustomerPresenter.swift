@@ -303,7 +303,8 @@ enum CustomerPresenter {
             cancellationReason: purchase.cancellationFeedback?.label,
             price: purchase.price.map(PriceFormat.string),
             term: term(PurchaseTerm(purchase, at: now)),
-            dispute: purchase.dispute.map { disputeDetail($0) + " (\($0.id))" })
+            dispute: purchase.dispute.map { disputeDetail($0) + " (\($0.id))" },
+            termsConsent: purchase.termsConsent.map { CustomerPage.Consent(at: ConsolePresenter.date($0.acceptedAt), url: $0.termsURL) })
     }
 
     /// "Pro yearly (annual) · 49.99 USD / P1Y": a plan as an operator reads it; a downgrade says it waits for the

@@ -134,6 +134,13 @@ struct CustomerPage: PageModel {
         var scheduledPlan: String? = nil
         /// "fraudulent · lost · 49.99 USD (du_…)": its payment's dispute, if the buyer's bank opened one.
         var dispute: String? = nil
+        /// When the buyer ticked the box agreeing to the app's terms at checkout, and which terms (`TermsConsent`).
+        var termsConsent: Consent? = nil
+    }
+
+    struct Consent: Sendable {
+        let at: String
+        let url: String
     }
 
     let customer: Person

@@ -65,7 +65,7 @@ struct StripeEventService: Sendable {
         switch event.payload {
         case .checkoutSessionCompleted(let session) where session.paymentStatus == .paid || session.paymentStatus == .noPaymentRequired,
             .checkoutSessionAsyncPaymentSucceeded(let session):
-            let grant = try grant(for: session, livemode: event.livemode)
+            let grant = try grant(for: session, livemode: event.livemode, completedAt: event.created)
             if let code = session.metadata["redeem_offer_code"] { return try await offerPurchase(code: code, grant: grant, session: session, tx) }
             return try await tx.grant(grant, paymentReference: session.paymentIntentID)
         case .checkoutSessionCompleted, .checkoutSessionAsyncPaymentFailed, .unhandled:
@@ -194,13 +194,15 @@ struct StripeEventService: Sendable {
     }
 
     /// Checkout Sessions carry Redeem's `app_id`, `product_id` and (optionally) `app_user_id` in their metadata.
-    static func grant(for session: StripeCheckoutSession, livemode: Bool) throws -> PurchaseGrant {
+    /// `completedAt`: when the buyer paid (the event's time), which is when they ticked a consent box.
+    static func grant(for session: StripeCheckoutSession, livemode: Bool, completedAt: Date) throws -> PurchaseGrant {
         guard let appID = session.metadata["app_id"], let productID = session.metadata["product_id"] else {
             throw StripeEventError.noRedeemMetadata
         }
         let buyer = try session.metadata["app_user_id"].flatMap { $0.isEmpty ? nil : try AppUserID.parse($0) } ?? AppUserID.anonymous()
         let reserved: Set<String> = [
             "app_id", "product_id", "app_user_id", "redeem_checkout_id", "redeem_offer_code", "redeem_trial_days", "redeem_language",
+            "redeem_terms_url",
         ]
         var grant = PurchaseGrant(
             appID: appID, appUserID: buyer, productID: productID, store: .stripe, isSandbox: !livemode, purchaseDate: session.created,
@@ -211,6 +213,10 @@ struct StripeEventService: Sendable {
         grant.checkoutReference = session.metadata["redeem_checkout_id"] ?? session.id
         // The checkout page's language (`StripeSessions`), when it is one Redeem speaks.
         grant.language = session.metadata["redeem_language"].flatMap { BuyerLanguages.bundled.texts[$0]?.language }
+        // Stripe's consent box, ticked: the terms it showed, kept with the purchase (`TermsConsent`).
+        if session.acceptedTermsOfService, let terms = session.metadata["redeem_terms_url"] {
+            grant.termsConsent = TermsConsent(acceptedAt: completedAt, termsURL: terms)
+        }
         // A Stripe trial: nothing charged yet; it ends after its days unless Stripe reports otherwise.
         if let days = session.metadata["redeem_trial_days"].flatMap(Int.init), (1...730).contains(days) {
             grant.periodType = .trial

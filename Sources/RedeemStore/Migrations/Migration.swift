@@ -37,6 +37,6 @@ extension Migration {
         v024ReturnLinks, v025Team, v026ProductPrices, v027Branding, v028CustomerActivity, v029TrialEnds, v030CompactOfferCodes,
         v031CustomerVersionAnnouncements, v032CustomerKeyedIndexes, v033OfferingOverrides, v034CancellationFeedback, v035ErasedCustomers,
         v036BuyerLanguages, v037AppNamesOnOneLine, v038LegalLinks, v039StripeTaxCodes, v040TermsConsent, v041RenewalReminders,
-        v042PlanChanges, v043ScheduledPlans, v044Disputes, v045PaymentReferences,
+        v042PlanChanges, v043ScheduledPlans, v044Disputes, v045PaymentReferences, v046TermsConsentRecords,
     ]
 }
