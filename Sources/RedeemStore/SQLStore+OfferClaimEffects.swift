@@ -25,6 +25,7 @@ extension SQLStore {
             storeTransactionID: request.payment?.storeTransactionID, price: request.payment?.price, email: request.email)
         grant.offer = PurchaseOffer(facts.found.offer)
         grant.language = request.language
+        grant.termsConsent = request.termsConsent
         let customerID = facts.claimant?.id ?? Identifier.make(prefix: "cus")
         let (purchase, _) = try purchaseInsert(grant, product: facts.found.product, customerID: customerID, now: request.now)
         return .success(

@@ -31,6 +31,8 @@ public struct OfferCodeRedemptionRequest: Sendable {
     public var checkoutReference: String?
     /// The buyer's language on a web claim (`Purchase.language`).
     public var language: String? = nil
+    /// The buyer's consent to the app's terms on a web claim, where the app asks for it (`Purchase.termsConsent`).
+    public var termsConsent: TermsConsent? = nil
     /// Read the claimant's CustomerInfo in the same transaction (the SDK route answers with it).
     public var includeCustomerInfo = false
     public var now: Date

@@ -211,6 +211,8 @@ import Testing
                 let claimed = try await server.landing(
                     try await server.send(.post, "/redeem", key: nil, json: form + "&accept_terms=yes", headers: CheckoutTests.form))
                 #expect(claimed.status == 200 && claimed.body.contains("Thank you"))
+                let claim = try #require(try await server.deps.store.purchases(appID: app.id, email: "new@example.com").first)
+                #expect(claim.termsConsent == TermsConsent(acceptedAt: server.deps.clock.now(), termsURL: Self.terms), "an offer claim keeps it too")
 
                 // Stripe Checkout's own box, its text naming the app's terms.
                 #expect(try await server.send(.get, "/p/\(app.id)/monthly", key: nil).status == 303)

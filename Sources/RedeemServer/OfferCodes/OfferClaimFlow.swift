@@ -100,7 +100,7 @@ struct OfferClaimFlow: Sendable {
     ) async throws -> Step {
         let result = try await service.claimOnWeb(
             appID: claim.app.id, code: claim.code, claimID: claim.claimID, claimant: claim.claimant, email: claim.email, sandbox: sandbox,
-            payment: payment)
+            payment: payment, termsConsent: TermsConsent.given(app: claim.app, ticked: claim.acceptedTerms, at: service.clock.now()))
         switch result {
         case .success(let purchase): return .granted(purchase, found.product, try await service.newLink(for: purchase))
         case .failure(let failure): return .refused(found, failure)

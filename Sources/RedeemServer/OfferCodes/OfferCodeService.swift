@@ -98,13 +98,14 @@ struct OfferCodeService: Sendable {
     /// Redeems a web claim for its claimant and queues the receipt.
     func claimOnWeb(
         appID: String, code: String, claimID: String, claimant: AppUserID, email: String, sandbox: Bool,
-        payment: OfferCodeRedemptionRequest.Payment?
+        payment: OfferCodeRedemptionRequest.Payment?, termsConsent: TermsConsent? = nil
     ) async throws -> Result<Purchase, OfferRedemptionFailure> {
         let reference = Self.reference(claimID)
         var request = OfferCodeRedemptionRequest(
             appID: appID, code: code, claimant: claimant, channel: .web, isSandbox: sandbox,
             store: payment == nil ? .promotional : .rcBilling, email: email, payment: payment, checkoutReference: reference, now: clock.now())
         request.language = BuyerTexts.requested?.language
+        request.termsConsent = termsConsent
         let result = try await store.redeemOfferCode(request)
         RedeemMetrics.offerCodeRedemption(result.metricName, channel: "web")
         if case .success = result { RedeemMetrics.purchase(source: "offer_code") }

@@ -144,6 +144,7 @@ struct StripeEventService: Sendable {
             checkoutReference: grant.checkoutReference, now: grant.purchaseDate
         )
         request.language = grant.language
+        request.termsConsent = grant.termsConsent
         switch try await tx.redeemOfferCode(request) {
         case .success(let redemption):
             if let reference = session.paymentIntentID { try await tx.setPaymentReference(redemption.purchase, reference) }
