@@ -114,49 +114,43 @@ import Testing
     /// at once; a downgrade's schedule keeps the trial phase to its end (`phases[0][trial_end]`).
     @Test func throughStripeTheSwitchEndsTheTrial() async throws {
         let stripe = PlanScheduleStripeTests.FakeStripe()
-        let fake = Application(router: stripe.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await fake.test(.live) { client in
-            let settings = try StripeSettings(secretKey: "sk_test_123", apiBase: URL(string: "http://127.0.0.1:\(try #require(client.port))")!)
-            try await SMTPTestServer.with { smtp in
-                try await TestServer.with(
-                    .sqlite, mail: try EmailFlowTests.settings(port: smtp.port), stripeWebhookSecret: StripeWebhookTests.secret, stripe: settings
-                ) { server in
-                    let app = try await server.createApp()
-                    try await PlanChangeSupportTests.catalog(server, app)
-                    func trial(_ id: String, _ product: String) async throws -> Purchase {
-                        let checkout = StripeWebhookTests.session(
-                            id, app: app.id, product: product, mode: "subscription", subscription: "sub_\(id)", paymentIntent: nil
-                        ).replacingOccurrences(of: #""campaign": "fall""#, with: #""redeem_trial_days": "7""#)
-                        #expect(try await StripeWebhookTests.post(server, checkout).status == 200)
-                        let purchase = try #require(try await StripeWebhookTests.purchase(server, app, transaction: "sub_\(id)"))
-                        #expect(purchase.periodType == .trial)
-                        return purchase
-                    }
-
-                    let up = try await trial("up", "monthly")
-                    let switched = try await server.send(
-                        .post, "/admin/v1/apps/\(app.id)/purchases/\(up.id)/plan", key: app.secret, json: #"{"product_id": "annual"}"#)
-                    #expect(switched.status == 202, "\(switched.body)")
-                    let change = try #require(stripe.take().last { $0.call == "POST /v1/subscriptions/sub_up" })
-                    #expect(change.form.hasSuffix("&payment_behavior=pending_if_incomplete&trial_end=now"), "\(change.form)")
-                    let updated = StripeWebhookTests.subscription(
-                        "up_active", type: "customer.subscription.updated", subscription: "sub_up", cancelAtPeriodEnd: false,
-                        price: StripeWebhookTests.price("price_annual_usd", amount: 4999, metadata: ["app_id": app.id, "product_id": "annual"]),
-                        periodEnd: TestServer.start.addingTimeInterval(86_400 * 365))
-                    #expect(try await StripeWebhookTests.post(server, updated).status == 200)
-                    let now = try await server.deps.store.purchase(appID: app.id, id: up.id)
-                    #expect(now.productID == "annual" && now.periodType == .normal)
-                    _ = await server.deps.mailer?.drain()
-                    let kinds = try await server.deps.store.emails(purchaseID: up.id).map(\.email.kind)
-                    #expect(kinds.filter { $0 != .receipt } == [.planChanged], "one notice, not also the trial's receipt: \(kinds)")
-
-                    let down = try await trial("down", "annual")
-                    let scheduled = try await server.send(
-                        .post, "/admin/v1/apps/\(app.id)/purchases/\(down.id)/plan", key: app.secret, json: #"{"product_id": "monthly"}"#)
-                    #expect(scheduled.status == 200, "\(scheduled.body)")
-                    let phases = try #require(stripe.take().last { $0.call.hasPrefix("POST /v1/subscription_schedules/sub_sched_") })
-                    #expect(phases.form.hasSuffix("&phases[0][trial_end]=\(stripe.periodEnd)"), "\(phases.form)")
+        try await SMTPTestServer.with { smtp in
+            try await PlanScheduleStripeTests.serving(stripe, smtp: smtp) { server in
+                let app = try await server.createApp()
+                try await PlanChangeSupportTests.catalog(server, app)
+                func trial(_ id: String, _ product: String) async throws -> Purchase {
+                    let checkout = StripeWebhookTests.session(
+                        id, app: app.id, product: product, mode: "subscription", subscription: "sub_\(id)", paymentIntent: nil
+                    ).replacingOccurrences(of: #""campaign": "fall""#, with: #""redeem_trial_days": "7""#)
+                    #expect(try await StripeWebhookTests.post(server, checkout).status == 200)
+                    let purchase = try #require(try await StripeWebhookTests.purchase(server, app, transaction: "sub_\(id)"))
+                    #expect(purchase.periodType == .trial)
+                    return purchase
                 }
+
+                let up = try await trial("up", "monthly")
+                let switched = try await server.send(
+                    .post, "/admin/v1/apps/\(app.id)/purchases/\(up.id)/plan", key: app.secret, json: #"{"product_id": "annual"}"#)
+                #expect(switched.status == 202, "\(switched.body)")
+                let change = try #require(stripe.take().last { $0.call == "POST /v1/subscriptions/sub_up" })
+                #expect(change.form.hasSuffix("&payment_behavior=pending_if_incomplete&trial_end=now"), "\(change.form)")
+                let updated = StripeWebhookTests.subscription(
+                    "up_active", type: "customer.subscription.updated", subscription: "sub_up", cancelAtPeriodEnd: false,
+                    price: StripeWebhookTests.price("price_annual_usd", amount: 4999, metadata: ["app_id": app.id, "product_id": "annual"]),
+                    periodEnd: TestServer.start.addingTimeInterval(86_400 * 365))
+                #expect(try await StripeWebhookTests.post(server, updated).status == 200)
+                let now = try await server.deps.store.purchase(appID: app.id, id: up.id)
+                #expect(now.productID == "annual" && now.periodType == .normal)
+                _ = await server.deps.mailer?.drain()
+                let kinds = try await server.deps.store.emails(purchaseID: up.id).map(\.email.kind)
+                #expect(kinds.filter { $0 != .receipt } == [.planChanged], "one notice, not also the trial's receipt: \(kinds)")
+
+                let down = try await trial("down", "annual")
+                let scheduled = try await server.send(
+                    .post, "/admin/v1/apps/\(app.id)/purchases/\(down.id)/plan", key: app.secret, json: #"{"product_id": "monthly"}"#)
+                #expect(scheduled.status == 200, "\(scheduled.body)")
+                let phases = try #require(stripe.take().last { $0.call.hasPrefix("POST /v1/subscription_schedules/sub_sched_") })
+                #expect(phases.form.hasSuffix("&phases[0][trial_end]=\(stripe.periodEnd)"), "\(phases.form)")
             }
         }
     }

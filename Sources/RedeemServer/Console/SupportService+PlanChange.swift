@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import RedeemCore
 import RedeemStore
 
@@ -83,7 +84,14 @@ extension SupportService {
                 } catch {
                     // Set to end or ended while Stripe made the schedule (the rule is checked again under the purchase's
                     // lock): the schedule Redeem cannot record is released, so it switches nothing at the period's end.
-                    try? await stripe.releaseSchedule(subscriptionID: subscription, scheduleID: schedule, idempotencyKey: key + "-undo")
+                    do {
+                        try await stripe.releaseSchedule(subscriptionID: subscription, scheduleID: schedule, idempotencyKey: key + "-undo")
+                    } catch let failure {
+                        // The switch's refusal is the answer; an operator must know the schedule is still in Stripe.
+                        Logger(label: "redeem").error(
+                            "A subscription schedule Redeem could not record is still in Stripe: release it there",
+                            metadata: ["purchase": "\(purchase.id)", "schedule": "\(schedule)", "error": "\(failure)"])
+                    }
                     throw error
                 }
             }
