@@ -34,8 +34,6 @@ public struct PurchaseDispute: Codable, Hashable, Sendable {
     public var reasonLabel: String { reason.replacingOccurrences(of: "_", with: " ") }
     public var statusLabel: String {
         switch status {
-        case "won": "won"
-        case "lost": "lost"
         case "warning_closed": "inquiry closed"
         case let status where status.hasPrefix("warning_"): "inquiry, " + status.dropFirst("warning_".count).replacingOccurrences(of: "_", with: " ")
         default: status.replacingOccurrences(of: "_", with: " ")

@@ -26,6 +26,7 @@ import Testing
         #expect(Self.dispute("under_review").statusLabel == "under review")
         #expect(Self.dispute("warning_needs_response").statusLabel == "inquiry, needs response")
         #expect(Self.dispute("warning_closed").statusLabel == "inquiry closed")
+        #expect(Self.dispute("lost").statusLabel == "lost" && Self.dispute("won").statusLabel == "won")
     }
 
     /// A refunded purchase is charged back only when the chargeback is what ended it, not when a refund came first.
